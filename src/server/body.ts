@@ -1,0 +1,56 @@
+/**
+ * Reads a request body up to a byte limit, like hono's body-limit middleware: Content-Length is checked first,
+ * then the stream is counted as it arrives, so a lying or absent length cannot push past the cap. The bytes are
+ * returned untouched, because signatures are computed over exactly these bytes.
+ */
+
+export class BodyTooLargeError extends Error {
+  readonly status = 413;
+  constructor(readonly limit: number) {
+    super(`request body is larger than ${limit} bytes`);
+    this.name = 'BodyTooLargeError';
+  }
+}
+
+export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) throw new BodyTooLargeError(limit);
+  if (!request.body) return new Uint8Array(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw new BodyTooLargeError(limit);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}
+
+/** True when the request says its body is JSON (any charset). */
+export function isJsonRequest(request: Request): boolean {
+  const type = request.headers.get('content-type') ?? '';
+  return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type.trim());
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+
+/** Parses UTF-8 JSON; undefined when the bytes are not valid UTF-8 JSON. */
+export function parseJsonBytes(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false } {
+  try {
+    return { ok: true, value: JSON.parse(decoder.decode(bytes)) };
+  } catch {
+    return { ok: false };
+  }
+}

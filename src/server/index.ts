@@ -1,0 +1,2 @@
+export { toNodeListener, remoteAddressOf, type FetchHandler, type NodeListenerOptions } from './node-listener.js';
+export { serve, type RunningServer } from './serve.js';

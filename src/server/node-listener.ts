@@ -1,0 +1,92 @@
+/**
+ * Serves a Fetch handler `(Request) => Promise<Response>` on node:http, the shape of @hono/node-server's
+ * listener: the incoming body is passed on as a stream with its exact bytes (signatures are computed over
+ * them), streamed answers such as server-sent events are written as they come, and a client that goes away
+ * aborts `request.signal` so that the handler can let go of its stream.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Readable } from 'node:stream';
+
+export type FetchHandler = (request: Request) => Promise<Response> | Response;
+
+export interface NodeListenerOptions {
+  /** Called when the handler throws; the client gets a bare 500 either way. */
+  onError?: (error: unknown) => void;
+}
+
+export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}) {
+  return async function listener(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const controller = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) controller.abort();
+    });
+    let response: Response;
+    try {
+      response = await handler(toRequest(req, controller.signal));
+    } catch (error) {
+      options.onError?.(error);
+      if (!res.headersSent) {
+        res.writeHead(500, { 'content-type': 'application/json' });
+        res.end('{"error":{"code":"internal","message":"internal error"}}');
+      } else {
+        res.destroy();
+      }
+      return;
+    }
+    await writeResponse(response, res, controller.signal);
+  };
+}
+
+function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
+  const host = req.headers.host ?? 'localhost';
+  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  const url = new URL(req.url ?? '/', `${protocol}://${host}`);
+  const headers = new Headers();
+  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  const method = req.method ?? 'GET';
+  const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
+  if (method !== 'GET' && method !== 'HEAD') {
+    init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
+    init.duplex = 'half';
+  }
+  const request = new Request(url, init);
+  // The peer's address for per-client limits; Fetch has no standard place for it.
+  Object.defineProperty(request, 'remoteAddress', { value: req.socket.remoteAddress, enumerable: false });
+  return request;
+}
+
+/** The peer address that toNodeListener attached, if any. */
+export function remoteAddressOf(request: Request): string | undefined {
+  return (request as Request & { remoteAddress?: string }).remoteAddress;
+}
+
+async function writeResponse(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  const headers: Record<string, string | string[]> = {};
+  response.headers.forEach((value, key) => {
+    if (key === 'set-cookie') return;
+    headers[key] = value;
+  });
+  const cookies = response.headers.getSetCookie();
+  if (cookies.length) headers['set-cookie'] = cookies;
+  res.writeHead(response.status, response.statusText, headers);
+  if (!response.body) {
+    res.end();
+    return;
+  }
+  const reader = response.body.getReader();
+  const stop = () => void reader.cancel().catch(() => {});
+  signal.addEventListener('abort', stop, { once: true });
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+      if (signal.aborted) break;
+    }
+    res.end();
+  } catch {
+    res.destroy();
+  } finally {
+    signal.removeEventListener('abort', stop);
+  }
+}

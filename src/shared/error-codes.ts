@@ -1,0 +1,33 @@
+/**
+ * The closed list of error codes the proxy answers the browser with, in `{error: {code, message}}`. The widget
+ * decides from the code alone whether a retry can help; the message is for developers, never shown raw.
+ */
+
+export const ERROR_CODES = {
+  bad_request: 400,
+  unknown_field: 400,
+  not_found: 404,
+  method_not_allowed: 405,
+  order_paid: 409,
+  payload_too_large: 413,
+  unsupported_media_type: 415,
+  rate_limited: 429,
+  internal: 500,
+  upstream_error: 502,
+  upstream_timeout: 504,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_CODES;
+
+export interface ApiErrorBody {
+  error: { code: ErrorCode; message: string };
+}
+
+/** Codes worth retrying: the same request may succeed later without any change. */
+export function isRetryable(code: string): boolean {
+  return code === 'rate_limited' || code === 'upstream_error' || code === 'upstream_timeout' || code === 'internal';
+}
+
+export function isErrorCode(code: unknown): code is ErrorCode {
+  return typeof code === 'string' && Object.hasOwn(ERROR_CODES, code);
+}

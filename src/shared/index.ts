@@ -1,0 +1,10 @@
+export * from './outcome.js';
+export * from './payment-view.js';
+export * from './error-codes.js';
+export * from './hmac.js';
+export { timingSafeEqual, randomToken } from './bytes.js';
+export * from './money.js';
+export * from './timestamps.js';
+export * from './qr-payload.js';
+export * from './provider-payment.js';
+export * from './provider-messages.js';

@@ -1,0 +1,47 @@
+/**
+ * Money as 2-decimal strings, never floats: "250.00". The service sends amounts as strings, numbers or
+ * numbers-as-strings; everything is normalised here through decimal text, so 0.1 + 0.2 never happens to a price.
+ */
+
+const AMOUNT = /^(\d{1,15})(?:\.(\d{1,2}))?$/;
+
+/** "250" | 250 | "250.5" -> "250.50"; undefined for anything that is not a non-negative amount with <= 2 decimals. */
+export function normalizeAmount(value: unknown): string | undefined {
+  let text: string;
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || value < 0) return undefined;
+    text = value.toFixed(2);
+    if (Math.abs(Number(text) - value) > 1e-9) return undefined;
+  } else if (typeof value === 'string') {
+    text = value.trim();
+  } else {
+    return undefined;
+  }
+  const m = AMOUNT.exec(text);
+  if (!m) return undefined;
+  const whole = m[1]!.replace(/^0+(?=\d)/, '');
+  return `${whole}.${(m[2] ?? '').padEnd(2, '0')}`;
+}
+
+export function isAmount(value: unknown): value is string {
+  return typeof value === 'string' && normalizeAmount(value) === value;
+}
+
+/** Minor units (paise, kopecks) as an integer: "250.05" -> 25005. Throws on a malformed amount. */
+export function toMinorUnits(amount: string): number {
+  const normal = normalizeAmount(amount);
+  if (normal === undefined) throw new RangeError(`Not an amount: ${JSON.stringify(amount)}`);
+  const [whole, frac] = normal.split('.') as [string, string];
+  return Number(whole) * 100 + Number(frac);
+}
+
+export function fromMinorUnits(minor: number): string {
+  if (!Number.isSafeInteger(minor) || minor < 0) throw new RangeError(`Not a minor-unit amount: ${minor}`);
+  return `${Math.floor(minor / 100)}.${String(minor % 100).padStart(2, '0')}`;
+}
+
+/** A positive amount: the only kind a payment can be created for. */
+export function isPositiveAmount(amount: string): boolean {
+  const normal = normalizeAmount(amount);
+  return normal !== undefined && toMinorUnits(normal) > 0;
+}

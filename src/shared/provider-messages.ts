@@ -1,0 +1,127 @@
+/**
+ * The messages around the Payment object: what we send (strict: unknown fields refused, amounts as 2-decimal
+ * strings) and what comes back (tolerant: both create-answer shapes of provider-notes.md, an object or an array
+ * from status, and the `{status: false, code, message}` failure).
+ */
+import { z } from 'zod';
+import { isPositiveAmount } from './money.js';
+import { amountText, providerPaymentSchema, type ProviderPayment } from './provider-payment.js';
+
+const nonEmpty = (field: string) => z.string({ error: `${field} must be a string` }).trim().min(1, `${field} is required`);
+
+export const createPaymentRequestSchema = z.strictObject({
+  amount: z
+    .string({ error: 'amount must be a string such as "250.00"' })
+    .regex(/^\d{1,15}(\.\d{1,2})?$/, 'amount must be a decimal string with at most 2 fraction digits, such as "250.00"')
+    .refine(isPositiveAmount, 'amount must be greater than zero'),
+  orderId: nonEmpty('orderId').max(128, 'orderId is longer than 128 characters'),
+  currency: z.string({ error: 'currency must be a string' }).regex(/^[A-Z]{3}$/, 'currency must be a 3-letter code such as "INR"'),
+  method: nonEmpty('method').max(32, 'method is longer than 32 characters'),
+  merchantId: nonEmpty('merchantId'),
+  callbackUri: z.url({ protocol: /^https?$/, error: 'callbackUri must be an http(s) URL' }),
+  successUri: z.url({ protocol: /^https?$/ }).optional(),
+  failUri: z.url({ protocol: /^https?$/ }).optional(),
+  payer: z.strictObject({ userId: z.string().optional(), userIp: z.string().optional() }).optional(),
+});
+
+export type CreatePaymentRequest = z.infer<typeof createPaymentRequestSchema>;
+
+const idList = z.array(nonEmpty('id')).min(1).max(100);
+
+/** merchantId plus exactly one of paymentId, orderId, paymentIds, orderIds. */
+export const statusRequestSchema = z
+  .strictObject({
+    merchantId: nonEmpty('merchantId'),
+    paymentId: nonEmpty('paymentId').optional(),
+    orderId: nonEmpty('orderId').optional(),
+    paymentIds: idList.optional(),
+    orderIds: idList.optional(),
+  })
+  .refine(
+    (r) => [r.paymentId, r.orderId, r.paymentIds, r.orderIds].filter((v) => v !== undefined).length === 1,
+    'give exactly one of paymentId, orderId, paymentIds, orderIds',
+  );
+
+export type StatusRequest = z.infer<typeof statusRequestSchema>;
+
+export const providerErrorSchema = z.looseObject({
+  status: z.literal(false),
+  code: z.union([z.number(), z.string()]).optional(),
+  message: z.string().optional(),
+});
+
+export type ProviderError = z.infer<typeof providerErrorSchema>;
+
+/** The documented envelope: the result may carry the requisites flat (address, bank, recipient). */
+const createEnvelopeSchema = z.looseObject({
+  status: z.literal(true),
+  result: z.looseObject({
+    id: z.union([z.string().min(1), z.number()]).transform(String),
+    state: z.string().min(1).optional(),
+    amount: amountText.optional(),
+    address: z.string().optional(),
+    bank: z.string().optional(),
+    bankName: z.string().optional(),
+    recipient: z.string().optional(),
+  }),
+  url: z.string().optional(),
+});
+
+export interface CreateAnswer {
+  /** What the answer told us; fields it lacked stay undefined (complete them with a status call). */
+  payment: Partial<ProviderPayment> & Pick<ProviderPayment, 'id' | 'state'>;
+  /** Hosted payment page, when the envelope has one. */
+  url?: string;
+  /** True when the answer lacked fields the browser needs (the envelope has no expiry). */
+  incomplete: boolean;
+}
+
+export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
+
+function issues(error: z.ZodError): string {
+  return error.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+}
+
+/** Either shape of a successful create answer, or a failure with the reason. */
+export function parseCreateAnswer(body: unknown): Parsed<CreateAnswer> {
+  if (body && typeof body === 'object' && (body as { status?: unknown }).status === false) {
+    const err = providerErrorSchema.safeParse(body);
+    const e = err.success ? err.data : { code: undefined, message: undefined };
+    return { ok: false, error: `service refused the payment (code ${e.code ?? 'none'}): ${e.message ?? 'no message'}` };
+  }
+  const envelope = createEnvelopeSchema.safeParse(body);
+  if (envelope.success) {
+    const r = envelope.data.result;
+    const payment: CreateAnswer['payment'] = { ...r, id: r.id, state: r.state ?? 'created' };
+    if (r.address) payment.requisites = { address: r.address, recipient: r.recipient, bank: r.bank ?? r.bankName };
+    const answer: CreateAnswer = { payment, incomplete: true };
+    if (envelope.data.url) answer.url = envelope.data.url;
+    return { ok: true, value: answer };
+  }
+  const bare = providerPaymentSchema.safeParse(body);
+  if (bare.success) {
+    const p = bare.data;
+    const incomplete = !p.expired_at || !p.created_at || !p.amount || !p.currency || !p.method;
+    return { ok: true, value: { payment: p, incomplete, ...(typeof p.url === 'string' ? { url: p.url } : {}) } };
+  }
+  return { ok: false, error: `unexpected create answer: ${issues(bare.error)}` };
+}
+
+/** A status answer: one Payment or an array of them. Looked up by order, the newest (created_at) wins. */
+export function parseStatusAnswer(body: unknown): Parsed<ProviderPayment[]> {
+  if (body && typeof body === 'object' && (body as { status?: unknown }).status === false && !('id' in body)) {
+    const err = providerErrorSchema.safeParse(body);
+    const e = err.success ? err.data : { code: undefined, message: undefined };
+    return { ok: false, error: `service refused the status request (code ${e.code ?? 'none'}): ${e.message ?? 'no message'}` };
+  }
+  const list = z.union([providerPaymentSchema, z.array(providerPaymentSchema)]).safeParse(body);
+  if (!list.success) return { ok: false, error: `unexpected status answer: ${issues(list.error)}` };
+  return { ok: true, value: Array.isArray(list.data) ? list.data : [list.data] };
+}
+
+export function parseCallbackBody(body: unknown): Parsed<ProviderPayment> {
+  const parsed = providerPaymentSchema.safeParse(body);
+  return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: `malformed callback: ${issues(parsed.error)}` };
+}
+
+export { issues as describeIssues };

@@ -1,0 +1,60 @@
+// Finds Chrome or Chromium for the browser and end-to-end suites: CHROME_PATH first, then the usual install
+// paths. On a Debian machine without one, running as root, installs Debian's chromium (and says so);
+// elsewhere prints the one command to run and fails. Never a silent skip.
+import { existsSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+
+const CANDIDATES = [
+  '/usr/lib/chromium/chromium', // Debian's binary without the wrapper's shell warning
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+];
+
+export function findChrome() {
+  const fromEnv = process.env.CHROME_PATH;
+  if (fromEnv) {
+    if (existsSync(fromEnv)) return fromEnv;
+    throw new Error(`CHROME_PATH is set to ${fromEnv}, but no file is there.`);
+  }
+  return CANDIDATES.find((path) => existsSync(path));
+}
+
+function isDebianRoot() {
+  return process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
+}
+
+/** Returns a Chrome path, installing Debian's chromium when that is possible; throws with advice otherwise. */
+export function ensureChrome() {
+  const found = findChrome();
+  if (found) return found;
+  if (!isDebianRoot()) {
+    throw new Error(
+      'No Chrome or Chromium found for the browser tests. Install one and run again, e.g.\n' +
+        '  sudo apt-get install -y chromium\n' +
+        'or point CHROME_PATH at your Chrome binary.',
+    );
+  }
+  console.log('No Chrome or Chromium found: installing Debian\'s chromium (apt-get install chromium)...');
+  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+  const installed = findChrome();
+  if (!installed) throw new Error('apt-get installed chromium, but no binary was found at the usual paths.');
+  return installed;
+}
+
+/** Flags every headless launch here needs (root, closed network, small /dev/shm). */
+export const CHROME_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-dev-shm-usage',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];

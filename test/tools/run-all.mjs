@@ -1,0 +1,45 @@
+// `npm test`: the typecheck and every suite, in order, each in its own process. A failing suite does not hide
+// the ones after it; the exit code is non-zero when any failed. Chrome is found (or installed) once, up front,
+// before any test worker starts.
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { ensureChrome } from './find-chrome.mjs';
+
+let chrome;
+try {
+  chrome = ensureChrome();
+  console.log(`Browser for the browser and end-to-end suites: ${chrome}`);
+} catch (error) {
+  console.error(error.message);
+  process.exit(1);
+}
+const env = { ...process.env, CHROME_PATH: chrome };
+
+const suites = [
+  ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json']],
+  ['node tests (vitest)', 'npx', ['vitest', 'run']],
+  ['build', 'npm', ['run', 'build', '--silent']],
+  ['browser tests (web-test-runner)', 'npx', ['web-test-runner'], 'web-test-runner.config.mjs'],
+  ['end-to-end tests (playwright-core)', 'npx', ['vitest', 'run', '--config', 'vitest.e2e.config.ts'], 'vitest.e2e.config.ts'],
+];
+
+const results = [];
+for (const [name, command, args, needs] of suites) {
+  if (needs && !existsSync(needs)) {
+    console.error(`\n=== ${name}: MISSING (${needs} not found)`);
+    results.push([name, false]);
+    continue;
+  }
+  console.log(`\n=== ${name}`);
+  const started = Date.now();
+  const run = spawnSync(command, args, { stdio: 'inherit', env });
+  const ok = run.status === 0;
+  console.log(`=== ${name}: ${ok ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  results.push([name, ok]);
+}
+
+const failed = results.filter(([, ok]) => !ok);
+console.log('\nSummary:');
+for (const [name, ok] of results) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${name}`);
+console.log(`suites: ${results.length - failed.length} passed, ${failed.length} failed`);
+process.exit(failed.length ? 1 : 0);
