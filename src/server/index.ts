@@ -1,2 +1,4 @@
 export { toNodeListener, remoteAddressOf, type FetchHandler, type NodeListenerOptions } from './node-listener.js';
 export { serve, type RunningServer } from './serve.js';
+export { systemClock, sleep, type Clock } from './clock.js';
+export { ManualClock } from './manual-clock.js';
