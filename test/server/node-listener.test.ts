@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { request as httpRequest } from 'node:http';
+import { serve, type RunningServer } from '../../src/server/serve.js';
+import { remoteAddressOf } from '../../src/server/node-listener.js';
+import { readBody } from '../../src/server/body.js';
+
+let running: RunningServer | undefined;
+afterEach(async () => {
+  await running?.close();
+  running = undefined;
+});
+
+describe('toNodeListener over a real socket', () => {
+  it('passes the body through byte for byte, spaces and key order intact', async () => {
+    const raw = '{"b": 1,  "a": "Иван"}\n';
+    running = await serve(async (req) => new Response(await readBody(req, 1024)));
+    const answer = await fetch(`${running.url}/echo`, { method: 'POST', body: raw, headers: { 'content-type': 'application/json' } });
+    expect(await answer.text()).toBe(raw);
+  });
+
+  it('gives the handler the method, path, query, headers and peer address', async () => {
+    running = await serve((req) =>
+      Response.json({ method: req.method, url: new URL(req.url).pathname + new URL(req.url).search, h: req.headers.get('x-test'), peer: remoteAddressOf(req) }),
+    );
+    const answer = await fetch(`${running.url}/a/b?c=1`, { headers: { 'x-test': 'yes' } });
+    expect(await answer.json()).toEqual({ method: 'GET', url: '/a/b?c=1', h: 'yes', peer: '127.0.0.1' });
+  });
+
+  it('writes status, headers and several cookies', async () => {
+    running = await serve(() => {
+      const headers = new Headers({ 'x-a': '1' });
+      headers.append('set-cookie', 'a=1');
+      headers.append('set-cookie', 'b=2');
+      return new Response('created', { status: 201, headers });
+    });
+    const answer = await fetch(running.url);
+    expect(answer.status).toBe(201);
+    expect(answer.headers.get('x-a')).toBe('1');
+    expect(answer.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
+  });
+
+  it('streams a body as it is produced and aborts the request signal when the client leaves', async () => {
+    let aborted!: () => void;
+    const abortSeen = new Promise<void>((resolve) => (aborted = resolve));
+    running = await serve((req) => {
+      req.signal.addEventListener('abort', () => aborted());
+      const stream = new ReadableStream<Uint8Array>({
+        start(controller) {
+          controller.enqueue(new TextEncoder().encode('event: ping\n\n'));
+        },
+      });
+      return new Response(stream, { headers: { 'content-type': 'text/event-stream' } });
+    });
+    const first = await new Promise<string>((resolve, reject) => {
+      const req = httpRequest(`${running!.url}/events`, (res) => {
+        res.once('data', (chunk: Buffer) => {
+          resolve(chunk.toString());
+          req.destroy();
+        });
+      });
+      req.on('error', () => {});
+      req.setTimeout(5000, () => reject(new Error('no first chunk within 5 s')));
+      req.end();
+    });
+    expect(first).toBe('event: ping\n\n');
+    await expect(Promise.race([abortSeen.then(() => 'aborted'), new Promise((r) => setTimeout(() => r('timeout'), 5000))])).resolves.toBe('aborted');
+  });
+
+  it('answers 500 without details when the handler throws, and reports the error', async () => {
+    const errors: unknown[] = [];
+    running = await serve(() => {
+      throw new Error('secret detail');
+    }, { onError: (e) => errors.push(e) });
+    const answer = await fetch(running.url);
+    expect(answer.status).toBe(500);
+    expect(await answer.text()).not.toContain('secret detail');
+    expect(errors).toHaveLength(1);
+  });
+});

@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import { isFinalState, outcomeOf, stateRank } from '../../src/shared/outcome.js';
+import { readPaymentView } from '../../src/shared/payment-view.js';
+
+describe('state -> outcome', () => {
+  it('map every known state as provider-notes.md says', () => {
+    expect(
+      ['created', 'pending', 'in_check', 'dispute', 'finished', 'canceled', 'expired', 'failed'].map(outcomeOf),
+    ).toEqual(['waiting', 'waiting', 'checking', 'checking', 'paid', 'failed', 'expired', 'failed']);
+  });
+
+  it('treat a state it does not know as checking, never final', () => {
+    expect(outcomeOf('refunded')).toBe('checking');
+    expect(isFinalState('refunded')).toBe(false);
+    expect(outcomeOf('__proto__')).toBe('checking');
+  });
+
+  it('rank later states above earlier ones and final states highest', () => {
+    expect(stateRank('created')).toBeLessThan(stateRank('pending'));
+    expect(stateRank('pending')).toBeLessThan(stateRank('in_check'));
+    expect(stateRank('in_check')).toBeLessThan(stateRank('finished'));
+    expect(stateRank('expired')).toBe(stateRank('finished'));
+  });
+});
+
+describe('readPaymentView', () => {
+  const view = {
+    id: 'p1', orderId: 'A-1', method: 'upi', state: 'finished', outcome: 'waiting', final: false,
+    amount: '10.00', currency: 'INR', createdAt: 'a', expiresAt: 'b', serverTime: 'c',
+    requisites: { address: 'x@y', recipient: 42 }, userId: 'secret-user',
+  };
+
+  it('derive outcome and final from the state instead of trusting them', () => {
+    const read = readPaymentView(view)!;
+    expect(read.outcome).toBe('paid');
+    expect(read.final).toBe(true);
+  });
+
+  it('keep only the fields the browser may see, with the right types', () => {
+    const read = readPaymentView(view)! as unknown as Record<string, unknown>;
+    expect(read.userId).toBeUndefined();
+    expect(read.requisites).toEqual({ address: 'x@y' });
+  });
+
+  it('refuse an answer that lacks a required field', () => {
+    expect(readPaymentView({ ...view, amount: 10 })).toBeUndefined();
+    expect(readPaymentView(null)).toBeUndefined();
+    expect(readPaymentView('x')).toBeUndefined();
+  });
+});
