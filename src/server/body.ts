@@ -12,7 +12,7 @@ export class BodyTooLargeError extends Error {
   }
 }
 
-export async function readBody(request: Request, limit: number): Promise<Uint8Array> {
+export async function readBody(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw new BodyTooLargeError(limit);
   if (!request.body) return new Uint8Array(0);

@@ -55,10 +55,7 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   return request;
 }
 
-/** The peer address that toNodeListener attached, if any. */
-export function remoteAddressOf(request: Request): string | undefined {
-  return (request as Request & { remoteAddress?: string }).remoteAddress;
-}
+export { remoteAddressOf } from './remote-address.js';
 
 async function writeResponse(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
   const headers: Record<string, string | string[]> = {};

@@ -57,14 +57,15 @@ const createEnvelopeSchema = z.looseObject({
   status: z.literal(true),
   result: z.looseObject({
     id: z.union([z.string().min(1), z.number()]).transform(String),
-    state: z.string().min(1).optional(),
-    amount: amountText.optional(),
-    address: z.string().optional(),
-    bank: z.string().optional(),
-    bankName: z.string().optional(),
-    recipient: z.string().optional(),
+    state: z.string().min(1).nullish(),
+    amount: amountText.nullish(),
+    // Empty or null until the service assigns a payee.
+    address: z.string().nullish(),
+    bank: z.string().nullish(),
+    bankName: z.string().nullish(),
+    recipient: z.string().nullish(),
   }),
-  url: z.string().optional(),
+  url: z.string().nullish(),
 });
 
 export interface CreateAnswer {
@@ -92,8 +93,14 @@ export function parseCreateAnswer(body: unknown): Parsed<CreateAnswer> {
   const envelope = createEnvelopeSchema.safeParse(body);
   if (envelope.success) {
     const r = envelope.data.result;
-    const payment: CreateAnswer['payment'] = { ...r, id: r.id, state: r.state ?? 'created' };
-    if (r.address) payment.requisites = { address: r.address, recipient: r.recipient, bank: r.bank ?? r.bankName };
+    const { address, bank, bankName, recipient, amount, ...rest } = r;
+    const payment: CreateAnswer['payment'] = { ...rest, id: r.id, state: r.state || 'created' };
+    if (amount) payment.amount = amount;
+    if (address) {
+      payment.requisites = { address };
+      if (recipient) payment.requisites.recipient = recipient;
+      if (bank || bankName) payment.requisites.bank = (bank || bankName)!;
+    }
     const answer: CreateAnswer = { payment, incomplete: true };
     if (envelope.data.url) answer.url = envelope.data.url;
     return { ok: true, value: answer };

@@ -72,6 +72,17 @@ describe('what comes back', () => {
     expect(parsed.value.incomplete).toBe(true);
   });
 
+  it('read an envelope whose payee is not assigned yet (null or empty requisites) without inventing requisites', () => {
+    for (const empty of [null, '']) {
+      const parsed = parseCreateAnswer({ status: true, result: { id: 'x', state: 'created', amount: '1.00', address: empty, bank: empty, recipient: empty, bankName: empty }, url: null });
+      expect(parsed.ok).toBe(true);
+      if (parsed.ok) {
+        expect(parsed.value.payment.requisites).toBeUndefined();
+        expect(parsed.value.url).toBeUndefined();
+      }
+    }
+  });
+
   it('read a bare Payment as a complete create answer', () => {
     const parsed = parseCreateAnswer(payment);
     expect(parsed.ok && parsed.value.incomplete).toBe(false);

@@ -1,0 +1,112 @@
+#!/usr/bin/env node
+/**
+ * `payin-checkout sandbox`: runs the sandbox on node:http so that a shop can point its proxy at a local payment
+ * service. It prints where it listens and the credentials to configure (the public demo ones in full; a secret
+ * given on the command line is never echoed back), and it shuts down cleanly on SIGINT and SIGTERM so that test
+ * runners and process managers can stop it without leaving a socket open.
+ */
+import { parseArgs } from 'node:util';
+import { serve } from '../server/serve.js';
+import { createSandbox } from './create-sandbox.js';
+import { DEMO_MERCHANT, type SandboxMerchant } from './options.js';
+
+const USAGE = `Usage: payin-checkout sandbox [options]
+
+Options:
+  --port <n>              port to listen on (default SANDBOX_PORT or 4010; 0 picks a free one)
+  --host <address>        address to bind (default 127.0.0.1)
+  --ttl-seconds <n>       seconds until a payment expires (default SANDBOX_TTL_SECONDS or 900)
+  --public-url <url>      base URL for generated links, when the sandbox sits behind a proxy
+  --merchant <id:token:secret>  accept this merchant instead of the demo one (repeatable)
+  --help                  show this text`;
+
+function fail(message: string): never {
+  process.stderr.write(`payin-checkout: ${message}\n\n${USAGE}\n`);
+  process.exit(2);
+}
+
+function integer(name: string, text: string, min: number, max: number): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text.trim()) || n < min || n > max) fail(`${name} must be a whole number from ${min} to ${max}, got "${text}"`);
+  return n;
+}
+
+function merchantFrom(spec: string): SandboxMerchant {
+  const [id, token, ...rest] = spec.split(':');
+  const secret = rest.join(':');
+  if (!id || !token || !secret) fail(`--merchant takes id:token:secret, got "${spec}"`);
+  return { id, token, secret };
+}
+
+async function main(argv: string[]): Promise<void> {
+  let parsed;
+  try {
+    parsed = parseArgs({
+      args: argv,
+      allowPositionals: true,
+      options: {
+        port: { type: 'string' },
+        host: { type: 'string' },
+        'ttl-seconds': { type: 'string' },
+        'public-url': { type: 'string' },
+        merchant: { type: 'string', multiple: true },
+        help: { type: 'boolean' },
+      },
+    });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (positionals.length !== 1 || positionals[0] !== 'sandbox') fail('the only command is "sandbox"');
+
+  const env = process.env;
+  const port = integer('--port', values.port ?? env.SANDBOX_PORT ?? '4010', 0, 65535);
+  const ttlSeconds = integer('--ttl-seconds', values['ttl-seconds'] ?? env.SANDBOX_TTL_SECONDS ?? '900', 1, 86_400 * 30);
+  const host = values.host ?? '127.0.0.1';
+  const merchants = (values.merchant ?? []).map(merchantFrom);
+  let sandbox;
+  try {
+    sandbox = createSandbox({
+      ttlSeconds,
+      ...(merchants.length ? { merchants } : {}),
+      ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
+      onError: (error) => console.error('payin-checkout sandbox: unexpected error', error),
+    });
+  } catch (error) {
+    fail((error as Error).message);
+  }
+  const server = await serve(sandbox, { port, host, onError: (error) => console.error(error) });
+  const base = values['public-url']?.replace(/\/+$/, '') ?? server.url;
+
+  const lines = [`payin-checkout sandbox listening on ${server.url}`, `  console:   ${base}/`, `  API:       ${base}/api/v2`];
+  for (const m of sandbox.merchants) {
+    const demo = m.id === DEMO_MERCHANT.id && m.token === DEMO_MERCHANT.token && m.secret === DEMO_MERCHANT.secret;
+    lines.push(
+      demo
+        ? `  merchant:  ${m.id}  token: ${m.token}  secret: ${m.secret}  (public demo credentials)`
+        : `  merchant:  ${m.id}  token and secret: as given on the command line`,
+    );
+  }
+  lines.push(`  expiry:    ${ttlSeconds} s`, 'Press Ctrl+C to stop.');
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  let stopping = false;
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) process.exit(1);
+    stopping = true;
+    process.stdout.write(`payin-checkout sandbox: ${signal}, stopping\n`);
+    sandbox.close();
+    void server.close().then(() => process.exit(0));
+  };
+  process.on('SIGINT', stop);
+  process.on('SIGTERM', stop);
+}
+
+main(process.argv.slice(2)).catch((error: unknown) => {
+  process.stderr.write(`payin-checkout: ${(error as Error)?.message ?? String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,47 @@
+/**
+ * The sandbox's one error class and the one place where an error becomes a Response. Every refusal, on the
+ * service's routes and on the sandbox's own, has the shape the real service uses for failures:
+ * `{status: false, code, message}` with an integer `code` (here always the HTTP status, since the service
+ * publishes no list of codes). One shape everywhere keeps the console and the tests simple. Messages name the
+ * field or header at fault and the likely fix; an unexpected error never shows its stack.
+ */
+import { BodyTooLargeError } from '../server/body.js';
+import { jsonAnswer, type AnswerScope } from './answers.js';
+
+export class SandboxError extends Error {
+  /** The integer `code` of the answer body. */
+  readonly code: number;
+  /** For 405: the methods the route does accept. */
+  readonly allow: string | undefined;
+
+  constructor(
+    readonly status: number,
+    message: string,
+    options: { code?: number; allow?: string } = {},
+  ) {
+    super(message);
+    this.name = 'SandboxError';
+    this.code = options.code ?? status;
+    this.allow = options.allow;
+  }
+}
+
+/** The largest body any route reads (64 KiB): the service's own messages are far smaller. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+function asSandboxError(error: unknown, onError: (error: unknown) => void): SandboxError {
+  if (error instanceof SandboxError) return error;
+  if (error instanceof BodyTooLargeError) {
+    return new SandboxError(413, `the body is larger than ${error.limit} bytes; the sandbox reads at most 64 KiB`);
+  }
+  onError(error);
+  return new SandboxError(500, 'internal error in the sandbox');
+}
+
+/** Turns anything thrown while answering into the refusal the client sees. */
+export function errorAnswer(error: unknown, scope: AnswerScope, onError: (error: unknown) => void): Promise<Response> {
+  const e = asSandboxError(error, onError);
+  const headers: Record<string, string> = {};
+  if (e.allow) headers.allow = e.allow;
+  return jsonAnswer(e.status, { status: false, code: e.code, message: e.message }, scope, headers);
+}

@@ -1,0 +1,78 @@
+/**
+ * The misbehaviour a shop's integration must survive, switched on at will (PUT /sandbox/faults, or
+ * `sandbox.setFaults`). Each fault is chosen to be faithful AND safe to reason about:
+ * - `errorRate` refuses that share of API requests with 500 or 503 BEFORE anything happens (like a load balancer
+ *   in front of the service: no payment is created, no state changes, the Signature header is empty);
+ * - `malformedRate` lets the request take effect and then garbles that share of successful answers (the body is
+ *   cut short, so it is never valid JSON, but it is still signed): a create that "failed" this way DID create a
+ *   payment, which is exactly the case a proxy must guard against with its own idempotency;
+ * - `latencyMs` delays each API request on the sandbox's clock before it is handled;
+ * - `statusAsArray` answers a single-id status request with a one-element array, as the spec allows;
+ * - `duplicateCallbacks` sends every callback twice; `reorderCallbacks` holds back the callbacks of non-final
+ *   states (see `reorderDelayMs`), so that a final state's callback overtakes them.
+ * A PUT replaces all faults (what it leaves out is off); `{}` clears them.
+ */
+import { z } from 'zod';
+import { describeIssues } from '../shared/provider-messages.js';
+import { SandboxError } from './errors.js';
+
+export interface Faults {
+  /** Milliseconds each API request waits before it is handled (0..120000). */
+  latencyMs: number;
+  /** Share (0..1) of API requests refused with 500/503 before they take effect. */
+  errorRate: number;
+  /** Share (0..1) of successful API answers whose body is cut short (not valid JSON). */
+  malformedRate: number;
+  /** Answer single-id status requests with a one-element array. */
+  statusAsArray: boolean;
+  /** Send every callback twice. */
+  duplicateCallbacks: boolean;
+  /** Hold back non-final states' callbacks so that a later state's callback may overtake them. */
+  reorderCallbacks: boolean;
+}
+
+export const NO_FAULTS: Readonly<Faults> = Object.freeze({
+  latencyMs: 0,
+  errorRate: 0,
+  malformedRate: 0,
+  statusAsArray: false,
+  duplicateCallbacks: false,
+  reorderCallbacks: false,
+});
+
+const rate = (field: string) =>
+  z.number({ error: `${field} must be a number from 0 to 1` }).min(0, `${field} must be at least 0`).max(1, `${field} must be at most 1`);
+const flag = (field: string) => z.boolean({ error: `${field} must be true or false` });
+
+const faultsSchema = z.strictObject({
+  latencyMs: z
+    .number({ error: 'latencyMs must be a number of milliseconds' })
+    .int('latencyMs must be a whole number of milliseconds')
+    .min(0, 'latencyMs must be at least 0')
+    .max(120_000, 'latencyMs must be at most 120000')
+    .optional(),
+  errorRate: rate('errorRate').optional(),
+  malformedRate: rate('malformedRate').optional(),
+  statusAsArray: flag('statusAsArray').optional(),
+  duplicateCallbacks: flag('duplicateCallbacks').optional(),
+  reorderCallbacks: flag('reorderCallbacks').optional(),
+});
+
+/** The complete set of faults described by `value`; throws a 400 SandboxError naming the bad field. */
+export function parseFaults(value: unknown): Faults {
+  const parsed = faultsSchema.safeParse(value);
+  if (!parsed.success) throw new SandboxError(400, `faults: ${describeIssues(parsed.error)}`);
+  const out: Faults = { ...NO_FAULTS };
+  for (const [key, v] of Object.entries(parsed.data)) if (v !== undefined) (out as unknown as Record<string, unknown>)[key] = v;
+  return out;
+}
+
+/** True for `rate` of the calls. Draws from `random` only when the rate is set, so other draws stay put. */
+export function roll(rate: number, random: () => number): boolean {
+  return rate > 0 && random() < rate;
+}
+
+/** A proper prefix of a JSON object or array is never valid JSON. */
+export function garble(text: string): string {
+  return text.slice(0, Math.max(1, Math.floor(text.length / 2)));
+}

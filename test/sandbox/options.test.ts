@@ -1,0 +1,22 @@
+import { describe, expect, it } from 'vitest';
+import { createSandbox, DEMO_MERCHANT } from '../../src/sandbox/index.js';
+
+describe('sandbox options', () => {
+  it('accept the demo merchant by default, with its public credentials', () => {
+    const sandbox = createSandbox();
+    expect(sandbox.merchants).toEqual([{ ...DEMO_MERCHANT, signAnswers: true, userId: '1001' }]);
+    expect(DEMO_MERCHANT).toEqual({ id: 'demo-merchant', token: 'demo-token', secret: 'demo-secret' });
+    sandbox.close();
+  });
+
+  it('refuse a configuration that could only fail later', () => {
+    const m = (over: object) => ({ ...DEMO_MERCHANT, ...over });
+    expect(() => createSandbox({ merchants: [m({ secret: '' })] })).toThrow(/non-empty secret/);
+    expect(() => createSandbox({ merchants: [m({ token: ' ' })] })).toThrow(/non-empty token/);
+    expect(() => createSandbox({ merchants: [m({}), m({ id: 'b' })] })).toThrow(/share one token/);
+    expect(() => createSandbox({ publicUrl: 'ftp://x.test' })).toThrow(/publicUrl/);
+    expect(() => createSandbox({ ttlSeconds: 0 })).toThrow(/ttlSeconds/);
+    expect(() => createSandbox({ commissionPercent: 101 })).toThrow(/commissionPercent/);
+    expect(() => createSandbox({ faults: { errorRate: 2 } })).toThrow(/errorRate must be at most 1/);
+  });
+});

@@ -1,0 +1,71 @@
+import { describe, expect, it } from 'vitest';
+import { parseStatusAnswer } from '../../src/shared/provider-messages.js';
+import { createPayment, readSigned, setup, status } from './helpers.js';
+
+describe('asking for a payment status', () => {
+  it('answers one Payment object for a paymentId', async () => {
+    const { sandbox } = setup();
+    const id = await createPayment(sandbox);
+    const response = await status(sandbox, { paymentId: id });
+    expect(response.status).toBe(200);
+    const body = await readSigned(response);
+    expect(Array.isArray(body)).toBe(false);
+    expect(body).toMatchObject({ id, state: 'created', orderId: 'A-1001' });
+    expect(parseStatusAnswer(body).ok).toBe(true);
+  });
+
+  it('answers an object for an order with one payment and an array, newest first, for an order with several', async () => {
+    const { sandbox, clock } = setup();
+    const first = await createPayment(sandbox, { orderId: 'O-1' });
+    const single = await readSigned(await status(sandbox, { orderId: 'O-1' }));
+    expect(single.id).toBe(first);
+    await clock.advance(5);
+    const second = await createPayment(sandbox, { orderId: 'O-1', method: 'sbp', currency: 'RUB' });
+    const several = await readSigned(await status(sandbox, { orderId: 'O-1' }));
+    expect(several.map((p: { id: string }) => p.id)).toEqual([second, first]);
+    expect(several[0].created_at > several[1].created_at).toBe(true);
+  });
+
+  it('answers arrays for lists of paymentIds or orderIds, leaving out unknown ones', async () => {
+    const { sandbox } = setup();
+    const a = await createPayment(sandbox, { orderId: 'L-1' });
+    const b = await createPayment(sandbox, { orderId: 'L-2' });
+    const byIds = await readSigned(await status(sandbox, { paymentIds: [a, 'ffffffffffff0', b] }));
+    expect(byIds.map((p: { id: string }) => p.id)).toEqual([a, b]);
+    const byOrders = await readSigned(await status(sandbox, { orderIds: ['L-2', 'L-1'] }));
+    expect(byOrders.map((p: { id: string }) => p.id)).toEqual([b, a]);
+    const one = await readSigned(await status(sandbox, { paymentIds: [a] }));
+    expect(one).toHaveLength(1);
+  });
+
+  it('answers 404 with {status: false, code, message} for an unknown payment or order', async () => {
+    const { sandbox } = setup();
+    for (const query of [{ paymentId: '66a3942dc1d4f' }, { orderId: 'never' }, { paymentIds: ['x'] }, { orderIds: ['y'] }]) {
+      const response = await status(sandbox, query);
+      expect(response.status).toBe(404);
+      const body = await readSigned(response);
+      expect(body).toMatchObject({ status: false, code: 404 });
+      expect(body.message).toMatch(/no payment/);
+    }
+  });
+
+  it('wants exactly one of paymentId, orderId, paymentIds, orderIds', async () => {
+    const { sandbox } = setup();
+    const id = await createPayment(sandbox);
+    for (const query of [{}, { paymentId: id, orderId: 'A-1001' }, { paymentIds: [] }]) {
+      const response = await status(sandbox, query);
+      expect(response.status, JSON.stringify(query)).toBe(400);
+      expect((await readSigned(response)).message).toMatch(/exactly one|paymentIds/);
+    }
+  });
+
+  it('shows the state as it is now, with datetime the time of answering', async () => {
+    const { sandbox, clock } = setup();
+    const id = await createPayment(sandbox);
+    await clock.advance(1000);
+    const body = await readSigned(await status(sandbox, { paymentId: id }));
+    expect(body.state).toBe('pending');
+    expect(body.datetime).toBe(Math.floor(clock.now() / 1000));
+    expect(body.requisites.address).toMatch(/@okdemo$/);
+  });
+});
