@@ -1,0 +1,44 @@
+/**
+ * Cross-origin rules for the browser routes. Same-origin pages need nothing. A page on another origin is served
+ * only when its exact origin is listed in `allowedOrigins`; any other origin gets no CORS headers at all, so its
+ * browser refuses to hand over the answer, and its preflight gets none either, so its browser never sends the
+ * JSON request. Refusing with headers rather than a 403 keeps same-origin pages working behind a reverse proxy,
+ * where the URL the proxy sees may differ from the origin the browser sent. Every answer varies by Origin.
+ */
+
+const ALLOWED_HEADERS = 'content-type, last-event-id';
+
+/** The CORS headers for an answer to `request` (at least `Vary: Origin`). */
+export function corsHeaders(request: Request, allowed: ReadonlySet<string>): Record<string, string> {
+  const origin = request.headers.get('origin');
+  if (origin === null || !allowed.has(origin)) return { vary: 'Origin' };
+  return {
+    vary: 'Origin',
+    'access-control-allow-origin': origin,
+    'access-control-expose-headers': 'retry-after',
+  };
+}
+
+/** The answer to an OPTIONS preflight for a route that accepts `methods`. */
+export function preflightResponse(request: Request, allowed: ReadonlySet<string>, methods: readonly string[]): Response {
+  const headers = corsHeaders(request, allowed);
+  if (headers['access-control-allow-origin']) {
+    headers['access-control-allow-methods'] = methods.join(', ');
+    headers['access-control-allow-headers'] = ALLOWED_HEADERS;
+    headers['access-control-max-age'] = '600';
+  }
+  return new Response(null, { status: 204, headers });
+}
+
+/** Copies `extra` onto a response, merging Vary. */
+export function withHeaders(response: Response, extra: Record<string, string>): Response {
+  for (const [key, value] of Object.entries(extra)) {
+    if (key === 'vary') {
+      const current = response.headers.get('vary');
+      if (!current?.toLowerCase().split(/\s*,\s*/).includes('origin')) response.headers.set('vary', current ? `${current}, ${value}` : value);
+    } else {
+      response.headers.set(key, value);
+    }
+  }
+  return response;
+}

@@ -1,0 +1,80 @@
+/**
+ * GET {basePath}/events?paymentId=&token=: the payment's states as server-sent events. The first event is the
+ * current state (unless the browser's Last-Event-ID says it has it), then one per change, each with the record's
+ * version as its id; the stream closes after the final state. It is fed by the store's pub/sub, so callbacks and
+ * status answers seen by any instance reach it; its ping also asks the service (coalesced) so that a shop whose
+ * callbacks cannot reach it still sees the payment end. Slots per client are bounded and given back on close.
+ */
+import { readableRecord, type ProxyContext } from './context.js';
+import { ProxyError } from './errors.js';
+import { channelOf, type PublishedChange } from './payment-updates.js';
+import { isIncomplete, toPaymentView } from './payment-view-mapper.js';
+import { enforceRate, openStreamSlot } from './rate-limit.js';
+import { lastEventId, SSE_HEADERS, SseWriter } from './sse.js';
+import type { StoredView } from './store.js';
+
+export async function handleEvents(request: Request, ctx: ProxyContext): Promise<Response> {
+  const { options, updates } = ctx;
+  const { store, clock, timeouts, logger } = options;
+  const query = new URL(request.url).searchParams;
+  const paymentId = query.get('paymentId') ?? '';
+  const token = query.get('token') ?? '';
+  if (!paymentId || !token) throw new ProxyError('bad_request', 'paymentId and token are required in the query');
+  await enforceRate(options, request, 'status');
+  const record = await readableRecord(options, paymentId, token);
+  let sent = lastEventId(request);
+  if (sent > record.version) sent = 0; // an id from elsewhere: start over
+  // A finished payment the browser has already seen: 204 tells EventSource to stop reconnecting.
+  if (record.view.final && sent >= record.version) return new Response(null, { status: 204 });
+
+  const release = await openStreamSlot(options, request);
+  let unsubscribe: (() => Promise<void>) | undefined;
+  let pingTimer: unknown;
+  let endTimer: unknown;
+  let ended = false;
+  const end = () => {
+    if (ended) return;
+    ended = true;
+    clock.clearTimeout(pingTimer);
+    clock.clearTimeout(endTimer);
+    request.signal.removeEventListener('abort', end);
+    writer.close();
+    void unsubscribe?.().catch(() => {});
+    void release().catch((error) => logger.warn('could not give back an event-stream slot', { error: String(error) }));
+  };
+  const writer = new SseWriter(end);
+  const deliver = (version: number, view: StoredView) => {
+    if (ended || version <= sent || isIncomplete(view)) return;
+    sent = version;
+    writer.event('payment', version, JSON.stringify(toPaymentView(view, clock.now())));
+    if (view.final) end();
+  };
+  const ping = () => {
+    if (ended) return;
+    writer.comment('ping');
+    updates.refresh(paymentId, 'events').catch(() => {});
+    pingTimer = clock.setTimeout(ping, timeouts.pingMs);
+  };
+
+  request.signal.addEventListener('abort', end, { once: true });
+  try {
+    // Subscribe before reading, so that a change between the two is not lost.
+    unsubscribe = await store.subscribe(channelOf(paymentId), (message) => {
+      const change = JSON.parse(message) as PublishedChange;
+      deliver(change.version, change.view);
+    });
+    if (ended) void unsubscribe().catch(() => {});
+    const current = (await store.getPayment(paymentId)) ?? record;
+    deliver(current.version, current.view);
+    if (!ended && isIncomplete(current.view)) updates.refresh(paymentId, 'events').catch(() => {});
+  } catch (error) {
+    end();
+    throw error;
+  }
+  if (request.signal.aborted) end();
+  if (!ended) {
+    pingTimer = clock.setTimeout(ping, timeouts.pingMs);
+    endTimer = clock.setTimeout(end, timeouts.streamMaxMs);
+  }
+  return new Response(writer.stream, { status: 200, headers: SSE_HEADERS });
+}

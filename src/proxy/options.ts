@@ -1,0 +1,193 @@
+/**
+ * What a shop passes to createPayinProxy, and how missing values are filled: provider credentials from the
+ * PAYIN_* environment variables (read through `globalThis.process?.env`, so that a worker without `process`
+ * still starts), everything else from the defaults of DESIGN.md. A proxy that could not sign or verify must not
+ * start at all, so a missing secret, base URL, merchant id, token or callback URL throws here, naming it.
+ */
+import type { SignatureEncoding } from '../shared/hmac.js';
+import type { PaymentView } from '../shared/payment-view.js';
+import { systemClock, type Clock } from '../server/clock.js';
+import { remoteAddressOf } from '../server/remote-address.js';
+import { consoleLogger, type ProxyLogger } from './logger.js';
+import { createMemoryStore } from './memory-store.js';
+import type { ProxyStore } from './store.js';
+
+export interface PricedOrder {
+  /** The sum to pay, a decimal string ("250.00") or a number with at most two decimals. */
+  amount: string | number;
+  /** Three-letter code, such as "INR" or "RUB". */
+  currency: string;
+}
+
+export type PaymentUpdateSource = 'create' | 'status' | 'callback' | 'events';
+
+export interface PayinProxyOptions {
+  /** The payment service and this shop's credentials there. Each field falls back to its PAYIN_* variable. */
+  provider?: {
+    baseUrl?: string;
+    merchantId?: string;
+    token?: string;
+    secret?: string;
+    /** How the service writes `Signature`: lowercase hex (default) or base64. */
+    signatureEncoding?: SignatureEncoding;
+  };
+  /** Where the proxy is mounted. Default `/payin`. */
+  basePath?: string;
+  /** The public URL of `{basePath}/callback`, sent to the service as `callbackUri`. Falls back to PAYIN_CALLBACK_URL. */
+  callbackUrl?: string;
+  /**
+   * The shop prices and authorises the order: the amount and currency of `orderId`, or null when this request
+   * may not pay it (unknown order, not this shopper's cart). The browser never chooses the amount.
+   */
+  resolveOrder: (orderId: string, method: string, request: Request) => PricedOrder | null | Promise<PricedOrder | null>;
+  /**
+   * Called once for each new state a payment reaches (always for the final one), wherever it was first seen.
+   * Ship the order when `payment.outcome === 'paid'`, after checking `payment.amount`. A throw makes the
+   * service's callback fail with 500, so that it is delivered, and announced, again.
+   */
+  onPaymentUpdate?: (payment: PaymentView, info: { source: PaymentUpdateSource }) => void | Promise<void>;
+  /** Payment methods the browser may ask for. Default ['upi', 'sbp', 'c2c']. */
+  methods?: readonly string[];
+  /** Exact origins (`https://shop.example`) allowed to call the proxy from another origin. Default none. */
+  allowedOrigins?: readonly string[];
+  /** Shared state. Default: an in-memory store (one process). */
+  store?: ProxyStore;
+  limits?: Partial<ProxyLimits>;
+  timeouts?: Partial<ProxyTimeouts>;
+  /** The fetch used for the service (tests inject one). Default globalThis.fetch. */
+  fetch?: typeof fetch;
+  clock?: Clock;
+  /** Random numbers in [0, 1) for retry jitter. */
+  random?: () => number;
+  logger?: ProxyLogger;
+  /** Who a request comes from, for per-client limits. Default: the peer address toNodeListener attached. */
+  clientId?: (request: Request) => string;
+  /** Where PAYIN_* variables are read. Default `globalThis.process?.env`. */
+  env?: Record<string, string | undefined>;
+}
+
+export interface ProxyLimits {
+  bodyBytes: number;
+  callbackBodyBytes: number;
+  createsPerMinute: number;
+  statusPerMinute: number;
+  streamsPerClient: number;
+}
+
+export interface ProxyTimeouts {
+  /** One create request to the service. */
+  createMs: number;
+  /** One status request to the service. */
+  statusMs: number;
+  /** All attempts of a status lookup together, retries included. */
+  statusDeadlineMs: number;
+  /** Status requests for one payment arriving this soon after an answer share it. */
+  coalesceMs: number;
+  /** Comment lines on open event streams, and a status refresh while the payment is open. */
+  pingMs: number;
+  /** An event stream is closed after this long; the browser reconnects with Last-Event-ID. */
+  streamMaxMs: number;
+  /** How long an order's claim may be held by a create that crashed. */
+  claimLeaseMs: number;
+}
+
+export const DEFAULT_LIMITS: ProxyLimits = {
+  bodyBytes: 16 * 1024,
+  callbackBodyBytes: 64 * 1024,
+  createsPerMinute: 30,
+  statusPerMinute: 600,
+  streamsPerClient: 10,
+};
+
+export const DEFAULT_TIMEOUTS: ProxyTimeouts = {
+  createMs: 15_000,
+  statusMs: 5_000,
+  statusDeadlineMs: 10_000,
+  coalesceMs: 1_000,
+  pingMs: 15_000,
+  streamMaxMs: 30 * 60_000,
+  claimLeaseMs: 60_000,
+};
+
+export interface ResolvedOptions {
+  provider: { baseUrl: string; merchantId: string; token: string; secret: string; signatureEncoding: SignatureEncoding };
+  basePath: string;
+  callbackUrl: string;
+  resolveOrder: PayinProxyOptions['resolveOrder'];
+  onPaymentUpdate: NonNullable<PayinProxyOptions['onPaymentUpdate']> | undefined;
+  methods: readonly string[];
+  allowedOrigins: ReadonlySet<string>;
+  store: ProxyStore;
+  limits: ProxyLimits;
+  timeouts: ProxyTimeouts;
+  fetch: typeof fetch;
+  clock: Clock;
+  random: () => number;
+  logger: ProxyLogger;
+  clientId: (request: Request) => string;
+}
+
+function processEnv(): Record<string, string | undefined> {
+  const proc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
+  return proc?.env ?? {};
+}
+
+export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
+  if (typeof options?.resolveOrder !== 'function') {
+    throw new TypeError('createPayinProxy needs resolveOrder(orderId, method, request): the shop prices its orders.');
+  }
+  const env = options.env ?? processEnv();
+  const pick = (value: string | undefined, name: string) => (value ?? env[name] ?? '').trim();
+  const provider = {
+    baseUrl: pick(options.provider?.baseUrl, 'PAYIN_BASE_URL').replace(/\/+$/, ''),
+    merchantId: pick(options.provider?.merchantId, 'PAYIN_MERCHANT_ID'),
+    token: pick(options.provider?.token, 'PAYIN_TOKEN'),
+    secret: pick(options.provider?.secret, 'PAYIN_SECRET'),
+    signatureEncoding: options.provider?.signatureEncoding ?? 'hex',
+  };
+  const callbackUrl = pick(options.callbackUrl, 'PAYIN_CALLBACK_URL');
+  const missing = [
+    ['provider.secret', 'PAYIN_SECRET', provider.secret],
+    ['provider.baseUrl', 'PAYIN_BASE_URL', provider.baseUrl],
+    ['provider.merchantId', 'PAYIN_MERCHANT_ID', provider.merchantId],
+    ['provider.token', 'PAYIN_TOKEN', provider.token],
+    ['callbackUrl', 'PAYIN_CALLBACK_URL', callbackUrl],
+  ].filter(([, , value]) => !value);
+  if (missing.length) {
+    const names = missing.map(([option, variable]) => `${option} (or ${variable})`).join(', ');
+    throw new TypeError(`createPayinProxy: missing ${names}.`);
+  }
+  assertHttpUrl(provider.baseUrl, 'provider.baseUrl (PAYIN_BASE_URL)');
+  assertHttpUrl(callbackUrl, 'callbackUrl (PAYIN_CALLBACK_URL)');
+  const basePath = `/${(options.basePath ?? '/payin').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
+  const clock = options.clock ?? systemClock;
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  if (typeof fetchImpl !== 'function') throw new TypeError('createPayinProxy: no fetch in this runtime; pass options.fetch.');
+  return {
+    provider,
+    basePath,
+    callbackUrl,
+    resolveOrder: options.resolveOrder,
+    onPaymentUpdate: options.onPaymentUpdate,
+    methods: options.methods?.length ? [...options.methods] : ['upi', 'sbp', 'c2c'],
+    allowedOrigins: new Set(options.allowedOrigins ?? []),
+    store: options.store ?? createMemoryStore({ clock }),
+    limits: { ...DEFAULT_LIMITS, ...options.limits },
+    timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
+    fetch: fetchImpl,
+    clock,
+    random: options.random ?? Math.random,
+    logger: options.logger ?? consoleLogger,
+    clientId: options.clientId ?? ((request) => remoteAddressOf(request) ?? 'unknown'),
+  };
+}
+
+function assertHttpUrl(value: string, name: string): void {
+  let ok = false;
+  try {
+    ok = /^https?:$/.test(new URL(value).protocol);
+  } catch {
+    ok = false;
+  }
+  if (!ok) throw new TypeError(`createPayinProxy: ${name} must be an http(s) URL.`);
+}

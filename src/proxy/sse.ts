@@ -1,0 +1,77 @@
+/**
+ * Server-sent events over a plain ReadableStream, so that any Fetch runtime can serve them. One writer per
+ * stream; it formats `event:`/`id:`/`data:` blocks and comment lines, and turns every write after the stream
+ * ended (the browser left, the payment became final) into a no-op instead of an exception.
+ */
+
+const encoder = new TextEncoder();
+
+export const SSE_HEADERS: Record<string, string> = {
+  'content-type': 'text/event-stream; charset=utf-8',
+  'cache-control': 'no-store, no-transform',
+  // Ask nginx and friends not to buffer the stream.
+  'x-accel-buffering': 'no',
+};
+
+/** One event block; `data` may hold newlines, each becomes its own data line. */
+export function formatEvent(event: string, id: number | string, data: string): string {
+  const lines = data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`);
+  return `event: ${event}\nid: ${id}\n${lines.join('\n')}\n\n`;
+}
+
+export class SseWriter {
+  readonly stream: ReadableStream<Uint8Array>;
+  #controller!: ReadableStreamDefaultController<Uint8Array>;
+  #closed = false;
+
+  /** `onCancel` runs when the reader goes away (the response body was cancelled). */
+  constructor(onCancel: () => void) {
+    this.stream = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.#controller = controller;
+      },
+      cancel: () => {
+        this.#closed = true;
+        onCancel();
+      },
+    });
+  }
+
+  get closed(): boolean {
+    return this.#closed;
+  }
+
+  event(event: string, id: number, data: string): void {
+    this.#write(formatEvent(event, id, data));
+  }
+
+  comment(text: string): void {
+    this.#write(`: ${text}\n\n`);
+  }
+
+  close(): void {
+    if (this.#closed) return;
+    this.#closed = true;
+    try {
+      this.#controller.close();
+    } catch {
+      // Already errored or cancelled by the reader.
+    }
+  }
+
+  #write(text: string): void {
+    if (this.#closed) return;
+    try {
+      this.#controller.enqueue(encoder.encode(text));
+    } catch {
+      this.#closed = true;
+    }
+  }
+}
+
+/** The Last-Event-ID a reconnecting browser sends, as a version number (0 when absent or not a number). */
+export function lastEventId(request: Request): number {
+  const raw = request.headers.get('last-event-id');
+  const n = raw === null ? NaN : Number(raw.trim());
+  return Number.isSafeInteger(n) && n > 0 ? n : 0;
+}

@@ -1,0 +1,25 @@
+/**
+ * POST {basePath}/status: `{paymentId, token}` in, `{payment}` out. The token is checked before anything else
+ * and a wrong one reads like an unknown payment. A final payment is answered from the store; an open one is
+ * refreshed from the service through the coalescer, so that many pollers of one payment cost one upstream call.
+ */
+import type { ProxyContext } from './context.js';
+import { readableRecord } from './context.js';
+import { jsonResponse } from './errors.js';
+import { readJsonFields, requireText } from './json-body.js';
+import { isIncomplete, toPaymentView } from './payment-view-mapper.js';
+import { enforceRate } from './rate-limit.js';
+
+export async function handleStatus(request: Request, ctx: ProxyContext): Promise<Response> {
+  const { options } = ctx;
+  await enforceRate(options, request, 'status');
+  const body = await readJsonFields(request, options.limits.bodyBytes, ['paymentId', 'token'] as const);
+  const paymentId = requireText(body.paymentId, 'paymentId');
+  const token = requireText(body.token, 'token', 256);
+  let record = await readableRecord(options, paymentId, token);
+  if (!record.view.final || isIncomplete(record.view)) {
+    await ctx.updates.refresh(paymentId, 'status');
+    record = (await options.store.getPayment(paymentId)) ?? record;
+  }
+  return jsonResponse(200, { payment: toPaymentView(record.view, options.clock.now()) });
+}

@@ -1,0 +1,130 @@
+/**
+ * Signed calls to the payment service. Each body is serialised once and exactly those bytes are signed and
+ * sent, with `Authorization: Bearer` and `Signature`. An answer that carries a Signature must verify, or it is
+ * treated as an upstream failure and never as the truth. Creates are sent once and never retried blindly (a
+ * retry could create a second payment); status lookups are reads and retry with jittered backoff until a deadline.
+ */
+import { signBody, verifySignature } from '../shared/hmac.js';
+import { parseCreateAnswer, parseStatusAnswer, type CreateAnswer, type CreatePaymentRequest } from '../shared/provider-messages.js';
+import type { ProviderPayment } from '../shared/provider-payment.js';
+import { sleep } from '../server/clock.js';
+import { backoffDelay } from './backoff.js';
+import type { ResolvedOptions } from './options.js';
+
+export type UpstreamFailure = 'timeout' | 'network' | 'http' | 'refused' | 'malformed' | 'signature';
+
+export class UpstreamError extends Error {
+  constructor(
+    readonly kind: UpstreamFailure,
+    message: string,
+    readonly httpStatus?: number,
+  ) {
+    super(message);
+    this.name = 'UpstreamError';
+  }
+
+  /** True when the service may well have acted on the request before the failure (a create may exist). */
+  get outcomeUnknown(): boolean {
+    return this.kind !== 'refused' && !(this.kind === 'http' && this.httpStatus! >= 400 && this.httpStatus! < 500);
+  }
+
+  /** Worth asking again (for reads): outages, timeouts and garbled answers, not refusals. */
+  get retryable(): boolean {
+    return this.outcomeUnknown || this.httpStatus === 429;
+  }
+}
+
+export type StatusQuery = { paymentId: string } | { orderId: string };
+
+const encoder = new TextEncoder();
+
+export class UpstreamClient {
+  constructor(private readonly options: ResolvedOptions) {}
+
+  /** One attempt, never repeated here: on an unknown outcome the caller looks the order up instead. */
+  async createPayment(body: CreatePaymentRequest): Promise<CreateAnswer> {
+    const answer = await this.#post('/api/v2/payments', body, this.options.timeouts.createMs);
+    const parsed = parseCreateAnswer(answer);
+    if (!parsed.ok) {
+      const refused = typeof answer === 'object' && answer !== null && (answer as { status?: unknown }).status === false;
+      throw new UpstreamError(refused ? 'refused' : 'malformed', parsed.error);
+    }
+    return parsed.value;
+  }
+
+  /** A status lookup, retried with jittered backoff while it is worth it and the deadline allows. */
+  async status(query: StatusQuery): Promise<ProviderPayment[]> {
+    const { clock, random, timeouts } = this.options;
+    const deadline = clock.now() + timeouts.statusDeadlineMs;
+    for (let attempt = 0; ; attempt++) {
+      try {
+        const remaining = Math.max(1, Math.min(timeouts.statusMs, deadline - clock.now()));
+        const answer = await this.#post('/api/v2/status', { merchantId: this.options.provider.merchantId, ...query }, remaining);
+        const parsed = parseStatusAnswer(answer);
+        if (parsed.ok) return parsed.value;
+        const refused = typeof answer === 'object' && answer !== null && (answer as { status?: unknown }).status === false;
+        throw new UpstreamError(refused ? 'refused' : 'malformed', parsed.error);
+      } catch (error) {
+        if (!(error instanceof UpstreamError) || !error.retryable || attempt >= 8) throw error;
+        const delay = backoffDelay(attempt, random);
+        if (clock.now() + delay >= deadline) throw error;
+        await sleep(clock, delay);
+      }
+    }
+  }
+
+  async #post(path: string, body: object, timeoutMs: number): Promise<unknown> {
+    const { provider, clock } = this.options;
+    const bytes = encoder.encode(JSON.stringify(body));
+    const signature = await signBody(provider.secret, bytes, provider.signatureEncoding);
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = clock.setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, timeoutMs);
+    let status: number;
+    let text: Uint8Array;
+    let answerSignature: string | null;
+    try {
+      const response = await this.options.fetch(`${provider.baseUrl}${path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          accept: 'application/json',
+          authorization: `Bearer ${provider.token}`,
+          signature,
+        },
+        body: bytes,
+        signal: controller.signal,
+      });
+      status = response.status;
+      answerSignature = response.headers.get('signature');
+      text = new Uint8Array(await response.arrayBuffer());
+    } catch {
+      throw timedOut
+        ? new UpstreamError('timeout', `the service did not answer ${path} within ${timeoutMs} ms`)
+        : new UpstreamError('network', `could not reach the service for ${path}`);
+    } finally {
+      clock.clearTimeout(timer);
+    }
+    const success = status >= 200 && status <= 299;
+    // Only a successful answer is ever believed, so only its signature decides anything; a present but wrong
+    // one (an empty one included) makes the answer a failure, never the truth.
+    if (success && answerSignature !== null && !(await verifySignature(provider.secret, text, answerSignature, provider.signatureEncoding))) {
+      throw new UpstreamError('signature', `the answer to ${path} carries a Signature that does not verify (wrong PAYIN_SECRET or signatureEncoding?)`);
+    }
+    let json: unknown;
+    try {
+      json = JSON.parse(new TextDecoder().decode(text));
+    } catch {
+      json = undefined;
+    }
+    if (!success) {
+      const refused = json !== null && typeof json === 'object' && (json as { status?: unknown }).status === false;
+      throw new UpstreamError(refused && status < 500 ? 'refused' : 'http', `the service answered ${path} with HTTP ${status}`, status);
+    }
+    if (json === undefined) throw new UpstreamError('malformed', `the answer to ${path} is not JSON`);
+    return json;
+  }
+}

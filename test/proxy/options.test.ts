@@ -1,0 +1,40 @@
+import { describe, expect, it } from 'vitest';
+import { createPayinProxy } from '../../src/proxy/index.js';
+
+const resolveOrder = () => ({ amount: '1.00', currency: 'INR' });
+const env = {
+  PAYIN_BASE_URL: 'http://service.test',
+  PAYIN_MERCHANT_ID: 'm',
+  PAYIN_TOKEN: 't',
+  PAYIN_SECRET: 's',
+  PAYIN_CALLBACK_URL: 'http://shop.test/payin/callback',
+};
+
+describe('createPayinProxy options', () => {
+  it('starts from the PAYIN_* variables alone', () => {
+    expect(() => createPayinProxy({ resolveOrder, env })).not.toThrow();
+  });
+
+  it('fails at start naming a missing secret', () => {
+    expect(() => createPayinProxy({ resolveOrder, env: { ...env, PAYIN_SECRET: '' } })).toThrow(/provider\.secret \(or PAYIN_SECRET\)/);
+  });
+
+  it('fails at start naming a missing base URL', () => {
+    expect(() => createPayinProxy({ resolveOrder, env: { ...env, PAYIN_BASE_URL: undefined } })).toThrow(/PAYIN_BASE_URL/);
+  });
+
+  it('prefers options over variables and refuses a base URL that is not http(s)', () => {
+    expect(() => createPayinProxy({ resolveOrder, env, provider: { baseUrl: 'ftp://x' } })).toThrow(/http\(s\)/);
+  });
+
+  it('needs resolveOrder', () => {
+    expect(() => createPayinProxy({ env } as never)).toThrow(/resolveOrder/);
+  });
+
+  it('mounts under another basePath', async () => {
+    const proxy = createPayinProxy({ resolveOrder, env, basePath: '/shop/pay/' });
+    expect(proxy.basePath).toBe('/shop/pay');
+    expect(proxy.matches(new Request('http://x/shop/pay/status'))).toBe(true);
+    expect((await proxy(new Request('http://x/payin/status', { method: 'POST' }))).status).toBe(404);
+  });
+});

@@ -1,0 +1,95 @@
+/**
+ * The real sandbox and the proxy, each on its own loopback socket, wired the way a shop runs them: the proxy
+ * signs requests to the sandbox, and the sandbox delivers its callbacks to the proxy's /payin/callback. The
+ * sandbox's handler is wrapped to count the API requests that reach it.
+ */
+import { createPayinProxy, type PayinProxy, type PayinProxyOptions } from '../../src/proxy/index.js';
+import { silentLogger } from '../../src/proxy/logger.js';
+import { serve, type RunningServer } from '../../src/server/serve.js';
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
+import type { PaymentView } from '../../src/shared/payment-view.js';
+
+/** A small seeded generator, so that fault rates give the same run every time. */
+export function seeded(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export interface Live {
+  sandbox: Sandbox;
+  proxy: PayinProxy;
+  proxyUrl: string;
+  sandboxUrl: string;
+  /** API requests that reached the sandbox, by path. */
+  apiCalls: { path: string; at: number }[];
+  updates: { payment: PaymentView; source: string }[];
+  create(orderId: string, method?: string, extra?: Record<string, unknown>): Promise<{ status: number; body: any }>;
+  status(paymentId: string, token: string): Promise<{ status: number; body: any }>;
+  close(): Promise<void>;
+}
+
+export async function startLive(
+  proxyOptions: Partial<PayinProxyOptions> = {},
+  sandboxOptions: SandboxOptions = {},
+): Promise<Live> {
+  const apiCalls: Live['apiCalls'] = [];
+  const sandbox = createSandbox({ requisitesDelayMs: 0, callbackRetryDelayMs: 20, random: seeded(7), ...sandboxOptions });
+  const sandboxServer: RunningServer = await serve(async (request) => {
+    const path = new URL(request.url).pathname;
+    if (path.startsWith('/api/')) apiCalls.push({ path, at: Date.now() });
+    return sandbox(request);
+  });
+  let proxy!: PayinProxy;
+  const proxyServer = await serve((request) => proxy(request));
+  const updates: Live['updates'] = [];
+  proxy = createPayinProxy({
+    provider: { baseUrl: sandboxServer.url, merchantId: 'demo-merchant', token: 'demo-token', secret: 'demo-secret' },
+    callbackUrl: `${proxyServer.url}/payin/callback`,
+    resolveOrder: (orderId) => (orderId.startsWith('missing') ? null : { amount: '499.00', currency: 'INR' }),
+    onPaymentUpdate: (payment, { source }) => {
+      updates.push({ payment, source });
+    },
+    logger: silentLogger,
+    env: {},
+    ...proxyOptions,
+  });
+  const postJson = async (path: string, body: unknown) => {
+    const response = await fetch(`${proxyServer.url}/payin${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  return {
+    sandbox,
+    proxy,
+    proxyUrl: proxyServer.url,
+    sandboxUrl: sandboxServer.url,
+    apiCalls,
+    updates,
+    create: (orderId, method = 'upi', extra = {}) => postJson('/payments', { orderId, method, ...extra }),
+    status: (paymentId, token) => postJson('/status', { paymentId, token }),
+    close: async () => {
+      sandbox.close();
+      await proxyServer.close();
+      await sandboxServer.close();
+    },
+  };
+}
+
+/** Polls `condition` every 20 ms for at most `ms` of real time. */
+export async function eventually(condition: () => boolean | Promise<boolean>, ms = 5_000, what = 'the condition'): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await condition()) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}

@@ -1,0 +1,138 @@
+/**
+ * The behaviour every ProxyStore must have, as one suite that each implementation runs (the memory store here,
+ * a Redis store later): `describeStoreContract(name, makeStore)`. `makeStore` gets a ManualClock when the store
+ * can use one; a store that keeps its own time (Redis) gets real waits instead, through `wait`.
+ */
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/server/manual-clock.js';
+import type { PaymentRecord, ProxyStore } from '../../src/proxy/store.js';
+
+export interface StoreFixture {
+  store: ProxyStore;
+  /** Lets `ms` of store time pass (a ManualClock's advance, or a real sleep). */
+  wait(ms: number): Promise<void>;
+  close?(): Promise<void>;
+}
+
+export type MakeStore = (clock: ManualClock) => StoreFixture | Promise<StoreFixture>;
+
+function record(id: string, version: number, state = 'pending'): PaymentRecord {
+  return {
+    view: { id, orderId: 'A-1', method: 'upi', state, outcome: 'waiting', final: false, amount: '250.00', currency: 'INR' },
+    token: 'tok',
+    version,
+    updatedAt: 0,
+  };
+}
+
+export function describeStoreContract(name: string, makeStore: MakeStore): void {
+  describe(`${name} (store contract)`, () => {
+    const fixture = async () => makeStore(new ManualClock());
+    const unique = () => `k-${Math.random().toString(36).slice(2)}`;
+
+    it('lets exactly one of many concurrent claimers hold an order', async () => {
+      const { store, close } = await fixture();
+      const order = unique();
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.claimOrder(order, `owner-${i}`, 10_000)));
+      expect(results.filter(Boolean)).toHaveLength(1);
+      await close?.();
+    });
+
+    it('releases a claim only for its owner', async () => {
+      const { store, close } = await fixture();
+      const order = unique();
+      expect(await store.claimOrder(order, 'a', 10_000)).toBe(true);
+      await store.releaseOrder(order, 'b');
+      expect(await store.claimOrder(order, 'b', 10_000)).toBe(false);
+      await store.releaseOrder(order, 'a');
+      expect(await store.claimOrder(order, 'b', 10_000)).toBe(true);
+      await close?.();
+    });
+
+    it('lets a claim lapse after its lease, so a crashed create never locks an order for good', async () => {
+      const { store, wait, close } = await fixture();
+      const order = unique();
+      expect(await store.claimOrder(order, 'crashed', 200)).toBe(true);
+      await wait(300);
+      expect(await store.claimOrder(order, 'next', 10_000)).toBe(true);
+      await close?.();
+    });
+
+    it('keeps orders and payments, and hands out copies', async () => {
+      const { store, close } = await fixture();
+      const id = unique();
+      await store.putOrder({ orderId: id, payments: [{ id: 'p1', method: 'upi' }] });
+      expect(await store.getOrder(id)).toEqual({ orderId: id, payments: [{ id: 'p1', method: 'upi' }] });
+      expect(await store.getOrder(unique())).toBeUndefined();
+      expect(await store.putPayment(record(id, 1), 0)).toBe(true);
+      const read = (await store.getPayment(id))!;
+      read.view.state = 'finished';
+      expect((await store.getPayment(id))!.view.state).toBe('pending');
+      await close?.();
+    });
+
+    it('writes a payment only over the version that was read', async () => {
+      const { store, close } = await fixture();
+      const id = unique();
+      expect(await store.putPayment(record(id, 1), 0)).toBe(true);
+      expect(await store.putPayment(record(id, 1), 0)).toBe(false);
+      const writes = await Promise.all([store.putPayment(record(id, 2, 'in_check'), 1), store.putPayment(record(id, 2, 'expired'), 1)]);
+      expect(writes.filter(Boolean)).toHaveLength(1);
+      expect(await store.putPayment(record(id, 3), 1)).toBe(false);
+      expect((await store.getPayment(id))!.version).toBe(2);
+      await close?.();
+    });
+
+    it('grants an announcement once, again after a release, and never after a commit', async () => {
+      const { store, close } = await fixture();
+      const id = unique();
+      const first = await Promise.all([1, 2, 3].map(() => store.claimAnnouncement(id, 'finished', 10_000)));
+      expect(first.filter(Boolean)).toHaveLength(1);
+      expect(await store.claimAnnouncement(id, 'pending', 10_000)).toBe(true);
+      await store.releaseAnnouncement(id, 'finished');
+      expect(await store.claimAnnouncement(id, 'finished', 10_000)).toBe(true);
+      await store.commitAnnouncement(id, 'finished');
+      await store.releaseAnnouncement(id, 'finished');
+      expect(await store.claimAnnouncement(id, 'finished', 10_000)).toBe(false);
+      await close?.();
+    });
+
+    it('lets an uncommitted announcement lapse after its lease', async () => {
+      const { store, wait, close } = await fixture();
+      const id = unique();
+      expect(await store.claimAnnouncement(id, 'finished', 200)).toBe(true);
+      await wait(300);
+      expect(await store.claimAnnouncement(id, 'finished', 200)).toBe(true);
+      await close?.();
+    });
+
+    it('counts atomically and forgets a counter after its expiry', async () => {
+      const { store, wait, close } = await fixture();
+      const key = unique();
+      const values = await Promise.all(Array.from({ length: 10 }, () => store.count(key, 1, 500)));
+      expect([...values].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+      expect(await store.count(key, -3, 500)).toBe(7);
+      await wait(600);
+      expect(await store.count(key, 1, 500)).toBe(1);
+      await close?.();
+    });
+
+    it('delivers published messages to live subscribers of the channel only', async () => {
+      const { store, close } = await fixture();
+      const channel = unique();
+      const got: string[] = [];
+      const other: string[] = [];
+      const stop = await store.subscribe(channel, (m) => got.push(m));
+      const stopOther = await store.subscribe(unique(), (m) => other.push(m));
+      await store.publish(channel, 'one');
+      for (let i = 0; i < 200 && got.length < 1; i++) await new Promise((r) => setTimeout(r, 5));
+      await stop();
+      await store.publish(channel, 'two');
+      await new Promise((r) => setTimeout(r, 50));
+      expect(got).toEqual(['one']);
+      expect(other).toEqual([]);
+      await stopOther();
+      await close?.();
+    });
+  });
+}
