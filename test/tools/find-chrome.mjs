@@ -2,7 +2,7 @@
 // paths. On a Debian machine without one, running as root, installs Debian's chromium (and says so);
 // elsewhere prints the one command to run and fails. Never a silent skip.
 import { existsSync } from 'node:fs';
-import { execFileSync } from 'node:child_process';
+import { aptInstall, canAptInstall } from './apt.mjs';
 
 const CANDIDATES = [
   '/usr/lib/chromium/chromium', // Debian's binary without the wrapper's shell warning
@@ -23,25 +23,18 @@ export function findChrome() {
   return CANDIDATES.find((path) => existsSync(path));
 }
 
-function isDebianRoot() {
-  return process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
-}
-
 /** Returns a Chrome path, installing Debian's chromium when that is possible; throws with advice otherwise. */
 export function ensureChrome() {
   const found = findChrome();
   if (found) return found;
-  if (!isDebianRoot()) {
+  if (!canAptInstall()) {
     throw new Error(
       'No Chrome or Chromium found for the browser tests. Install one and run again, e.g.\n' +
         '  sudo apt-get install -y chromium\n' +
         'or point CHROME_PATH at your Chrome binary.',
     );
   }
-  console.log('No Chrome or Chromium found: installing Debian\'s chromium (apt-get install chromium)...');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+  aptInstall(['chromium']);
   const installed = findChrome();
   if (!installed) throw new Error('apt-get installed chromium, but no binary was found at the usual paths.');
   return installed;

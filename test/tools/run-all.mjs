@@ -1,14 +1,20 @@
 // `npm test`: the typecheck and every suite, in order, each in its own process. A failing suite does not hide
-// the ones after it; the exit code is non-zero when any failed. Chrome is found (or installed) once, up front,
-// before any test worker starts.
+// the ones after it; the exit code is non-zero when any failed. Chrome and redis-server are found (or installed
+// in one apt-get step) up front, before any test worker starts.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { ensureChrome } from './find-chrome.mjs';
+import { aptInstall, canAptInstall } from './apt.mjs';
+import { ensureChrome, findChrome } from './find-chrome.mjs';
+import { ensureRedisServer, findRedisServer } from './redis-server.mjs';
 
 let chrome;
 try {
+  // Both system tools in one apt-get step when both are missing, before any suite starts.
+  const missing = [!findChrome() && 'chromium', !findRedisServer() && 'redis-server'].filter(Boolean);
+  if (missing.length && canAptInstall()) aptInstall(missing);
   chrome = ensureChrome();
   console.log(`Browser for the browser and end-to-end suites: ${chrome}`);
+  console.log(`redis-server for the Redis store suite: ${ensureRedisServer()}`);
 } catch (error) {
   console.error(error.message);
   process.exit(1);

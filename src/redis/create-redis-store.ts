@@ -1,0 +1,89 @@
+/**
+ * `createRedisStore(options)`: what a shop calls to give every proxy instance the same state. It opens the
+ * command connection at once (commands sent before it is ready wait in ioredis's queue, so the proxy can be
+ * created synchronously at start-up) and the subscriber connection only when an event stream first needs it.
+ * Connection trouble is reported through `onError`, never thrown from nowhere: ioredis keeps reconnecting, and the
+ * store operations in flight fail, which the proxy answers like any other failure of its store.
+ */
+import { Redis, type RedisOptions } from 'ioredis';
+import { DEFAULT_KEY_PREFIX, DEFAULT_TTL_MS } from './redis-keys.js';
+import { RedisStore } from './redis-store.js';
+
+export interface RedisStoreOptions {
+  /**
+   * Where Redis is: `redis://[[user]:password@]host[:port][/db]`, or `rediss://` for TLS. Falls back to the
+   * PAYIN_REDIS_URL environment variable.
+   */
+  url?: string;
+  /**
+   * Put before every key and channel. Default `payin:`. Give each shop (or each environment sharing one Redis)
+   * its own, ending in a separator, so that their orders and payments never meet.
+   */
+  keyPrefix?: string;
+  /** How long payments, orders and announcements are kept after their last write. Default 24 hours. */
+  ttlMs?: number;
+  /**
+   * Further ioredis options (TLS certificates, timeouts, retry strategy). Host, port, password and database
+   * come from `url`, which wins over the same fields here.
+   */
+  redisOptions?: RedisOptions;
+  /** Connection errors (Redis unreachable, a reconnect failing). Default: a console warning each time the error changes. */
+  onError?: (error: Error) => void;
+  /** How long close() waits for Redis to confirm QUIT before it drops the connections. Default 2 seconds. */
+  closeTimeoutMs?: number;
+}
+
+const ALLOWED_PROTOCOLS = new Set(['redis:', 'rediss:']);
+
+export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
+  const url = (options.url ?? processEnv().PAYIN_REDIS_URL ?? '').trim();
+  if (!url) throw new TypeError('createRedisStore: missing url (or PAYIN_REDIS_URL), such as redis://127.0.0.1:6379.');
+  assertRedisUrl(url);
+  const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
+  if (typeof keyPrefix !== 'string') throw new TypeError('createRedisStore: keyPrefix must be a string.');
+  const onError = options.onError ?? warnOnChange();
+  const connection = new Redis(url, { connectionName: 'payin-checkout', ...options.redisOptions });
+  connection.on('error', onError);
+  return new RedisStore(connection, {
+    keyPrefix,
+    ttlMs: options.ttlMs ?? DEFAULT_TTL_MS,
+    closeTimeoutMs: options.closeTimeoutMs ?? 2_000,
+    openSubscriber: () => {
+      // Same server and options; a subscribed connection cannot run the store's other commands.
+      const subscriber = connection.duplicate({ connectionName: 'payin-checkout:events' });
+      subscriber.on('error', onError);
+      return subscriber;
+    },
+  });
+}
+
+/** Checks the scheme without ever echoing the URL, which may carry a password. */
+function assertRedisUrl(url: string): void {
+  let protocol = '';
+  try {
+    protocol = new URL(url).protocol;
+  } catch {
+    protocol = '';
+  }
+  if (!ALLOWED_PROTOCOLS.has(protocol)) {
+    throw new TypeError('createRedisStore: url must start with redis:// or rediss:// (is it a host name without the scheme?).');
+  }
+}
+
+/**
+ * The default error reporter. ioredis reports every failed reconnect attempt; one line per new kind of failure
+ * says what is wrong without filling the log while Redis is down.
+ */
+function warnOnChange(): (error: Error) => void {
+  let last = '';
+  return (error) => {
+    if (error.message === last) return;
+    last = error.message;
+    console.warn(`payin-checkout/redis: ${error.message}`);
+  };
+}
+
+function processEnv(): Record<string, string | undefined> {
+  const proc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
+  return proc?.env ?? {};
+}

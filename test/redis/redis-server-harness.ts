@@ -1,0 +1,99 @@
+/**
+ * A real redis-server for the Redis store's tests, started by the test file itself on a free loopback port, with
+ * nothing written to disk (no RDB snapshots, no append-only file), and stopped afterwards. A system Redis on
+ * 6379, if there is one, is never touched. When no redis-server can be found the suite fails with the command
+ * that installs one (test/tools/redis-server.mjs), instead of skipping.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer, createConnection } from 'node:net';
+
+/** The plain .mjs tool that `npm test` also uses (it installs redis-server up front); it has no type declarations. */
+interface RedisServerTool {
+  findRedisServer(): string | undefined;
+}
+
+export interface RedisServer {
+  url: string;
+  port: number;
+  stop(): Promise<void>;
+}
+
+/** Starts redis-server and resolves once it answers PING; tries a few ports in case one was taken meanwhile. */
+export async function startRedisServer(): Promise<RedisServer> {
+  const tool = (await import(new URL('../tools/redis-server.mjs', import.meta.url).href)) as RedisServerTool;
+  const binary = tool.findRedisServer();
+  if (!binary) {
+    throw new Error('redis-server not found. Run: node -e "import(\'./test/tools/redis-server.mjs\').then(m=>m.ensureRedisServer())" (or set REDIS_SERVER_PATH).');
+  }
+  let lastError: unknown;
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const port = await freePort();
+    const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output = (output + chunk).slice(-2_000)));
+    child.stderr!.on('data', (chunk) => (output = (output + chunk).slice(-2_000)));
+    try {
+      await waitForPong(port, child, 5_000);
+      return { url: `redis://127.0.0.1:${port}`, port, stop: () => stopChild(child) };
+    } catch (error) {
+      lastError = new Error(`redis-server did not start on port ${port}: ${(error as Error).message}\n${output}`);
+      await stopChild(child);
+    }
+  }
+  throw lastError;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+/** Sends PING every 50 ms until +PONG comes back, the process exits, or `ms` of real time has passed. */
+async function waitForPong(port: number, child: ChildProcess, ms: number): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (child.exitCode !== null) throw new Error(`it exited with code ${child.exitCode}`);
+    if (await pingOnce(port)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`no PONG within ${ms} ms`);
+}
+
+function pingOnce(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = createConnection({ host: '127.0.0.1', port });
+    let answer = '';
+    const done = (ok: boolean) => {
+      socket.destroy();
+      resolve(ok);
+    };
+    socket.setTimeout(500, () => done(false));
+    socket.once('error', () => done(false));
+    socket.once('connect', () => socket.write('PING\r\n'));
+    socket.on('data', (chunk) => {
+      answer += chunk.toString();
+      if (answer.includes('\r\n')) done(answer.startsWith('+PONG'));
+    });
+  });
+}
+
+/** SIGTERM, then SIGKILL if it has not exited within two seconds. */
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const killer = setTimeout(() => child.kill('SIGKILL'), 2_000);
+    child.once('exit', () => {
+      clearTimeout(killer);
+      resolve();
+    });
+    child.kill('SIGTERM');
+  });
+}

@@ -1,0 +1,217 @@
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { Redis } from 'ioredis';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { PaymentRecord } from '../../src/proxy/store.js';
+import { createRedisStore, type RedisStore, type RedisStoreOptions } from '../../src/redis/index.js';
+import { describeStoreContract } from '../proxy/store-contract.js';
+import { startRedisServer, type RedisServer } from './redis-server-harness.js';
+
+let server: RedisServer;
+let admin: Redis;
+const opened: RedisStore[] = [];
+
+beforeAll(async () => {
+  server = await startRedisServer();
+  admin = new Redis(server.url);
+});
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
+});
+afterAll(async () => {
+  await admin?.quit();
+  await server?.stop();
+});
+
+const freshPrefix = () => `test-${Math.random().toString(36).slice(2)}:`;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A store on the test server; stores made with the same prefix are like two proxy processes sharing Redis. */
+function open(keyPrefix: string, options: RedisStoreOptions = {}): RedisStore {
+  const store = createRedisStore({ url: server.url, keyPrefix, ...options });
+  opened.push(store);
+  return store;
+}
+
+function record(id: string, version: number, state = 'pending'): PaymentRecord {
+  return {
+    view: { id, orderId: 'A-1', method: 'upi', state, outcome: 'waiting', final: false, amount: '250.00', currency: 'INR' },
+    token: 'tok',
+    version,
+    updatedAt: 0,
+  };
+}
+
+async function numberOfSubscribers(channel: string): Promise<number> {
+  const reply = (await admin.pubsub('NUMSUB', channel)) as [string, number];
+  return Number(reply[1]);
+}
+
+describeStoreContract('RedisStore', () => {
+  const store = open(freshPrefix());
+  return { store, wait: sleep, close: () => store.close() };
+});
+
+describe('RedisStore across instances', () => {
+  it('lets exactly one of two instances hold an order, and only the holder release it', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = [open(prefix), open(prefix)];
+    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).claimOrder('A-1', `owner-${i}`, 10_000)));
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    const owner = `owner-${claims.indexOf(true)}`;
+    await b.releaseOrder('A-1', 'someone-else');
+    expect(await a.claimOrder('A-1', 'late', 10_000)).toBe(false);
+    await (claims.indexOf(true) % 2 ? b : a).releaseOrder('A-1', owner);
+    expect(await a.claimOrder('A-1', 'late', 10_000)).toBe(true);
+  });
+
+  it('announces a state once across instances, again only after a release', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = [open(prefix), open(prefix)];
+    expect(await a.claimAnnouncement('p1', 'finished', 10_000)).toBe(true);
+    expect(await b.claimAnnouncement('p1', 'finished', 10_000)).toBe(false);
+    await a.releaseAnnouncement('p1', 'finished');
+    expect(await b.claimAnnouncement('p1', 'finished', 10_000)).toBe(true);
+    await b.commitAnnouncement('p1', 'finished');
+    await a.releaseAnnouncement('p1', 'finished');
+    expect(await a.claimAnnouncement('p1', 'finished', 10_000)).toBe(false);
+  });
+
+  it('lets only one of two instances write over the same payment version', async () => {
+    const prefix = freshPrefix();
+    const [a, b] = [open(prefix), open(prefix)];
+    expect(await a.putPayment(record('p1', 1), 0)).toBe(true);
+    const writes = await Promise.all([a.putPayment(record('p1', 2, 'in_check'), 1), b.putPayment(record('p1', 2, 'expired'), 1)]);
+    expect(writes.filter(Boolean)).toHaveLength(1);
+    expect((await b.getPayment('p1'))!.view.state).toBe(writes[0] ? 'in_check' : 'expired');
+  });
+
+  it("delivers one instance's publish to the other's subscribers over one Redis subscription, dropped with the last", async () => {
+    const prefix = freshPrefix();
+    const [a, b] = [open(prefix), open(prefix)];
+    const got: string[][] = [[], [], []];
+    const stops = await Promise.all(got.map((list) => b.subscribe('payment:p1', (m) => list.push(m))));
+    const channel = `${prefix}events:payment:p1`;
+    expect(await numberOfSubscribers(channel)).toBe(1);
+    await a.publish('payment:p1', 'one');
+    for (let i = 0; i < 200 && got.some((list) => list.length < 1); i++) await sleep(5);
+    expect(got).toEqual([['one'], ['one'], ['one']]);
+
+    await stops[0]!();
+    await stops[1]!();
+    expect(await numberOfSubscribers(channel)).toBe(1);
+    await a.publish('payment:p1', 'two');
+    for (let i = 0; i < 200 && got[2]!.length < 2; i++) await sleep(5);
+    expect(got).toEqual([['one'], ['one'], ['one', 'two']]);
+    await stops[2]!();
+    expect(await numberOfSubscribers(channel)).toBe(0);
+    expect(b.subscriptionCount).toBe(0);
+  });
+
+  it('keeps two stores with different prefixes apart', async () => {
+    const [a, b] = [open(freshPrefix()), open(freshPrefix())];
+    expect(await a.claimOrder('A-1', 'a', 10_000)).toBe(true);
+    expect(await b.claimOrder('A-1', 'b', 10_000)).toBe(true);
+    await a.putOrder({ orderId: 'A-1', payments: [] });
+    expect(await b.getOrder('A-1')).toBeUndefined();
+  });
+});
+
+describe('RedisStore keys', () => {
+  it('gives every key it writes an expiry: the TTL for records, the lease for claims, the window for counters', async () => {
+    const prefix = freshPrefix();
+    const store = open(prefix, { ttlMs: 60_000 });
+    await store.claimOrder('A-1', 'owner', 5_000);
+    await store.putOrder({ orderId: 'A-1', payments: [{ id: 'p1', method: 'upi' }] });
+    await store.putPayment(record('p1', 1), 0);
+    await store.claimAnnouncement('p1', 'pending', 5_000);
+    await store.claimAnnouncement('p1', 'finished', 5_000);
+    await store.commitAnnouncement('p1', 'finished');
+    await store.count('rate:create:127.0.0.1:1', 1, 2_000);
+    const keys = (await admin.keys(`${prefix}*`)).sort();
+    expect(keys).toEqual(
+      ['announce:p1:finished', 'announce:p1:pending', 'claim:A-1', 'count:rate:create:127.0.0.1:1', 'order:A-1', 'payment:p1'].map((k) => prefix + k),
+    );
+    const ttl = async (key: string) => admin.pttl(prefix + key);
+    for (const key of ['order:A-1', 'payment:p1', 'announce:p1:finished']) {
+      expect(await ttl(key)).toBeGreaterThan(50_000);
+      expect(await ttl(key)).toBeLessThanOrEqual(60_000);
+    }
+    for (const key of ['claim:A-1', 'announce:p1:pending']) expect(await ttl(key)).toBeGreaterThan(0);
+    for (const key of ['claim:A-1', 'announce:p1:pending']) expect(await ttl(key)).toBeLessThanOrEqual(5_000);
+    expect(await ttl('count:rate:create:127.0.0.1:1')).toBeLessThanOrEqual(2_000);
+    expect(await ttl('count:rate:create:127.0.0.1:1')).toBeGreaterThan(0);
+  });
+
+  it('refuses a url that is not redis:// or rediss://, without echoing it', () => {
+    expect(() => createRedisStore({ url: 'localhost:6379' })).toThrow(/redis:\/\/ or rediss:\/\//);
+    expect(() => createRedisStore({ url: 'http://user:hunter2@127.0.0.1' })).toThrow(expect.objectContaining({ message: expect.not.stringContaining('hunter2') }));
+    expect(() => createRedisStore({ url: '' })).toThrow(/missing url/);
+  });
+});
+
+describe('RedisStore lifecycle', () => {
+  it('lets the process exit once closed, subscriber connection included', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'redis-store-exit-'));
+    try {
+      const outfile = join(dir, 'child.mjs');
+      // The store as the package ships it, bundled with ioredis, run by a plain node process.
+      await build({
+        stdin: {
+          contents: `
+            import { createRedisStore } from './src/redis/index.ts';
+            const store = createRedisStore({ url: process.env.TEST_REDIS_URL, keyPrefix: 'exit-test:' });
+            const stop = await store.subscribe('c', () => console.log('message'));
+            await store.publish('c', 'hello');
+            await new Promise((resolve) => setTimeout(resolve, 100));
+            await stop();
+            await store.close();
+            console.log('closed');`,
+          resolveDir: fileURLToPath(new URL('../..', import.meta.url)),
+          loader: 'ts',
+        },
+        bundle: true,
+        platform: 'node',
+        format: 'esm',
+        outfile,
+        // ioredis is CommonJS and requires Node's built-ins; an ES module bundle needs a require for that.
+        banner: { js: "import { createRequire } from 'node:module'; const require = createRequire(import.meta.url);" },
+        logLevel: 'silent',
+      });
+      const child = spawn(process.execPath, [outfile], {
+        env: { ...process.env, TEST_REDIS_URL: server.url },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      const code = await new Promise<number | string>((resolve) => {
+        const timer = setTimeout(() => {
+          child.kill('SIGKILL');
+          resolve('still running after 8 s');
+        }, 8_000);
+        child.once('exit', (exitCode) => {
+          clearTimeout(timer);
+          resolve(exitCode ?? 'killed');
+        });
+      });
+      expect({ code, output: output.trim() }).toEqual({ code: 0, output: 'message\nclosed' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('closes promptly even when Redis cannot be reached, and reports the error', async () => {
+    const errors: Error[] = [];
+    const store = createRedisStore({ url: 'redis://127.0.0.1:1', closeTimeoutMs: 300, onError: (error) => errors.push(error) });
+    for (let i = 0; i < 100 && errors.length === 0; i++) await sleep(10);
+    const started = Date.now();
+    await store.close();
+    expect(Date.now() - started).toBeLessThan(1_000);
+    expect(errors[0]?.message).toMatch(/ECONNREFUSED/);
+  });
+});
