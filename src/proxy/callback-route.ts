@@ -12,6 +12,7 @@ import { BodyTooLargeError, parseJsonBytes, readBody } from '../server/body.js';
 import type { ProxyContext } from './context.js';
 import { jsonResponse, ProxyError } from './errors.js';
 import type { ObservedPayment } from './payment-view-mapper.js';
+import { UpstreamError } from './upstream-client.js';
 
 export async function handleCallback(request: Request, ctx: ProxyContext): Promise<Response> {
   const { options, updates } = ctx;
@@ -38,10 +39,7 @@ export async function handleCallback(request: Request, ctx: ProxyContext): Promi
   const notice = parsed.value;
 
   const stored = await store.getPayment(notice.id);
-  if (!stored) {
-    logger.info('ignored a callback for a payment this proxy did not create', { paymentId: notice.id, state: notice.state });
-    return jsonResponse(200, { ok: true });
-  }
+  if (!stored) return adoptUnknown(notice.id, ctx);
   let observed: ObservedPayment = notice;
   if (outcomeOf(notice.state) === 'paid' && stored.view.outcome !== 'paid') {
     // Paid ships goods: believe the service's status answer, not the notice alone.
@@ -51,6 +49,38 @@ export async function handleCallback(request: Request, ctx: ProxyContext): Promi
     }
   }
   const record = (await updates.observe(observed)) ?? stored;
+  try {
+    await updates.announce(record, 'callback');
+  } catch (error) {
+    throw new ProxyError('internal', "the shop's onPaymentUpdate hook failed; the service will deliver this callback again", { cause: error });
+  }
+  return jsonResponse(200, { ok: true });
+}
+
+/**
+ * A verified notice about a payment this proxy has no record of: the store lost it (a restarted memory store,
+ * an expired record) or another deployment created it. The signature proves the service sent it for this
+ * merchant, so the payment is looked up and, when the service knows it, recorded and announced: a shop must
+ * hear "paid" even after a restart. A service that does not know the payment gets 200 and nothing changes; one
+ * that cannot answer now gets 502, so that it delivers the notice again.
+ */
+async function adoptUnknown(paymentId: string, ctx: ProxyContext): Promise<Response> {
+  const { updates, options } = ctx;
+  let fresh: ObservedPayment;
+  try {
+    fresh = await updates.fetchFresh(paymentId);
+  } catch (error) {
+    if (error instanceof UpstreamError && !error.retryable) {
+      options.logger.info('ignored a callback for a payment the service does not know', { paymentId });
+      return jsonResponse(200, { ok: true });
+    }
+    throw error;
+  }
+  const record = await updates.adopt(fresh);
+  if (!record) {
+    options.logger.warn('ignored a callback for an unknown payment the status answer does not describe fully', { paymentId });
+    return jsonResponse(200, { ok: true });
+  }
   try {
     await updates.announce(record, 'callback');
   } catch (error) {

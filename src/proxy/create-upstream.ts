@@ -53,8 +53,14 @@ export async function createUpstreamPayment(ctx: ProxyContext, order: CreateCont
   }
 
   const view = mergeObservation(undefined, answer.payment, order, answer.url);
-  const record: PaymentRecord = { view, token: randomToken(), version: 1, updatedAt: clock.now() };
-  if (!(await store.putPayment(record, 0))) throw new Error(`payment ${view.id} is already stored for another create`);
+  let record: PaymentRecord = { view, token: randomToken(), version: 1, updatedAt: clock.now() };
+  if (!(await store.putPayment(record, 0))) {
+    // A callback adopted this payment while its create answer was lost (callback-route.ts). That record's token
+    // was never handed out, so the browser that created the payment may have it.
+    const adopted = await store.getPayment(view.id);
+    if (adopted?.view.orderId !== order.orderId) throw new Error(`payment ${view.id} is already stored for another order`);
+    record = (await updates.observe(answer.payment, answer.url)) ?? adopted;
+  }
   await store.putOrder({ orderId: order.orderId, payments: [...orderRecord.payments, { id: view.id, method: order.method }].slice(-20) });
 
   let current = record;

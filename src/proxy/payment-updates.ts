@@ -4,6 +4,7 @@
  * version, so two instances merging at once cannot lose a state; a change is published once per version; and the
  * shop's hook is told each stored state once, the "once" being committed only after the hook returned.
  */
+import { randomToken } from '../shared/bytes.js';
 import type { ProviderPayment } from '../shared/provider-payment.js';
 import { parseTimestamp } from '../shared/timestamps.js';
 import { Coalescer } from './coalesce.js';
@@ -50,6 +51,33 @@ export class PaymentUpdates {
       }
     }
     throw new Error(`payment ${observed.id} kept changing under 16 attempts to store it`);
+  }
+
+  /**
+   * Records a payment the store has no record of, from a status answer that describes it fully. It gets a fresh
+   * token that is never handed out (the browser that held the old one starts again), and it joins its order's
+   * payments so that the order rules (409 after paid) still hold. Undefined when the answer lacks what a view needs.
+   */
+  async adopt(observed: ObservedPayment): Promise<PaymentRecord | undefined> {
+    const { store, clock, timeouts } = this.options;
+    const { orderId, method, amount, currency } = observed;
+    if (!orderId || !method || !amount || !currency) return undefined;
+    const view = mergeObservation(undefined, observed, { orderId, method, amount, currency });
+    const record: PaymentRecord = { view, token: randomToken(), version: 1, updatedAt: clock.now() };
+    if (!(await store.putPayment(record, 0))) return this.observe(observed);
+    await this.publish(record);
+    const owner = `adopt:${randomToken(8)}`;
+    if (await store.claimOrder(orderId, owner, timeouts.claimLeaseMs)) {
+      try {
+        const order = (await store.getOrder(orderId)) ?? { orderId, payments: [] };
+        if (!order.payments.some((p) => p.id === view.id)) {
+          await store.putOrder({ ...order, payments: [...order.payments, { id: view.id, method }].slice(-20) });
+        }
+      } finally {
+        await store.releaseOrder(orderId, owner);
+      }
+    }
+    return record;
   }
 
   async publish(record: PaymentRecord): Promise<void> {
