@@ -1,0 +1,102 @@
+/**
+ * The countdown to a payment's expiry, on the server's clock: every answer carries `serverTime`, and the offset
+ * between it and the local clock at receipt corrects a phone whose clock is minutes (or hours) off. The host
+ * re-renders once per second; screen readers are told the time only when it crosses 5, 2 and 1 minutes and
+ * 30 seconds, never every second. At zero the controller asks for a status check instead of declaring the
+ * payment expired: only the service decides that.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+
+/** Seconds left at which the time is spoken, largest first. */
+export const ANNOUNCE_AT = [300, 120, 60, 30] as const;
+
+export interface CountdownOptions {
+  /** Called once when the time reaches zero. */
+  onZero: () => void;
+  /** Injectable for tests. */
+  now?: () => number;
+}
+
+/** The threshold crossed going from `beforeMs` to `afterMs` left (the smallest one if several were). */
+export function crossedThreshold(beforeMs: number, afterMs: number): number | undefined {
+  let crossed: number | undefined;
+  for (const seconds of ANNOUNCE_AT) if (beforeMs > seconds * 1000 && afterMs <= seconds * 1000) crossed = seconds;
+  return crossed;
+}
+
+export class CountdownController implements ReactiveController {
+  /** Seconds left at the last threshold crossed (what the live region speaks), if any. */
+  announcedSeconds: number | undefined;
+  #expiresAt: number | undefined;
+  #offset = 0;
+  #lastLeft = Infinity;
+  #zeroCalled = false;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #now: () => number;
+
+  readonly #host: ReactiveControllerHost;
+  readonly #options: CountdownOptions;
+
+  constructor(host: ReactiveControllerHost, options: CountdownOptions) {
+    this.#host = host;
+    this.#options = options;
+    this.#now = options.now ?? (() => Date.now());
+    host.addController(this);
+  }
+
+  /** Starts or corrects the countdown from a payment's `expiresAt` and the `serverTime` of its answer. */
+  set(expiresAtIso: string, serverTimeIso: string): void {
+    // The proxy writes ISO 8601 with milliseconds, which Date.parse reads in every evergreen browser.
+    const expiresAt = Date.parse(expiresAtIso);
+    const serverTime = Date.parse(serverTimeIso);
+    if (Number.isNaN(expiresAt)) return this.stop();
+    if (!Number.isNaN(serverTime)) this.#offset = serverTime - this.#now();
+    if (expiresAt !== this.#expiresAt) {
+      this.#expiresAt = expiresAt;
+      this.#zeroCalled = false;
+      this.announcedSeconds = undefined;
+      this.#lastLeft = this.remainingMs ?? Infinity;
+    }
+    this.#tick();
+  }
+
+  stop(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+    this.#expiresAt = undefined;
+    this.announcedSeconds = undefined;
+  }
+
+  /** Milliseconds left on the server's clock, or undefined when no countdown runs. */
+  get remainingMs(): number | undefined {
+    return this.#expiresAt === undefined ? undefined : Math.max(0, this.#expiresAt - (this.#now() + this.#offset));
+  }
+
+  hostConnected(): void {
+    if (this.#expiresAt !== undefined) this.#tick();
+  }
+
+  hostDisconnected(): void {
+    clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  #tick(): void {
+    clearTimeout(this.#timer);
+    const left = this.remainingMs;
+    if (left === undefined) return;
+    const crossed = crossedThreshold(this.#lastLeft, left);
+    if (crossed !== undefined) this.announcedSeconds = crossed;
+    this.#lastLeft = left;
+    this.#host.requestUpdate();
+    if (left <= 0) {
+      if (!this.#zeroCalled) {
+        this.#zeroCalled = true;
+        this.#options.onZero();
+      }
+      return;
+    }
+    // Wake up just after the displayed second changes.
+    this.#timer = setTimeout(() => this.#tick(), (left % 1000 || 1000) + 5);
+  }
+}

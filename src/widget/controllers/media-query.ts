@@ -1,0 +1,37 @@
+/**
+ * Whether a media query matches, kept current and re-rendering the host when it changes. The element uses it to
+ * tell a phone (coarse pointer or a narrow viewport), where a QR on the same screen cannot be scanned and a
+ * button that opens the payment app is what helps. Server-side (no matchMedia) it simply never matches.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+
+export class MediaQueryController implements ReactiveController {
+  matches = false;
+  #list: MediaQueryList | undefined;
+
+  readonly #host: ReactiveControllerHost;
+  readonly #query: string;
+
+  constructor(host: ReactiveControllerHost, query: string) {
+    this.#host = host;
+    this.#query = query;
+    host.addController(this);
+  }
+
+  hostConnected(): void {
+    if (typeof matchMedia !== 'function') return;
+    this.#list = matchMedia(this.#query);
+    this.matches = this.#list.matches;
+    this.#list.addEventListener('change', this.#onChange);
+  }
+
+  hostDisconnected(): void {
+    this.#list?.removeEventListener('change', this.#onChange);
+    this.#list = undefined;
+  }
+
+  readonly #onChange = (event: MediaQueryListEvent): void => {
+    this.matches = event.matches;
+    this.#host.requestUpdate();
+  };
+}

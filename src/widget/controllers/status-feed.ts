@@ -1,0 +1,189 @@
+/**
+ * Follows one payment until its state is final: the proxy's event stream when the browser and the proxy allow it
+ * (with a slow safety poll beside it, because a stream can stall without an error), else polling with jittered
+ * backoff (poll-delay.ts). Coming back to the tab or back online checks at once: that is the moment a shopper
+ * returns from the bank app. Polling ends a little after the expiry (the deadline), so that a forgotten tab does
+ * not poll forever. Answers are numbered like Lit Task's call ids: an answer older than one already applied is
+ * dropped, and everything in flight is aborted on stop.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { readPaymentView, type PaymentView } from '../../shared/payment-view.js';
+import { eventsUrl, fetchStatus, isAbort, toPayinError, type PayinError } from '../api-client.js';
+import { nextDelay } from './poll-delay.js';
+
+export interface FeedTarget {
+  endpoint: string;
+  paymentId: string;
+  token: string;
+}
+
+export interface StatusFeedOptions {
+  onPayment: (payment: PaymentView) => void;
+  /** A failed check that will be retried (error), or the end of such trouble (undefined). */
+  onTrouble: (error: PayinError | undefined) => void;
+  /** A failure no retry can fix (the token is not accepted): following ends. */
+  onFatal: (error: PayinError) => void;
+  /** The deadline passed without a final state. */
+  onDeadline: () => void;
+  pollInterval: () => number;
+}
+
+export class StatusFeedController implements ReactiveController {
+  #target: FeedTarget | undefined;
+  #following = false;
+  #deadline = Infinity;
+  #abort = new AbortController();
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  #stream: EventSource | undefined;
+  #streamOpen = false;
+  #streamFailures = 0;
+  #failures = 0;
+  #retryAfterMs = 0;
+  #calls = 0;
+  #applied = 0;
+
+  readonly #options: StatusFeedOptions;
+
+  constructor(host: ReactiveControllerHost, options: StatusFeedOptions) {
+    this.#options = options;
+    host.addController(this);
+  }
+
+  /** Which payment single checks (checkNow) are about, without following it. */
+  setTarget(target: FeedTarget): void {
+    if (this.#target?.paymentId === target.paymentId && this.#target.token === target.token) return;
+    this.stop();
+    this.#target = target;
+  }
+
+  /** Follows the target until stop() or `deadline` (local epoch ms). */
+  follow(deadline: number): void {
+    if (!this.#target) return;
+    this.#deadline = deadline;
+    this.#following = true;
+    if (!this.#stream) this.#openStream();
+    this.#schedule(0);
+  }
+
+  /** Stops following and forgets the target; answers still in flight are dropped. */
+  stop(): void {
+    this.#following = false;
+    this.#target = undefined;
+    this.#abort.abort();
+    this.#abort = new AbortController();
+    clearTimeout(this.#timer);
+    this.#closeStream();
+    this.#failures = 0;
+  }
+
+  /** One status check now; while following, the next poll is counted from its answer. */
+  async checkNow(): Promise<void> {
+    const target = this.#target;
+    if (!target) return;
+    clearTimeout(this.#timer);
+    const call = ++this.#calls;
+    const { signal } = this.#abort;
+    try {
+      const payment = await fetchStatus(target.endpoint, { paymentId: target.paymentId, token: target.token }, signal);
+      if (signal.aborted || call < this.#applied) return;
+      this.#applied = call;
+      this.#failures = 0;
+      this.#retryAfterMs = 0;
+      this.#options.onTrouble(undefined);
+      this.#options.onPayment(payment);
+    } catch (error) {
+      if (signal.aborted || isAbort(error)) return;
+      const failure = toPayinError(error);
+      if (!failure.retryable) {
+        this.stop();
+        this.#options.onFatal(failure);
+        return;
+      }
+      this.#failures++;
+      this.#retryAfterMs = failure.retryAfterMs ?? 0;
+      this.#options.onTrouble(failure);
+    }
+    if (this.#following && this.#target === target) this.#schedule();
+  }
+
+  hostConnected(): void {
+    document.addEventListener('visibilitychange', this.#onVisibility);
+    window.addEventListener('online', this.#onOnline);
+  }
+
+  hostDisconnected(): void {
+    document.removeEventListener('visibilitychange', this.#onVisibility);
+    window.removeEventListener('online', this.#onOnline);
+    this.stop();
+  }
+
+  #schedule(delay?: number): void {
+    clearTimeout(this.#timer);
+    if (!this.#following) return;
+    if (Date.now() >= this.#deadline) {
+      this.#following = false;
+      this.#closeStream();
+      this.#options.onDeadline();
+      return;
+    }
+    const wait =
+      delay ??
+      nextDelay({
+        interval: this.#options.pollInterval(),
+        failures: this.#failures,
+        hidden: document.visibilityState === 'hidden',
+        streamOpen: this.#streamOpen,
+        retryAfterMs: this.#retryAfterMs,
+      });
+    this.#timer = setTimeout(() => void this.checkNow(), Math.min(wait, Math.max(0, this.#deadline - Date.now())));
+  }
+
+  #openStream(): void {
+    const target = this.#target;
+    if (!target || typeof EventSource === 'undefined' || this.#streamFailures >= 3) return;
+    const stream = new EventSource(eventsUrl(target.endpoint, target.paymentId, target.token));
+    this.#stream = stream;
+    stream.addEventListener('open', () => {
+      this.#streamOpen = true;
+      this.#streamFailures = 0;
+      this.#schedule(); // from now on the poll is only a safety net
+    });
+    stream.addEventListener('payment', (event) => {
+      let payment: PaymentView | undefined;
+      try {
+        payment = readPaymentView(JSON.parse((event as MessageEvent<string>).data));
+      } catch {
+        payment = undefined;
+      }
+      if (payment && this.#stream === stream) this.#options.onPayment(payment);
+    });
+    stream.addEventListener('error', () => {
+      if (this.#stream !== stream) return;
+      const wasOpen = this.#streamOpen;
+      this.#streamOpen = false;
+      if (stream.readyState === EventSource.CLOSED) {
+        // Refused (no stream on this proxy, a 4xx, a wrong type): polling carries on alone.
+        this.#streamFailures++;
+        this.#closeStream();
+      }
+      if (wasOpen) this.#schedule(0); // something may have happened while the stream was failing
+    });
+  }
+
+  #closeStream(): void {
+    this.#stream?.close();
+    this.#stream = undefined;
+    this.#streamOpen = false;
+  }
+
+  readonly #onVisibility = (): void => {
+    if (document.visibilityState === 'visible') void this.checkNow();
+    else if (this.#following) this.#schedule();
+  };
+
+  readonly #onOnline = (): void => {
+    this.#streamFailures = 0;
+    if (this.#following && !this.#stream) this.#openStream();
+    void this.checkNow();
+  };
+}

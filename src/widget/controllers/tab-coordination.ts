@@ -1,0 +1,92 @@
+/**
+ * One follower per payment across the tabs of a browser: a shopper who opens the checkout twice must not double
+ * the polling (or the rate limit). The tab that holds the Web Lock named after the payment follows it and shares
+ * every state it learns on a BroadcastChannel; the other tabs listen, and take over when the leader's tab closes
+ * (the lock passes to the next in line). Without Web Locks (insecure origins) every tab follows on its own, and
+ * without BroadcastChannel tabs simply do not share.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import { readPaymentView, type PaymentView } from '../../shared/payment-view.js';
+
+export interface TabCoordinationOptions {
+  /** This tab now follows the payment. */
+  onLead: () => void;
+  /** Another tab learned a state. */
+  onPeerPayment: (payment: PaymentView) => void;
+}
+
+const PREFIX = 'payin-checkout:';
+
+export class TabCoordinationController implements ReactiveController {
+  /** Whether this tab follows the joined payment. */
+  leading = false;
+  #channel: BroadcastChannel | undefined;
+  #release: AbortController | undefined;
+  #paymentId: string | undefined;
+
+  readonly #options: TabCoordinationOptions;
+
+  constructor(host: ReactiveControllerHost, options: TabCoordinationOptions) {
+    this.#options = options;
+    host.addController(this);
+  }
+
+  /** Joins the group of tabs that show this payment; leads at once or when the leader goes away. */
+  join(paymentId: string): void {
+    if (this.#paymentId === paymentId) return;
+    this.leave();
+    this.#paymentId = paymentId;
+    if (typeof BroadcastChannel !== 'undefined') {
+      const channel = new BroadcastChannel(PREFIX + paymentId);
+      channel.onmessage = (event: MessageEvent<{ payment?: unknown }>) => {
+        const payment = readPaymentView(event.data?.payment);
+        if (payment && payment.id === this.#paymentId) this.#options.onPeerPayment(payment);
+      };
+      this.#channel = channel;
+    }
+    const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+    if (!locks) {
+      this.#lead();
+      return;
+    }
+    const release = new AbortController();
+    this.#release = release;
+    locks
+      .request(PREFIX + paymentId, { signal: release.signal }, () => {
+        if (release.signal.aborted) return undefined;
+        this.#lead();
+        // Held until leave(): the promise settles when this tab stops following.
+        return new Promise<void>((resolve) => release.signal.addEventListener('abort', () => resolve(), { once: true }));
+      })
+      .catch(() => {
+        // Aborted while waiting in line: nothing to release.
+      });
+  }
+
+  /** Tells the other tabs about a state this tab learned. */
+  share(payment: PaymentView): void {
+    try {
+      this.#channel?.postMessage({ payment });
+    } catch {
+      // A closed channel: the other tabs follow on their own.
+    }
+  }
+
+  leave(): void {
+    this.#release?.abort();
+    this.#release = undefined;
+    this.#channel?.close();
+    this.#channel = undefined;
+    this.#paymentId = undefined;
+    this.leading = false;
+  }
+
+  hostDisconnected(): void {
+    this.leave();
+  }
+
+  #lead(): void {
+    this.leading = true;
+    this.#options.onLead();
+  }
+}

@@ -1,0 +1,95 @@
+/**
+ * The element's stylesheet: adopted by the shadow root (no <style> element, no inline style), so it works under
+ * `style-src 'self'`. Every color and size is a `--payin-*` custom property with its default on :host; dark
+ * defaults follow prefers-color-scheme and prefers-reduced-motion stops the spinner. Default colors keep a
+ * contrast of at least 4.5:1 in both schemes; the QR stays black on white in both. Terse on purpose: every
+ * byte ships in the script-tag build.
+ */
+import { css } from 'lit';
+
+export const styles = css`
+  :host {
+    --payin-font-family: inherit;
+    --payin-font-size: 1rem;
+    --payin-color-text: #1b1f24;
+    --payin-color-muted: #57606a;
+    --payin-color-background: #fff;
+    --payin-color-surface: #f3f5f7;
+    --payin-color-border: #d0d7de;
+    --payin-color-accent: #0b5cd5;
+    --payin-color-on-accent: #fff;
+    --payin-color-success: #1a7f37;
+    --payin-color-danger: #c2222d;
+    --payin-radius: 0.5rem;
+    --payin-spacing: 1rem;
+    --payin-max-width: 28rem;
+    --payin-focus-ring: 3px solid var(--payin-color-accent);
+    display: block;
+    max-width: var(--payin-max-width);
+    color: var(--payin-color-text);
+    font-family: var(--payin-font-family);
+    font-size: var(--payin-font-size);
+    line-height: 1.45;
+  }
+  @media (prefers-color-scheme: dark) {
+    :host {
+      --payin-color-text: #e6edf3;
+      --payin-color-muted: #9da7b3;
+      --payin-color-background: #161b22;
+      --payin-color-surface: #21262d;
+      --payin-color-border: #3d444d;
+      --payin-color-accent: #4d94ff;
+      --payin-color-on-accent: #0d1117;
+      --payin-color-success: #3fb950;
+      --payin-color-danger: #ff7b72;
+    }
+  }
+  :host([hidden]) { display: none }
+  * { box-sizing: border-box }
+  .base {
+    background: var(--payin-color-background);
+    border: 1px solid var(--payin-color-border);
+    border-radius: var(--payin-radius);
+    padding: var(--payin-spacing);
+  }
+  .screen, .result, .details, .qr-frame { display: flex; flex-direction: column; gap: var(--payin-spacing) }
+  .result, .qr-frame { align-items: center; text-align: center }
+  h2 { margin: 0; font-size: 1.25em }
+  h2:focus { outline: none }
+  p, dl, dd, figure { margin: 0 }
+  .hint, dt, .label, .countdown { color: var(--payin-color-muted); font-size: 0.9em }
+  button, .button { font: inherit; cursor: pointer; border-radius: var(--payin-radius); color: inherit; background: none; border: 1px solid var(--payin-color-border) }
+  .button { display: flex; align-items: center; justify-content: center; min-height: 2.75rem; padding: 0.6em 1.2em; font-weight: 600; text-align: center; text-decoration: none; border-color: var(--payin-color-accent); color: var(--payin-color-accent) }
+  .primary { background: var(--payin-color-accent); color: var(--payin-color-on-accent) }
+  .methods { display: grid; gap: 0.5em }
+  .copy { padding: 0.3em 0.8em; min-height: 2.25rem; font-size: 0.875em }
+  .done { border-color: currentColor; color: var(--payin-color-success) }
+  .link { border: none; padding: 0.25em 0; color: var(--payin-color-accent); text-decoration: underline; align-self: center }
+  :focus-visible { outline: var(--payin-focus-ring); outline-offset: 2px }
+  .amount, .requisites { background: var(--payin-color-surface); border-radius: var(--payin-radius); padding: 0.75em }
+  .amount, dd { display: flex; flex-wrap: wrap; gap: 0.5em; align-items: center; justify-content: space-between }
+  .amount .label { flex-basis: 100% }
+  .amount .value { font-size: 1.6em }
+  .value { font-weight: 700; overflow-wrap: anywhere; font-variant-numeric: tabular-nums }
+  .requisites { display: grid; gap: 0.75em }
+  .mono { font-family: ui-monospace, Menlo, Consolas, monospace }
+  .pay-body { display: flex; flex-wrap: wrap; gap: var(--payin-spacing); justify-content: center }
+  .details { flex: 1 1 14rem; gap: 0.75em; min-width: 0 }
+  .qr { display: block; max-width: 100%; height: auto }
+  .clock { font-size: 1.25em; font-weight: 700; color: var(--payin-color-text); margin-left: 0.5em }
+  .urgent .clock, .over, .error { color: var(--payin-color-danger) }
+  .notice { display: flex; flex-wrap: wrap; gap: 0.5em; padding: 0.5em 0.75em; border-left: 4px solid var(--payin-color-danger); background: var(--payin-color-surface) }
+  .icon { width: 3rem; height: 3rem; line-height: 3rem; border-radius: 50%; font-size: 1.5rem; color: var(--payin-color-on-accent); background: var(--payin-color-muted) }
+  .paid .icon { background: var(--payin-color-success) }
+  .failed .icon { background: var(--payin-color-danger) }
+  .spinner {
+    width: 2rem; height: 2rem; border-radius: 50%; align-self: center;
+    border: 3px solid var(--payin-color-border); border-top-color: var(--payin-color-accent);
+    animation: spin 1s linear infinite;
+  }
+  @keyframes spin { to { transform: rotate(1turn) } }
+  @media (prefers-reduced-motion: reduce) {
+    .spinner { animation: none }
+  }
+  .sr-only, .copy-scratch { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap }
+`;

@@ -1,0 +1,97 @@
+/**
+ * What survives a reload: for each endpoint and order, the payment being paid and its read token, so that a
+ * reload follows the same payment instead of creating a second one; and which final states this browser tab has
+ * already announced, so that a reload that finds a payment final says so with `resumed: true`. sessionStorage is
+ * per tab and dies with it, which is exactly the life of a checkout. Storage can throw (private modes, sandboxed
+ * frames, quota): then the widget works as if nothing was remembered.
+ */
+
+export interface SessionRecord {
+  paymentId: string;
+  token: string;
+  method: string;
+}
+
+const PREFIX = 'payin-checkout:';
+const ANNOUNCED = `${PREFIX}announced`;
+const ANNOUNCED_MAX = 50;
+
+/** Final events fired in this page's life, whatever the number of elements. */
+const announcedThisPage = new Set<string>();
+
+function storage(): Storage | undefined {
+  try {
+    return typeof sessionStorage === 'undefined' ? undefined : sessionStorage;
+  } catch {
+    return undefined;
+  }
+}
+
+function absolute(endpoint: string): string {
+  try {
+    return new URL(endpoint, document.baseURI).href.replace(/\/+$/, '');
+  } catch {
+    return endpoint;
+  }
+}
+
+export function sessionKey(endpoint: string, orderId: string): string {
+  return `${PREFIX}${absolute(endpoint)}|${orderId}`;
+}
+
+export function loadRecord(endpoint: string, orderId: string): SessionRecord | undefined {
+  try {
+    const raw = storage()?.getItem(sessionKey(endpoint, orderId));
+    const value = raw ? (JSON.parse(raw) as Partial<SessionRecord>) : undefined;
+    if (typeof value?.paymentId === 'string' && typeof value.token === 'string' && typeof value.method === 'string') {
+      return { paymentId: value.paymentId, token: value.token, method: value.method };
+    }
+  } catch {
+    // A corrupt entry is as good as none.
+  }
+  return undefined;
+}
+
+export function saveRecord(endpoint: string, orderId: string, record: SessionRecord): void {
+  try {
+    storage()?.setItem(sessionKey(endpoint, orderId), JSON.stringify(record));
+  } catch {
+    // Without storage a reload starts over; the proxy still answers the same pending payment.
+  }
+}
+
+export function clearRecord(endpoint: string, orderId: string): void {
+  try {
+    storage()?.removeItem(sessionKey(endpoint, orderId));
+  } catch {
+    // Nothing to clear.
+  }
+}
+
+function announcedList(): string[] {
+  try {
+    const list = JSON.parse(storage()?.getItem(ANNOUNCED) ?? '[]') as unknown;
+    return Array.isArray(list) ? list.filter((id): id is string => typeof id === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Claims the announcement of a payment's final state for this page. Answers undefined when this page already
+ * announced it, else whether an earlier page of this tab did (then the event says `resumed: true`).
+ */
+export function claimFinalAnnouncement(key: string): { announcedBefore: boolean } | undefined {
+  if (announcedThisPage.has(key)) return undefined;
+  announcedThisPage.add(key);
+  const list = announcedList();
+  const announcedBefore = list.includes(key);
+  if (!announcedBefore) {
+    try {
+      storage()?.setItem(ANNOUNCED, JSON.stringify([...list, key].slice(-ANNOUNCED_MAX)));
+    } catch {
+      // The page-level set still keeps this page from announcing twice.
+    }
+  }
+  return { announcedBefore };
+}

@@ -1,0 +1,63 @@
+/**
+ * Every word the shopper reads, as one typed interface: a translation that forgets a string does not compile.
+ * Strings that carry values are functions, so that each language orders its own words (and picks its own plural
+ * forms through Intl.PluralRules) instead of the code gluing fragments together. Kept short on purpose: all
+ * three languages ship in the script-tag build.
+ */
+
+/** network: check the connection; paid: nothing to do; setup: tell the shop; other: try again later. */
+export type ErrorKind = 'network' | 'paid' | 'setup' | 'other';
+
+export interface Translation {
+  /** A BCP 47 tag for Intl (amounts, plurals). */
+  locale: string;
+  title: string;
+  payButton: string;
+  chooseMethod: string;
+  /** Names of the methods; an unknown method is shown in capitals. */
+  methods: Record<string, string>;
+  /** The loading and "no requisites yet" screens. */
+  preparing: string;
+  payHeading: string;
+  amountLabel: string;
+  /** Label of the requisites' address: by method (`upi`: the VPA, `sbp`: the phone), else `other`. */
+  address: Record<string, string>;
+  recipientLabel: string;
+  bankLabel: string;
+  copy: string;
+  copied: string;
+  /** The QR's text alternative. */
+  qrLabel: string;
+  scanHint: string;
+  openApp: string;
+  /** Without a QR: the one-line instruction for SBP (with the bank to choose) and for everything else. */
+  sbpInstruction(bank: string | undefined): string;
+  instruction: string;
+  timeLeft: string;
+  /** What the timer says to screen readers at 5, 2 and 1 minutes and 30 seconds. */
+  minutesLeft(n: number): string;
+  secondsLeft(n: number): string;
+  timeUp: string;
+  checkingHeading: string;
+  checkingHint: string;
+  paidHeading: string;
+  paidAmount(amount: string): string;
+  paidDifferent(paid: string, asked: string): string;
+  expiredHeading: string;
+  expiredHint: string;
+  failedHeading: string;
+  failedHint: string;
+  startAgain: string;
+  otherMethod: string;
+  errorHeading: string;
+  errors: Record<ErrorKind, string>;
+  retry: string;
+  connectionTrouble: string;
+  followStopped: string;
+  checkNow: string;
+}
+
+/** "2 minutes" in any language: `forms` are indexed by the locale's plural category, `#` is the number. */
+export function plural(locale: string, n: number, forms: Partial<Record<Intl.LDMLPluralRule, string>>): string {
+  return (forms[new Intl.PluralRules(locale).select(n)] ?? forms.other ?? '').replace('#', String(n));
+}

@@ -1,0 +1,56 @@
+/**
+ * Pieces several screens share: the focusable heading every screen starts with (focus moves there when the
+ * screen changes), the amount, the countdown and the notices about a failing connection or a stalled check.
+ * Every value from the service is rendered as text through Lit bindings, never as markup.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { PaymentView } from '../../shared/payment-view.js';
+import { formatAmount, formatClock } from '../format.js';
+import type { ViewContext } from './view-context.js';
+
+export function heading(text: string): TemplateResult {
+  return html`<h2 part="heading" id="heading" class="heading" tabindex="-1">${text}</h2>`;
+}
+
+export function spinner(): TemplateResult {
+  return html`<span part="spinner" class="spinner" aria-hidden="true"></span>`;
+}
+
+export function money(ctx: ViewContext, payment: PaymentView, amount = payment.amount): string {
+  return formatAmount(amount, payment.currency, ctx.locale);
+}
+
+export function amountBlock(ctx: ViewContext, payment: PaymentView, copyable: boolean): TemplateResult {
+  return html`<div part="amount" class="amount">
+    <span class="label" id="amount-label">${ctx.t.amountLabel}</span>
+    <span class="value">${money(ctx, payment)}</span>
+    ${copyable ? copyButton(ctx, 'amount', payment.amount, 'amount-label') : nothing}
+  </div>`;
+}
+
+export function copyButton(ctx: ViewContext, key: string, text: string, describedBy: string): TemplateResult {
+  const done = ctx.copied === key;
+  return html`<button part="copy-button" class="copy ${done ? 'done' : ''}" type="button"
+    aria-describedby=${describedBy} @click=${() => ctx.copy(key, text)}>${done ? ctx.t.copied : ctx.t.copy}</button>`;
+}
+
+export function countdown(ctx: ViewContext): TemplateResult | typeof nothing {
+  const left = ctx.flow.countdown.remainingMs;
+  if (left === undefined) return nothing;
+  if (left <= 0) return html`<p part="countdown" class="countdown over">${ctx.t.timeUp}</p>`;
+  const urgent = left <= 60_000;
+  return html`<p part="countdown" class="countdown ${urgent ? 'urgent' : ''}">
+    <span class="label">${ctx.t.timeLeft}</span>
+    <span class="clock" role="timer">${formatClock(left)}</span>
+  </p>`;
+}
+
+/** The connection notice and the stalled notice, with the button that checks again. */
+export function notices(ctx: ViewContext): TemplateResult | typeof nothing {
+  const { flow, t } = ctx;
+  if (!flow.trouble && !flow.stalled) return nothing;
+  return html`<div part="notice" class="notice">
+    <span>${flow.stalled ? t.followStopped : t.connectionTrouble}</span>
+    <button part="check-button" class="link" type="button" @click=${ctx.refresh}>${t.checkNow}</button>
+  </div>`;
+}

@@ -1,0 +1,62 @@
+/**
+ * The QR a shopper's phone would scan: taken from a screenshot of the element and decoded by an independent
+ * reader (jsQR), it must be exactly the UPI link of the NPCI linking spec for this payment's payee, amount and
+ * order. The same run keeps a screenshot of the element for the docs (test-results/widget.png; with
+ * PAYIN_UPDATE_DOCS=1 also docs/widget.png).
+ */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import jsqr from 'jsqr';
+import type { Browser } from 'playwright-core';
+import { PNG } from 'pngjs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext } from './support/browser.js';
+import { startDemo, type DemoProcess } from './support/demo-process.js';
+import { pendingPaymentOf } from './support/services.js';
+import { checkoutOnShop, waitForScreen } from './support/shopper.js';
+
+let demo: DemoProcess;
+let browser: Browser;
+
+beforeAll(async () => {
+  [demo, browser] = await Promise.all([startDemo(), launchBrowser()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.stop();
+});
+
+// jsqr is CommonJS declared with `export default`: under NodeNext the default import is the module object.
+const jsQR = jsqr.default;
+
+function decodeQr(png: Buffer): string | undefined {
+  const image = PNG.sync.read(png);
+  return jsQR(new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.byteLength), image.width, image.height)?.data;
+}
+
+describe('the QR code', () => {
+  it('decodes to exactly the upi:// link for the payee, amount and order', async () => {
+    const context = await newContext(browser);
+    const page = await context.newPage();
+    const orderId = await checkoutOnShop(page, demo.storeUrl, '/shop', 'upi');
+    await waitForScreen(page, 'pay');
+    const payment = await pendingPaymentOf(demo.sandboxUrl, orderId, 'upi');
+    const { address, recipient } = payment.requisites!;
+
+    const qr = page.locator('payin-checkout [part="qr"]');
+    await qr.waitFor();
+    const decoded = decodeQr(await qr.screenshot({ animations: 'disabled' }));
+
+    const e = encodeURIComponent;
+    const expected = `upi://pay?pa=${e(address)}&pn=${e(recipient ?? address)}&am=499.00&cu=INR&tr=${e(orderId)}&tn=${e(`Order ${orderId}`)}`;
+    expect(decoded).toBe(expected);
+    expect(decoded).not.toContain('+');
+
+    // A picture of the element for the README, from this very run.
+    const shot = await page.locator('payin-checkout').screenshot({ animations: 'disabled' });
+    mkdirSync(new URL('../../test-results/', import.meta.url), { recursive: true });
+    writeFileSync(new URL('../../test-results/widget.png', import.meta.url), shot);
+    if (process.env.PAYIN_UPDATE_DOCS === '1') writeFileSync(new URL('../../docs/widget.png', import.meta.url), shot);
+    await context.close();
+  });
+});

@@ -1,0 +1,113 @@
+import { expect } from '@open-wc/testing';
+import { emulateMedia, sendKeys } from '@web/test-runner-commands';
+import type { PayinCheckout } from '../../src/widget/index.js';
+import { fakeScenario, mount, part, untilScreen } from './support/helpers.js';
+
+async function accessible(el: PayinCheckout, state: string) {
+  await el.updateComplete;
+  try {
+    await expect(el).to.be.accessible();
+  } catch (error) {
+    throw new Error(`axe found violations on the ${state} screen: ${(error as Error).message}`);
+  }
+}
+
+describe('accessibility', () => {
+  it('has no axe violations on any screen, in light and dark', async () => {
+    for (const scheme of ['light', 'dark'] as const) {
+      await emulateMedia({ colorScheme: scheme });
+      const fake = await fakeScenario({ requisitesAfterMs: 1500, noStream: true });
+      const choose = await mount(fake.endpoint, { methods: 'sbp upi' });
+      await accessible(choose, `choose (${scheme})`);
+      const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 100 });
+      await accessible(el, `start (${scheme})`);
+      void el.start();
+      await untilScreen(el, 'preparing');
+      await accessible(el, `preparing (${scheme})`);
+      await untilScreen(el, 'pay');
+      await accessible(el, `pay (${scheme})`);
+      await fake.configure({ failStatus: 1, failWith: 503 });
+      await el.refresh();
+      await accessible(el, `pay with a notice (${scheme})`);
+      await fake.set({ state: 'in_check' });
+      await untilScreen(el, 'checking');
+      await accessible(el, `checking (${scheme})`);
+      await fake.set({ state: 'finished', amount: '500.00' });
+      await untilScreen(el, 'paid');
+      await accessible(el, `paid (${scheme})`);
+      for (const [state, screen] of [['expired', 'expired'], ['failed', 'failed']] as const) {
+        const other = await mount(fake.endpoint, { method: 'sbp' });
+        await other.start();
+        await untilScreen(other, 'pay');
+        await accessible(other, `sbp pay without QR (${scheme})`);
+        await fake.set({ state });
+        await untilScreen(other, screen);
+        await accessible(other, `${screen} (${scheme})`);
+      }
+      const broken = await fakeScenario({ failCreates: 1, failWith: 502 });
+      const error = await mount(broken.endpoint, { method: 'upi' });
+      await error.start();
+      await untilScreen(error, 'error');
+      await accessible(error, `error (${scheme})`);
+    }
+    await emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('can be used with the keyboard alone, and moves focus to each new screen heading', async () => {
+    const fake = await fakeScenario();
+    const el = await mount(fake.endpoint, { methods: 'upi sbp' });
+    const before = document.createElement('button');
+    before.textContent = 'before';
+    el.before(before);
+    before.focus();
+    await sendKeys({ press: 'Tab' });
+    expect(el.shadowRoot!.activeElement!.textContent!.trim()).to.equal('UPI');
+    await sendKeys({ press: 'Enter' });
+    await untilScreen(el, 'pay');
+    expect(el.shadowRoot!.activeElement!.getAttribute('part')).to.equal('heading');
+    expect(el.shadowRoot!.activeElement!.textContent).to.equal('Pay by transfer');
+    await sendKeys({ press: 'Tab' });
+    expect(el.shadowRoot!.activeElement!.getAttribute('part')).to.equal('copy-button');
+    before.remove();
+  });
+
+  it('does not move focus into the element when the shopper is elsewhere', async () => {
+    const fake = await fakeScenario();
+    const outside = document.createElement('input');
+    outside.setAttribute('aria-label', 'outside');
+    document.body.append(outside);
+    outside.focus();
+    const el = await mount(fake.endpoint, { method: 'upi', autostart: true });
+    await untilScreen(el, 'pay');
+    expect(document.activeElement).to.equal(outside);
+    outside.remove();
+  });
+
+  it('stops the spinner for people who prefer reduced motion', async () => {
+    const fake = await fakeScenario({ requisitesAfterMs: 3000 });
+    const el = await mount(fake.endpoint, { method: 'upi' });
+    void el.start();
+    await untilScreen(el, 'preparing');
+    const spinner = part(el, 'spinner')!;
+    expect(getComputedStyle(spinner).animationName).to.equal('spin');
+    await emulateMedia({ reducedMotion: 'reduce' });
+    try {
+      expect(getComputedStyle(spinner).animationName).to.equal('none');
+    } finally {
+      await emulateMedia({ reducedMotion: 'no-preference' });
+    }
+  });
+
+  it('follows the dark color scheme', async () => {
+    const fake = await fakeScenario();
+    const el = await mount(fake.endpoint, { method: 'upi' });
+    const base = part(el, 'base')!;
+    const light = getComputedStyle(base).backgroundColor;
+    await emulateMedia({ colorScheme: 'dark' });
+    try {
+      expect(getComputedStyle(base).backgroundColor).to.not.equal(light);
+    } finally {
+      await emulateMedia({ colorScheme: 'light' });
+    }
+  });
+});

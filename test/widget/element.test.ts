@@ -1,0 +1,82 @@
+import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { PayinCheckout } from '../../src/widget/index.js';
+import { fakeScenario, mount, part, untilScreen, within } from './support/helpers.js';
+
+describe('<payin-checkout>', () => {
+  it('is registered once, and importing it again does not throw', async () => {
+    expect(customElements.get('payin-checkout')).to.equal(PayinCheckout);
+    await import(new URL('../../src/widget/payin-checkout.ts?again', import.meta.url).href);
+    expect(customElements.get('payin-checkout')).to.equal(PayinCheckout);
+  });
+
+  it('has sensible defaults and reads its attributes', async () => {
+    const plain = await fixture<PayinCheckout>(html`<payin-checkout></payin-checkout>`);
+    expect(plain.endpoint).to.equal('/payin');
+    expect(plain.pollInterval).to.equal(3000);
+    expect(plain.autostart).to.equal(false);
+    expect(plain.screen).to.equal('start');
+    const set = await fixture<PayinCheckout>(
+      html`<payin-checkout endpoint="/shop/pay" order-id="A-1" methods="sbp upi" poll-interval="5000" autostart></payin-checkout>`,
+    );
+    expect([set.endpoint, set.orderId, set.methods, set.pollInterval, set.autostart]).to.deep.equal(['/shop/pay', 'A-1', 'sbp upi', 5000, true]);
+    expect(set.screen).to.equal('choose');
+  });
+
+  it('dispatches bubbling, composed events that reach the document', async () => {
+    const fake = await fakeScenario();
+    const el = await mount(fake.endpoint, { method: 'upi' });
+    const created = oneEvent(document, 'payin-created');
+    void el.start();
+    const event = await within(created, 5000, 'payin-created on the document');
+    expect(event.bubbles && event.composed).to.equal(true);
+    expect(event.detail.payment.id).to.be.a('string');
+    expect(event.detail.resumed).to.equal(false);
+  });
+
+  it('offers header, footer and success slots', async () => {
+    const fake = await fakeScenario();
+    const el = await fixture<PayinCheckout>(html`<payin-checkout endpoint=${fake.endpoint} order-id="slots-${Date.now()}" method="upi">
+      <img slot="header" alt="Shop logo" src="data:image/gif;base64,R0lGODlhAQABAAAAACw=" />
+      <p slot="footer">Questions? Call us.</p>
+      <p slot="success" id="next">We ship tomorrow.</p>
+    </payin-checkout>`);
+    const names = [...el.shadowRoot!.querySelectorAll('slot')].map((s) => s.name);
+    expect(names).to.include.members(['header', 'footer']);
+    await el.start();
+    await untilScreen(el, 'pay');
+    await fake.set({ state: 'finished' });
+    await untilScreen(el, 'paid');
+    const success = el.shadowRoot!.querySelector<HTMLSlotElement>('slot[name="success"]')!;
+    expect(success.assignedElements()[0]!.id).to.equal('next');
+  });
+
+  it('is styled through --payin-* custom properties and parts', async () => {
+    const el = await fixture<PayinCheckout>(html`<payin-checkout order-id="x" method="upi"></payin-checkout>`);
+    el.style.setProperty('--payin-color-accent', 'rgb(1, 2, 3)');
+    expect(getComputedStyle(part(el, 'pay-button')!).backgroundColor).to.equal('rgb(1, 2, 3)');
+  });
+
+  it('speaks the language of its lang attribute, else of the closest ancestor or the page', async () => {
+    const own = await fixture<PayinCheckout>(html`<payin-checkout lang="ru" order-id="x" method="upi"></payin-checkout>`);
+    expect(part(own, 'pay-button')!.textContent).to.equal('Оплатить');
+    const wrapper = await fixture<HTMLDivElement>(html`<div lang="hi-IN"><payin-checkout order-id="x" method="upi"></payin-checkout></div>`);
+    const inherited = wrapper.querySelector('payin-checkout')!;
+    await inherited.updateComplete;
+    expect(part(inherited, 'pay-button')!.textContent).to.equal('भुगतान करें');
+    const fallback = await fixture<PayinCheckout>(html`<payin-checkout lang="de" order-id="x" method="upi"></payin-checkout>`);
+    expect(part(fallback, 'pay-button')!.textContent).to.equal('Pay');
+  });
+
+  it('formats amounts for the locale and the currency', async () => {
+    const fake = await fakeScenario();
+    const en = await mount(fake.endpoint, { method: 'upi', lang: 'en-IN' });
+    await en.start();
+    await untilScreen(en, 'pay');
+    expect(part(en, 'amount')!.querySelector('.value')!.textContent).to.equal('₹499.00');
+    const ru = await mount(fake.endpoint, { method: 'sbp', lang: 'ru' });
+    await ru.start();
+    await untilScreen(ru, 'pay');
+    expect(part(ru, 'amount')!.querySelector('.value')!.textContent!.replace(/\s/g, ' ')).to.equal('1 500,00 ₽');
+    expect(part(ru, 'instruction')!.textContent).to.contain('Переведите по СБП');
+  });
+});

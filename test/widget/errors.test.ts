@@ -1,0 +1,70 @@
+import { expect } from '@open-wc/testing';
+import { fakeScenario, mount, nextEvent, part, untilScreen } from './support/helpers.js';
+
+describe('transport errors', () => {
+  it('retries a create whose answer was lost without creating a second payment', async () => {
+    const fake = await fakeScenario({ loseCreateAnswers: 1 });
+    const el = await mount(fake.endpoint, { method: 'upi' });
+    const error = nextEvent(el, 'payin-error');
+    part(el, 'pay-button')!.click();
+    expect((await error).detail.retryable).to.equal(true);
+    await untilScreen(el, 'error');
+    expect(part(el, 'retry-button')!.textContent).to.contain('Try again');
+    part(el, 'retry-button')!.click();
+    await untilScreen(el, 'pay');
+    const stats = await fake.stats();
+    expect(stats.creates).to.equal(2);
+    expect(stats.newPayments).to.equal(1);
+  });
+
+  it('maps a 502 to a retryable error and recovers on retry', async () => {
+    const fake = await fakeScenario({ failCreates: 1, failWith: 502 });
+    const el = await mount(fake.endpoint, { method: 'upi' });
+    const error = nextEvent(el, 'payin-error');
+    await el.start();
+    expect((await error).detail).to.deep.include({ code: 'upstream_error', retryable: true });
+    await el.refresh();
+    await untilScreen(el, 'pay');
+  });
+
+  it('says an order is already paid, with nothing to retry', async () => {
+    const fake = await fakeScenario();
+    const first = await mount(fake.endpoint, { method: 'upi', orderId: 'paid-order-1' });
+    await first.start();
+    await untilScreen(first, 'pay');
+    await fake.set({ state: 'finished' });
+    await untilScreen(first, 'paid');
+    first.reset(); // a new tab of the same order would start from nothing
+    const error = nextEvent(first, 'payin-error');
+    await first.start();
+    expect((await error).detail).to.deep.include({ code: 'order_paid', retryable: false });
+    await untilScreen(first, 'error');
+    expect(part(first, 'error')!.textContent).to.contain('already paid');
+    expect(part(first, 'retry-button')).to.equal(null);
+  });
+
+  it('says so when it is set up without an order id', async () => {
+    const fake = await fakeScenario();
+    const el = await mount(fake.endpoint, { method: 'upi', orderId: '' });
+    const error = nextEvent(el, 'payin-error');
+    part(el, 'pay-button')!.click();
+    expect((await error).detail.code).to.equal('misconfigured');
+    await untilScreen(el, 'error');
+    expect((await fake.stats()).creates).to.equal(0);
+  });
+
+  it('shows a failing connection while following, then recovers by itself', async () => {
+    const fake = await fakeScenario({ noStream: true });
+    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 150 });
+    await el.start();
+    await untilScreen(el, 'pay');
+    const error = nextEvent(el, 'payin-error');
+    await fake.configure({ failStatus: 2, failWith: 503 });
+    expect((await error).detail).to.deep.include({ code: 'upstream_error', retryable: true });
+    await el.updateComplete;
+    expect(part(el, 'notice')!.textContent).to.contain('Connection lost');
+    await fake.set({ state: 'finished' });
+    await untilScreen(el, 'paid', 10_000);
+    expect(part(el, 'notice')).to.equal(null);
+  });
+});

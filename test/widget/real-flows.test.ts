@@ -1,0 +1,89 @@
+import { expect, waitUntil } from '@open-wc/testing';
+import { mount, nextEvent, openFrame, part, parts, recordEvents, uid, untilScreen } from './support/helpers.js';
+import { payerDoes, REAL_ENDPOINT, requireRealBackend, servicePayments } from './support/real.js';
+
+describe('against the real proxy and sandbox', function () {
+  this.timeout(30_000);
+  before(requireRealBackend);
+
+  it('creates, prepares, shows the requisites and QR, and announces the payment once when the payer pays', async () => {
+    const orderId = uid('real');
+    const el = await mount(REAL_ENDPOINT, { orderId, method: 'upi', pollInterval: 500 });
+    const events = recordEvents(el);
+    part(el, 'pay-button')!.click();
+    await untilScreen(el, 'preparing', 10_000);
+    await untilScreen(el, 'pay', 10_000);
+    expect(el.payment!.amount).to.equal('499.00');
+    expect(el.payment!.qr).to.match(/^upi:\/\/pay\?/);
+    expect(part(el, 'qr')).to.exist;
+    await payerDoes(orderId, 'pay');
+    await nextEvent(el, 'payin-paid', 10_000);
+    await untilScreen(el, 'paid');
+    await el.refresh();
+    expect(events.filter((e) => e.name === 'payin-paid')).to.have.length(1);
+    expect(events.filter((e) => e.name === 'payin-created')).to.have.length(1);
+    expect(await servicePayments(orderId)).to.have.length(1);
+  });
+
+  it('shows what was actually paid when the service recalculated the sum', async () => {
+    const orderId = uid('real');
+    const el = await mount(REAL_ENDPOINT, { orderId, method: 'upi', pollInterval: 500 });
+    await el.start();
+    await untilScreen(el, 'pay', 10_000);
+    await payerDoes(orderId, 'pay', '450.00');
+    await untilScreen(el, 'paid', 10_000);
+    expect(part(el, 'paid-amount')!.textContent).to.contain('450.00').and.contain('499.00');
+  });
+
+  it('resumes the same payment after a reload, without a second create', async () => {
+    const orderId = uid('real');
+    const page = await openFrame({ endpoint: REAL_ENDPOINT, 'order-id': orderId, method: 'upi', autostart: '' });
+    try {
+      await waitUntil(() => page.el().screen === 'pay', 'the pay screen', { timeout: 10_000 });
+      const id = page.el().payment!.id;
+      await page.reload();
+      await waitUntil(() => page.el().screen === 'pay', 'the pay screen after the reload', { timeout: 10_000 });
+      expect(page.el().payment!.id).to.equal(id);
+      expect(page.events().find((e) => e.name === 'payin-created')!.detail.resumed).to.equal(true);
+      expect(await servicePayments(orderId)).to.have.length(1);
+      await payerDoes(orderId, 'pay');
+      await waitUntil(() => page.el().screen === 'paid', 'the paid screen', { timeout: 10_000 });
+      await page.reload();
+      await waitUntil(() => page.el().screen === 'paid', 'the paid screen after another reload', { timeout: 10_000 });
+      await waitUntil(() => page.events().some((e) => e.name === 'payin-paid'), 'the resumed paid event', { timeout: 3000 });
+      expect(page.events().filter((e) => e.name === 'payin-paid').map((e) => e.detail.resumed)).to.deep.equal([true]);
+    } finally {
+      page.remove();
+    }
+  });
+
+  it('shows the expiry, and "start again" creates a new payment', async () => {
+    const orderId = uid('real');
+    const el = await mount(REAL_ENDPOINT, { orderId, method: 'upi', pollInterval: 500 });
+    await el.start();
+    await untilScreen(el, 'pay', 10_000);
+    const expired = nextEvent(el, 'payin-expired', 10_000);
+    await payerDoes(orderId, 'expire');
+    await expired;
+    await untilScreen(el, 'expired');
+    part(el, 'restart-button')!.click();
+    await untilScreen(el, 'pay', 10_000);
+    expect(await servicePayments(orderId)).to.have.length(2);
+  });
+
+  it('lets the shopper choose SBP and shows the phone, the bank and the instruction', async () => {
+    const orderId = uid('real');
+    const el = await mount(REAL_ENDPOINT, { orderId, methods: 'sbp upi', lang: 'ru', pollInterval: 500 });
+    expect(el.screen).to.equal('choose');
+    parts<HTMLButtonElement>(el, 'method-button')[0]!.click();
+    await untilScreen(el, 'pay', 10_000);
+    expect(el.payment!.method).to.equal('sbp');
+    expect(el.payment!.currency).to.equal('RUB');
+    expect(part(el, 'requisites')!.textContent).to.contain(el.payment!.requisites!.address);
+    if (!el.payment!.qr) expect(part(el, 'instruction')!.textContent).to.contain('СБП');
+    const failed = nextEvent(el, 'payin-failed', 10_000);
+    await payerDoes(orderId, 'cancel');
+    await failed;
+    await untilScreen(el, 'failed');
+  });
+});

@@ -1,0 +1,63 @@
+// Every screen, saved as a PNG by screenshots.config.mjs (not a test: it asserts nothing).
+import { emulateMedia, executeServerCommand, setViewport } from '@web/test-runner-commands';
+import { fakeScenario, mount, sleep, untilScreen } from './support/helpers.js';
+
+const shot = async (name: string) => {
+  await sleep(150);
+  console.log(await executeServerCommand('screenshot', { name }));
+};
+
+describe('screenshots', () => {
+  it('of every screen', async () => {
+    for (const [scheme, width] of [['light', 520], ['dark', 380]] as const) {
+      await emulateMedia({ colorScheme: scheme });
+      await setViewport({ width, height: 1000 });
+      document.body.style.margin = '8px';
+      document.body.style.background = scheme === 'dark' ? '#0d1117' : '#fff';
+      const suffix = `${scheme}-${width}`;
+      const fake = await fakeScenario({ requisitesAfterMs: 2500, noStream: true });
+      const choose = await mount(fake.endpoint, { methods: 'sbp upi' });
+      await shot(`01-choose-${suffix}`);
+      choose.remove();
+      const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 200 });
+      await shot(`02-start-${suffix}`);
+      void el.start();
+      await untilScreen(el, 'preparing');
+      await shot(`03-preparing-${suffix}`);
+      await untilScreen(el, 'pay', 5000);
+      await shot(`04-pay-upi-${suffix}`);
+      await fake.configure({ failStatus: 1, failWith: 503 });
+      await el.refresh();
+      await shot(`05-pay-notice-${suffix}`);
+      await fake.set({ state: 'in_check' });
+      await untilScreen(el, 'checking');
+      await shot(`06-checking-${suffix}`);
+      await fake.set({ state: 'finished', amount: '450.00' });
+      await untilScreen(el, 'paid');
+      await shot(`07-paid-${suffix}`);
+      el.remove();
+      const sbp = await mount(fake.endpoint, { method: 'sbp', lang: 'ru' });
+      await sbp.start();
+      await untilScreen(sbp, 'pay', 5000);
+      await shot(`08-pay-sbp-ru-${suffix}`);
+      await fake.set({ state: 'expired' });
+      await untilScreen(sbp, 'expired');
+      await shot(`09-expired-ru-${suffix}`);
+      sbp.remove();
+      const hi = await mount(fake.endpoint, { method: 'upi', lang: 'hi', orderId: `hi-${scheme}` });
+      await hi.start();
+      await untilScreen(hi, 'pay', 5000);
+      await shot(`10-pay-upi-hi-${suffix}`);
+      await fake.set({ state: 'canceled' });
+      await untilScreen(hi, 'failed');
+      await shot(`11-failed-hi-${suffix}`);
+      hi.remove();
+      const broken = await fakeScenario({ failCreates: 1, failWith: 502 });
+      const error = await mount(broken.endpoint, { method: 'upi' });
+      await error.start();
+      await untilScreen(error, 'error', 8000);
+      await shot(`12-error-${suffix}`);
+      error.remove();
+    }
+  });
+});

@@ -1,0 +1,24 @@
+/**
+ * The real proxy and sandbox behind /payin (test/widget/support/real-backend.mjs), and the payer's actions.
+ */
+export const REAL_ENDPOINT = '/payin';
+
+export async function requireRealBackend(): Promise<void> {
+  const answer = await (await fetch('/__backend')).json();
+  if (!answer.available) throw new Error(`the real proxy and sandbox could not be started: ${answer.reason}`);
+}
+
+/** The payer (or the operator) acts on the newest sandbox payment of the order: pay, expire, cancel, ... */
+export async function payerDoes(orderId: string, action: string, amount?: string): Promise<void> {
+  const answer = await fetch('/__sandbox/act', {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ orderId, action, amount }),
+  });
+  if (!answer.ok) throw new Error(`sandbox ${action} for ${orderId}: ${answer.status} ${await answer.text()}`);
+}
+
+/** The service's payments for the order (how many creates reached it). */
+export async function servicePayments(orderId: string): Promise<{ id: string; state: string; amount: string }[]> {
+  return (await fetch(`/__sandbox/payments?orderId=${encodeURIComponent(orderId)}`)).json();
+}
