@@ -117,9 +117,9 @@ function readElements(json: unknown): ManifestElement[] {
 
 const HEADER = '// Generated from custom-elements.json by the build (vite.config.ts). Do not edit.\n';
 
-/** `src/widget/payin-checkout-element.ts` -> `../widget/payin-checkout-element.js`, seen from dist/jsx. */
+/** `dist/widget/payin-checkout-element.js` (or its src/ .ts) -> `../widget/payin-checkout-element.js`, seen from dist/jsx. */
 function importPath(modulePath: string): string {
-  return `../${modulePath.replace(/^(\.\/)?src\//, '').replace(/\.ts$/, '.js')}`;
+  return `../${modulePath.replace(/^(\.\/)?(src|dist)\//, '').replace(/\.ts$/, '.js')}`;
 }
 
 function imports(elements: ManifestElement[]): string {
