@@ -38,6 +38,19 @@ describe('the payment flow', () => {
     expect(el.payment!.method).to.equal('upi');
   });
 
+  it('follows the host when it sets another method on an open payment, with a new payment', async () => {
+    const fake = await fakeScenario();
+    const el = await mount(fake.endpoint, { method: 'upi', autostart: true });
+    await untilScreen(el, 'pay');
+    const first = el.payment!.id;
+    el.method = 'sbp';
+    for (let i = 0; i < 80 && el.payment?.method !== 'sbp'; i++) await sleep(50);
+    await untilScreen(el, 'pay');
+    expect(el.payment!.method).to.equal('sbp');
+    expect(el.payment!.id).not.to.equal(first);
+    expect((await fake.stats()).creates).to.equal(2);
+  });
+
   it('without a QR shows the SBP instruction naming the bank, and copy buttons', async () => {
     const fake = await fakeScenario();
     const el = await mount(fake.endpoint, { method: 'sbp' });

@@ -72,7 +72,11 @@ export class PaymentFlowController implements ReactiveController {
   /** Resumes a remembered payment, or autostarts; called whenever the configuration may have changed. */
   sync(): void {
     const { endpoint, orderId, methods, autostart, method } = this.#config();
-    if (this.payment && this.payment.orderId !== orderId) this.reset(false);
+    const open = this.payment;
+    // The host named another order, or another method for an open payment: follow the new configuration (for
+    // another method the proxy makes a new payment; the choice wins over the open one).
+    if (open && open.orderId !== orderId) this.reset(false);
+    else if (open && method && !open.final && open.method !== method) this.reset(true);
     if (this.phase !== 'idle' || this.payment || !orderId) return;
     const record = loadRecord(endpoint, orderId);
     if (record && (method ? record.method === method : methods.length === 0 || methods.includes(record.method))) {
