@@ -3,31 +3,20 @@
  * time ran out, and the shop hears "expired" once; starting again makes a new payment for the same order, which
  * can still be paid.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext } from './support/browser.js';
-import { startDemo, type DemoProcess } from './support/demo-process.js';
+import { describe, expect, it } from 'vitest';
+import { newContext } from './support/browser.js';
+import { useDemo } from './support/use-demo.js';
 import { act, pendingPaymentOf, sandboxPayments, shopOrder, waitFor } from './support/services.js';
 import { checkoutOnShop, expectOneFinalEvent, expectShopListShows, waitForScreen } from './support/shopper.js';
 
 const TTL_SECONDS = 5;
-let demo: DemoProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  [demo, browser] = await Promise.all([startDemo({ SANDBOX_TTL_SECONDS: String(TTL_SECONDS) }), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.stop();
-});
+const live = useDemo({ SANDBOX_TTL_SECONDS: String(TTL_SECONDS) });
 
 describe('an unpaid payment', () => {
   it('expires on time, is announced expired once, and a new payment can follow', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(live.browser);
     const page = await context.newPage();
-    const orderId = await checkoutOnShop(page, demo.storeUrl, '/shop', 'upi');
+    const orderId = await checkoutOnShop(page, live.demo.storeUrl, '/shop', 'upi');
     await waitForScreen(page, 'pay');
     await page.locator('payin-checkout [part="countdown"]').waitFor();
 
@@ -36,19 +25,19 @@ describe('an unpaid payment', () => {
     await expectOneFinalEvent(page, 'payin-expired');
     await expectShopListShows(page, orderId, 'expired');
     const order = await waitFor('the expired callback', async () => {
-      const o = await shopOrder(demo.storeUrl, orderId);
+      const o = await shopOrder(live.demo.storeUrl, orderId);
       return o.status === 'expired' ? o : undefined;
     });
     expect(order.announcements.filter((a) => a.outcome === 'expired')).toHaveLength(1);
 
     await page.locator('payin-checkout [part="restart-button"]').click();
     await waitFor('a second payment for the order', async () => {
-      const list = (await sandboxPayments(demo.sandboxUrl)).filter((p) => p.orderId === orderId);
+      const list = (await sandboxPayments(live.demo.sandboxUrl)).filter((p) => p.orderId === orderId);
       return list.length === 2 ? list : undefined;
     });
     await waitForScreen(page, 'pay');
-    const second = await pendingPaymentOf(demo.sandboxUrl, orderId);
-    await act(demo.sandboxUrl, second.id, 'pay');
+    const second = await pendingPaymentOf(live.demo.sandboxUrl, orderId);
+    await act(live.demo.sandboxUrl, second.id, 'pay');
     await waitForScreen(page, 'paid');
     await expectShopListShows(page, orderId, 'paid');
     await context.close();

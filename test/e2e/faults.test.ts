@@ -3,24 +3,14 @@
  * array, every callback twice, callbacks out of order): the shopper, pressing "Try again" when the element asks,
  * still sees the payment end right, and the shop still hears "paid" exactly once and never goes back.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, it } from 'vitest';
-import { launchBrowser, newContext } from './support/browser.js';
-import { startDemo, type DemoProcess } from './support/demo-process.js';
+import type { Page } from 'playwright-core';
+import { describe, it } from 'vitest';
+import { newContext } from './support/browser.js';
+import { useDemo } from './support/use-demo.js';
 import { act, pendingPaymentOf, setFaults } from './support/services.js';
 import { checkoutOnShop, expectOneFinalEvent, expectPaidAndAnnouncedOnce, expectShopListShows, waitForScreen } from './support/shopper.js';
 
-let demo: DemoProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  [demo, browser] = await Promise.all([startDemo(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.stop();
-});
+const live = useDemo();
 
 /** Waits for the pay screen, pressing the element's retry button whenever it shows an error (bounded). */
 async function reachPayScreen(page: Page): Promise<void> {
@@ -43,7 +33,7 @@ async function reachPayScreen(page: Page): Promise<void> {
 
 describe('with the sandbox faults switched on', () => {
   it('a payment still ends paid, announced exactly once', async () => {
-    await setFaults(demo.sandboxUrl, {
+    await setFaults(live.demo.sandboxUrl, {
       latencyMs: 250,
       errorRate: 0.25,
       malformedRate: 0.15,
@@ -51,16 +41,16 @@ describe('with the sandbox faults switched on', () => {
       duplicateCallbacks: true,
       reorderCallbacks: true,
     });
-    const context = await newContext(browser);
+    const context = await newContext(live.browser);
     const page = await context.newPage();
-    const orderId = await checkoutOnShop(page, demo.storeUrl, '/shop', 'sbp');
+    const orderId = await checkoutOnShop(page, live.demo.storeUrl, '/shop', 'sbp');
     await reachPayScreen(page);
 
-    const payment = await pendingPaymentOf(demo.sandboxUrl, orderId);
-    await act(demo.sandboxUrl, payment.id, 'pay');
+    const payment = await pendingPaymentOf(live.demo.sandboxUrl, orderId);
+    await act(live.demo.sandboxUrl, payment.id, 'pay');
     await waitForScreen(page, 'paid', 60_000);
     await expectShopListShows(page, orderId, 'paid');
-    await expectPaidAndAnnouncedOnce(demo.storeUrl, demo.sandboxUrl, orderId, { copies: 2, amount: '450.00', currency: 'RUB' });
+    await expectPaidAndAnnouncedOnce(live.demo.storeUrl, live.demo.sandboxUrl, orderId, { copies: 2, amount: '450.00', currency: 'RUB' });
     await expectOneFinalEvent(page, 'payin-paid');
     await context.close();
   });

@@ -3,39 +3,29 @@
  * reported while a payment goes through) and the React 19 app, which passes properties and listens to the
  * element's events natively.
  */
-import type { Browser, ConsoleMessage } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cspViolations, launchBrowser, newContext } from './support/browser.js';
-import { startDemo, type DemoProcess } from './support/demo-process.js';
+import type { ConsoleMessage } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { cspViolations, newContext } from './support/browser.js';
+import { useDemo } from './support/use-demo.js';
 import { act, pendingPaymentOf } from './support/services.js';
 import { checkoutOnShop, expectOneFinalEvent, expectPaidAndAnnouncedOnce, expectShopListShows, payInConsole, waitForScreen } from './support/shopper.js';
 
-let demo: DemoProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  [demo, browser] = await Promise.all([startDemo(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.stop();
-});
+const live = useDemo();
 
 describe('the strict-CSP shop', () => {
   it('takes a payment without a single policy violation', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(live.browser);
     const page = await context.newPage();
     const refused: string[] = [];
     page.on('console', (m: ConsoleMessage) => {
       if (/Content Security Policy|Refused to/i.test(m.text())) refused.push(m.text());
     });
-    const answer = await page.goto(`${demo.storeUrl}/strict`);
+    const answer = await page.goto(`${live.demo.storeUrl}/strict`);
     expect(answer?.headers()['content-security-policy']).toContain("script-src 'self'");
-    const orderId = await checkoutOnShop(page, demo.storeUrl, '/strict', 'upi');
+    const orderId = await checkoutOnShop(page, live.demo.storeUrl, '/strict', 'upi');
     await waitForScreen(page, 'pay');
     await page.locator('payin-checkout [part="qr"]').waitFor();
-    await payInConsole(context, demo.sandboxUrl, orderId);
+    await payInConsole(context, live.demo.sandboxUrl, orderId);
     await waitForScreen(page, 'paid');
     await expectShopListShows(page, orderId, 'paid');
 
@@ -47,22 +37,22 @@ describe('the strict-CSP shop', () => {
 
 describe('the React app', () => {
   it('completes a payment with the element driven by React props and events', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(live.browser);
     const page = await context.newPage();
-    await page.goto(`${demo.storeUrl}/react/`);
+    await page.goto(`${live.demo.storeUrl}/react/`);
     await page.getByRole('radio', { name: 'UPI' }).check();
     await page.getByRole('button', { name: /^Pay 499\.00 INR$/ }).first().click();
     await waitForScreen(page, 'pay');
     const orderId = await page.evaluate(() => (document.querySelector('payin-checkout') as Element & { orderId: string }).orderId);
     expect(orderId).toMatch(/^A-/);
 
-    const payment = await pendingPaymentOf(demo.sandboxUrl, orderId, 'upi');
-    await act(demo.sandboxUrl, payment.id, 'pay');
+    const payment = await pendingPaymentOf(live.demo.sandboxUrl, orderId, 'upi');
+    await act(live.demo.sandboxUrl, payment.id, 'pay');
     await waitForScreen(page, 'paid');
     await page.locator('[data-events]').getByText('paid 499.00 INR').waitFor();
     await page.locator('[data-shop-status]').filter({ hasText: /^paid$/ }).waitFor({ timeout: 20_000 });
     await expectOneFinalEvent(page, 'payin-paid');
-    await expectPaidAndAnnouncedOnce(demo.storeUrl, demo.sandboxUrl, orderId, { amount: '499.00', currency: 'INR' });
+    await expectPaidAndAnnouncedOnce(live.demo.storeUrl, live.demo.sandboxUrl, orderId, { amount: '499.00', currency: 'INR' });
     await context.close();
   });
 });

@@ -4,10 +4,9 @@
  * payer acting through the sandbox's control API. Each ends with the element saying paid, the shop's own list
  * saying paid, and the shop's hook having announced "paid" exactly once.
  */
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, launchBrowser, newContext } from './support/browser.js';
-import { startDemo, type DemoProcess } from './support/demo-process.js';
+import { describe, expect, it } from 'vitest';
+import { events, newContext } from './support/browser.js';
+import { useDemo } from './support/use-demo.js';
 import { act, pendingPaymentOf } from './support/services.js';
 import {
   checkoutOnShop,
@@ -18,41 +17,31 @@ import {
   waitForScreen,
 } from './support/shopper.js';
 
-let demo: DemoProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  [demo, browser] = await Promise.all([startDemo(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.stop();
-});
+const live = useDemo();
 
 describe('paying an order', () => {
   it('by UPI on the plain shop page, the payer pressing Pay in the sandbox console', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(live.browser);
     const page = await context.newPage();
-    const orderId = await checkoutOnShop(page, demo.storeUrl, '/shop', 'upi');
+    const orderId = await checkoutOnShop(page, live.demo.storeUrl, '/shop', 'upi');
 
     await waitForScreen(page, 'pay');
     await expect.poll(() => page.getByText('₹499.00').or(page.getByText('499.00')).first().isVisible()).toBe(true);
-    await payInConsole(context, demo.sandboxUrl, orderId);
+    await payInConsole(context, live.demo.sandboxUrl, orderId);
 
     await waitForScreen(page, 'paid');
     await page.getByRole('heading', { name: 'Payment received' }).waitFor();
     await expectShopListShows(page, orderId, 'paid');
-    await expectPaidAndAnnouncedOnce(demo.storeUrl, demo.sandboxUrl, orderId, { amount: '499.00', currency: 'INR' });
+    await expectPaidAndAnnouncedOnce(live.demo.storeUrl, live.demo.sandboxUrl, orderId, { amount: '499.00', currency: 'INR' });
     await expectOneFinalEvent(page, 'payin-paid');
     expect((await events(page)).filter((e) => e.type === 'payin-created')).toHaveLength(1);
     await context.close();
   });
 
   it('by SBP on the ES-module page, the payer acting through the control API', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(live.browser);
     const page = await context.newPage();
-    await page.goto(`${demo.storeUrl}/module`);
+    await page.goto(`${live.demo.storeUrl}/module`);
     // The page starts with UPI; switching the method reconfigures the same element for a new SBP payment.
     await waitForScreen(page, 'pay');
     await page.locator('#method').selectOption('sbp');
@@ -62,14 +51,14 @@ describe('paying an order', () => {
     });
     const orderId = await page.evaluate(() => (document.querySelector('payin-checkout') as Element & { orderId: string }).orderId);
 
-    const payment = await pendingPaymentOf(demo.sandboxUrl, orderId, 'sbp');
+    const payment = await pendingPaymentOf(live.demo.sandboxUrl, orderId, 'sbp');
     await page.getByText(payment.requisites!.address).first().waitFor();
-    await act(demo.sandboxUrl, payment.id, 'pay');
+    await act(live.demo.sandboxUrl, payment.id, 'pay');
 
     await waitForScreen(page, 'paid');
     await page.locator('#log').getByText(/payin-paid/).waitFor();
     await expectShopListShows(page, orderId, 'paid');
-    await expectPaidAndAnnouncedOnce(demo.storeUrl, demo.sandboxUrl, orderId, { amount: '450.00', currency: 'RUB' });
+    await expectPaidAndAnnouncedOnce(live.demo.storeUrl, live.demo.sandboxUrl, orderId, { amount: '450.00', currency: 'RUB' });
     await expectOneFinalEvent(page, 'payin-paid');
     await context.close();
   });

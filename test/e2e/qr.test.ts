@@ -6,25 +6,14 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import jsqr from 'jsqr';
-import type { Browser } from 'playwright-core';
 import { PNG } from 'pngjs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser, newContext } from './support/browser.js';
-import { startDemo, type DemoProcess } from './support/demo-process.js';
+import { describe, expect, it } from 'vitest';
+import { newContext } from './support/browser.js';
+import { useDemo } from './support/use-demo.js';
 import { pendingPaymentOf } from './support/services.js';
 import { checkoutOnShop, waitForScreen } from './support/shopper.js';
 
-let demo: DemoProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  [demo, browser] = await Promise.all([startDemo(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.stop();
-});
+const live = useDemo();
 
 // jsqr is CommonJS declared with `export default`: under NodeNext the default import is the module object.
 const jsQR = jsqr.default;
@@ -36,11 +25,11 @@ function decodeQr(png: Buffer): string | undefined {
 
 describe('the QR code', () => {
   it('decodes to exactly the upi:// link for the payee, amount and order', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(live.browser);
     const page = await context.newPage();
-    const orderId = await checkoutOnShop(page, demo.storeUrl, '/shop', 'upi');
+    const orderId = await checkoutOnShop(page, live.demo.storeUrl, '/shop', 'upi');
     await waitForScreen(page, 'pay');
-    const payment = await pendingPaymentOf(demo.sandboxUrl, orderId, 'upi');
+    const payment = await pendingPaymentOf(live.demo.sandboxUrl, orderId, 'upi');
     const { address, recipient } = payment.requisites!;
 
     const qr = page.locator('payin-checkout [part="qr"]');

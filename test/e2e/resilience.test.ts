@@ -3,37 +3,27 @@
  * tabs, and losing the connection while the payer pays. Each must end with one payment, the element saying paid,
  * and the shop announcing "paid" once.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { events, launchBrowser, newContext } from './support/browser.js';
-import { startDemo, type DemoProcess } from './support/demo-process.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { events, newContext } from './support/browser.js';
+import { useDemo } from './support/use-demo.js';
 import { act, pendingPaymentOf, sandboxPayments, shopOrder, waitFor } from './support/services.js';
 import { checkoutOnShop, expectOneFinalEvent, expectPaidAndAnnouncedOnce, waitForScreen } from './support/shopper.js';
 
-let demo: DemoProcess;
-let browser: Browser;
-
-beforeAll(async () => {
-  [demo, browser] = await Promise.all([startDemo(), launchBrowser()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.stop();
-});
+const live = useDemo();
 
 const paymentIdOn = (page: Page) =>
   page.evaluate(() => (document.querySelector('payin-checkout') as (Element & { payment?: { id: string } }) | null)?.payment?.id);
 
 async function paymentsOf(orderId: string) {
-  return (await sandboxPayments(demo.sandboxUrl)).filter((p) => p.orderId === orderId);
+  return (await sandboxPayments(live.demo.sandboxUrl)).filter((p) => p.orderId === orderId);
 }
 
 describe('a shopper who', () => {
   it('reloads the page in the middle resumes the same payment', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(live.browser);
     const page = await context.newPage();
-    const orderId = await checkoutOnShop(page, demo.storeUrl, '/shop', 'upi');
+    const orderId = await checkoutOnShop(page, live.demo.storeUrl, '/shop', 'upi');
     await waitForScreen(page, 'pay');
     const before = await paymentIdOn(page);
 
@@ -42,19 +32,19 @@ describe('a shopper who', () => {
     expect(await paymentIdOn(page)).toBe(before);
     expect((await events(page)).find((e) => e.type === 'payin-created')?.resumed).toBe(true);
 
-    const payment = await pendingPaymentOf(demo.sandboxUrl, orderId);
-    await act(demo.sandboxUrl, payment.id, 'pay');
+    const payment = await pendingPaymentOf(live.demo.sandboxUrl, orderId);
+    await act(live.demo.sandboxUrl, payment.id, 'pay');
     await waitForScreen(page, 'paid');
     await expectOneFinalEvent(page, 'payin-paid');
-    await expectPaidAndAnnouncedOnce(demo.storeUrl, demo.sandboxUrl, orderId, { amount: '499.00', currency: 'INR' });
+    await expectPaidAndAnnouncedOnce(live.demo.storeUrl, live.demo.sandboxUrl, orderId, { amount: '499.00', currency: 'INR' });
     expect(await paymentsOf(orderId)).toHaveLength(1);
     await context.close();
   });
 
   it('opens one order in two tabs sees one payment, paid in both', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(live.browser);
     const first = await context.newPage();
-    const orderId = await checkoutOnShop(first, demo.storeUrl, '/shop', 'upi');
+    const orderId = await checkoutOnShop(first, live.demo.storeUrl, '/shop', 'upi');
     await waitForScreen(first, 'pay');
     const second = await context.newPage();
     await second.goto(first.url());
@@ -62,29 +52,29 @@ describe('a shopper who', () => {
     expect(await paymentIdOn(second)).toBe(await paymentIdOn(first));
     expect(await paymentsOf(orderId)).toHaveLength(1);
 
-    const payment = await pendingPaymentOf(demo.sandboxUrl, orderId);
-    await act(demo.sandboxUrl, payment.id, 'pay');
+    const payment = await pendingPaymentOf(live.demo.sandboxUrl, orderId);
+    await act(live.demo.sandboxUrl, payment.id, 'pay');
     await Promise.all([waitForScreen(first, 'paid'), waitForScreen(second, 'paid')]);
     await expectOneFinalEvent(first, 'payin-paid');
     await expectOneFinalEvent(second, 'payin-paid');
-    await expectPaidAndAnnouncedOnce(demo.storeUrl, demo.sandboxUrl, orderId, { amount: '499.00', currency: 'INR' });
+    await expectPaidAndAnnouncedOnce(live.demo.storeUrl, live.demo.sandboxUrl, orderId, { amount: '499.00', currency: 'INR' });
     await context.close();
   });
 
   it('goes offline while the payer pays sees it paid once back online', async () => {
-    const context = await newContext(browser);
+    const context = await newContext(live.browser);
     // Chromium's offline emulation spares a stream that is already open, which a real lost connection would
     // not: so the event stream is refused from the start, the element follows by polling, and offline stops that.
     await context.route(/\/payin\/events/, (route) => route.abort('internetdisconnected'));
     const page = await context.newPage();
-    const orderId = await checkoutOnShop(page, demo.storeUrl, '/shop', 'upi');
+    const orderId = await checkoutOnShop(page, live.demo.storeUrl, '/shop', 'upi');
     await waitForScreen(page, 'pay');
-    const payment = await pendingPaymentOf(demo.sandboxUrl, orderId);
+    const payment = await pendingPaymentOf(live.demo.sandboxUrl, orderId);
 
     await context.setOffline(true);
-    await act(demo.sandboxUrl, payment.id, 'pay');
-    // The shop hears it from the callback while the shopper's browser cannot.
-    await waitFor('the shop to record the payment', async () => ((await shopOrder(demo.storeUrl, orderId)).status === 'paid' ? true : undefined));
+    await act(live.demo.sandboxUrl, payment.id, 'pay');
+    // The shop hears it from the callback while the shopper's live.browser cannot.
+    await waitFor('the shop to record the payment', async () => ((await shopOrder(live.demo.storeUrl, orderId)).status === 'paid' ? true : undefined));
     expect(await page.evaluate(() => navigator.onLine)).toBe(false);
     await page.locator('payin-checkout [part="notice"]').waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => (document.querySelector('payin-checkout') as Element & { screen: string }).screen)).toBe('pay');
@@ -92,7 +82,7 @@ describe('a shopper who', () => {
     await context.setOffline(false);
     await waitForScreen(page, 'paid');
     await expectOneFinalEvent(page, 'payin-paid');
-    await expectPaidAndAnnouncedOnce(demo.storeUrl, demo.sandboxUrl, orderId, { amount: '499.00', currency: 'INR' });
+    await expectPaidAndAnnouncedOnce(live.demo.storeUrl, live.demo.sandboxUrl, orderId, { amount: '499.00', currency: 'INR' });
     await context.close();
   });
 });
