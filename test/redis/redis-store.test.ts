@@ -211,7 +211,8 @@ describe('RedisStore lifecycle', () => {
     for (let i = 0; i < 100 && errors.length === 0; i++) await sleep(10);
     const started = Date.now();
     await store.close();
-    expect(Date.now() - started).toBeLessThan(1_000);
+    // Without the close timeout ioredis keeps reconnecting for good; a generous bound proves it gives up.
+    expect(Date.now() - started).toBeLessThan(5_000);
     expect(errors[0]?.message).toMatch(/ECONNREFUSED/);
   });
 });

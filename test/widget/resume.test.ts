@@ -14,7 +14,8 @@ describe('after a reload', () => {
       expect(page.el().payment!.id).to.equal(id);
       const after = page.el().shadowRoot!.querySelector('[role="timer"]')!.textContent!;
       const seconds = (t: string) => t.split(':').reduce((a, b) => a * 60 + Number(b), 0);
-      expect(seconds(left!) - seconds(after)).to.be.within(0, 3);
+      // The same countdown carries on (a restarted one would read more than before the reload).
+      expect(seconds(left!) - seconds(after)).to.be.within(0, 30);
       const created = page.events().filter((e) => e.name === 'payin-created');
       expect(created).to.have.length(1);
       expect(created[0]!.detail.resumed).to.equal(true);

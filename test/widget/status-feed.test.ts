@@ -25,9 +25,10 @@ describe('following the payment', () => {
     await el.start();
     await untilScreen(el, 'pay');
     const before = (await fake.stats()).status;
-    await sleep(1500);
+    await sleep(2000);
     const polls = (await fake.stats()).status - before;
-    expect(polls).to.be.within(4, 10);
+    // About 8 at 250 ms (the interval's floor); a busy machine makes fewer, never more than 2000 / 200 allows.
+    expect(polls).to.be.within(3, 10);
   });
 
   it('carries on by polling when the stream drops', async () => {
@@ -50,9 +51,11 @@ describe('following the payment', () => {
     await waitUntil(async () => (await fake.stats()).statusTimes.length >= from + 6, 'six more checks', { timeout: 10_000 });
     const times = (await fake.stats()).statusTimes.slice(from);
     const gaps = times.slice(1).map((t, i) => t - times[i]!);
-    // gaps after 1, 2, 3 failures: 100 * 2^n, jittered to [50 %, 100 %]
-    expect(gaps[0]).to.be.within(80, 300);
-    expect(gaps[2]).to.be.within(350, 1000);
+    // Gaps after 1 and 3 failures: 250 ms (the floor) * 2^n, jittered to [50 %, 100 %], so at least 250 and
+    // 1000 ms. Only lower bounds: a busy machine makes timers late, never early. The exact delays are checked
+    // without waiting in the nextDelay tests below.
+    expect(gaps[0]).to.be.at.least(240);
+    expect(gaps[2]).to.be.at.least(990);
     expect(gaps[2]!).to.be.greaterThan(gaps[0]!);
   });
 
