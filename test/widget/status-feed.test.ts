@@ -52,10 +52,11 @@ describe('following the payment', () => {
     const times = (await fake.stats()).statusTimes.slice(from);
     const gaps = times.slice(1).map((t, i) => t - times[i]!);
     // Gaps after 1 and 3 failures: 250 ms (the floor) * 2^n, jittered to [50 %, 100 %], so at least 250 and
-    // 1000 ms. Only lower bounds: a busy machine makes timers late, never early. The exact delays are checked
-    // without waiting in the nextDelay tests below.
-    expect(gaps[0]).to.be.at.least(240);
-    expect(gaps[2]).to.be.at.least(990);
+    // 1000 ms when sent; without backoff they would be ~100 ms. The gaps are measured where the requests arrive,
+    // so the bounds leave room for arrival jitter and set no upper limit (a busy machine only makes them longer).
+    // The exact delays are checked without waiting in the nextDelay tests below.
+    expect(gaps[0]).to.be.at.least(180);
+    expect(gaps[2]).to.be.at.least(750);
     expect(gaps[2]!).to.be.greaterThan(gaps[0]!);
   });
 
