@@ -39,7 +39,7 @@ export interface Sandbox {
 
 export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const config = resolveOptions(options);
-  const store = new PaymentStore();
+  const store = new PaymentStore(config.maxPayments);
   let faults: Faults = options.faults ? parseFaults(options.faults) : { ...NO_FAULTS };
   const secrets = new Map(config.merchants.map((m) => [m.id, m.signAnswers ? m.secret : '']));
   const callbacks = new CallbackDispatcher({

@@ -60,6 +60,11 @@ export interface SandboxOptions {
   createAnswer?: 'envelope' | 'payment';
   /** Put a well-formed (fake) qr.nspk.ru link in `media` of sbp payments. Default false. */
   sbpQr?: boolean;
+  /**
+   * How many payments to keep: past it the oldest final payments are forgotten, so that a sandbox left running
+   * (a demo, a shop's CI) does not grow without end. Open payments are never dropped. Default 10000.
+   */
+  maxPayments?: number;
   /** The `rate` field of every payment. Default 1. */
   rate?: number;
   /** Commission in percent of the amount; `amount_commission_less` is what remains. Default 0. */
@@ -84,6 +89,7 @@ export interface ResolvedOptions {
   reorderDelayMs: number;
   createAnswer: 'envelope' | 'payment';
   sbpQr: boolean;
+  maxPayments: number;
   rate: number;
   commissionPercent: number;
   onError: (error: unknown) => void;
@@ -131,6 +137,7 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
     reorderDelayMs: count('reorderDelayMs', options.reorderDelayMs, 3000, 0),
     createAnswer: options.createAnswer === 'payment' ? 'payment' : 'envelope',
     sbpQr: options.sbpQr ?? false,
+    maxPayments: Math.floor(count('maxPayments', options.maxPayments, 10_000, 1)),
     rate: count('rate', options.rate, 1, 0),
     commissionPercent: count('commissionPercent', options.commissionPercent, 0, 0, 100),
     onError: options.onError ?? (() => {}),

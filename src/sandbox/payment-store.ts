@@ -4,7 +4,7 @@
  * status call, a callback and the console show are the same object; only `datetime` is filled in when an answer
  * is written, because it is the time of sending. Nothing survives a restart, and that is the point of a sandbox.
  */
-import type { KnownState } from '../shared/outcome.js';
+import { isFinalState, type KnownState } from '../shared/outcome.js';
 import type { SandboxRequisites } from './requisites.js';
 
 /** The payin states of provider-notes.md: the sandbox only ever uses these. */
@@ -78,10 +78,22 @@ export class PaymentStore {
   #byId = new Map<string, PaymentRecord>();
   #seq = 0;
 
+  /** Past `maxPayments`, the oldest final payments are forgotten; open ones stay until they end. */
+  constructor(private readonly maxPayments = 10_000) {}
+
   add(merchantId: string, callbackUri: string, payment: Omit<SandboxPayment, 'datetime'>): PaymentRecord {
     const record: PaymentRecord = { merchantId, callbackUri, seq: ++this.#seq, payment, deliveries: [] };
     this.#byId.set(payment.id, record);
+    this.#trim();
     return record;
+  }
+
+  #trim(): void {
+    // A Map iterates in insertion order: oldest first.
+    for (const [id, record] of this.#byId) {
+      if (this.#byId.size <= this.maxPayments) return;
+      if (isFinalState(record.payment.state)) this.#byId.delete(id);
+    }
   }
 
   get(id: string): PaymentRecord | undefined {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createSandbox, DEMO_MERCHANT } from '../../src/sandbox/index.js';
+import { createPayment, setup, status } from './helpers.js';
 
 describe('sandbox options', () => {
   it('accept the demo merchant by default, with its public credentials', () => {
@@ -18,5 +19,21 @@ describe('sandbox options', () => {
     expect(() => createSandbox({ ttlSeconds: 0 })).toThrow(/ttlSeconds/);
     expect(() => createSandbox({ commissionPercent: 101 })).toThrow(/commissionPercent/);
     expect(() => createSandbox({ faults: { errorRate: 2 } })).toThrow(/errorRate must be at most 1/);
+  });
+});
+
+describe('a sandbox left running', () => {
+  it('forgets the oldest final payments past maxPayments, and never an open one', async () => {
+    const { sandbox } = setup({ maxPayments: 3 });
+    const ids: string[] = [];
+    for (let i = 0; i < 3; i++) ids.push(await createPayment(sandbox, { orderId: `A-${i}` }));
+    sandbox.act(ids[1]!, 'cancel');
+    ids.push(await createPayment(sandbox, { orderId: 'A-3' }));
+    expect(sandbox.payments().map((p) => p.id).sort()).toEqual([ids[0], ids[2], ids[3]].sort());
+
+    // Nothing final left to forget: open payments stay, over the limit, until they end.
+    ids.push(await createPayment(sandbox, { orderId: 'A-4' }));
+    expect(sandbox.payments()).toHaveLength(4);
+    expect((await status(sandbox, { paymentId: ids[1] })).status).toBe(404);
   });
 });
