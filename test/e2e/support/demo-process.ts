@@ -10,6 +10,7 @@ const READY_TIMEOUT_MS = 60_000;
 
 export interface DemoProcess {
   storeUrl: string;
+  /** The payment service the demo talks to: its embedded sandbox, or PAYIN_BASE_URL when that is set. */
   sandboxUrl: string;
   /** Everything the demo printed so far (its log lines included). */
   output(): string;
@@ -47,7 +48,7 @@ export async function startDemo(env: Record<string, string> = {}): Promise<DemoP
   }
 
   const storeUrl = /^\s+Storefront\s+(http:\/\/\S+?)\/?$/m.exec(output)?.[1];
-  const sandboxUrl = /^\s+Sandbox console\s+(http:\/\/\S+?)\/?$/m.exec(output)?.[1];
+  const sandboxUrl = env.PAYIN_BASE_URL ?? /^\s+Sandbox console\s+(http:\/\/\S+?)\/?$/m.exec(output)?.[1];
   if (!storeUrl || !sandboxUrl) {
     await stopChild(child);
     throw new Error(`the demo did not print its storefront and sandbox addresses:\n${output}`);
