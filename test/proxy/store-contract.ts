@@ -16,7 +16,8 @@ export interface StoreFixture {
 
 export type MakeStore = (clock: ManualClock) => StoreFixture | Promise<StoreFixture>;
 
-function record(id: string, version: number, state = 'pending'): PaymentRecord {
+/** A payment record as the proxy stores it, for store tests. */
+export function record(id: string, version: number, state = 'pending'): PaymentRecord {
   return {
     view: { id, orderId: 'A-1', method: 'upi', state, outcome: 'waiting', final: false, amount: '250.00', currency: 'INR' },
     token: 'tok',

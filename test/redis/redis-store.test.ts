@@ -6,9 +6,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { PaymentRecord } from '../../src/proxy/store.js';
 import { createRedisStore, type RedisStore, type RedisStoreOptions } from '../../src/redis/index.js';
-import { describeStoreContract } from '../proxy/store-contract.js';
+import { describeStoreContract, record } from '../proxy/store-contract.js';
 import { startRedisServer, type RedisServer } from './redis-server-harness.js';
 
 let server: RedisServer;
@@ -37,14 +36,6 @@ function open(keyPrefix: string, options: RedisStoreOptions = {}): RedisStore {
   return store;
 }
 
-function record(id: string, version: number, state = 'pending'): PaymentRecord {
-  return {
-    view: { id, orderId: 'A-1', method: 'upi', state, outcome: 'waiting', final: false, amount: '250.00', currency: 'INR' },
-    token: 'tok',
-    version,
-    updatedAt: 0,
-  };
-}
 
 async function numberOfSubscribers(channel: string): Promise<number> {
   const reply = (await admin.pubsub('NUMSUB', channel)) as [string, number];
