@@ -1,7 +1,7 @@
-// What a Preact app may write with the published typings, and what they must refuse (each @ts-expect-error
-// fails the check when the typings let the mistake through).
+// What a React 19 or Preact app may write with the published JSX typings, and what they must refuse: each
+// expected error below fails the check when the typings let the mistake through. The typings come from the
+// entry file beside it (react.ts or preact.ts), which its tsconfig compiles together with this one.
 import 'payin-checkout';
-import type {} from 'payin-checkout/preact';
 
 export const checkout = (
   <payin-checkout

@@ -1,0 +1,2 @@
+// The Preact typings for jsx-usage.tsx (see tsconfig.preact.json).
+import type {} from 'payin-checkout/preact';
