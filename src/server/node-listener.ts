@@ -65,7 +65,9 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
   });
   const cookies = response.headers.getSetCookie();
   if (cookies.length) headers['set-cookie'] = cookies;
-  res.writeHead(response.status, response.statusText, headers);
+  // A Fetch Response has an empty statusText unless one was given; Node then writes its standard phrase.
+  if (response.statusText) res.writeHead(response.status, response.statusText, headers);
+  else res.writeHead(response.status, headers);
   if (!response.body) {
     res.end();
     return;

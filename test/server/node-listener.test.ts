@@ -35,6 +35,7 @@ describe('toNodeListener over a real socket', () => {
     });
     const answer = await fetch(running.url);
     expect(answer.status).toBe(201);
+    expect(answer.statusText).toBe('Created');
     expect(answer.headers.get('x-a')).toBe('1');
     expect(answer.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
   });
