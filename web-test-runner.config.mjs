@@ -62,7 +62,7 @@ function commonJsPlugin(folders) {
   };
 }
 
-/** A strict Content Security Policy (DESIGN.md) on the fixture pages that the CSP test loads with `?csp`. */
+/** A strict Content Security Policy (the demo's strict page has the same) on the fixture pages that the CSP test loads with `?csp`. */
 function strictCspMiddleware() {
   const policy =
     "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +

@@ -1,6 +1,6 @@
 // @ts-check
 /**
- * The demo's configuration, from the same environment variables as the proxy and the sandbox (DESIGN.md):
+ * The demo's configuration, from the same environment variables as the proxy and the sandbox (see the README):
  * with PAYIN_BASE_URL set it talks to that payment service with the PAYIN_* credentials and starts no sandbox;
  * without it, it runs the embedded sandbox with the public demo merchant. Mistakes are reported all at once,
  * naming the variable, before anything listens.

@@ -1,7 +1,7 @@
 /**
  * What a shop passes to createPayinProxy, and how missing values are filled: provider credentials from the
  * PAYIN_* environment variables (read through `globalThis.process?.env`, so that a worker without `process`
- * still starts), everything else from the defaults of DESIGN.md. A proxy that could not sign or verify must not
+ * still starts), everything else from the documented defaults. A proxy that could not sign or verify must not
  * start at all, so a missing secret, base URL, merchant id, token or callback URL throws here, naming it.
  */
 import type { SignatureEncoding } from '../shared/hmac.js';

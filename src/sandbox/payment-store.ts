@@ -7,7 +7,7 @@
 import { isFinalState, type KnownState } from '../shared/outcome.js';
 import type { SandboxRequisites } from './requisites.js';
 
-/** The payin states of provider-notes.md: the sandbox only ever uses these. */
+/** The payin states the provider documents: the sandbox only ever uses these. */
 export type PaymentState = KnownState;
 
 /** The spec's Payment object, as status answers and callbacks carry it. */

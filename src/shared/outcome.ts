@@ -6,7 +6,7 @@
 
 export type Outcome = 'waiting' | 'checking' | 'paid' | 'expired' | 'failed';
 
-/** The payin states provider-notes.md lists. Any other string may still arrive and is handled as unknown. */
+/** The payin states the provider documents. Any other string may still arrive and is handled as unknown. */
 export const KNOWN_STATES = [
   'created',
   'pending',

@@ -1,6 +1,6 @@
 /**
  * The messages around the Payment object: what we send (strict: unknown fields refused, amounts as 2-decimal
- * strings) and what comes back (tolerant: both create-answer shapes of provider-notes.md, an object or an array
+ * strings) and what comes back (tolerant: both create-answer shapes the provider is known to send, an object or an array
  * from status, and the `{status: false, code, message}` failure).
  */
 import { z } from 'zod';

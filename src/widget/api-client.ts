@@ -1,5 +1,5 @@
 /**
- * The browser's side of the proxy contract (DESIGN.md): create, status and the event-stream URL. Every call takes
+ * The browser's side of the proxy contract (the README's server setup): create, status and the event-stream URL. Every call takes
  * an AbortSignal and has its own time limit, and every failure becomes one PayinError carrying the code the UI
  * and the `payin-error` event speak in. Nothing the proxy answers is trusted as-is: payments go through
  * readPaymentView, which derives `outcome` and `final` again from `state`.

@@ -3,7 +3,7 @@ import { isFinalState, outcomeOf, stateRank } from '../../src/shared/outcome.js'
 import { readPaymentView } from '../../src/shared/payment-view.js';
 
 describe('state -> outcome', () => {
-  it('map every known state as provider-notes.md says', () => {
+  it('map every known state as the provider documents them', () => {
     expect(
       ['created', 'pending', 'in_check', 'dispute', 'finished', 'canceled', 'expired', 'failed'].map(outcomeOf),
     ).toEqual(['waiting', 'waiting', 'checking', 'checking', 'paid', 'failed', 'expired', 'failed']);

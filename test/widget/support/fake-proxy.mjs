@@ -1,4 +1,4 @@
-// A fake of the browser <-> proxy contract (DESIGN.md), served by the test runner's dev server, for what the real
+// A fake of the browser <-> proxy contract, served by the test runner's dev server, for what the real
 // proxy and sandbox cannot be made to do on cue: a skewed server clock, a stream that drops or never opens, a
 // failing network, answers that arrive late or out of order, hour-long expiries. Each test names its own
 // scenario in the endpoint (`/fake/<scenario>/payin`), so that tests never share payments or counters; the
