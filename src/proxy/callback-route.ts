@@ -12,6 +12,7 @@ import { BodyTooLargeError, parseJsonBytes, readBody } from '../server/body.js';
 import type { ProxyContext } from './context.js';
 import { jsonResponse, ProxyError } from './errors.js';
 import type { ObservedPayment } from './payment-view-mapper.js';
+import type { PaymentRecord } from './store.js';
 import { UpstreamError } from './upstream-client.js';
 
 export async function handleCallback(request: Request, ctx: ProxyContext): Promise<Response> {
@@ -49,12 +50,7 @@ export async function handleCallback(request: Request, ctx: ProxyContext): Promi
     }
   }
   const record = (await updates.observe(observed)) ?? stored;
-  try {
-    await updates.announce(record, 'callback');
-  } catch (error) {
-    throw new ProxyError('internal', "the shop's onPaymentUpdate hook failed; the service will deliver this callback again", { cause: error });
-  }
-  return jsonResponse(200, { ok: true });
+  return announceAndAcknowledge(record, ctx);
 }
 
 /**
@@ -81,8 +77,13 @@ async function adoptUnknown(paymentId: string, ctx: ProxyContext): Promise<Respo
     options.logger.warn('ignored a callback for an unknown payment the status answer does not describe fully', { paymentId });
     return jsonResponse(200, { ok: true });
   }
+  return announceAndAcknowledge(record, ctx);
+}
+
+/** 200 once the shop has heard the state; 500 when its hook failed, so that the service delivers again. */
+async function announceAndAcknowledge(record: PaymentRecord, ctx: ProxyContext): Promise<Response> {
   try {
-    await updates.announce(record, 'callback');
+    await ctx.updates.announce(record, 'callback');
   } catch (error) {
     throw new ProxyError('internal', "the shop's onPaymentUpdate hook failed; the service will deliver this callback again", { cause: error });
   }

@@ -44,11 +44,12 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
 
   const handler = async function payinProxy(request: Request): Promise<Response> {
     const pathname = new URL(request.url).pathname;
-    const route = underBase(pathname) ? ROUTES[pathname.slice(basePath.length)] : undefined;
+    const key = pathname.slice(basePath.length);
+    const route = underBase(pathname) && Object.hasOwn(ROUTES, key) ? ROUTES[key] : undefined;
     const cors = route?.browser ? corsHeaders(request, allowedOrigins) : {};
     let response: Response;
     try {
-      if (!route || !Object.hasOwn(ROUTES, pathname.slice(basePath.length))) {
+      if (!route) {
         throw new ProxyError('not_found', underBase(pathname) ? 'no such route' : `not a ${basePath} route`);
       }
       if (request.method === 'OPTIONS' && route.browser) return preflightResponse(request, allowedOrigins, route.methods);

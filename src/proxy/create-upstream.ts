@@ -10,7 +10,7 @@ import { isFinalState } from '../shared/outcome.js';
 import { createPaymentRequestSchema, describeIssues, type CreateAnswer } from '../shared/provider-messages.js';
 import type { ProxyContext } from './context.js';
 import { describe } from './errors.js';
-import { newestPayment } from './payment-updates.js';
+import { newestPayment, withPaymentRef } from './payment-updates.js';
 import { isIncomplete, mergeObservation, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
 import type { OrderRecord, PaymentRecord } from './store.js';
 import { UpstreamError } from './upstream-client.js';
@@ -61,7 +61,7 @@ export async function createUpstreamPayment(ctx: ProxyContext, order: CreateCont
     if (adopted?.view.orderId !== order.orderId) throw new Error(`payment ${view.id} is already stored for another order`);
     record = (await updates.observe(answer.payment, answer.url)) ?? adopted;
   }
-  await store.putOrder({ orderId: order.orderId, payments: [...orderRecord.payments, { id: view.id, method: order.method }].slice(-20) });
+  await store.putOrder({ orderId: order.orderId, payments: withPaymentRef(orderRecord.payments, { id: view.id, method: order.method }) });
 
   let current = record;
   if (answer.incomplete || isIncomplete(view)) {

@@ -51,6 +51,9 @@ class ExpiringMap<T> {
 
 type Announcement = { committed: boolean };
 
+/** One map key per (payment, state) pair. */
+const announcementKey = (paymentId: string, state: string) => `${paymentId}\u0000${state}`;
+
 export class MemoryStore implements ProxyStore {
   readonly #clock: Clock;
   readonly #ttlMs: number;
@@ -102,18 +105,18 @@ export class MemoryStore implements ProxyStore {
   }
 
   async claimAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<boolean> {
-    const key = `${paymentId}\u0000${state}`;
+    const key = announcementKey(paymentId, state);
     if (this.#announcements.get(key)) return false;
     this.#announcements.set(key, { committed: false }, leaseMs);
     return true;
   }
 
   async commitAnnouncement(paymentId: string, state: string): Promise<void> {
-    this.#announcements.set(`${paymentId}\u0000${state}`, { committed: true }, this.#ttlMs);
+    this.#announcements.set(announcementKey(paymentId, state), { committed: true }, this.#ttlMs);
   }
 
   async releaseAnnouncement(paymentId: string, state: string): Promise<void> {
-    const key = `${paymentId}\u0000${state}`;
+    const key = announcementKey(paymentId, state);
     if (this.#announcements.get(key)?.committed === false) this.#announcements.delete(key);
   }
 

@@ -11,7 +11,7 @@ import { Coalescer } from './coalesce.js';
 import { describe } from './errors.js';
 import type { PaymentUpdateSource, ResolvedOptions } from './options.js';
 import { isIncomplete, mergeObservation, toPaymentView, type ObservedPayment } from './payment-view-mapper.js';
-import type { PaymentRecord } from './store.js';
+import type { OrderPaymentRef, PaymentRecord } from './store.js';
 import { UpstreamError, type UpstreamClient } from './upstream-client.js';
 
 /** What a subscriber of a payment's channel receives. */
@@ -21,6 +21,11 @@ export interface PublishedChange {
 }
 
 export const channelOf = (paymentId: string) => `payment:${paymentId}`;
+
+/** An order's payment list with `ref` added, keeping the newest 20 so that a record cannot grow without end. */
+export function withPaymentRef(payments: readonly OrderPaymentRef[], ref: OrderPaymentRef): OrderPaymentRef[] {
+  return [...payments, ref].slice(-20);
+}
 
 export class PaymentUpdates {
   readonly #coalescer: Coalescer;
@@ -71,7 +76,7 @@ export class PaymentUpdates {
       try {
         const order = (await store.getOrder(orderId)) ?? { orderId, payments: [] };
         if (!order.payments.some((p) => p.id === view.id)) {
-          await store.putOrder({ ...order, payments: [...order.payments, { id: view.id, method }].slice(-20) });
+          await store.putOrder({ ...order, payments: withPaymentRef(order.payments, { id: view.id, method }) });
         }
       } finally {
         await store.releaseOrder(orderId, owner);
@@ -122,8 +127,7 @@ export class PaymentUpdates {
    */
   refresh(paymentId: string, source: PaymentUpdateSource = 'status'): Promise<void> {
     return this.#coalescer.run(paymentId, async () => {
-      const entry = pickPayment(await this.upstream.status({ paymentId }), paymentId);
-      const record = await this.observe(entry);
+      const record = await this.observe(await this.fetchFresh(paymentId));
       if (record) await this.announceQuietly(record, source);
     });
   }

@@ -68,8 +68,8 @@ export function mergeObservation(
   const url = webUrl(payUrl) ?? webUrl((observed as Record<string, unknown>).url) ?? previous?.payUrl;
   if (url) view.payUrl = url;
   const extra = [observed.media, ...Object.entries(observed).filter(([key]) => !KNOWN_FIELDS.has(key)).map(([, v]) => v)];
-  const qr = qrPayload({ method: view.method, amount: view.amount, currency: view.currency, orderId: view.orderId, requisites, payUrl: url, extra });
-  if (qr ?? previous?.qr) view.qr = (qr ?? previous?.qr)!;
+  const qr = qrPayload({ method: view.method, amount: view.amount, currency: view.currency, orderId: view.orderId, requisites, payUrl: url, extra }) ?? previous?.qr;
+  if (qr) view.qr = qr;
   return previous && sameView(previous, view) ? previous : view;
 }
 

@@ -5,7 +5,13 @@
  * retry could create a second payment); status lookups are reads and retry with jittered backoff until a deadline.
  */
 import { signBody, verifySignature } from '../shared/hmac.js';
-import { parseCreateAnswer, parseStatusAnswer, type CreateAnswer, type CreatePaymentRequest } from '../shared/provider-messages.js';
+import {
+  parseCreateAnswer,
+  parseStatusAnswer,
+  type CreateAnswer,
+  type CreatePaymentRequest,
+  type Parsed,
+} from '../shared/provider-messages.js';
 import type { ProviderPayment } from '../shared/provider-payment.js';
 import { sleep } from '../server/clock.js';
 import { backoffDelay } from './backoff.js';
@@ -38,18 +44,24 @@ export type StatusQuery = { paymentId: string } | { orderId: string };
 
 const encoder = new TextEncoder();
 
+/** True for the service's `{status: false, ...}` failure body. */
+function isRefusal(answer: unknown): boolean {
+  return typeof answer === 'object' && answer !== null && (answer as { status?: unknown }).status === false;
+}
+
+/** The parsed answer, or an UpstreamError saying whether the service refused or answered garbage. */
+function unwrap<T>(answer: unknown, parsed: Parsed<T>): T {
+  if (parsed.ok) return parsed.value;
+  throw new UpstreamError(isRefusal(answer) ? 'refused' : 'malformed', parsed.error);
+}
+
 export class UpstreamClient {
   constructor(private readonly options: ResolvedOptions) {}
 
   /** One attempt, never repeated here: on an unknown outcome the caller looks the order up instead. */
   async createPayment(body: CreatePaymentRequest): Promise<CreateAnswer> {
     const answer = await this.#post('/api/v2/payments', body, this.options.timeouts.createMs);
-    const parsed = parseCreateAnswer(answer);
-    if (!parsed.ok) {
-      const refused = typeof answer === 'object' && answer !== null && (answer as { status?: unknown }).status === false;
-      throw new UpstreamError(refused ? 'refused' : 'malformed', parsed.error);
-    }
-    return parsed.value;
+    return unwrap(answer, parseCreateAnswer(answer));
   }
 
   /** A status lookup, retried with jittered backoff while it is worth it and the deadline allows. */
@@ -60,10 +72,7 @@ export class UpstreamClient {
       try {
         const remaining = Math.max(1, Math.min(timeouts.statusMs, deadline - clock.now()));
         const answer = await this.#post('/api/v2/status', { merchantId: this.options.provider.merchantId, ...query }, remaining);
-        const parsed = parseStatusAnswer(answer);
-        if (parsed.ok) return parsed.value;
-        const refused = typeof answer === 'object' && answer !== null && (answer as { status?: unknown }).status === false;
-        throw new UpstreamError(refused ? 'refused' : 'malformed', parsed.error);
+        return unwrap(answer, parseStatusAnswer(answer));
       } catch (error) {
         if (!(error instanceof UpstreamError) || !error.retryable || attempt >= 8) throw error;
         const delay = backoffDelay(attempt, random);
@@ -121,8 +130,7 @@ export class UpstreamClient {
       json = undefined;
     }
     if (!success) {
-      const refused = json !== null && typeof json === 'object' && (json as { status?: unknown }).status === false;
-      throw new UpstreamError(refused && status < 500 ? 'refused' : 'http', `the service answered ${path} with HTTP ${status}`, status);
+      throw new UpstreamError(isRefusal(json) && status < 500 ? 'refused' : 'http', `the service answered ${path} with HTTP ${status}`, status);
     }
     if (json === undefined) throw new UpstreamError('malformed', `the answer to ${path} is not JSON`);
     return json;

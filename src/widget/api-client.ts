@@ -28,7 +28,7 @@ export class PayinError extends Error implements ErrorEventDetail {
   }
 }
 
-/** Anything thrown while talking to the proxy, as a PayinError (an abort is passed through untouched). */
+/** Anything thrown while talking to the proxy, as a PayinError (callers check isAbort first: an abort is no error). */
 export function toPayinError(error: unknown): PayinError {
   if (error instanceof PayinError) return error;
   return new PayinError('network_error', error instanceof Error ? error.message : String(error));

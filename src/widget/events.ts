@@ -4,6 +4,7 @@
  * HTMLElementEventMap (payin-checkout.ts) so that `el.addEventListener('payin-paid', (e) => e.detail.payment)`
  * type-checks without casts.
  */
+import type { ErrorCode } from '../shared/error-codes.js';
 import type { PaymentView } from '../shared/payment-view.js';
 
 /** Detail of every payment event. */
@@ -16,19 +17,9 @@ export interface PaymentEventDetail {
   resumed: boolean;
 }
 
-/** Codes the proxy answers with, plus what only the browser can see. */
+/** Codes the proxy answers with (src/shared/error-codes.ts), plus what only the browser can see. */
 export type WidgetErrorCode =
-  | 'bad_request'
-  | 'unknown_field'
-  | 'not_found'
-  | 'method_not_allowed'
-  | 'order_paid'
-  | 'payload_too_large'
-  | 'unsupported_media_type'
-  | 'rate_limited'
-  | 'internal'
-  | 'upstream_error'
-  | 'upstream_timeout'
+  | ErrorCode
   /** The request never got an answer (offline, DNS, CORS, connection reset). */
   | 'network_error'
   /** No answer within the client's own time limit. */

@@ -12,7 +12,8 @@ export interface SessionRecord {
   method: string;
 }
 
-const PREFIX = 'payin-checkout:';
+/** The namespace of every name the widget keeps in the browser (storage keys, Web Locks, BroadcastChannels). */
+export const PREFIX = 'payin-checkout:';
 const ANNOUNCED = `${PREFIX}announced`;
 const ANNOUNCED_MAX = 50;
 

@@ -7,6 +7,7 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { readPaymentView, type PaymentView } from '../../shared/payment-view.js';
+import { PREFIX } from '../session-store.js';
 
 export interface TabCoordinationOptions {
   /** This tab now follows the payment. */
@@ -14,8 +15,6 @@ export interface TabCoordinationOptions {
   /** Another tab learned a state. */
   onPeerPayment: (payment: PaymentView) => void;
 }
-
-const PREFIX = 'payin-checkout:';
 
 export class TabCoordinationController implements ReactiveController {
   /** Whether this tab follows the joined payment. */

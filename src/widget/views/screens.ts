@@ -11,7 +11,8 @@ import type { Screen, ViewContext } from './view-context.js';
 
 export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
   const { t, flow } = ctx;
-  const payment = flow.payment;
+  // screenOf shows preparing, pay, checking and the final screens only with a payment.
+  const payment = flow.payment!;
   switch (screen) {
     case 'start':
       return html`${heading(t.title)}
@@ -28,19 +29,19 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
       return html`${heading(t.preparing)} ${spinner()}`;
     case 'preparing':
       return html`${heading(t.preparing)} ${spinner()}
-        ${payment ? amountBlock(ctx, payment, false) : nothing} ${countdown(ctx)} ${notices(ctx)}`;
+        ${amountBlock(ctx, payment, false)} ${countdown(ctx)} ${notices(ctx)}`;
     case 'pay':
-      return payScreen(ctx, payment!);
+      return payScreen(ctx, payment);
     case 'checking':
       return html`${heading(t.checkingHeading)} ${spinner()} <p class="hint">${t.checkingHint}</p>
-        ${payment ? amountBlock(ctx, payment, false) : nothing} ${notices(ctx)}`;
+        ${amountBlock(ctx, payment, false)} ${notices(ctx)}`;
     case 'paid':
       return html`<div part="result" class="result paid">
         <span part="result-icon" class="icon" aria-hidden="true">✓</span>
         ${heading(t.paidHeading)}
-        <p part="paid-amount" class="paid-amount">${payment?.initAmount
+        <p part="paid-amount" class="paid-amount">${payment.initAmount
           ? t.paidDifferent(money(ctx, payment), money(ctx, payment, payment.initAmount))
-          : payment ? t.paidAmount(money(ctx, payment)) : nothing}</p>
+          : t.paidAmount(money(ctx, payment))}</p>
         <slot name="success"></slot>
       </div>`;
     case 'expired':
