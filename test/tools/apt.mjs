@@ -25,3 +25,17 @@ export function aptInstall(packages) {
     if (ownPolicy) rmSync(POLICY_RC_D, { force: true });
   }
 }
+
+/**
+ * A tool's path from `find()`; when it is missing, installs Debian's `pkg` where that is possible, else throws
+ * `advice` (the command for the user to run). Never a silent skip.
+ */
+export function ensureTool({ find, pkg, advice }) {
+  const found = find();
+  if (found) return found;
+  if (!canAptInstall()) throw new Error(advice);
+  aptInstall([pkg]);
+  const installed = find();
+  if (!installed) throw new Error(`apt-get installed ${pkg}, but no binary was found where the tests look for it.`);
+  return installed;
+}

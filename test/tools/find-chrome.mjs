@@ -2,7 +2,7 @@
 // paths. On a Debian machine without one, running as root, installs Debian's chromium (and says so);
 // elsewhere prints the one command to run and fails. Never a silent skip.
 import { existsSync } from 'node:fs';
-import { aptInstall, canAptInstall } from './apt.mjs';
+import { ensureTool } from './apt.mjs';
 
 const CANDIDATES = [
   '/usr/lib/chromium/chromium', // Debian's binary without the wrapper's shell warning
@@ -25,19 +25,14 @@ export function findChrome() {
 
 /** Returns a Chrome path, installing Debian's chromium when that is possible; throws with advice otherwise. */
 export function ensureChrome() {
-  const found = findChrome();
-  if (found) return found;
-  if (!canAptInstall()) {
-    throw new Error(
+  return ensureTool({
+    find: findChrome,
+    pkg: 'chromium',
+    advice:
       'No Chrome or Chromium found for the browser tests. Install one and run again, e.g.\n' +
         '  sudo apt-get install -y chromium\n' +
         'or point CHROME_PATH at your Chrome binary.',
-    );
-  }
-  aptInstall(['chromium']);
-  const installed = findChrome();
-  if (!installed) throw new Error('apt-get installed chromium, but no binary was found at the usual paths.');
-  return installed;
+  });
 }
 
 /** Flags every headless launch here needs (root, closed network, small /dev/shm). */

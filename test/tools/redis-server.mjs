@@ -3,7 +3,7 @@
 // without one, running as root, installs Debian's redis-server (and says so) without letting the package start
 // its own service; elsewhere throws with the one command to run. Never a silent skip.
 import { existsSync } from 'node:fs';
-import { aptInstall, canAptInstall } from './apt.mjs';
+import { ensureTool } from './apt.mjs';
 import { delimiter, join } from 'node:path';
 
 const DEBIAN_PATH = '/usr/bin/redis-server';
@@ -24,17 +24,12 @@ export function findRedisServer() {
 
 /** Returns a redis-server path, installing Debian's package when that is possible; throws with advice otherwise. */
 export function ensureRedisServer() {
-  const found = findRedisServer();
-  if (found) return found;
-  if (!canAptInstall()) {
-    throw new Error(
+  return ensureTool({
+    find: findRedisServer,
+    pkg: 'redis-server',
+    advice:
       'No redis-server found for the Redis store tests. Install one and run again, e.g.\n' +
         '  sudo apt-get install -y --no-install-recommends redis-server\n' +
         '(or brew install redis), or point REDIS_SERVER_PATH at a redis-server binary.',
-    );
-  }
-  aptInstall(['redis-server']);
-  const installed = findRedisServer();
-  if (!installed) throw new Error('apt-get installed redis-server, but no binary was found on PATH or at /usr/bin/redis-server.');
-  return installed;
+  });
 }
