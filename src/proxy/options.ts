@@ -11,6 +11,7 @@ import { remoteAddressOf } from '../server/remote-address.js';
 import { consoleLogger, type ProxyLogger } from './logger.js';
 import { createMemoryStore } from './memory-store.js';
 import type { ProxyStore } from './store.js';
+import { processEnv } from '../server/env.js';
 
 export interface PricedOrder {
   /** The sum to pay, a decimal string ("250.00") or a number with at most two decimals. */
@@ -125,11 +126,6 @@ export interface ResolvedOptions {
   random: () => number;
   logger: ProxyLogger;
   clientId: (request: Request) => string;
-}
-
-function processEnv(): Record<string, string | undefined> {
-  const proc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
-  return proc?.env ?? {};
 }
 
 export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {

@@ -7,7 +7,7 @@
 import { isFinalOutcome, outcomeOf, stateRank } from '../shared/outcome.js';
 import type { PaymentView, Requisites } from '../shared/payment-view.js';
 import type { ProviderPayment } from '../shared/provider-payment.js';
-import { qrPayload } from '../shared/qr-payload.js';
+import { qrPayload, webUrl } from '../shared/qr-payload.js';
 import { parseTimestamp, toIso } from '../shared/timestamps.js';
 import { ProxyError } from './errors.js';
 import type { StoredView } from './store.js';
@@ -97,15 +97,6 @@ function requisitesOf(value: ProviderPayment['requisites']): Requisites | undefi
   if (typeof value.recipient === 'string' && value.recipient !== '') out.recipient = value.recipient;
   if (typeof value.bank === 'string' && value.bank !== '') out.bank = value.bank;
   return out;
-}
-
-function webUrl(value: unknown): string | undefined {
-  if (typeof value !== 'string' || value === '') return undefined;
-  try {
-    return /^https?:$/.test(new URL(value).protocol) ? value : undefined;
-  } catch {
-    return undefined;
-  }
 }
 
 function sameView(a: StoredView, b: StoredView): boolean {

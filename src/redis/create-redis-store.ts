@@ -8,6 +8,7 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { DEFAULT_KEY_PREFIX, DEFAULT_TTL_MS } from './redis-keys.js';
 import { RedisStore } from './redis-store.js';
+import { processEnv } from '../server/env.js';
 
 export interface RedisStoreOptions {
   /**
@@ -83,7 +84,3 @@ function warnOnChange(): (error: Error) => void {
   };
 }
 
-function processEnv(): Record<string, string | undefined> {
-  const proc = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process;
-  return proc?.env ?? {};
-}

@@ -92,8 +92,9 @@ export function qrPayload(source: QrSource): string | undefined {
   return undefined;
 }
 
-function webUrl(value: string | undefined): string | undefined {
-  if (!value) return undefined;
+/** The value when it is an http(s) URL: the only kind a hosted payment page may be (never javascript:). */
+export function webUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
   try {
     const { protocol } = new URL(value);
     return protocol === 'https:' || protocol === 'http:' ? value : undefined;
