@@ -4,7 +4,7 @@
  * and the `payin-error` event speak in. Nothing the proxy answers is trusted as-is: payments go through
  * readPaymentView, which derives `outcome` and `final` again from `state`.
  */
-import { isRetryable } from '../shared/error-codes.js';
+import { isErrorCode, isRetryable } from '../shared/error-codes.js';
 import { readPaymentView, type PaymentView } from '../shared/payment-view.js';
 import type { ErrorEventDetail, WidgetErrorCode } from './events.js';
 
@@ -108,8 +108,8 @@ function httpError(response: Response, json: unknown): PayinError {
   const error = (json as { error?: { code?: unknown; message?: unknown } } | undefined)?.error;
   const status = response.status;
   // The proxy's codes are a closed list (src/shared/error-codes.ts); anything else is judged by the status.
-  const code: WidgetErrorCode = typeof error?.code === 'string'
-    ? (error.code as WidgetErrorCode)
+  const code: WidgetErrorCode = isErrorCode(error?.code)
+    ? error.code
     : status === 429
       ? 'rate_limited'
       : status === 404

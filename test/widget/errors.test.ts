@@ -27,6 +27,16 @@ describe('transport errors', () => {
     await untilScreen(el, 'pay');
   });
 
+  it('judges an error code the proxy never sends by its HTTP status, so a 503 stays retryable', async () => {
+    const fake = await fakeScenario({ failCreates: 1, failWith: 503, failCode: 'gateway_overloaded' });
+    const el = await mount(fake.endpoint, { method: 'upi' });
+    const error = nextEvent(el, 'payin-error');
+    await el.start();
+    expect((await error).detail).to.deep.include({ code: 'internal', retryable: true });
+    await el.refresh();
+    await untilScreen(el, 'pay');
+  });
+
   it('says an order is already paid, with nothing to retry', async () => {
     const fake = await fakeScenario();
     const first = await mount(fake.endpoint, { method: 'upi', orderId: 'paid-order-1' });

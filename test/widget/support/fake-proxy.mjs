@@ -31,6 +31,8 @@ const DEFAULTS = {
   loseCreateAnswers: 0,
   failStatus: 0,
   failWith: 502,
+  /** The code those HTTP failures carry; default the proxy's own code for the status. */
+  failCode: undefined,
   /** Delay for answers, in ms: one number, or a list consumed call by call (out-of-order answers). */
   statusDelayMs: 0,
   createDelayMs: 0,
@@ -109,7 +111,7 @@ function failed(s, key, req, res) {
     req.socket.destroy();
   } else {
     const headers = s.options.retryAfterSeconds ? { 'retry-after': String(s.options.retryAfterSeconds) } : {};
-    const code = s.options.failWith === 429 ? 'rate_limited' : s.options.failWith === 404 ? 'not_found' : 'upstream_error';
+    const code = s.options.failCode ?? (s.options.failWith === 429 ? 'rate_limited' : s.options.failWith === 404 ? 'not_found' : 'upstream_error');
     send(res, s.options.failWith, { error: { code, message: `fake ${code}` } }, headers);
   }
   return true;
