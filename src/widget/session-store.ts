@@ -82,7 +82,9 @@ function announcedList(): string[] {
  * Claims the announcement of a payment's final state for this page. Answers undefined when this page already
  * announced it, else whether an earlier page of this tab did (then the event says `resumed: true`).
  */
-export function claimFinalAnnouncement(key: string): { announcedBefore: boolean } | undefined {
+export function claimFinalAnnouncement(endpoint: string, paymentId: string): { announcedBefore: boolean } | undefined {
+  // The endpoint as the records have it, so that "/payin" and "/payin/" are one proxy here too.
+  const key = `${absolute(endpoint)}|${paymentId}`;
   if (announcedThisPage.has(key)) return undefined;
   announcedThisPage.add(key);
   const list = announcedList();

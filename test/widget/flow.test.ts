@@ -1,5 +1,5 @@
 import { expect } from '@open-wc/testing';
-import { fakeScenario, mount, nextEvent, part, parts, recordEvents, sleep, text, untilScreen } from './support/helpers.js';
+import { fakeScenario, mount, nextEvent, part, parts, recordEvents, sleep, text, uid, untilScreen } from './support/helpers.js';
 
 describe('the payment flow', () => {
   it('shows "preparing payment details" until the service assigns requisites', async () => {
@@ -49,6 +49,17 @@ describe('the payment flow', () => {
     expect(el.payment!.method).to.equal('sbp');
     expect(el.payment!.id).not.to.equal(first);
     expect((await fake.stats()).creates).to.equal(2);
+  });
+
+  it('follows the host to another order while the first create is still on its way', async () => {
+    const fake = await fakeScenario({ createDelayMs: 600 });
+    const el = await mount(fake.endpoint, { orderId: uid('order-a'), method: 'upi', autostart: true });
+    const second = uid('order-b');
+    await sleep(100);
+    el.orderId = second;
+    await untilScreen(el, 'pay');
+    await sleep(800); // past the first create's answer, which must not take over
+    expect(el.payment!.orderId).to.equal(second);
   });
 
   it('without a QR shows the SBP instruction naming the bank, and copy buttons', async () => {

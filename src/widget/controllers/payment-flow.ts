@@ -47,6 +47,8 @@ export class PaymentFlowController implements ReactiveController {
   #abort = new AbortController();
   #pending: Promise<void> | undefined;
   #lastMethod: string | undefined;
+  /** The order of the create or resume in flight (or that failed), before any payment is there to say it. */
+  #order: string | undefined;
 
   readonly #host: ReactiveControllerHost & HTMLElement;
   readonly #config: () => FlowConfig;
@@ -73,9 +75,11 @@ export class PaymentFlowController implements ReactiveController {
   sync(): void {
     const { endpoint, orderId, methods, autostart, method } = this.#config();
     const open = this.payment;
-    // The host named another order, or another method for an open payment: follow the new configuration (for
-    // another method the proxy makes a new payment; the choice wins over the open one).
-    if (open && open.orderId !== orderId) this.reset(false);
+    const forOrder = open?.orderId ?? this.#order;
+    // The host named another order (also while a create or resume is on its way), or another method for an open
+    // payment: follow the new configuration (for another method the proxy makes a new payment; the choice wins
+    // over the open one).
+    if (forOrder !== undefined && forOrder !== orderId) this.reset(false);
     else if (open && method && !open.final && open.method !== method) this.reset(true);
     if (this.phase !== 'idle' || this.payment || !orderId) return;
     const record = loadRecord(endpoint, orderId);
@@ -132,7 +136,7 @@ export class PaymentFlowController implements ReactiveController {
     this.tabs.leave();
     this.countdown.stop();
     if (forget && orderId) clearRecord(endpoint, orderId);
-    this.payment = this.#token = this.error = this.trouble = this.#lastMethod = undefined;
+    this.payment = this.#token = this.error = this.trouble = this.#lastMethod = this.#order = undefined;
     this.stalled = false;
     this.phase = 'idle';
     this.#host.requestUpdate();
@@ -167,6 +171,7 @@ export class PaymentFlowController implements ReactiveController {
   ): Promise<void> {
     const run = ++this.#run;
     const { endpoint, orderId } = this.#config();
+    this.#order = orderId;
     this.#update(() => ((this.phase = phase), (this.error = undefined)));
     const done = work(this.#abort.signal).then(
       ({ payment, record }) => {
@@ -212,7 +217,7 @@ export class PaymentFlowController implements ReactiveController {
     if (!next.final) return;
     this.feed.stop();
     this.tabs.leave();
-    const claim = claimFinalAnnouncement(`${this.#config().endpoint}|${next.id}`);
+    const claim = claimFinalAnnouncement(this.#config().endpoint, next.id);
     if (!claim) return;
     const name = next.outcome === 'paid' ? 'payin-paid' : next.outcome === 'expired' ? 'payin-expired' : 'payin-failed';
     emit(this.#host, name, { payment: next, resumed: resumed || claim.announcedBefore });
