@@ -18,8 +18,9 @@ for (const file of ['dist/payin-checkout.iife.js', 'dist/widget/index.js', 'dist
 }
 
 const { createPayinProxy, silentLogger } = await import(at('dist/proxy/index.js').href);
-const { createSandbox } = await import(at('dist/sandbox/index.js').href);
+const { createSandbox, DEMO_MERCHANT } = await import(at('dist/sandbox/index.js').href);
 const { signBody, verifySignature } = await import(at('dist/shared/index.js').href);
+const { systemClock } = await import(at('dist/server/index.js').href);
 
 const gzip = (bytes) => gzipSync(bytes, { level: 9 }).byteLength;
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
@@ -80,18 +81,10 @@ const serviceFetch = async (input, init) => {
 };
 // The proxy's clock can jump ahead, so that each round starts past the window in which answers are shared.
 let skewMs = 0;
-const clock = {
-  now: () => Date.now() + skewMs,
-  setTimeout: (callback, ms) => {
-    const handle = setTimeout(callback, ms);
-    handle.unref?.();
-    return handle;
-  },
-  clearTimeout: (handle) => clearTimeout(handle),
-};
+const clock = { ...systemClock, now: () => Date.now() + skewMs };
 proxy = createPayinProxy({
   clock,
-  provider: { baseUrl: SERVICE, merchantId: 'demo-merchant', token: 'demo-token', secret: 'demo-secret' },
+  provider: { baseUrl: SERVICE, merchantId: DEMO_MERCHANT.id, token: DEMO_MERCHANT.token, secret: DEMO_MERCHANT.secret },
   callbackUrl: `${SHOP}/payin/callback`,
   resolveOrder: () => ({ amount: '499.00', currency: 'INR' }),
   fetch: serviceFetch,

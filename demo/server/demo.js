@@ -6,7 +6,7 @@
  * callbacks need its address and the proxy needs the sandbox's.
  */
 import { createPayinProxy } from '../../dist/proxy/index.js';
-import { createSandbox } from '../../dist/sandbox/index.js';
+import { createSandbox, DEMO_MERCHANT } from '../../dist/sandbox/index.js';
 import { serve } from '../../dist/server/index.js';
 import { ensureReactApp, widgetModuleBundle } from './builds.js';
 import { readConfig } from './config.js';
@@ -56,7 +56,7 @@ export async function startDemo(env, { log = console.log } = {}) {
         await sandbox.close();
       });
       sandboxUrl = running.url;
-      provider = { baseUrl: running.url, merchantId: 'demo-merchant', token: 'demo-token', secret: 'demo-secret' };
+      provider = { baseUrl: running.url, merchantId: DEMO_MERCHANT.id, token: DEMO_MERCHANT.token, secret: DEMO_MERCHANT.secret };
       callbackUrl = `${store.url}${BASE_PATH}/callback`;
     } else {
       provider = config.mode.provider;

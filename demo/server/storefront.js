@@ -44,6 +44,7 @@ export function createStorefront({ proxy, basePath, book, sandboxUrl, widgetModu
     if (path.startsWith('/api/')) return api(request, path.slice('/api'.length), book);
 
     const strict = path === '/strict' || path.startsWith('/strict/');
+    const variantContext = strict ? strictContext : context;
     const page = (/** @type {string} */ body, status = 200) =>
       new Response(body, {
         status,
@@ -57,18 +58,17 @@ export function createStorefront({ proxy, basePath, book, sandboxUrl, widgetModu
     if (request.method === 'POST') {
       const m = /^\/(shop|strict)\/checkout$/.exec(path);
       if (!m) return json({ error: 'not found' }, 404);
-      return placeOrder(request, `/${m[1]}`, book, strict ? strictContext : context);
+      return placeOrder(request, `/${m[1]}`, book, variantContext);
     }
     if (request.method !== 'GET' && request.method !== 'HEAD') return json({ error: 'method not allowed' }, 405);
 
     if (path === '/') return page(homePage(context));
-    if (path === '/shop' || path === '/strict') return page(shopPage(book.catalogue, path, strict ? strictContext : context));
+    if (path === '/shop' || path === '/strict') return page(shopPage(book.catalogue, path, variantContext));
     const checkout = /^\/(?:shop|strict)\/checkout\/([^/]+)$/.exec(path);
     if (checkout) {
       const order = book.get(decodeURIComponent(checkout[1] ?? ''));
-      const ctx = strict ? strictContext : context;
-      if (!order) return page(notFoundPage('There is no such order.', ctx), 404);
-      return page(checkoutPage(order, url.searchParams.get('method') ?? '', ctx));
+      if (!order) return page(notFoundPage('There is no such order.', variantContext), 404);
+      return page(checkoutPage(order, url.searchParams.get('method') ?? '', variantContext));
     }
     if (path === '/orders') return page(ordersPage(book.list(), context));
     if (path === '/module') return page(modulePage(context));

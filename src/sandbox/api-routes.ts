@@ -5,13 +5,14 @@
  * its secret. A second create for the same orderId makes a NEW payment: the real service's behaviour there is
  * unknown, so the sandbox assumes the least helpful one and the proxy must guard against doubles itself.
  */
-import { isJsonRequest, parseJsonBytes, readBody } from '../server/body.js';
+import { readBody } from '../server/body.js';
 import { sleep } from '../server/clock.js';
 import { createPaymentRequestSchema, describeIssues, statusRequestSchema } from '../shared/provider-messages.js';
 import { textAnswer, type AnswerScope } from './answers.js';
 import { answerSecretOf, authenticate, checkMerchantId, type Merchant } from './auth.js';
 import { MAX_BODY_BYTES, SandboxError } from './errors.js';
 import { garble, roll, type Faults } from './faults.js';
+import { jsonBody } from './json-body.js';
 import type { PaymentLifecycle } from './lifecycle.js';
 import type { ResolvedOptions } from './options.js';
 import { paymentAt, type PaymentRecord, type PaymentStore } from './payment-store.js';
@@ -100,10 +101,8 @@ export function createApiRoutes(deps: ApiDeps) {
     }
     const merchant = await authenticate(request, bytes, config.merchants);
     scope.secret = answerSecretOf(merchant);
-    if (!isJsonRequest(request)) throw new SandboxError(415, 'Content-Type must be application/json');
-    const json = parseJsonBytes(bytes);
-    if (!json.ok) throw new SandboxError(400, 'the body is not valid UTF-8 JSON');
-    const body = route === 'create' ? create(json.value, merchant, baseUrl) : status(json.value, merchant, faults);
+    const json = jsonBody(request, bytes);
+    const body = route === 'create' ? create(json, merchant, baseUrl) : status(json, merchant, faults);
     let text = JSON.stringify(body);
     if (roll(faults.malformedRate, config.random)) text = garble(text);
     return textAnswer(200, text, scope);

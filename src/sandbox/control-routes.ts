@@ -4,10 +4,11 @@
  * credentials (the sandbox listens on loopback by default and holds no real money) and carry no Signature.
  * Refusals have the same `{status: false, code, message}` shape as the service's routes.
  */
-import { isJsonRequest, parseJsonBytes, readBody } from '../server/body.js';
+import { readBody } from '../server/body.js';
 import { jsonAnswer, CONTROL_SCOPE } from './answers.js';
 import { MAX_BODY_BYTES, SandboxError } from './errors.js';
 import { parseFaults, type Faults } from './faults.js';
+import { jsonBody } from './json-body.js';
 import type { SandboxPaymentView } from './payment-store.js';
 import { ACTIONS, isAction, type SandboxAction } from './state-machine.js';
 
@@ -30,13 +31,11 @@ function allow(request: Request, methods: string): void {
 async function optionalJson(request: Request): Promise<Record<string, unknown>> {
   const bytes = await readBody(request, MAX_BODY_BYTES);
   if (bytes.length === 0) return {};
-  if (!isJsonRequest(request)) throw new SandboxError(415, 'Content-Type must be application/json');
-  const json = parseJsonBytes(bytes);
-  if (!json.ok) throw new SandboxError(400, 'the body is not valid UTF-8 JSON');
-  if (typeof json.value !== 'object' || json.value === null || Array.isArray(json.value)) {
+  const json = jsonBody(request, bytes);
+  if (typeof json !== 'object' || json === null || Array.isArray(json)) {
     throw new SandboxError(400, 'the body must be a JSON object');
   }
-  return json.value as Record<string, unknown>;
+  return json as Record<string, unknown>;
 }
 
 function decode(segment: string): string {
@@ -59,10 +58,7 @@ export function createControlRoutes(deps: ControlDeps) {
       allow(request, 'GET, PUT');
       if (request.method === 'PUT') {
         const bytes = await readBody(request, MAX_BODY_BYTES);
-        if (!isJsonRequest(request)) throw new SandboxError(415, 'Content-Type must be application/json');
-        const json = parseJsonBytes(bytes);
-        if (!json.ok) throw new SandboxError(400, 'the body is not valid UTF-8 JSON');
-        return ok(deps.setFaults(parseFaults(json.value)));
+        return ok(deps.setFaults(parseFaults(jsonBody(request, bytes))));
       }
       return ok(deps.faults());
     }

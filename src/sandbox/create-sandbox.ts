@@ -6,6 +6,7 @@
  * payments, act as the payer, set faults, wait for callbacks, close.
  */
 import { API_SCOPE, CONTROL_SCOPE, type AnswerScope } from './answers.js';
+import { answerSecretOf } from './auth.js';
 import { CallbackDispatcher } from './callbacks.js';
 import { pageRoute } from './console-page.js';
 import { createApiRoutes } from './api-routes.js';
@@ -41,7 +42,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const config = resolveOptions(options);
   const store = new PaymentStore(config.maxPayments);
   let faults: Faults = options.faults ? parseFaults(options.faults) : { ...NO_FAULTS };
-  const secrets = new Map(config.merchants.map((m) => [m.id, m.signAnswers ? m.secret : '']));
+  const secrets = new Map(config.merchants.map((m) => [m.id, answerSecretOf(m)]));
   const callbacks = new CallbackDispatcher({
     clock: config.clock,
     fetch: config.fetch,

@@ -6,7 +6,7 @@
  * `init_amount`, the service's "success with recalculation".
  */
 import type { Clock } from '../server/clock.js';
-import { normalizeAmount, toMinorUnits } from '../shared/money.js';
+import { isPositiveAmount, normalizeAmount, toMinorUnits } from '../shared/money.js';
 import type { CreatePaymentRequest } from '../shared/provider-messages.js';
 import { formatServiceTimestamp } from '../shared/timestamps.js';
 import type { CallbackDispatcher } from './callbacks.js';
@@ -79,7 +79,7 @@ export class PaymentLifecycle {
     if (body.amount !== undefined) {
       if (action !== 'pay') throw new SandboxError(400, `amount: only "pay" takes an amount`);
       const paid = normalizeAmount(body.amount);
-      if (paid === undefined || toMinorUnits(paid) === 0) {
+      if (paid === undefined || !isPositiveAmount(paid)) {
         throw new SandboxError(400, 'amount must be a positive decimal with at most 2 fraction digits, such as "250.00"');
       }
       record.payment.amount = paid;
