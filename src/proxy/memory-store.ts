@@ -1,66 +1,48 @@
 /**
- * The default store: everything in this process's memory, for a shop that runs one proxy instance. Every map is
- * bounded (the oldest entry goes first when full) and every entry expires, so that a stream of orders or of
- * abusive clients cannot grow the process without limit. Listeners are called asynchronously, like a real
- * pub/sub, so that code written against this store does not come to rely on synchronous delivery.
+ * The default store: everything in this process's memory, for tests and for one short-lived process. It
+ * forgets everything on restart: payments in flight are then looked up at the service again (tokens verify
+ * without the store, and an order the store does not know is asked for by orderId), but a replayed callback of a
+ * payment announced before the restart is announced again. Use the SQLite store for one durable process.
+ *
+ * What must never repeat while the process lives (paid orders, committed announcements, final payments) is
+ * kept without a time to live or a size bound; only scratch data expires: leases, counters, and payments and
+ * orders of unfinished work, each bounded (oldest first) so that a flood of abandoned orders cannot grow the
+ * process without limit. Listeners are called asynchronously, like a real pub/sub, so that code written against
+ * this store does not come to rely on synchronous delivery.
  */
 import { systemClock, type Clock } from '../server/clock.js';
-import type { OrderRecord, PaymentRecord, ProxyStore } from './store.js';
+import { ExpiringMap } from './expiring-map.js';
+import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from './store.js';
 
 export interface MemoryStoreOptions {
   clock?: Clock;
-  /** How long payments, orders and announcements are kept after their last write. Default 24 hours. */
+  /** How long records of unfinished work (open payments, unpaid orders) are kept after their last write. Default 24 hours. */
   ttlMs?: number;
-  /** Entries per kind (payments, orders, claims, counters) before the oldest are dropped. Default 10,000. */
+  /** Entries per kind of scratch data (open payments, unpaid orders, leases, counters) before the oldest go. Default 10,000. */
   maxEntries?: number;
 }
 
-interface Entry<T> {
-  value: T;
-  expiresAt: number;
+/** One key per (payment, state) pair. */
+const pairKey = (paymentId: string, state: string) => `${paymentId}\u0000${state}`;
+
+interface HeldEntry extends OutboxEntry {
+  /** Epoch ms until which a deliverer holds the entry; 0 when nobody does. */
+  heldUntil: number;
 }
-
-/** A Map with expiry and a size bound; re-setting a key moves it to the young end. */
-class ExpiringMap<T> {
-  #map = new Map<string, Entry<T>>();
-  constructor(
-    private readonly clock: Clock,
-    private readonly maxEntries: number,
-  ) {}
-
-  get(key: string): T | undefined {
-    const entry = this.#map.get(key);
-    if (!entry) return undefined;
-    if (entry.expiresAt <= this.clock.now()) {
-      this.#map.delete(key);
-      return undefined;
-    }
-    return entry.value;
-  }
-
-  set(key: string, value: T, ttlMs: number): void {
-    this.#map.delete(key);
-    this.#map.set(key, { value, expiresAt: this.clock.now() + ttlMs });
-    while (this.#map.size > this.maxEntries) this.#map.delete(this.#map.keys().next().value!);
-  }
-
-  delete(key: string): void {
-    this.#map.delete(key);
-  }
-}
-
-type Announcement = { committed: boolean };
-
-/** One map key per (payment, state) pair. */
-const announcementKey = (paymentId: string, state: string) => `${paymentId}\u0000${state}`;
 
 export class MemoryStore implements ProxyStore {
   readonly #clock: Clock;
   readonly #ttlMs: number;
-  readonly #payments: ExpiringMap<PaymentRecord>;
-  readonly #orders: ExpiringMap<OrderRecord>;
-  readonly #claims: ExpiringMap<string>;
-  readonly #announcements: ExpiringMap<Announcement>;
+  /** Open payments and unpaid orders: scratch, bounded. */
+  readonly #openPayments: ExpiringMap<PaymentRecord>;
+  readonly #openOrders: ExpiringMap<OrderRecord>;
+  /** Final payments and paid orders: kept for the life of the process. */
+  readonly #finalPayments = new Map<string, PaymentRecord>();
+  readonly #paidOrders = new Map<string, OrderRecord>();
+  readonly #followed = new Set<string>();
+  readonly #outbox = new Map<string, HeldEntry>();
+  readonly #announced = new Set<string>();
+  readonly #leases: ExpiringMap<string>;
   readonly #counters: ExpiringMap<number>;
   readonly #channels = new Map<string, Set<(message: string) => void>>();
 
@@ -68,56 +50,104 @@ export class MemoryStore implements ProxyStore {
     this.#clock = options.clock ?? systemClock;
     this.#ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
     const max = options.maxEntries ?? 10_000;
-    this.#payments = new ExpiringMap(this.#clock, max);
-    this.#orders = new ExpiringMap(this.#clock, max);
-    this.#claims = new ExpiringMap(this.#clock, max);
-    this.#announcements = new ExpiringMap(this.#clock, max);
+    this.#openPayments = new ExpiringMap(this.#clock, max);
+    this.#openOrders = new ExpiringMap(this.#clock, max);
+    this.#leases = new ExpiringMap(this.#clock, max);
     this.#counters = new ExpiringMap(this.#clock, max);
   }
 
-  async claimOrder(orderId: string, owner: string, leaseMs: number): Promise<boolean> {
-    if (this.#claims.get(orderId) !== undefined) return false;
-    this.#claims.set(orderId, owner, leaseMs);
+  async claim(key: string, owner: string, leaseMs: number): Promise<boolean> {
+    if (this.#leases.get(key) !== undefined) return false;
+    this.#leases.set(key, owner, leaseMs);
     return true;
   }
 
-  async releaseOrder(orderId: string, owner: string): Promise<void> {
-    if (this.#claims.get(orderId) === owner) this.#claims.delete(orderId);
+  async release(key: string, owner: string): Promise<void> {
+    if (this.#leases.get(key) === owner) this.#leases.delete(key);
   }
 
   async getOrder(orderId: string): Promise<OrderRecord | undefined> {
-    return clone(this.#orders.get(orderId));
+    return clone(this.#paidOrders.get(orderId) ?? this.#openOrders.get(orderId));
   }
 
   async putOrder(order: OrderRecord): Promise<void> {
-    this.#orders.set(order.orderId, clone(order), this.#ttlMs);
+    if (order.paidBy !== undefined) {
+      this.#openOrders.delete(order.orderId);
+      this.#paidOrders.set(order.orderId, clone(order));
+    } else if (!this.#paidOrders.has(order.orderId)) {
+      this.#openOrders.set(order.orderId, clone(order), this.#ttlMs);
+    }
   }
 
   async getPayment(id: string): Promise<PaymentRecord | undefined> {
-    return clone(this.#payments.get(id));
+    return clone(this.#finalPayments.get(id) ?? this.#openPayments.get(id));
   }
 
   async putPayment(record: PaymentRecord, expectedVersion: number): Promise<boolean> {
-    const current = this.#payments.get(record.view.id);
+    const id = record.view.id;
+    const current = this.#finalPayments.get(id) ?? this.#openPayments.get(id);
     if ((current?.version ?? 0) !== expectedVersion) return false;
-    this.#payments.set(record.view.id, clone(record), this.#ttlMs);
+    if (record.view.final) {
+      this.#openPayments.delete(id);
+      this.#finalPayments.set(id, clone(record));
+    } else {
+      this.#finalPayments.delete(id);
+      this.#openPayments.set(id, clone(record), this.#ttlMs);
+    }
+    if (record.followUntil !== undefined) this.#followed.add(id);
+    else this.#followed.delete(id);
     return true;
   }
 
+  async followedPayments(limit: number, afterId?: string): Promise<string[]> {
+    const ids: string[] = [];
+    for (const id of this.#followed) {
+      // A followed payment that expired out of the scratch map is no longer followed.
+      if (!this.#finalPayments.has(id) && this.#openPayments.get(id) === undefined) this.#followed.delete(id);
+      else if (afterId === undefined || id > afterId) ids.push(id);
+    }
+    return ids.sort().slice(0, Math.max(0, limit));
+  }
+
+  async enqueueAnnouncement(paymentId: string, state: string, dueAt: number): Promise<boolean> {
+    const key = pairKey(paymentId, state);
+    if (this.#announced.has(key) || this.#outbox.has(key)) return false;
+    this.#outbox.set(key, { paymentId, state, attempts: 0, dueAt, heldUntil: 0 });
+    return true;
+  }
+
+  async dueAnnouncements(now: number, limit: number): Promise<OutboxEntry[]> {
+    return [...this.#outbox.values()]
+      .filter((entry) => entry.dueAt <= now && entry.heldUntil <= now)
+      .sort((a, b) => a.dueAt - b.dueAt)
+      .slice(0, Math.max(0, limit))
+      .map(({ paymentId, state, attempts, dueAt }) => ({ paymentId, state, attempts, dueAt }));
+  }
+
   async claimAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<boolean> {
-    const key = announcementKey(paymentId, state);
-    if (this.#announcements.get(key)) return false;
-    this.#announcements.set(key, { committed: false }, leaseMs);
+    const entry = this.#outbox.get(pairKey(paymentId, state));
+    const now = this.#clock.now();
+    if (!entry || entry.heldUntil > now) return false;
+    entry.heldUntil = now + leaseMs;
     return true;
   }
 
   async commitAnnouncement(paymentId: string, state: string): Promise<void> {
-    this.#announcements.set(announcementKey(paymentId, state), { committed: true }, this.#ttlMs);
+    const key = pairKey(paymentId, state);
+    this.#outbox.delete(key);
+    this.#announced.add(key);
   }
 
-  async releaseAnnouncement(paymentId: string, state: string): Promise<void> {
-    const key = announcementKey(paymentId, state);
-    if (this.#announcements.get(key)?.committed === false) this.#announcements.delete(key);
+  async rescheduleAnnouncement(paymentId: string, state: string, dueAt: number): Promise<void> {
+    const entry = this.#outbox.get(pairKey(paymentId, state));
+    if (!entry) return;
+    entry.attempts += 1;
+    entry.dueAt = dueAt;
+    entry.heldUntil = 0;
+  }
+
+  async wasAnnounced(paymentId: string, state: string): Promise<boolean> {
+    return this.#announced.has(pairKey(paymentId, state));
   }
 
   async count(key: string, delta: number, ttlMs: number): Promise<number> {
