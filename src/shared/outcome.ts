@@ -3,8 +3,14 @@
  * `in_check`, `finished`, ...); everything above the wire speaks in outcomes, so that a state the service adds
  * tomorrow degrades to "still checking" instead of a wrong "paid" or a wrong "expired".
  */
+import { normalizeAmount, toMinorUnits } from './money.js';
 
-export type Outcome = 'waiting' | 'checking' | 'paid' | 'expired' | 'failed';
+/**
+ * `underpaid` is a `finished` payment whose paid amount is less than the amount the shop priced (the service's
+ * "success with recalculation"): final, but not a reason to ship. Only the proxy, which knows the price, can tell
+ * it from `paid`; see `settledOutcome`.
+ */
+export type Outcome = 'waiting' | 'checking' | 'paid' | 'underpaid' | 'expired' | 'failed';
 
 /** The payin states the provider documents. Any other string may still arrive and is handled as unknown. */
 export const KNOWN_STATES = [
@@ -40,13 +46,27 @@ export function outcomeOf(state: string): Outcome {
   return isKnownState(state) ? OUTCOMES[state] : 'checking';
 }
 
-/** A final state never changes again: paid, expired or failed. */
+/** A final state never changes again: paid (or underpaid), expired or failed. */
 export function isFinalState(state: string): boolean {
   return isFinalOutcome(outcomeOf(state));
 }
 
 export function isFinalOutcome(outcome: Outcome): boolean {
-  return outcome === 'paid' || outcome === 'expired' || outcome === 'failed';
+  return outcome === 'paid' || outcome === 'underpaid' || outcome === 'expired' || outcome === 'failed';
+}
+
+/**
+ * The outcome of a state given what was paid and what the shop priced (2-decimal strings): `paid` only when the
+ * paid amount covers the price, `underpaid` when it does not. Any other state maps as `outcomeOf` does.
+ */
+export function settledOutcome(state: string, paidAmount: string, pricedAmount: string): Outcome {
+  const outcome = outcomeOf(state);
+  if (outcome !== 'paid') return outcome;
+  const paid = normalizeAmount(paidAmount);
+  const priced = normalizeAmount(pricedAmount);
+  // An amount that cannot be read covers nothing: never a wrong "paid".
+  if (paid === undefined || priced === undefined) return 'underpaid';
+  return toMinorUnits(paid) >= toMinorUnits(priced) ? 'paid' : 'underpaid';
 }
 
 /**

@@ -53,13 +53,17 @@ const STRING_FIELDS = ['id', 'orderId', 'method', 'state', 'amount', 'currency',
 
 /**
  * A structural check of what came over the wire, for the browser. It does not trust `outcome` or `final` from
- * the answer: both are derived again from `state`, so a confused proxy can never make the widget say "paid".
+ * the answer: both are derived again from `state` (an `underpaid` is kept), so a confused proxy can never make
+ * the widget say "paid".
  */
 export function readPaymentView(value: unknown): PaymentView | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const v = value as Record<string, unknown>;
   for (const key of STRING_FIELDS) if (typeof v[key] !== 'string') return undefined;
-  const outcome = outcomeOf(v.state as string);
+  // The one outcome taken from the answer: a finished payment the proxy found short of its price. It can only
+  // turn a "paid" into an "underpaid", never the other way.
+  const derived = outcomeOf(v.state as string);
+  const outcome = derived === 'paid' && v.outcome === 'underpaid' ? 'underpaid' : derived;
   const view: PaymentView = {
     id: v.id as string,
     orderId: v.orderId as string,
