@@ -1,37 +1,53 @@
 /**
- * What every route of one proxy shares: the resolved options, the signed client for the service, the update
- * path into the store, and the per-order queue that lines up concurrent creates within this process.
+ * What every route of one proxy shares: the resolved options, the signed client for the service, the ledger
+ * (the one writer of payments and orders) and its outbox (the one writer of announcements), the payment tokens,
+ * and the per-order queue that lines up concurrent creates within this process.
  */
-import { timingSafeEqual } from '../shared/bytes.js';
 import { KeyedQueue } from './coalesce.js';
 import { ProxyError } from './errors.js';
+import { Ledger } from './ledger.js';
 import type { ResolvedOptions } from './options.js';
-import { PaymentUpdates } from './payment-updates.js';
+import { Outbox } from './outbox.js';
+import { PaymentTokens } from './payment-token.js';
 import type { PaymentRecord } from './store.js';
-import { UpstreamClient } from './upstream-client.js';
+import { UpstreamClient, UpstreamError } from './upstream-client.js';
 
 export interface ProxyContext {
   options: ResolvedOptions;
   upstream: UpstreamClient;
-  updates: PaymentUpdates;
+  ledger: Ledger;
+  outbox: Outbox;
+  tokens: PaymentTokens;
   orderQueue: KeyedQueue;
 }
 
 export function createContext(options: ResolvedOptions): ProxyContext {
   const upstream = new UpstreamClient(options);
-  return { options, upstream, updates: new PaymentUpdates(options, upstream), orderQueue: new KeyedQueue() };
+  const ledger = new Ledger(options, upstream);
+  const outbox = new Outbox(options, ledger);
+  ledger.onRecorded = (record, source) => outbox.announce(record, source);
+  return { options, upstream, ledger, outbox, tokens: new PaymentTokens(options.provider.secret), orderQueue: new KeyedQueue() };
 }
-
-// Compared against when there is no record, so that an unknown id costs the same time as a wrong token.
-const NO_TOKEN = 'x'.repeat(32);
 
 /**
- * The record of `paymentId` if `token` is the one issued with it. A wrong token and an unknown payment get the
- * same 404, so that guessing ids (they are time-based at the service) tells nothing.
+ * The record of `paymentId` if `token` is the one issued for it. A wrong token and an unknown payment get the
+ * same 404, so that guessing ids (they are time-based at the service) tells nothing. Tokens verify without the
+ * store: when the token is right but the store does not know the payment (a restart emptied it), the payment is
+ * looked up at the service and recorded again, so the open checkout goes on.
  */
-export async function readableRecord(options: ResolvedOptions, paymentId: string, token: string): Promise<PaymentRecord> {
-  const record = await options.store.getPayment(paymentId);
-  const matches = timingSafeEqual(record?.token ?? NO_TOKEN, token);
-  if (!record || !matches) throw new ProxyError('not_found', 'no payment with this id and token');
-  return record;
+export async function readableRecord(ctx: ProxyContext, paymentId: string, token: string): Promise<PaymentRecord> {
+  if (!(await ctx.tokens.verify(paymentId, token))) throw notFound();
+  const record = await ctx.options.store.getPayment(paymentId);
+  if (record) return record;
+  let adopted: PaymentRecord | undefined;
+  try {
+    adopted = await ctx.ledger.adopt(await ctx.ledger.fetchFresh(paymentId), 'status');
+  } catch (error) {
+    if (error instanceof UpstreamError && !error.retryable) throw notFound();
+    throw error;
+  }
+  if (!adopted) throw notFound();
+  return adopted;
 }
+
+const notFound = () => new ProxyError('not_found', 'no payment with this id and token');

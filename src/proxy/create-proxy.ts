@@ -12,6 +12,7 @@ import { handleCallback } from './callback-route.js';
 import { handleCreate } from './create-route.js';
 import { handleEvents } from './events-route.js';
 import { resolveOptions, type PayinProxyOptions } from './options.js';
+import { reconcile, startReconcileLoop, type ReconcileResult } from './reconcile.js';
 import { handleStatus } from './status-route.js';
 
 export interface PayinProxy {
@@ -20,6 +21,13 @@ export interface PayinProxy {
   readonly basePath: string;
   /** True when the request's path is under basePath: route it to the proxy, everything else to the shop. */
   matches(request: Request): boolean;
+  /**
+   * One reconcile sweep: asks the service about every payment still followed, records what changed and delivers
+   * due announcements. For cron jobs and serverless; a long-lived server runs it every `reconcileEveryMs` itself.
+   */
+  reconcile(): Promise<ReconcileResult>;
+  /** Stops the proxy's own timers (the reconcile loop, announcement retries). It does not close the store. */
+  close(): Promise<void>;
 }
 
 interface Route {
@@ -63,8 +71,32 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
     return withHeaders(response, cors);
   };
 
+  const sweep = () => reconcile(ctx.options, ctx.ledger, ctx.outbox, ctx.upstream);
+  // Only where a process lives on between requests: on a worker each request may run in a fresh isolate, and
+  // timers there do not outlive the request.
+  let stopLoop = () => {};
+  let loopStarted = false;
+  const startLoop = () => {
+    if (loopStarted || ctx.options.reconcileEveryMs === 0 || !isLongLivedRuntime()) return;
+    loopStarted = true;
+    stopLoop = startReconcileLoop(ctx.options, sweep, ctx.options.reconcileEveryMs);
+  };
+  startLoop();
+
   return Object.assign(handler, {
     basePath,
     matches: (request: Request) => underBase(new URL(request.url).pathname),
+    reconcile: sweep,
+    close: async () => {
+      stopLoop();
+      ctx.outbox.close();
+    },
   });
+}
+
+/** Node, Bun and Deno keep one process between requests; workers and edge runtimes do not. */
+function isLongLivedRuntime(): boolean {
+  const g = globalThis as { process?: { versions?: { node?: string } }; Deno?: unknown; Bun?: unknown; WebSocketPair?: unknown };
+  if (g.WebSocketPair !== undefined && g.process?.versions?.node === undefined) return false; // workerd
+  return g.process?.versions?.node !== undefined || g.Deno !== undefined || g.Bun !== undefined;
 }

@@ -5,20 +5,19 @@
  * a garbled answer) the payment may exist all the same, so the order is looked up at the service before
  * anything else; a create is never repeated blindly. An envelope answer lacks the expiry: one status call fills it.
  */
-import { randomToken } from '../shared/bytes.js';
 import { isFinalState } from '../shared/outcome.js';
 import { createPaymentRequestSchema, describeIssues, type CreateAnswer } from '../shared/provider-messages.js';
 import type { ProxyContext } from './context.js';
 import { describe } from './errors.js';
-import { newestPayment, withPaymentRef } from './payment-updates.js';
-import { isIncomplete, mergeObservation, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
+import { newestPayment } from './ledger.js';
+import { isIncomplete, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
 import type { OrderRecord, PaymentRecord } from './store.js';
 import { UpstreamError } from './upstream-client.js';
 
-/** Creates (or, after an uncertain attempt, finds) the order's new payment and stores it. Call with the claim held. */
+/** Creates (or, after an uncertain attempt, finds) the order's new payment and stores it. Call with the lease held. */
 export async function createUpstreamPayment(ctx: ProxyContext, order: CreateContext): Promise<PaymentRecord> {
-  const { options, upstream, updates } = ctx;
-  const { store, provider, clock, logger } = options;
+  const { options, upstream, ledger } = ctx;
+  const { store, provider, logger } = options;
   const orderRecord: OrderRecord = (await store.getOrder(order.orderId)) ?? { orderId: order.orderId, payments: [] };
   const known = new Set(orderRecord.payments.map((p) => p.id));
 
@@ -45,35 +44,21 @@ export async function createUpstreamPayment(ctx: ProxyContext, order: CreateCont
       logger.warn('a create ended without an answer; looking the order up', { orderId: order.orderId, error: describe(error) });
       const found = await lookUpByOrder(ctx, order, known);
       if (!found) {
-        await store.putOrder({ ...orderRecord, uncertain: true });
+        await ledger.markUncertain(orderRecord);
         throw error;
       }
       answer = { payment: found, incomplete: isIncompleteAnswer(found) };
     }
   }
 
-  const view = mergeObservation(undefined, answer.payment, order, answer.url);
-  let record: PaymentRecord = { view, token: randomToken(), version: 1, updatedAt: clock.now() };
-  if (!(await store.putPayment(record, 0))) {
-    // A callback adopted this payment while its create answer was lost (callback-route.ts). That record's token
-    // was never handed out, so the browser that created the payment may have it.
-    const adopted = await store.getPayment(view.id);
-    if (adopted?.view.orderId !== order.orderId) throw new Error(`payment ${view.id} is already stored for another order`);
-    record = (await updates.observe(answer.payment, answer.url)) ?? adopted;
-  }
-  await store.putOrder({ orderId: order.orderId, payments: withPaymentRef(orderRecord.payments, { id: view.id, method: order.method }) });
-
-  let current = record;
-  if (answer.incomplete || isIncomplete(view)) {
-    await updates.refresh(view.id, 'create');
-    current = (await store.getPayment(view.id)) ?? record;
-  }
-  await updates.announceQuietly(current, 'create');
-  return current;
+  const record = await ledger.recordCreated(order, answer, orderRecord);
+  if (!answer.incomplete && !isIncomplete(record.view)) return record;
+  await ledger.refresh(record.view.id, 'create');
+  return (await store.getPayment(record.view.id)) ?? record;
 }
 
 /** A payment of this order, for this method, that this proxy does not know yet and that is still open. */
-async function lookUpByOrder(
+export async function lookUpByOrder(
   ctx: ProxyContext,
   order: CreateContext,
   known: ReadonlySet<string>,

@@ -7,21 +7,21 @@
  */
 import { readableRecord, type ProxyContext } from './context.js';
 import { ProxyError } from './errors.js';
-import { channelOf, type PublishedChange } from './payment-updates.js';
+import { channelOf, type PublishedChange } from './ledger.js';
 import { isIncomplete, toPaymentView } from './payment-view-mapper.js';
 import { enforceRate, openStreamSlot } from './rate-limit.js';
 import { lastEventId, SSE_HEADERS, SseWriter } from './sse.js';
 import type { StoredView } from './store.js';
 
 export async function handleEvents(request: Request, ctx: ProxyContext): Promise<Response> {
-  const { options, updates } = ctx;
+  const { options, ledger } = ctx;
   const { store, clock, timeouts, logger } = options;
   const query = new URL(request.url).searchParams;
   const paymentId = query.get('paymentId') ?? '';
   const token = query.get('token') ?? '';
   if (!paymentId || !token) throw new ProxyError('bad_request', 'paymentId and token are required in the query');
   await enforceRate(options, request, 'status');
-  const record = await readableRecord(options, paymentId, token);
+  const record = await readableRecord(ctx, paymentId, token);
   let sent = lastEventId(request);
   if (sent > record.version) sent = 0; // an id from elsewhere: start over
   // A finished payment the browser has already seen: 204 tells EventSource to stop reconnecting.
@@ -52,7 +52,7 @@ export async function handleEvents(request: Request, ctx: ProxyContext): Promise
   const ping = () => {
     if (ended) return;
     writer.comment('ping');
-    updates.refresh(paymentId, 'events').catch(() => {});
+    ledger.refresh(paymentId, 'events').catch(() => {});
     pingTimer = clock.setTimeout(ping, timeouts.pingMs);
   };
 
@@ -66,7 +66,7 @@ export async function handleEvents(request: Request, ctx: ProxyContext): Promise
     if (ended) void unsubscribe().catch(() => {});
     const current = (await store.getPayment(paymentId)) ?? record;
     deliver(current.version, current.view);
-    if (!ended && isIncomplete(current.view)) updates.refresh(paymentId, 'events').catch(() => {});
+    if (!ended && isIncomplete(current.view)) ledger.refresh(paymentId, 'events').catch(() => {});
   } catch (error) {
     end();
     throw error;

@@ -5,10 +5,13 @@ export {
   type PayinProxyOptions,
   type PricedOrder,
   type PaymentUpdateSource,
+  type PaymentUpdateInfo,
+  type ResolveOrderExtra,
   type ProxyLimits,
   type ProxyTimeouts,
 } from './options.js';
-export type { ProxyStore, PaymentRecord, OrderRecord, OrderPaymentRef, StoredView } from './store.js';
+export type { ProxyStore, PaymentRecord, OrderRecord, OrderPaymentRef, OutboxEntry, StoredView } from './store.js';
+export type { ReconcileResult } from './reconcile.js';
 export { MemoryStore, createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export { ProxyError } from './errors.js';
 export { consoleLogger, silentLogger, type ProxyLogger } from './logger.js';

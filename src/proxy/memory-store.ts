@@ -124,12 +124,12 @@ export class MemoryStore implements ProxyStore {
       .map(({ paymentId, state, attempts, dueAt }) => ({ paymentId, state, attempts, dueAt }));
   }
 
-  async claimAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<boolean> {
+  async claimAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<OutboxEntry | undefined> {
     const entry = this.#outbox.get(pairKey(paymentId, state));
     const now = this.#clock.now();
-    if (!entry || entry.heldUntil > now) return false;
+    if (!entry || entry.heldUntil > now) return undefined;
     entry.heldUntil = now + leaseMs;
-    return true;
+    return { paymentId, state, attempts: entry.attempts, dueAt: entry.dueAt };
   }
 
   async commitAnnouncement(paymentId: string, state: string): Promise<void> {

@@ -20,7 +20,24 @@ export interface PricedOrder {
   currency: string;
 }
 
-export type PaymentUpdateSource = 'create' | 'status' | 'callback' | 'events';
+/** The path that found the state: a browser's create, status or event stream, a callback, a reconcile sweep, or a retry. */
+export type PaymentUpdateSource = 'create' | 'status' | 'callback' | 'events' | 'reconcile' | 'outbox';
+
+/** What the hook hears besides the payment. */
+export interface PaymentUpdateInfo {
+  source: PaymentUpdateSource;
+  /**
+   * Set on a paid payment of an order that another payment (this id) had already paid: the shopper paid twice
+   * (say, switched method and paid both). Do not ship twice; refund this one.
+   */
+  secondPaymentOf?: string;
+}
+
+/** What resolveOrder is told besides the order and method. */
+export interface ResolveOrderExtra {
+  /** The signed order token the page rendered (`order-token` on the element), when it sent one. */
+  orderToken?: string;
+}
 
 export interface PayinProxyOptions {
   /** The payment service and this shop's credentials there. Each field falls back to its PAYIN_* variable. */
@@ -31,6 +48,11 @@ export interface PayinProxyOptions {
     secret?: string;
     /** How the service writes `Signature`: lowercase hex (default) or base64. */
     signatureEncoding?: SignatureEncoding;
+    /**
+     * Believe create and status answers only with a valid `Signature` (default true: the service signs every
+     * answer). Turn off only for a service that does not sign; a present but wrong signature is refused anyway.
+     */
+    verifyAnswers?: boolean;
   };
   /** Where the proxy is mounted. Default `/payin`. */
   basePath?: string;
@@ -40,13 +62,24 @@ export interface PayinProxyOptions {
    * The shop prices and authorises the order: the amount and currency of `orderId`, or null when this request
    * may not pay it (unknown order, not this shopper's cart). The browser never chooses the amount.
    */
-  resolveOrder: (orderId: string, method: string, request: Request) => PricedOrder | null | Promise<PricedOrder | null>;
+  resolveOrder: (
+    orderId: string,
+    method: string,
+    request: Request,
+    extra: ResolveOrderExtra,
+  ) => PricedOrder | null | Promise<PricedOrder | null>;
   /**
-   * Called once for each new state a payment reaches (always for the final one), wherever it was first seen.
-   * Ship the order when `payment.outcome === 'paid'`, after checking `payment.amount`. A throw makes the
-   * service's callback fail with 500, so that it is delivered, and announced, again.
+   * Called once for each new state a payment reaches (always for the final one), wherever it was first seen,
+   * after the state is recorded. Ship the order when `payment.outcome === 'paid'` and `info.secondPaymentOf` is
+   * not set. A throw (or a rejected promise) means "not taken": the proxy calls again with backoff until it
+   * succeeds, never twice at once for one payment and state, never again after a success.
    */
-  onPaymentUpdate?: (payment: PaymentView, info: { source: PaymentUpdateSource }) => void | Promise<void>;
+  onPaymentUpdate?: (payment: PaymentView, info: PaymentUpdateInfo) => void | Promise<void>;
+  /**
+   * How often the proxy sweeps open payments and due announcements by itself on a long-lived server (Node, Bun,
+   * Deno). Default 30 s; 0 turns it off (workers and serverless call `proxy.reconcile()` from a cron instead).
+   */
+  reconcileEveryMs?: number;
   /** Payment methods the browser may ask for. Default ['upi', 'sbp', 'c2c']. */
   methods?: readonly string[];
   /** Exact origins (`https://shop.example`) allowed to call the proxy from another origin. Default none. */
@@ -90,6 +123,12 @@ export interface ProxyTimeouts {
   streamMaxMs: number;
   /** How long an order's claim may be held by a create that crashed. */
   claimLeaseMs: number;
+  /** How long one call of onPaymentUpdate may hold its announcement before another instance may try it. */
+  hookLeaseMs: number;
+  /** How long one reconcile sweep may hold the sweep lease. */
+  sweepLeaseMs: number;
+  /** How long past its expiry an open payment is still followed, for late payments. */
+  lateGraceMs: number;
 }
 
 export const DEFAULT_LIMITS: ProxyLimits = {
@@ -105,17 +144,28 @@ export const DEFAULT_TIMEOUTS: ProxyTimeouts = {
   statusMs: 5_000,
   statusDeadlineMs: 10_000,
   coalesceMs: 1_000,
-  pingMs: 15_000,
+  pingMs: 8_000,
   streamMaxMs: 30 * 60_000,
   claimLeaseMs: 60_000,
+  hookLeaseMs: 5 * 60_000,
+  sweepLeaseMs: 5 * 60_000,
+  lateGraceMs: 30 * 60_000,
 };
 
 export interface ResolvedOptions {
-  provider: { baseUrl: string; merchantId: string; token: string; secret: string; signatureEncoding: SignatureEncoding };
+  provider: {
+    baseUrl: string;
+    merchantId: string;
+    token: string;
+    secret: string;
+    signatureEncoding: SignatureEncoding;
+    verifyAnswers: boolean;
+  };
   basePath: string;
   callbackUrl: string;
   resolveOrder: PayinProxyOptions['resolveOrder'];
   onPaymentUpdate: NonNullable<PayinProxyOptions['onPaymentUpdate']> | undefined;
+  reconcileEveryMs: number;
   methods: readonly string[];
   allowedOrigins: ReadonlySet<string>;
   store: ProxyStore;
@@ -140,6 +190,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     token: pick(options.provider?.token, 'PAYIN_TOKEN'),
     secret: pick(options.provider?.secret, 'PAYIN_SECRET'),
     signatureEncoding: options.provider?.signatureEncoding ?? 'hex',
+    verifyAnswers: options.provider?.verifyAnswers ?? true,
   };
   const callbackUrl = pick(options.callbackUrl, 'PAYIN_CALLBACK_URL');
   const missing = [
@@ -165,12 +216,14 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     callbackUrl,
     resolveOrder: options.resolveOrder,
     onPaymentUpdate: options.onPaymentUpdate,
+    reconcileEveryMs: Math.max(0, options.reconcileEveryMs ?? 30_000),
     methods: options.methods?.length ? [...options.methods] : ['upi', 'sbp', 'c2c'],
     allowedOrigins: new Set(options.allowedOrigins ?? []),
     store: options.store ?? createMemoryStore({ clock }),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
-    fetch: fetchImpl,
+    // Called unbound: some runtimes (workerd) throw "Illegal invocation" when fetch is called as a method.
+    fetch: (input, init) => fetchImpl(input, init),
     clock,
     random: options.random ?? Math.random,
     logger: options.logger ?? consoleLogger,

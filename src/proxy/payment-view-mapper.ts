@@ -4,7 +4,7 @@
  * or reordered callback) changes nothing. Fields the answer lacks keep their earlier value: the status answer has
  * no hosted-page url, a callback may leave out requisites. userId, commission, rate and merchantId never get in.
  */
-import { isFinalOutcome, outcomeOf, stateRank } from '../shared/outcome.js';
+import { isFinalOutcome, outcomeOf, settledOutcome, stateRank } from '../shared/outcome.js';
 import type { PaymentView, Requisites } from '../shared/payment-view.js';
 import type { ProviderPayment } from '../shared/provider-payment.js';
 import { qrPayload, webUrl } from '../shared/qr-payload.js';
@@ -31,23 +31,25 @@ const KNOWN_FIELDS = new Set([
 
 /**
  * The view after this observation, or `previous` itself (same object) when the observation changes nothing
- * the browser could see. `payUrl` is the hosted page from a create answer, when it had one.
+ * the browser could see. `payUrl` is the hosted page from a create answer, when it had one. `pricedAmount` is
+ * what the shop's resolveOrder asked for: a finished payment is `paid` only when what was paid covers it.
  */
 export function mergeObservation(
   previous: StoredView | undefined,
   observed: ObservedPayment,
   context?: CreateContext,
   payUrl?: string,
+  pricedAmount?: string,
 ): StoredView {
   if (previous && (previous.final || stateRank(observed.state) < stateRank(previous.state))) return previous;
-  const outcome = outcomeOf(observed.state);
   const base = previous ?? context;
   if (!base) throw new Error('mergeObservation needs a stored view or a create context');
-  const paid = outcome === 'paid';
+  const paid = outcomeOf(observed.state) === 'paid';
   // Before payment `amount` is what the payer is asked for; once paid it is what was paid (the service may
   // recalculate), and the sum asked for moves to initAmount when the two differ.
   const asked = observed.init_amount ?? (paid ? undefined : observed.amount) ?? previous?.amount ?? context!.amount;
   const amount = paid ? (observed.amount ?? asked) : asked;
+  const outcome = settledOutcome(observed.state, amount, pricedAmount ?? context?.amount ?? asked);
   const view: StoredView = {
     id: observed.id,
     orderId: observed.orderId ?? base.orderId,

@@ -16,9 +16,9 @@ export async function handleStatus(request: Request, ctx: ProxyContext): Promise
   const body = await readJsonFields(request, options.limits.bodyBytes, ['paymentId', 'token'] as const);
   const paymentId = requireText(body.paymentId, 'paymentId');
   const token = requireText(body.token, 'token', 256);
-  let record = await readableRecord(options, paymentId, token);
+  let record = await readableRecord(ctx, paymentId, token);
   if (!record.view.final || isIncomplete(record.view)) {
-    await ctx.updates.refresh(paymentId, 'status');
+    await ctx.ledger.refresh(paymentId, 'status');
     record = (await options.store.getPayment(paymentId)) ?? record;
   }
   return jsonResponse(200, { payment: toPaymentView(record.view, options.clock.now()) });

@@ -100,10 +100,10 @@ export interface ProxyStore {
   /** Outbox entries due at `now` (dueAt <= now) that nobody holds, oldest due first, at most `limit`. */
   dueAnnouncements(now: number, limit: number): Promise<OutboxEntry[]>;
   /**
-   * Takes an outbox entry for delivery: true for exactly one caller, until it commits or reschedules or the
-   * lease lapses (a deliverer that crashed). False when the entry is held, or not in the outbox at all.
+   * Takes an outbox entry for delivery: the entry for exactly one caller, until it commits or reschedules or the
+   * lease lapses (a deliverer that crashed). Undefined when the entry is held, or not in the outbox at all.
    */
-  claimAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<boolean>;
+  claimAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<OutboxEntry | undefined>;
   /** The hook succeeded: the entry leaves the outbox and (payment, state) is remembered as announced, for good. */
   commitAnnouncement(paymentId: string, state: string): Promise<void>;
   /** The hook failed: the claim is given back, `attempts` grows by one and the entry is due again at `dueAt`. */

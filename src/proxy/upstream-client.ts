@@ -24,8 +24,9 @@ export class UpstreamError extends Error {
     readonly kind: UpstreamFailure,
     message: string,
     readonly httpStatus?: number,
+    cause?: unknown,
   ) {
-    super(message);
+    super(message, cause === undefined ? undefined : { cause });
     this.name = 'UpstreamError';
   }
 
@@ -40,7 +41,7 @@ export class UpstreamError extends Error {
   }
 }
 
-export type StatusQuery = { paymentId: string } | { orderId: string };
+export type StatusQuery = { paymentId: string } | { orderId: string } | { paymentIds: string[] };
 
 const encoder = new TextEncoder();
 
@@ -110,16 +111,22 @@ export class UpstreamClient {
       status = response.status;
       answerSignature = response.headers.get('signature');
       text = new Uint8Array(await response.arrayBuffer());
-    } catch {
+    } catch (error) {
+      // The cause is kept for the log line (errors.ts describes it), so that "Illegal invocation" or a DNS
+      // failure is seen, not guessed.
       throw timedOut
-        ? new UpstreamError('timeout', `the service did not answer ${path} within ${timeoutMs} ms`)
-        : new UpstreamError('network', `could not reach the service for ${path}`);
+        ? new UpstreamError('timeout', `the service did not answer ${path} within ${timeoutMs} ms`, undefined, error)
+        : new UpstreamError('network', `could not reach the service for ${path}: ${causeText(error)}`, undefined, error);
     } finally {
       clock.clearTimeout(timer);
     }
     const success = status >= 200 && status <= 299;
-    // Only a successful answer is ever believed, so only its signature decides anything; a present but wrong
-    // one (an empty one included) makes the answer a failure, never the truth.
+    // Only a successful answer is ever believed, so only its signature decides anything. The service signs every
+    // answer: a missing one is refused like a wrong one (unless verifyAnswers is off), and a present but wrong one
+    // (an empty one included) always makes the answer a failure, never the truth.
+    if (success && answerSignature === null && provider.verifyAnswers) {
+      throw new UpstreamError('signature', `the answer to ${path} has no Signature header (a service that never signs needs provider.verifyAnswers: false)`);
+    }
     if (success && answerSignature !== null && !(await verifySignature(provider.secret, text, answerSignature, provider.signatureEncoding))) {
       throw new UpstreamError('signature', `the answer to ${path} carries a Signature that does not verify (wrong PAYIN_SECRET or signatureEncoding?)`);
     }
@@ -135,4 +142,10 @@ export class UpstreamClient {
     if (json === undefined) throw new UpstreamError('malformed', `the answer to ${path} is not JSON`);
     return json;
   }
+}
+
+/** The error's own words, for a log line: never a request body or a header, which may carry secrets. */
+function causeText(error: unknown): string {
+  const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
+  return error instanceof Error ? `${error.name}: ${error.message}${cause}` : String(error);
 }

@@ -48,9 +48,36 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Parses UTF-8 JSON; undefined when the bytes are not valid UTF-8 JSON. */
 export function parseJsonBytes(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false } {
+  if (nestingDepth(bytes) > MAX_JSON_DEPTH) return { ok: false };
   try {
     return { ok: true, value: JSON.parse(decoder.decode(bytes)) };
   } catch {
     return { ok: false };
   }
+}
+
+/**
+ * No message of ours or of the service nests deeper than a few levels; a body nested thousands deep is an
+ * attack on whatever walks it recursively later (a schema check, a clone), so it is refused before parsing.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/** The deepest nesting of arrays and objects in JSON text, not counting brackets inside strings. */
+function nestingDepth(bytes: Uint8Array): number {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let i = 0; i < bytes.length; i++) {
+    const c = bytes[i];
+    if (inString) {
+      if (c === 0x5c) i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x5b || c === 0x7b) {
+      depth++;
+      if (depth > deepest) deepest = depth;
+      if (deepest > MAX_JSON_DEPTH) return deepest;
+    } else if (c === 0x5d || c === 0x7d) depth--;
+  }
+  return deepest;
 }

@@ -5,16 +5,23 @@
  */
 import { z } from 'zod';
 import { isPositiveAmount } from './money.js';
+import { orderIdProblem } from './order-id.js';
 import { amountText, providerPaymentSchema, type ProviderPayment } from './provider-payment.js';
 
-const nonEmpty = (field: string) => z.string({ error: `${field} must be a string` }).trim().min(1, `${field} is required`);
+// What we send is checked, never rewritten: a trimmed id would be another id.
+const nonEmpty = (field: string) =>
+  z.string({ error: `${field} must be a string` }).refine((v) => v.trim() !== '', `${field} is required`);
 
 export const createPaymentRequestSchema = z.strictObject({
   amount: z
     .string({ error: 'amount must be a string such as "250.00"' })
     .regex(/^\d{1,15}(\.\d{1,2})?$/, 'amount must be a decimal string with at most 2 fraction digits, such as "250.00"')
     .refine(isPositiveAmount, 'amount must be greater than zero'),
-  orderId: nonEmpty('orderId').max(128, 'orderId is longer than 128 characters'),
+  // Checked, never transformed: the id the shop priced is the id the service gets.
+  orderId: z.string({ error: 'orderId must be a string' }).superRefine((value, ctx) => {
+    const problem = orderIdProblem(value);
+    if (problem) ctx.addIssue({ code: 'custom', message: `orderId ${problem}` });
+  }),
   currency: z.string({ error: 'currency must be a string' }).regex(/^[A-Z]{3}$/, 'currency must be a 3-letter code such as "INR"'),
   method: nonEmpty('method').max(32, 'method is longer than 32 characters'),
   merchantId: nonEmpty('merchantId'),
