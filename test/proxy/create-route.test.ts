@@ -65,7 +65,7 @@ describe('POST /payin/payments', () => {
     const t = setup();
     await t.create();
     expect(t.service.creates).toHaveLength(1);
-    expect(t.service.statuses).toHaveLength(1);
+    expect(t.service.paymentStatuses).toHaveLength(1);
   });
 
   it('needs no status call when the create answer is a complete Payment', async () => {
@@ -73,7 +73,7 @@ describe('POST /payin/payments', () => {
     t.service.createShape = 'payment';
     const { response } = await t.create();
     expect(response.status).toBe(201);
-    expect(t.service.statuses).toHaveLength(0);
+    expect(t.service.paymentStatuses).toHaveLength(0);
   });
 
   it('gives a second click on the same order and method the same pending payment with 200', async () => {
@@ -162,7 +162,9 @@ describe('POST /payin/payments', () => {
     const { response, body } = await t.create('A-1');
     expect(response.status).toBe(502);
     expect(JSON.stringify(body)).not.toContain('internal note');
-    expect(t.service.statuses).toHaveLength(0);
+    // One look-up of the unknown order before the create; none after the refusal.
+    expect(t.service.orderLookups).toHaveLength(1);
+    expect(t.service.paymentStatuses).toHaveLength(0);
   });
 
   it('announces the new payment to the shop once', async () => {
@@ -177,8 +179,8 @@ describe('POST /payin/payments after a create that ended without an answer', () 
   it('does not create again while the service cannot say whether the first create took effect', async () => {
     const t = setup({ timeouts: { statusDeadlineMs: 1 } });
     t.service.onCreate = () => 'network-error';
-    t.service.onStatus = () => ({ status: 503, body: {} });
     expect((await t.create('A-1')).response.status).toBe(502);
+    t.service.onStatus = () => ({ status: 503, body: {} });
     t.service.onCreate = () => undefined;
     expect((await t.create('A-1')).response.status).toBe(502);
     expect(t.service.creates).toHaveLength(1);

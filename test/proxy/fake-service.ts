@@ -54,6 +54,16 @@ export class FakeService {
     return this.sent.filter((r) => r.path === '/api/v2/status');
   }
 
+  /** Status calls about one payment (not the look-ups by order the proxy makes before a first create). */
+  get paymentStatuses(): SentRequest[] {
+    return this.statuses.filter((r) => (r.body as Record<string, unknown>).orderId === undefined);
+  }
+
+  /** Look-ups by order. */
+  get orderLookups(): SentRequest[] {
+    return this.statuses.filter((r) => (r.body as Record<string, unknown>).orderId !== undefined);
+  }
+
   readonly fetch = async (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const url = new URL(typeof input === 'string' || input instanceof URL ? input : input.url);
     const text = new TextDecoder().decode(init?.body as Uint8Array);

@@ -64,7 +64,8 @@ describe('the proxy against the real sandbox over loopback sockets', () => {
     for (let i = 0; i < 4; i++) {
       const answer = await live.status(body.payment.id, body.token);
       expect(answer.status).toBe(200);
-      expect(answer.body.payment).toMatchObject({ id: body.payment.id, state: 'finished', outcome: 'paid', final: true, amount: '480.00', initAmount: '499.00' });
+      // 480.00 of a 499.00 order: finished at the service, but short of the shop's price.
+      expect(answer.body.payment).toMatchObject({ id: body.payment.id, state: 'finished', outcome: 'underpaid', final: true, amount: '480.00', initAmount: '499.00' });
     }
   });
 
@@ -96,7 +97,7 @@ describe('the proxy against the real sandbox over loopback sockets', () => {
     expect(final.body.payment.state).toBe('finished');
   });
 
-  it('answers the callback 5xx when the shop hook throws, and the retry announces', async () => {
+  it('acknowledges the callback when the shop hook throws, and the proxy announces paid on its own retry', async () => {
     let failures = 1;
     const announced: string[] = [];
     live = await startLive({
@@ -108,11 +109,11 @@ describe('the proxy against the real sandbox over loopback sockets', () => {
     });
     const { body } = await live.create('A-1');
     live.sandbox.act(body.payment.id, 'pay');
-    await eventually(() => announced.length === 1, 5_000, 'the retried callback to announce');
-    await live.sandbox.idle(); // the hook ran; the 200 of that delivery is recorded once its answer is back
+    await eventually(() => announced.length === 1, 5_000, 'the proxy to retry the hook');
+    await live.sandbox.idle();
     const paidDeliveries = live.sandbox.payment(body.payment.id)!.deliveries.filter((d) => d.state === 'finished');
-    expect(paidDeliveries[0]!.httpStatus).toBe(500);
-    expect(paidDeliveries.at(-1)!.httpStatus).toBe(200);
+    // The state was recorded at once: the service never had to deliver again for the shop to hear it.
+    expect(paidDeliveries.map((d) => d.httpStatus)).toEqual([200]);
     expect(announced).toEqual([body.payment.id]);
   });
 

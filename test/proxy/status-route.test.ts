@@ -115,11 +115,22 @@ describe('POST /payin/status', () => {
   it('keeps payUrl across status calls and shows what was paid once paid, with initAmount when it differs', async () => {
     const t = setup();
     const { body } = await t.create();
-    t.service.set(body.payment.id, { state: 'finished', status: true, amount: '240.00', init_amount: '250.00' });
+    // The service recalculated the sum it asked for, and the payer paid at least the shop's price.
+    t.service.set(body.payment.id, { state: 'finished', status: true, amount: '250.00', init_amount: '245.00' });
     await t.clock.advance(5_000);
     const answer = await t.status(body.payment.id, body.token);
-    expect(answer.body.payment).toMatchObject({ outcome: 'paid', final: true, amount: '240.00', initAmount: '250.00', payUrl: body.payment.payUrl });
+    expect(answer.body.payment).toMatchObject({ outcome: 'paid', final: true, amount: '250.00', initAmount: '245.00', payUrl: body.payment.payUrl });
     expect(body.payment.initAmount).toBeUndefined();
+  });
+
+  it('calls a payment that paid less than the shop priced underpaid, never paid, for the browser and the hook', async () => {
+    const t = setup({ resolveOrder: () => ({ amount: '499.00', currency: 'INR' }) });
+    const { body } = await t.create();
+    t.service.set(body.payment.id, { state: 'finished', status: true, amount: '1.00', init_amount: '499.00' });
+    await t.clock.advance(5_000);
+    const answer = await t.status(body.payment.id, body.token);
+    expect(answer.body.payment).toMatchObject({ state: 'finished', outcome: 'underpaid', final: true, amount: '1.00', initAmount: '499.00' });
+    expect(t.updates.map((u) => u.payment.outcome)).toEqual(['waiting', 'underpaid']);
   });
 
   it('stores and announces a new state seen in a status answer once', async () => {

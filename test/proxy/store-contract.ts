@@ -20,7 +20,7 @@ export type MakeStore = (clock: ManualClock) => StoreFixture | Promise<StoreFixt
 export function record(id: string, version: number, state = 'pending'): PaymentRecord {
   return {
     view: { id, orderId: 'A-1', method: 'upi', state, outcome: 'waiting', final: false, amount: '250.00', currency: 'INR' },
-    token: 'tok',
+    priced: { amount: '250.00', currency: 'INR' },
     version,
     updatedAt: 0,
   };
@@ -34,7 +34,7 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
     it('lets exactly one of many concurrent claimers hold an order', async () => {
       const { store, close } = await fixture();
       const order = unique();
-      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.claimOrder(order, `owner-${i}`, 10_000)));
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => store.claim(order, `owner-${i}`, 10_000)));
       expect(results.filter(Boolean)).toHaveLength(1);
       await close?.();
     });
@@ -42,20 +42,20 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
     it('releases a claim only for its owner', async () => {
       const { store, close } = await fixture();
       const order = unique();
-      expect(await store.claimOrder(order, 'a', 10_000)).toBe(true);
-      await store.releaseOrder(order, 'b');
-      expect(await store.claimOrder(order, 'b', 10_000)).toBe(false);
-      await store.releaseOrder(order, 'a');
-      expect(await store.claimOrder(order, 'b', 10_000)).toBe(true);
+      expect(await store.claim(order, 'a', 10_000)).toBe(true);
+      await store.release(order, 'b');
+      expect(await store.claim(order, 'b', 10_000)).toBe(false);
+      await store.release(order, 'a');
+      expect(await store.claim(order, 'b', 10_000)).toBe(true);
       await close?.();
     });
 
     it('lets a claim lapse after its lease, so a crashed create never locks an order for good', async () => {
       const { store, wait, close } = await fixture();
       const order = unique();
-      expect(await store.claimOrder(order, 'crashed', 200)).toBe(true);
+      expect(await store.claim(order, 'crashed', 200)).toBe(true);
       await wait(300);
-      expect(await store.claimOrder(order, 'next', 10_000)).toBe(true);
+      expect(await store.claim(order, 'next', 10_000)).toBe(true);
       await close?.();
     });
 
@@ -84,26 +84,80 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
       await close?.();
     });
 
-    it('grants an announcement once, again after a release, and never after a commit', async () => {
+    it('queues an announcement once, and never again after it was committed', async () => {
       const { store, close } = await fixture();
       const id = unique();
-      const first = await Promise.all([1, 2, 3].map(() => store.claimAnnouncement(id, 'finished', 10_000)));
+      const first = await Promise.all([1, 2, 3].map(() => store.enqueueAnnouncement(id, 'finished', 0)));
       expect(first.filter(Boolean)).toHaveLength(1);
-      expect(await store.claimAnnouncement(id, 'pending', 10_000)).toBe(true);
-      await store.releaseAnnouncement(id, 'finished');
-      expect(await store.claimAnnouncement(id, 'finished', 10_000)).toBe(true);
+      expect(await store.enqueueAnnouncement(id, 'pending', 0)).toBe(true);
+      expect(await store.claimAnnouncement(id, 'finished', 10_000)).toMatchObject({ paymentId: id, state: 'finished', attempts: 0 });
       await store.commitAnnouncement(id, 'finished');
-      await store.releaseAnnouncement(id, 'finished');
-      expect(await store.claimAnnouncement(id, 'finished', 10_000)).toBe(false);
+      expect(await store.wasAnnounced(id, 'finished')).toBe(true);
+      expect(await store.wasAnnounced(id, 'pending')).toBe(false);
+      expect(await store.enqueueAnnouncement(id, 'finished', 0)).toBe(false);
+      expect(await store.claimAnnouncement(id, 'finished', 10_000)).toBeUndefined();
       await close?.();
     });
 
-    it('lets an uncommitted announcement lapse after its lease', async () => {
-      const { store, wait, close } = await fixture();
+    it('hands an outbox entry to exactly one of many concurrent claimers', async () => {
+      const { store, close } = await fixture();
       const id = unique();
-      expect(await store.claimAnnouncement(id, 'finished', 200)).toBe(true);
+      await store.enqueueAnnouncement(id, 'finished', 0);
+      const claims = await Promise.all(Array.from({ length: 10 }, () => store.claimAnnouncement(id, 'finished', 10_000)));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+      expect(await store.claimAnnouncement(unique(), 'finished', 10_000)).toBeUndefined();
+      await close?.();
+    });
+
+    it('reschedules a failed delivery: attempts grow, the entry is due again later, and the claim is given back', async () => {
+      const { store, close } = await fixture();
+      const id = unique();
+      await store.enqueueAnnouncement(id, 'finished', 0);
+      expect(await store.claimAnnouncement(id, 'finished', 10_000)).toBeDefined();
+      const due = async (now: number) => (await store.dueAnnouncements(now, 1_000)).filter((e) => e.paymentId === id);
+      expect(await due(1)).toEqual([]); // held
+      await store.rescheduleAnnouncement(id, 'finished', 5_000);
+      expect(await due(4_999)).toEqual([]);
+      expect(await due(5_000)).toEqual([{ paymentId: id, state: 'finished', attempts: 1, dueAt: 5_000 }]);
+      expect(await store.claimAnnouncement(id, 'finished', 10_000)).toMatchObject({ attempts: 1 });
+      await close?.();
+    });
+
+    it('lists due entries oldest first, and lets a held entry lapse after its lease', async () => {
+      const { store, wait, close } = await fixture();
+      const [a, b] = [unique(), unique()];
+      await store.enqueueAnnouncement(a, 'pending', 20);
+      await store.enqueueAnnouncement(b, 'pending', 10);
+      const ids = (await store.dueAnnouncements(Number.MAX_SAFE_INTEGER, 1_000)).map((e) => e.paymentId).filter((x) => x === a || x === b);
+      expect(ids).toEqual([b, a]);
+      expect(await store.claimAnnouncement(a, 'pending', 200)).toBeDefined();
+      expect(await store.claimAnnouncement(a, 'pending', 200)).toBeUndefined();
       await wait(300);
-      expect(await store.claimAnnouncement(id, 'finished', 200)).toBe(true);
+      expect(await store.claimAnnouncement(a, 'pending', 200)).toBeDefined();
+      await close?.();
+    });
+
+    it('keeps a follow index of payments with followUntil, in id order, paged', async () => {
+      const { store, close } = await fixture();
+      const prefix = unique();
+      const ids = ['c', 'a', 'b', 'd'].map((x) => `${prefix}-${x}`);
+      for (const id of ids) expect(await store.putPayment({ ...record(id, 1), followUntil: 1_000 }, 0)).toBe(true);
+      const mine = (list: string[]) => list.filter((id) => id.startsWith(prefix));
+      expect(mine(await store.followedPayments(10_000))).toEqual([...ids].sort());
+      const firstPage = mine(await store.followedPayments(10_000)).slice(0, 2);
+      expect(mine(await store.followedPayments(2, `${prefix}-b`))).toEqual([`${prefix}-c`, `${prefix}-d`]);
+      expect(firstPage).toEqual([`${prefix}-a`, `${prefix}-b`]);
+      // A record written without followUntil leaves the index.
+      expect(await store.putPayment(record(`${prefix}-a`, 2, 'finished'), 1)).toBe(true);
+      expect(mine(await store.followedPayments(10_000))).toEqual([`${prefix}-b`, `${prefix}-c`, `${prefix}-d`]);
+      await close?.();
+    });
+
+    it('keeps an order paidBy and the rest of the order record', async () => {
+      const { store, close } = await fixture();
+      const id = unique();
+      await store.putOrder({ orderId: id, payments: [{ id: 'p1', method: 'upi' }], paidBy: 'p1' });
+      expect(await store.getOrder(id)).toEqual({ orderId: id, payments: [{ id: 'p1', method: 'upi' }], paidBy: 'p1' });
       await close?.();
     });
 
