@@ -4,7 +4,7 @@
  * need a retry loop and a round trip more). ioredis sends each script by its SHA1 and loads it once when the
  * server does not know it yet (after a restart, or on a fresh server), so the text crosses the wire rarely.
  *
- * Operations that are a single command (the order claim is SET NX PX, the announcement claim too) need no script.
+ * Operations that are a single command (a lease is SET NX PX) need no script.
  */
 import type { Redis } from 'ioredis';
 
@@ -31,20 +31,96 @@ return 0`,
 };
 
 /**
- * Compare-and-set of a payment: writes `version` = ARGV[2] and `record` = ARGV[3] and sets the expiry ARGV[4]
- * only when the stored version is ARGV[1] (0 standing for "no payment stored"). Returns 1 when it wrote. The
- * version sits in its own hash field so that the script compares it without decoding the record.
+ * Compare-and-set of a payment: writes `version` = ARGV[2] and `record` = ARGV[3] only when the stored version
+ * is ARGV[1] (0 standing for "no payment stored"), then keeps it for ARGV[4] ms (0: for good, a final payment)
+ * and puts the id ARGV[5] in the follow index KEYS[2] when ARGV[6] is '1', else takes it out. Returns 1 when it
+ * wrote. The version sits in its own hash field so that the script compares it without decoding the record.
  */
 export const PUT_IF_VERSION: LuaScript = {
   name: 'payinPutIfVersion',
-  numberOfKeys: 1,
+  numberOfKeys: 2,
   lua: `
 local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if stored ~= tonumber(ARGV[1]) then
   return 0
 end
 redis.call('HSET', KEYS[1], 'version', ARGV[2], 'record', ARGV[3])
-redis.call('PEXPIRE', KEYS[1], ARGV[4])
+if tonumber(ARGV[4]) > 0 then
+  redis.call('PEXPIRE', KEYS[1], ARGV[4])
+else
+  redis.call('PERSIST', KEYS[1])
+end
+if ARGV[6] == '1' then
+  redis.call('ZADD', KEYS[2], 0, ARGV[5])
+else
+  redis.call('ZREM', KEYS[2], ARGV[5])
+end
+return 1`,
+};
+
+/**
+ * Queues an announcement: KEYS[1] the "announced" marker, KEYS[2] the entry hash, KEYS[3] the outbox (a sorted
+ * set of members ARGV[1] scored by when they are due, ARGV[2]). Nothing happens, and 0 is returned, when the
+ * pair was announced or is queued already.
+ */
+export const ENQUEUE_ANNOUNCEMENT: LuaScript = {
+  name: 'payinEnqueueAnnouncement',
+  numberOfKeys: 3,
+  lua: `
+if redis.call('EXISTS', KEYS[1]) == 1 or redis.call('EXISTS', KEYS[2]) == 1 then
+  return 0
+end
+redis.call('HSET', KEYS[2], 'attempts', 0, 'dueAt', ARGV[2])
+redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
+return 1`,
+};
+
+/**
+ * Takes an outbox entry (KEYS[1] its hash, KEYS[2] the outbox) for ARGV[2] ms unless it is held: the entry's
+ * score in the outbox becomes the end of the lease, so that it is not listed as due while held. The lease is
+ * measured on Redis's clock, so it lapses even when the holder's instance is gone. Returns {attempts, dueAt},
+ * or 0 when the entry is held or gone.
+ */
+export const CLAIM_ANNOUNCEMENT: LuaScript = {
+  name: 'payinClaimAnnouncement',
+  numberOfKeys: 2,
+  lua: `
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return 0
+end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local held = tonumber(redis.call('HGET', KEYS[1], 'heldUntil') or '0')
+if held > now then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'heldUntil', now + tonumber(ARGV[2]))
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[1])
+return {tonumber(redis.call('HGET', KEYS[1], 'attempts')), tonumber(redis.call('HGET', KEYS[1], 'dueAt'))}`,
+};
+
+/** The hook succeeded: the entry (KEYS[1]) leaves the outbox (KEYS[2]) and the marker KEYS[3] is set for good. */
+export const COMMIT_ANNOUNCEMENT: LuaScript = {
+  name: 'payinCommitAnnouncement',
+  numberOfKeys: 3,
+  lua: `
+redis.call('DEL', KEYS[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+redis.call('SET', KEYS[3], '1')
+return 1`,
+};
+
+/** The hook failed: one more attempt counted, the claim given back, the entry due again at ARGV[2]. */
+export const RESCHEDULE_ANNOUNCEMENT: LuaScript = {
+  name: 'payinRescheduleAnnouncement',
+  numberOfKeys: 2,
+  lua: `
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return 0
+end
+redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+redis.call('HSET', KEYS[1], 'dueAt', ARGV[2], 'heldUntil', 0)
+redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 return 1`,
 };
 
@@ -61,7 +137,15 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return value`,
 };
 
-const SCRIPTS = [DELETE_IF_EQUALS, PUT_IF_VERSION, COUNT_WITH_EXPIRY];
+const SCRIPTS = [
+  DELETE_IF_EQUALS,
+  PUT_IF_VERSION,
+  COUNT_WITH_EXPIRY,
+  ENQUEUE_ANNOUNCEMENT,
+  CLAIM_ANNOUNCEMENT,
+  COMMIT_ANNOUNCEMENT,
+  RESCHEDULE_ANNOUNCEMENT,
+];
 
 /** Teaches a connection the scripts, under their names. Call once per connection that runs them. */
 export function defineScripts(connection: Redis): void {
@@ -75,8 +159,13 @@ type ScriptCommand = (...args: (string | number)[]) => Promise<unknown>;
  * here rather than declared on ioredis's own types (which would change them for every user of ioredis).
  */
 export async function runScript(connection: Redis, script: LuaScript, keys: string[], args: (string | number)[]): Promise<number> {
+  return Number(await runScriptRaw(connection, script, keys, args));
+}
+
+/** runScript for a script that answers something other than a number. */
+export async function runScriptRaw(connection: Redis, script: LuaScript, keys: string[], args: (string | number)[]): Promise<unknown> {
   const command = (connection as unknown as Record<string, ScriptCommand | undefined>)[script.name];
   if (typeof command !== 'function') throw new Error(`the Redis script ${script.name} was not defined on this connection`);
   if (keys.length !== script.numberOfKeys) throw new Error(`the Redis script ${script.name} takes ${script.numberOfKeys} keys`);
-  return Number(await command.apply(connection, [...keys, ...args]));
+  return command.apply(connection, [...keys, ...args]);
 }

@@ -1,29 +1,33 @@
 /**
  * Where each piece of the proxy's state lives in Redis, in one place, so that an operator can read the layout
  * (and a test can check it) without reading every operation. Every key starts with the store's prefix, so that
- * several shops, or a test run, can share one Redis database without seeing each other's state, and every key
- * is written with an expiry, so that Redis does not grow with every order ever seen.
+ * several shops, or a test run, can share one Redis database without seeing each other's state. Scratch data
+ * (leases, counters, open payments and unpaid orders) is written with an expiry, so that Redis does not grow
+ * with every abandoned order; what must never repeat (final payments, paid orders, announced states) is kept
+ * for good. Run Redis with persistence (appendonly yes) for the ledger to survive a Redis restart.
  */
 
-/** How long payments, orders and committed announcements are kept after their last write: the memory store's default. */
+/** How long open payments and unpaid orders are kept after their last write: the memory store's default. */
 export const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
 
 /** The default prefix: short, and obviously this package's when an operator lists keys. */
 export const DEFAULT_KEY_PREFIX = 'payin:';
 
-/** The announcement value while the shop's hook runs; anything else there means "committed". */
-export const ANNOUNCEMENT_PENDING = 'pending';
-export const ANNOUNCEMENT_COMMITTED = 'committed';
-
 export interface RedisKeys {
-  /** A string holding the owner of an order's claim (SET NX PX: it vanishes with its lease). */
-  claim(orderId: string): string;
+  /** A string holding the owner of a lease (SET NX PX: it vanishes with its lease). */
+  lease(key: string): string;
   /** A string holding the OrderRecord as JSON. */
   order(orderId: string): string;
   /** A hash: `version` (what compare-and-set compares) and `record` (the PaymentRecord as JSON). */
   payment(paymentId: string): string;
-  /** A string: pending while the shop's hook runs (with the lease), committed afterwards (with the TTL). */
-  announcement(paymentId: string, state: string): string;
+  /** A sorted set of followed payment ids, all scored 0, so that ZRANGEBYLEX pages them in id order. */
+  followed(): string;
+  /** A hash per queued announcement: attempts, dueAt, heldUntil. */
+  outboxEntry(paymentId: string, state: string): string;
+  /** A sorted set of queued announcements (members from outboxMember), scored by when they are due or held until. */
+  outbox(): string;
+  /** A string set, for good, once the pair was announced. */
+  announced(paymentId: string, state: string): string;
   /** An integer (INCRBY), expiring with the caller's window. */
   counter(key: string): string;
   /** A pub/sub channel; channels are not keys, but sharing the prefix keeps two stores on one Redis apart. */
@@ -32,12 +36,15 @@ export interface RedisKeys {
 
 export function redisKeys(prefix: string): RedisKeys {
   return {
-    claim: (orderId) => `${prefix}claim:${orderId}`,
+    lease: (key) => `${prefix}lease:${key}`,
     order: (orderId) => `${prefix}order:${orderId}`,
     payment: (paymentId) => `${prefix}payment:${paymentId}`,
     // The state is encoded so that it holds no ':'; then payment "a:b" in state "c" and payment "a" in state
     // "b:c" cannot share a key, whatever the service's ids look like.
-    announcement: (paymentId, state) => `${prefix}announce:${paymentId}:${encodeURIComponent(state)}`,
+    followed: () => `${prefix}followed`,
+    outboxEntry: (paymentId, state) => `${prefix}outbox:${paymentId}:${encodeURIComponent(state)}`,
+    outbox: () => `${prefix}outbox`,
+    announced: (paymentId, state) => `${prefix}announced:${paymentId}:${encodeURIComponent(state)}`,
     counter: (key) => `${prefix}count:${key}`,
     channel: (name) => `${prefix}events:${name}`,
   };
@@ -50,4 +57,10 @@ export function redisKeys(prefix: string): RedisKeys {
 export function toRedisMs(ms: number, what: string): number {
   if (!Number.isFinite(ms) || ms <= 0) throw new RangeError(`${what} must be a positive number of milliseconds, got ${ms}`);
   return Math.ceil(ms);
+}
+
+/** The outbox's member for a pair, and back: JSON, so that any id and state round-trip. */
+export const outboxMember = (paymentId: string, state: string) => JSON.stringify([paymentId, state]);
+export function fromOutboxMember(member: string): [string, string] {
+  return JSON.parse(member) as [string, string];
 }

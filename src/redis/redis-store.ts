@@ -2,14 +2,26 @@
  * The proxy's store on Redis, for shops that run several proxy instances: every instance that points at the same
  * Redis (and key prefix) sees the same order claims, payments, announcements, rate counters and event-stream
  * messages. Each ProxyStore operation is one Redis command or one Lua script, so it is atomic across instances
- * without locks held in any process. Time is Redis's own (PX and PEXPIRE), which is why this store takes no clock:
- * leases and windows lapse even when the instance that set them is gone.
+ * without locks held in any process. Leases and windows run on Redis's own time (PX, PEXPIRE, TIME), which is why
+ * this store takes no clock: they lapse even when the instance that set them is gone. Outbox due times are the
+ * proxy's (wall-clock) milliseconds.
  */
 import type { Redis } from 'ioredis';
-import type { OrderRecord, PaymentRecord, ProxyStore } from '../proxy/store.js';
-import { COUNT_WITH_EXPIRY, defineScripts, DELETE_IF_EQUALS, PUT_IF_VERSION, runScript } from './lua-scripts.js';
+import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/store.js';
+import {
+  CLAIM_ANNOUNCEMENT,
+  COMMIT_ANNOUNCEMENT,
+  COUNT_WITH_EXPIRY,
+  defineScripts,
+  DELETE_IF_EQUALS,
+  ENQUEUE_ANNOUNCEMENT,
+  PUT_IF_VERSION,
+  RESCHEDULE_ANNOUNCEMENT,
+  runScript,
+  runScriptRaw,
+} from './lua-scripts.js';
 import { ChannelMultiplexer } from './pub-sub.js';
-import { ANNOUNCEMENT_COMMITTED, ANNOUNCEMENT_PENDING, redisKeys, toRedisMs, type RedisKeys } from './redis-keys.js';
+import { fromOutboxMember, outboxMember, redisKeys, toRedisMs, type RedisKeys } from './redis-keys.js';
 
 export interface RedisStoreSettings {
   keyPrefix: string;
@@ -37,13 +49,13 @@ export class RedisStore implements ProxyStore {
     defineScripts(connection);
   }
 
-  async claimOrder(orderId: string, owner: string, leaseMs: number): Promise<boolean> {
-    const reply = await this.#redis.set(this.#keys.claim(orderId), owner, 'PX', toRedisMs(leaseMs, 'leaseMs'), 'NX');
+  async claim(key: string, owner: string, leaseMs: number): Promise<boolean> {
+    const reply = await this.#redis.set(this.#keys.lease(key), owner, 'PX', toRedisMs(leaseMs, 'leaseMs'), 'NX');
     return reply === 'OK';
   }
 
-  async releaseOrder(orderId: string, owner: string): Promise<void> {
-    await runScript(this.#redis, DELETE_IF_EQUALS, [this.#keys.claim(orderId)], [owner]);
+  async release(key: string, owner: string): Promise<void> {
+    await runScript(this.#redis, DELETE_IF_EQUALS, [this.#keys.lease(key)], [owner]);
   }
 
   async getOrder(orderId: string): Promise<OrderRecord | undefined> {
@@ -52,7 +64,10 @@ export class RedisStore implements ProxyStore {
   }
 
   async putOrder(order: OrderRecord): Promise<void> {
-    await this.#redis.set(this.#keys.order(order.orderId), JSON.stringify(order), 'PX', this.#ttlMs);
+    const key = this.#keys.order(order.orderId);
+    // A paid order is kept for good: a create for it must be refused forever.
+    if (order.paidBy !== undefined) await this.#redis.set(key, JSON.stringify(order));
+    else await this.#redis.set(key, JSON.stringify(order), 'PX', this.#ttlMs);
   }
 
   async getPayment(id: string): Promise<PaymentRecord | undefined> {
@@ -61,24 +76,56 @@ export class RedisStore implements ProxyStore {
   }
 
   async putPayment(record: PaymentRecord, expectedVersion: number): Promise<boolean> {
-    const key = this.#keys.payment(record.view.id);
-    const args = [expectedVersion, record.version, JSON.stringify(record), this.#ttlMs];
-    return (await runScript(this.#redis, PUT_IF_VERSION, [key], args)) === 1;
+    const id = record.view.id;
+    const keep = record.view.final ? 0 : this.#ttlMs;
+    const follow = record.followUntil === undefined ? '0' : '1';
+    const args = [expectedVersion, record.version, JSON.stringify(record), keep, id, follow];
+    return (await runScript(this.#redis, PUT_IF_VERSION, [this.#keys.payment(id), this.#keys.followed()], args)) === 1;
   }
 
-  async claimAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<boolean> {
-    const key = this.#keys.announcement(paymentId, state);
-    const reply = await this.#redis.set(key, ANNOUNCEMENT_PENDING, 'PX', toRedisMs(leaseMs, 'leaseMs'), 'NX');
-    return reply === 'OK';
+  async followedPayments(limit: number, afterId?: string): Promise<string[]> {
+    if (limit <= 0) return [];
+    const from = afterId === undefined ? '-' : `(${afterId}`;
+    return this.#redis.zrangebylex(this.#keys.followed(), from, '+', 'LIMIT', 0, limit);
+  }
+
+  async enqueueAnnouncement(paymentId: string, state: string, dueAt: number): Promise<boolean> {
+    const keys = [this.#keys.announced(paymentId, state), this.#keys.outboxEntry(paymentId, state), this.#keys.outbox()];
+    return (await runScript(this.#redis, ENQUEUE_ANNOUNCEMENT, keys, [outboxMember(paymentId, state), dueAt])) === 1;
+  }
+
+  async dueAnnouncements(now: number, limit: number): Promise<OutboxEntry[]> {
+    if (limit <= 0) return [];
+    const members = await this.#redis.zrangebyscore(this.#keys.outbox(), '-inf', now, 'LIMIT', 0, limit);
+    const entries: OutboxEntry[] = [];
+    for (const member of members) {
+      const [paymentId, state] = fromOutboxMember(member);
+      const hash = await this.#redis.hgetall(this.#keys.outboxEntry(paymentId, state));
+      if (hash.dueAt === undefined) continue;
+      entries.push({ paymentId, state, attempts: Number(hash.attempts ?? 0), dueAt: Number(hash.dueAt) });
+    }
+    return entries;
+  }
+
+  async claimAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<OutboxEntry | undefined> {
+    const keys = [this.#keys.outboxEntry(paymentId, state), this.#keys.outbox()];
+    const reply = await runScriptRaw(this.#redis, CLAIM_ANNOUNCEMENT, keys, [outboxMember(paymentId, state), toRedisMs(leaseMs, 'leaseMs')]);
+    if (!Array.isArray(reply)) return undefined;
+    return { paymentId, state, attempts: Number(reply[0]), dueAt: Number(reply[1]) };
   }
 
   async commitAnnouncement(paymentId: string, state: string): Promise<void> {
-    // Unconditional, like the memory store: the hook has run, so "announced" must hold even if the lease lapsed.
-    await this.#redis.set(this.#keys.announcement(paymentId, state), ANNOUNCEMENT_COMMITTED, 'PX', this.#ttlMs);
+    const keys = [this.#keys.outboxEntry(paymentId, state), this.#keys.outbox(), this.#keys.announced(paymentId, state)];
+    await runScript(this.#redis, COMMIT_ANNOUNCEMENT, keys, [outboxMember(paymentId, state)]);
   }
 
-  async releaseAnnouncement(paymentId: string, state: string): Promise<void> {
-    await runScript(this.#redis, DELETE_IF_EQUALS, [this.#keys.announcement(paymentId, state)], [ANNOUNCEMENT_PENDING]);
+  async rescheduleAnnouncement(paymentId: string, state: string, dueAt: number): Promise<void> {
+    const keys = [this.#keys.outboxEntry(paymentId, state), this.#keys.outbox()];
+    await runScript(this.#redis, RESCHEDULE_ANNOUNCEMENT, keys, [outboxMember(paymentId, state), dueAt]);
+  }
+
+  async wasAnnounced(paymentId: string, state: string): Promise<boolean> {
+    return (await this.#redis.exists(this.#keys.announced(paymentId, state))) === 1;
   }
 
   async count(key: string, delta: number, ttlMs: number): Promise<number> {

@@ -51,25 +51,28 @@ describe('RedisStore across instances', () => {
   it('lets exactly one of two instances hold an order, and only the holder release it', async () => {
     const prefix = freshPrefix();
     const [a, b] = [open(prefix), open(prefix)];
-    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).claimOrder('A-1', `owner-${i}`, 10_000)));
+    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).claim('A-1', `owner-${i}`, 10_000)));
     expect(claims.filter(Boolean)).toHaveLength(1);
     const owner = `owner-${claims.indexOf(true)}`;
-    await b.releaseOrder('A-1', 'someone-else');
-    expect(await a.claimOrder('A-1', 'late', 10_000)).toBe(false);
-    await (claims.indexOf(true) % 2 ? b : a).releaseOrder('A-1', owner);
-    expect(await a.claimOrder('A-1', 'late', 10_000)).toBe(true);
+    await b.release('A-1', 'someone-else');
+    expect(await a.claim('A-1', 'late', 10_000)).toBe(false);
+    await (claims.indexOf(true) % 2 ? b : a).release('A-1', owner);
+    expect(await a.claim('A-1', 'late', 10_000)).toBe(true);
   });
 
-  it('announces a state once across instances, again only after a release', async () => {
+  it('hands an announcement to one instance at a time, and never again after a commit', async () => {
     const prefix = freshPrefix();
     const [a, b] = [open(prefix), open(prefix)];
-    expect(await a.claimAnnouncement('p1', 'finished', 10_000)).toBe(true);
-    expect(await b.claimAnnouncement('p1', 'finished', 10_000)).toBe(false);
-    await a.releaseAnnouncement('p1', 'finished');
-    expect(await b.claimAnnouncement('p1', 'finished', 10_000)).toBe(true);
+    expect(await a.enqueueAnnouncement('p1', 'finished', 0)).toBe(true);
+    expect(await b.enqueueAnnouncement('p1', 'finished', 0)).toBe(false);
+    expect(await a.claimAnnouncement('p1', 'finished', 10_000)).toBeDefined();
+    expect(await b.claimAnnouncement('p1', 'finished', 10_000)).toBeUndefined();
+    await a.rescheduleAnnouncement('p1', 'finished', 0);
+    expect(await b.claimAnnouncement('p1', 'finished', 10_000)).toMatchObject({ attempts: 1 });
     await b.commitAnnouncement('p1', 'finished');
-    await a.releaseAnnouncement('p1', 'finished');
-    expect(await a.claimAnnouncement('p1', 'finished', 10_000)).toBe(false);
+    expect(await a.claimAnnouncement('p1', 'finished', 10_000)).toBeUndefined();
+    expect(await a.enqueueAnnouncement('p1', 'finished', 0)).toBe(false);
+    expect(await a.wasAnnounced('p1', 'finished')).toBe(true);
   });
 
   it('lets only one of two instances write over the same payment version', async () => {
@@ -105,37 +108,37 @@ describe('RedisStore across instances', () => {
 
   it('keeps two stores with different prefixes apart', async () => {
     const [a, b] = [open(freshPrefix()), open(freshPrefix())];
-    expect(await a.claimOrder('A-1', 'a', 10_000)).toBe(true);
-    expect(await b.claimOrder('A-1', 'b', 10_000)).toBe(true);
+    expect(await a.claim('A-1', 'a', 10_000)).toBe(true);
+    expect(await b.claim('A-1', 'b', 10_000)).toBe(true);
     await a.putOrder({ orderId: 'A-1', payments: [] });
     expect(await b.getOrder('A-1')).toBeUndefined();
   });
 });
 
 describe('RedisStore keys', () => {
-  it('gives every key it writes an expiry: the TTL for records, the lease for claims, the window for counters', async () => {
+  it('expires scratch (leases, counters, open payments, unpaid orders) and keeps what must never repeat for good', async () => {
     const prefix = freshPrefix();
     const store = open(prefix, { ttlMs: 60_000 });
-    await store.claimOrder('A-1', 'owner', 5_000);
+    await store.claim('order:A-1', 'owner', 5_000);
     await store.putOrder({ orderId: 'A-1', payments: [{ id: 'p1', method: 'upi' }] });
+    await store.putOrder({ orderId: 'A-2', payments: [{ id: 'p2', method: 'upi' }], paidBy: 'p2' });
     await store.putPayment(record('p1', 1), 0);
-    await store.claimAnnouncement('p1', 'pending', 5_000);
-    await store.claimAnnouncement('p1', 'finished', 5_000);
-    await store.commitAnnouncement('p1', 'finished');
+    const paid = record('p2', 1, 'finished');
+    await store.putPayment({ ...paid, view: { ...paid.view, outcome: 'paid', final: true } }, 0);
+    await store.enqueueAnnouncement('p2', 'finished', 0);
+    await store.commitAnnouncement('p2', 'finished');
     await store.count('rate:create:127.0.0.1:1', 1, 2_000);
-    const keys = (await admin.keys(`${prefix}*`)).sort();
-    expect(keys).toEqual(
-      ['announce:p1:finished', 'announce:p1:pending', 'claim:A-1', 'count:rate:create:127.0.0.1:1', 'order:A-1', 'payment:p1'].map((k) => prefix + k),
-    );
     const ttl = async (key: string) => admin.pttl(prefix + key);
-    for (const key of ['order:A-1', 'payment:p1', 'announce:p1:finished']) {
+    for (const key of ['order:A-1', 'payment:p1']) {
       expect(await ttl(key)).toBeGreaterThan(50_000);
       expect(await ttl(key)).toBeLessThanOrEqual(60_000);
     }
-    for (const key of ['claim:A-1', 'announce:p1:pending']) expect(await ttl(key)).toBeGreaterThan(0);
-    for (const key of ['claim:A-1', 'announce:p1:pending']) expect(await ttl(key)).toBeLessThanOrEqual(5_000);
-    expect(await ttl('count:rate:create:127.0.0.1:1')).toBeLessThanOrEqual(2_000);
+    expect(await ttl('lease:order:A-1')).toBeGreaterThan(0);
+    expect(await ttl('lease:order:A-1')).toBeLessThanOrEqual(5_000);
     expect(await ttl('count:rate:create:127.0.0.1:1')).toBeGreaterThan(0);
+    expect(await ttl('count:rate:create:127.0.0.1:1')).toBeLessThanOrEqual(2_000);
+    // -1: no expiry.
+    for (const key of ['order:A-2', 'payment:p2', 'announced:p2:finished']) expect(await ttl(key)).toBe(-1);
   });
 
   it('refuses a url that is not redis:// or rediss://, without echoing it', () => {
