@@ -7,7 +7,10 @@
  */
 import { createPayinProxy } from '../../dist/proxy/index.js';
 import { createSandbox, DEMO_MERCHANT } from '../../dist/sandbox/index.js';
-import { serve } from '../../dist/server/index.js';
+import { rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { serve, storeFromUrl, storeUrlFromEnv } from '../../dist/server/index.js';
 import { ensureReactApp, widgetModuleBundle } from './builds.js';
 import { readConfig } from './config.js';
 import { createOrderBook } from './order-book.js';
@@ -63,7 +66,19 @@ export async function startDemo(env, { log = console.log } = {}) {
       callbackUrl = config.mode.callbackUrl;
     }
 
+    // The ledger on SQLite. With the embedded sandbox, which forgets its payments when it stops, each run gets
+    // a fresh file; against a real service the file is kept in .payin/ so that restarts lose nothing.
+    const runFile = config.mode.kind === 'sandbox' ? join(tmpdir(), `payin-demo-${process.pid}-${Date.now()}.db`) : undefined;
+    const storeUrl = storeUrlFromEnv(env) ?? (runFile ? `sqlite:${runFile}` : 'sqlite:./.payin/payin.db');
+    const proxyStore = await storeFromUrl(storeUrl);
+    closers.push(async () => {
+      await proxyStore.close?.();
+      if (runFile) for (const suffix of ['', '-wal', '-shm']) rmSync(`${runFile}${suffix}`, { force: true });
+    });
+    log(`[demo] proxy store: ${storeUrl.startsWith('redis') ? 'Redis' : storeUrl}`);
+
     const proxy = createPayinProxy({
+      store: proxyStore,
       provider,
       basePath: BASE_PATH,
       callbackUrl,
@@ -76,20 +91,20 @@ export async function startDemo(env, { log = console.log } = {}) {
       },
       env: {},
     });
+    closers.unshift(() => proxy.close());
     storefront = createStorefront({ proxy, basePath: BASE_PATH, book, sandboxUrl, widgetModule: widgetModuleBundle() });
 
-    const storeUrl = store.url;
     return {
-      storeUrl,
+      storeUrl: store.url,
       sandboxUrl,
       pages: [
-        { label: 'Storefront', url: `${storeUrl}/` },
-        { label: 'Plain HTML shop (script tag)', url: `${storeUrl}/shop` },
-        { label: 'ES-module page', url: `${storeUrl}/module` },
-        { label: 'React app', url: `${storeUrl}/react/` },
-        { label: 'Strict CSP shop', url: `${storeUrl}/strict` },
-        { label: "The shop's orders", url: `${storeUrl}/orders` },
-        { label: 'Proxy', url: `${storeUrl}${BASE_PATH}` },
+        { label: 'Storefront', url: `${store.url}/` },
+        { label: 'Plain HTML shop (script tag)', url: `${store.url}/shop` },
+        { label: 'ES-module page', url: `${store.url}/module` },
+        { label: 'React app', url: `${store.url}/react/` },
+        { label: 'Strict CSP shop', url: `${store.url}/strict` },
+        { label: "The shop's orders", url: `${store.url}/orders` },
+        { label: 'Proxy', url: `${store.url}${BASE_PATH}` },
         { label: 'Callbacks', url: callbackUrl },
         ...(sandboxUrl ? [{ label: 'Sandbox console', url: `${sandboxUrl}/` }] : [{ label: 'Payment service', url: provider.baseUrl }]),
       ],

@@ -7,11 +7,11 @@
  * What must never repeat while the process lives (paid orders, committed announcements, final payments) is
  * kept without a time to live or a size bound; only scratch data expires: leases, counters, and payments and
  * orders of unfinished work, each bounded (oldest first) so that a flood of abandoned orders cannot grow the
- * process without limit. Listeners are called asynchronously, like a real pub/sub, so that code written against
- * this store does not come to rely on synchronous delivery.
+ * process without limit.
  */
 import { systemClock, type Clock } from '../server/clock.js';
 import { ExpiringMap } from './expiring-map.js';
+import { LocalPubSub } from './local-pub-sub.js';
 import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from './store.js';
 
 export interface MemoryStoreOptions {
@@ -44,7 +44,7 @@ export class MemoryStore implements ProxyStore {
   readonly #announced = new Set<string>();
   readonly #leases: ExpiringMap<string>;
   readonly #counters: ExpiringMap<number>;
-  readonly #channels = new Map<string, Set<(message: string) => void>>();
+  readonly #pubSub = new LocalPubSub();
 
   constructor(options: MemoryStoreOptions = {}) {
     this.#clock = options.clock ?? systemClock;
@@ -157,35 +157,16 @@ export class MemoryStore implements ProxyStore {
   }
 
   async publish(channel: string, message: string): Promise<void> {
-    const listeners = this.#channels.get(channel);
-    if (!listeners) return;
-    for (const listener of [...listeners]) {
-      queueMicrotask(() => {
-        try {
-          listener(message);
-        } catch {
-          // One broken subscriber must not keep the message from the others.
-        }
-      });
-    }
+    this.#pubSub.publish(channel, message);
   }
 
   async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
-    let listeners = this.#channels.get(channel);
-    if (!listeners) this.#channels.set(channel, (listeners = new Set()));
-    const own = (message: string) => listener(message);
-    listeners.add(own);
-    return async () => {
-      listeners.delete(own);
-      if (listeners.size === 0 && this.#channels.get(channel) === listeners) this.#channels.delete(channel);
-    };
+    return this.#pubSub.subscribe(channel, listener);
   }
 
   /** Open subscriptions, for tests that check that streams let go of theirs. */
   get subscriptionCount(): number {
-    let n = 0;
-    for (const set of this.#channels.values()) n += set.size;
-    return n;
+    return this.#pubSub.size;
   }
 }
 

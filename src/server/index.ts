@@ -2,3 +2,4 @@ export { toNodeListener, remoteAddressOf, type FetchHandler, type NodeListenerOp
 export { serve, type RunningServer } from './serve.js';
 export { systemClock, sleep, type Clock } from './clock.js';
 export { ManualClock } from './manual-clock.js';
+export { storeFromUrl, storeUrlFromEnv, type StoreFromUrlOptions } from './store-url.js';

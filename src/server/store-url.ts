@@ -1,0 +1,38 @@
+/**
+ * `storeFromUrl(url)`: the proxy's store named by one setting, PAYIN_STORE_URL, so that a server (the demo, the
+ * standalone proxy, a shop's own) picks memory, SQLite or Redis without code. `sqlite:./payin.db` (relative to the
+ * working directory) or `sqlite:/abs/path.db`; `redis://...` or `rediss://...`; `memory:`. The store modules are
+ * imported only when named, so that a shop on memory never loads a native module or a Redis client.
+ */
+import type { ProxyStore } from '../proxy/store.js';
+import type { Clock } from './clock.js';
+
+export interface StoreFromUrlOptions {
+  clock?: Clock;
+}
+
+/** The store URL from the environment: PAYIN_STORE_URL, else PAYIN_REDIS_URL (the older name), else undefined. */
+export function storeUrlFromEnv(env: Record<string, string | undefined>): string | undefined {
+  const url = (env.PAYIN_STORE_URL ?? env.PAYIN_REDIS_URL ?? '').trim();
+  return url || undefined;
+}
+
+export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {}): Promise<ProxyStore> {
+  const text = url.trim();
+  if (text === 'memory:' || text === 'memory') {
+    const { createMemoryStore } = await import('../proxy/memory-store.js');
+    return createMemoryStore({ clock: options.clock });
+  }
+  if (text.startsWith('sqlite:')) {
+    const path = text.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+    if (!path) throw new TypeError('PAYIN_STORE_URL: sqlite: needs a file, such as sqlite:./payin.db');
+    const { createSqliteStore } = await import('../sqlite/index.js');
+    return createSqliteStore({ path, clock: options.clock });
+  }
+  if (text.startsWith('redis://') || text.startsWith('rediss://')) {
+    const { createRedisStore } = await import('../redis/index.js');
+    return createRedisStore({ url: text });
+  }
+  // Never echo the value: a Redis URL may carry a password.
+  throw new TypeError('PAYIN_STORE_URL must start with sqlite:, redis://, rediss:// or memory: (such as sqlite:./payin.db).');
+}

@@ -1,0 +1,196 @@
+/**
+ * The proxy's durable store for one process: SQLite through better-sqlite3. Every operation is one statement or
+ * one transaction on a synchronous connection, so it is atomic without locks in JavaScript; the file survives
+ * restarts and deploys, so a replayed callback, a reload of the checkout or a create for a paid order finds
+ * the ledger as it was. One process per file: several processes on one file would each keep their own event
+ * streams and counters (those live in memory here); run Redis for several instances.
+ *
+ * What must never repeat (final payments, paid orders, announced pairs) is kept for good; scratch data (leases,
+ * open payments and unpaid orders untouched for `ttlMs`) is pruned now and then, on the injected clock.
+ */
+import type { Database, Statement } from 'better-sqlite3';
+import { systemClock, type Clock } from '../server/clock.js';
+import { ExpiringMap } from '../proxy/expiring-map.js';
+import { LocalPubSub } from '../proxy/local-pub-sub.js';
+import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/store.js';
+import { migrate } from './sqlite-schema.js';
+
+export interface SqliteStoreSettings {
+  clock?: Clock;
+  /** How long open payments and unpaid orders are kept after their last write. Default 24 hours. */
+  ttlMs?: number;
+}
+
+const PRUNE_EVERY_MS = 60_000;
+
+type Row = Record<string, unknown>;
+
+export class SqliteStore implements ProxyStore {
+  readonly #db: Database;
+  readonly #clock: Clock;
+  readonly #ttlMs: number;
+  readonly #pubSub = new LocalPubSub();
+  readonly #counters: ExpiringMap<number>;
+  readonly #sql: Record<string, Statement>;
+  #prunedAt = 0;
+  #closed = false;
+
+  constructor(db: Database, settings: SqliteStoreSettings = {}) {
+    this.#db = db;
+    this.#clock = settings.clock ?? systemClock;
+    this.#ttlMs = settings.ttlMs ?? 24 * 60 * 60 * 1000;
+    this.#counters = new ExpiringMap(this.#clock, 100_000);
+    db.pragma('journal_mode = WAL');
+    db.pragma('synchronous = NORMAL');
+    db.pragma('busy_timeout = 5000');
+    migrate(db);
+    const p = (sql: string) => db.prepare(sql);
+    this.#sql = {
+      leaseGet: p('SELECT owner, expires_at FROM leases WHERE key = ?'),
+      leasePut: p('INSERT OR REPLACE INTO leases (key, owner, expires_at) VALUES (?, ?, ?)'),
+      leaseDelete: p('DELETE FROM leases WHERE key = ? AND owner = ?'),
+      orderGet: p('SELECT record FROM orders WHERE order_id = ?'),
+      orderPut: p('INSERT OR REPLACE INTO orders (order_id, record, paid, updated_at) VALUES (?, ?, ?, ?)'),
+      paymentGet: p('SELECT record, version FROM payments WHERE id = ?'),
+      paymentInsert: p('INSERT OR IGNORE INTO payments (id, version, record, final, follow_until, updated_at) VALUES (?, ?, ?, ?, ?, ?)'),
+      paymentUpdate: p('UPDATE payments SET version = ?, record = ?, final = ?, follow_until = ?, updated_at = ? WHERE id = ? AND version = ?'),
+      followed: p('SELECT id FROM payments WHERE follow_until IS NOT NULL AND id > ? ORDER BY id LIMIT ?'),
+      announcedGet: p('SELECT 1 FROM announced WHERE payment_id = ? AND state = ?'),
+      announcedPut: p('INSERT OR IGNORE INTO announced (payment_id, state) VALUES (?, ?)'),
+      outboxGet: p('SELECT attempts, due_at, held_until FROM outbox WHERE payment_id = ? AND state = ?'),
+      outboxInsert: p('INSERT INTO outbox (payment_id, state, attempts, due_at, held_until) VALUES (?, ?, 0, ?, 0)'),
+      outboxDue: p('SELECT payment_id, state, attempts, due_at FROM outbox WHERE due_at <= ? AND held_until <= ? ORDER BY due_at LIMIT ?'),
+      outboxHold: p('UPDATE outbox SET held_until = ? WHERE payment_id = ? AND state = ?'),
+      outboxDelete: p('DELETE FROM outbox WHERE payment_id = ? AND state = ?'),
+      outboxReschedule: p('UPDATE outbox SET attempts = attempts + 1, due_at = ?, held_until = 0 WHERE payment_id = ? AND state = ?'),
+      pruneLeases: p('DELETE FROM leases WHERE expires_at <= ?'),
+      prunePayments: p('DELETE FROM payments WHERE final = 0 AND updated_at < ?'),
+      pruneOrders: p('DELETE FROM orders WHERE paid = 0 AND updated_at < ?'),
+    };
+  }
+
+  async claim(key: string, owner: string, leaseMs: number): Promise<boolean> {
+    const now = this.#clock.now();
+    return this.#db.transaction(() => {
+      const row = this.#sql.leaseGet!.get(key) as Row | undefined;
+      if (row && Number(row.expires_at) > now) return false;
+      this.#sql.leasePut!.run(key, owner, now + leaseMs);
+      return true;
+    })();
+  }
+
+  async release(key: string, owner: string): Promise<void> {
+    this.#sql.leaseDelete!.run(key, owner);
+  }
+
+  async getOrder(orderId: string): Promise<OrderRecord | undefined> {
+    const row = this.#sql.orderGet!.get(orderId) as Row | undefined;
+    return row ? (JSON.parse(String(row.record)) as OrderRecord) : undefined;
+  }
+
+  async putOrder(order: OrderRecord): Promise<void> {
+    this.#sql.orderPut!.run(order.orderId, JSON.stringify(order), order.paidBy === undefined ? 0 : 1, this.#clock.now());
+    this.#pruneNowAndThen();
+  }
+
+  async getPayment(id: string): Promise<PaymentRecord | undefined> {
+    const row = this.#sql.paymentGet!.get(id) as Row | undefined;
+    return row ? (JSON.parse(String(row.record)) as PaymentRecord) : undefined;
+  }
+
+  async putPayment(record: PaymentRecord, expectedVersion: number): Promise<boolean> {
+    const { id, final } = record.view;
+    const args = [JSON.stringify(record), final ? 1 : 0, record.followUntil ?? null, this.#clock.now()] as const;
+    const changes =
+      expectedVersion === 0
+        ? this.#sql.paymentInsert!.run(id, record.version, ...args).changes
+        : this.#sql.paymentUpdate!.run(record.version, ...args, id, expectedVersion).changes;
+    this.#pruneNowAndThen();
+    return changes === 1;
+  }
+
+  async followedPayments(limit: number, afterId?: string): Promise<string[]> {
+    if (limit <= 0) return [];
+    return (this.#sql.followed!.all(afterId ?? '', limit) as Row[]).map((row) => String(row.id));
+  }
+
+  async enqueueAnnouncement(paymentId: string, state: string, dueAt: number): Promise<boolean> {
+    return this.#db.transaction(() => {
+      if (this.#sql.announcedGet!.get(paymentId, state) || this.#sql.outboxGet!.get(paymentId, state)) return false;
+      this.#sql.outboxInsert!.run(paymentId, state, dueAt);
+      return true;
+    })();
+  }
+
+  async dueAnnouncements(now: number, limit: number): Promise<OutboxEntry[]> {
+    if (limit <= 0) return [];
+    const rows = this.#sql.outboxDue!.all(now, this.#clock.now(), limit) as Row[];
+    return rows.map((row) => ({
+      paymentId: String(row.payment_id),
+      state: String(row.state),
+      attempts: Number(row.attempts),
+      dueAt: Number(row.due_at),
+    }));
+  }
+
+  async claimAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<OutboxEntry | undefined> {
+    const now = this.#clock.now();
+    return this.#db.transaction(() => {
+      const row = this.#sql.outboxGet!.get(paymentId, state) as Row | undefined;
+      if (!row || Number(row.held_until) > now) return undefined;
+      this.#sql.outboxHold!.run(now + leaseMs, paymentId, state);
+      return { paymentId, state, attempts: Number(row.attempts), dueAt: Number(row.due_at) };
+    })();
+  }
+
+  async commitAnnouncement(paymentId: string, state: string): Promise<void> {
+    this.#db.transaction(() => {
+      this.#sql.outboxDelete!.run(paymentId, state);
+      this.#sql.announcedPut!.run(paymentId, state);
+    })();
+  }
+
+  async rescheduleAnnouncement(paymentId: string, state: string, dueAt: number): Promise<void> {
+    this.#sql.outboxReschedule!.run(dueAt, paymentId, state);
+  }
+
+  async wasAnnounced(paymentId: string, state: string): Promise<boolean> {
+    return this.#sql.announcedGet!.get(paymentId, state) !== undefined;
+  }
+
+  async count(key: string, delta: number, ttlMs: number): Promise<number> {
+    const value = (this.#counters.get(key) ?? 0) + delta;
+    this.#counters.set(key, value, ttlMs);
+    return value;
+  }
+
+  async publish(channel: string, message: string): Promise<void> {
+    this.#pubSub.publish(channel, message);
+  }
+
+  async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
+    return this.#pubSub.subscribe(channel, listener);
+  }
+
+  /** Open subscriptions, for tests that check that streams let go of theirs. */
+  get subscriptionCount(): number {
+    return this.#pubSub.size;
+  }
+
+  /** Closes the file. The store cannot be used afterwards; calling it again does nothing. */
+  async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#db.close();
+  }
+
+  /** Drops expired scratch at most once a minute. */
+  #pruneNowAndThen(): void {
+    const now = this.#clock.now();
+    if (now - this.#prunedAt < PRUNE_EVERY_MS) return;
+    this.#prunedAt = now;
+    this.#sql.pruneLeases!.run(now);
+    this.#sql.prunePayments!.run(now - this.#ttlMs);
+    this.#sql.pruneOrders!.run(now - this.#ttlMs);
+  }
+}

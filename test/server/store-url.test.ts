@@ -1,0 +1,30 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../../src/proxy/memory-store.js';
+import { storeFromUrl, storeUrlFromEnv } from '../../src/server/store-url.js';
+import { SqliteStore } from '../../src/sqlite/sqlite-store.js';
+
+describe('PAYIN_STORE_URL', () => {
+  it('names a memory, SQLite or Redis store, the older PAYIN_REDIS_URL still working', async () => {
+    expect(await storeFromUrl('memory:')).toBeInstanceOf(MemoryStore);
+    const dir = mkdtempSync(join(tmpdir(), 'payin-store-url-'));
+    try {
+      const store = await storeFromUrl(`sqlite:${join(dir, 'nested', 'payin.db')}`);
+      expect(store).toBeInstanceOf(SqliteStore);
+      await store.close?.();
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    expect(storeUrlFromEnv({ PAYIN_REDIS_URL: 'redis://127.0.0.1:1' })).toBe('redis://127.0.0.1:1');
+    expect(storeUrlFromEnv({ PAYIN_STORE_URL: 'sqlite:./a.db', PAYIN_REDIS_URL: 'redis://x' })).toBe('sqlite:./a.db');
+    expect(storeUrlFromEnv({ PAYIN_STORE_URL: '  ' })).toBeUndefined();
+  });
+
+  it('refuses anything else without echoing it, since a URL may carry a password', async () => {
+    await expect(storeFromUrl('postgres://user:hunter2@db')).rejects.toThrow(/must start with sqlite:, redis:\/\/, rediss:\/\/ or memory:/);
+    await expect(storeFromUrl('postgres://user:hunter2@db')).rejects.not.toThrow(/hunter2/);
+    await expect(storeFromUrl('sqlite:')).rejects.toThrow(/needs a file/);
+  });
+});

@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/server/manual-clock.js';
+import { createSqliteStore } from '../../src/sqlite/index.js';
+import { describeStoreContract, record } from '../proxy/store-contract.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'payin-sqlite-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+let n = 0;
+const freshPath = () => join(dir, `store-${++n}.db`);
+
+describeStoreContract('SqliteStore', (clock) => {
+  const store = createSqliteStore({ path: freshPath(), clock });
+  return { store, wait: (ms) => clock.advance(ms), close: () => store.close() };
+});
+
+describe('SqliteStore across a restart', () => {
+  it('keeps payments, paid orders, the outbox and announced states when the file is closed and opened again', async () => {
+    const path = freshPath();
+    const clock = new ManualClock();
+    const before = createSqliteStore({ path, clock });
+    await before.putPayment({ ...record('p1', 1), followUntil: 5_000 }, 0);
+    await before.putOrder({ orderId: 'A-1', payments: [{ id: 'p1', method: 'upi' }], paidBy: 'p1' });
+    await before.enqueueAnnouncement('p1', 'pending', 0);
+    await before.enqueueAnnouncement('p1', 'finished', 0);
+    await before.claimAnnouncement('p1', 'finished', 60_000);
+    await before.commitAnnouncement('p1', 'finished');
+    await before.close();
+
+    const after = createSqliteStore({ path, clock });
+    expect(await after.getPayment('p1')).toEqual({ ...record('p1', 1), followUntil: 5_000 });
+    expect((await after.getOrder('A-1'))?.paidBy).toBe('p1');
+    expect(await after.followedPayments(10)).toEqual(['p1']);
+    expect(await after.dueAnnouncements(clock.now(), 10)).toEqual([{ paymentId: 'p1', state: 'pending', attempts: 0, dueAt: 0 }]);
+    expect(await after.wasAnnounced('p1', 'finished')).toBe(true);
+    expect(await after.enqueueAnnouncement('p1', 'finished', 0)).toBe(false);
+    await after.close();
+  });
+
+  it('prunes open payments and unpaid orders after their time to live, and keeps final payments and paid orders', async () => {
+    const clock = new ManualClock();
+    const store = createSqliteStore({ path: freshPath(), clock, ttlMs: 1_000 });
+    const final = record('done', 1, 'finished');
+    await store.putPayment({ ...final, view: { ...final.view, outcome: 'paid', final: true } }, 0);
+    await store.putPayment(record('open', 1), 0);
+    await store.putOrder({ orderId: 'paid', payments: [], paidBy: 'done' });
+    await store.putOrder({ orderId: 'unpaid', payments: [] });
+    await clock.advance(2 * 60_000);
+    await store.putPayment(record('later', 1), 0); // a write runs the prune
+    expect(await store.getPayment('done')).toBeDefined();
+    expect(await store.getOrder('paid')).toBeDefined();
+    expect(await store.getPayment('open')).toBeUndefined();
+    expect(await store.getOrder('unpaid')).toBeUndefined();
+    await store.close();
+  });
+
+  it('refuses a missing path with the fix in the message', () => {
+    expect(() => createSqliteStore({ path: '' })).toThrow(/missing path/);
+  });
+});
