@@ -85,9 +85,10 @@ export async function startDemo(env, { log = console.log } = {}) {
       // The shop prices the order: the browser names an order and a method, never an amount.
       resolveOrder: (orderId, method) => book.price(orderId, method),
       // The shop's records follow the service: once per new state, whatever brought the news first.
-      onPaymentUpdate: (payment, { source }) => {
+      onPaymentUpdate: (payment, { source, secondPaymentOf }) => {
         book.record(payment, source);
-        log(`[shop] order ${payment.orderId}: ${payment.outcome} (${payment.state}, ${payment.amount} ${payment.currency}, via ${source})`);
+        const second = secondPaymentOf ? `, a second payment: refund it (order paid by ${secondPaymentOf})` : '';
+        log(`[shop] order ${payment.orderId}: ${payment.outcome} (${payment.state}, ${payment.amount} ${payment.currency}, via ${source}${second})`);
       },
       env: {},
     });

@@ -10,11 +10,11 @@ import { randomBytes } from 'node:crypto';
 /**
  * @typedef {{ id: string, name: string, description: string, prices: Record<string, string> }} Product
  * @typedef {import('../../dist/shared/index.js').PaymentView} PaymentView
- * @typedef {'create' | 'status' | 'callback' | 'events'} UpdateSource
+ * @typedef {import('../../dist/proxy/index.js').PaymentUpdateSource} UpdateSource
  * @typedef {{ paymentId: string, method: string, state: string, outcome: string, amount: string, source: UpdateSource, at: string }} Announcement
  * @typedef {{
  *   id: string, productId: string, productName: string, createdAt: string,
- *   status: 'new' | 'waiting' | 'checking' | 'paid' | 'expired' | 'failed',
+ *   status: 'new' | import('../../dist/shared/index.js').Outcome,
  *   paid?: { paymentId: string, amount: string, currency: string },
  *   announcements: Announcement[],
  * }} Order
