@@ -199,7 +199,7 @@ export class Ledger {
       clock.setTimeout(() => {
         void (async () => {
           if ((await store.getPayment(paymentId))?.view.final) return;
-          await this.observe(await this.fetchFresh(paymentId), undefined, 'reconcile');
+          await this.observe(await this.fetchFresh(paymentId), undefined, 'callback');
         })()
           .catch((error) => logger.warn('asking the service again about a payment failed', { paymentId, error: String(error) }))
           .finally(() => step(i + 1));

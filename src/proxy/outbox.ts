@@ -77,9 +77,9 @@ export class Outbox {
     }
   }
 
-  /** Queues and delivers a freshly recorded state. */
+  /** Queues and delivers a freshly recorded state; a reconcile sweep only queues, and delivers when it drains. */
   async announce(record: PaymentRecord, source: PaymentUpdateSource): Promise<void> {
-    if (await this.enqueue(record)) await this.deliver(record.view.id, record.view.state, source);
+    if ((await this.enqueue(record)) && source !== 'reconcile') await this.deliver(record.view.id, record.view.state, source);
   }
 
   /** Delivers every entry that is due; the number of successful hook calls. */
@@ -111,8 +111,15 @@ export class Outbox {
     this.#retryAt = at;
     this.#retryTimer = clock.setTimeout(() => {
       this.#retryAt = Infinity;
-      this.drain('outbox').catch((error) => this.options.logger.error('retrying announcements failed', { error: describe(error) }));
+      this.#drainAndRearm().catch((error) => this.options.logger.error('retrying announcements failed', { error: describe(error) }));
     }, Math.max(0, at - clock.now()));
+  }
+
+  /** Delivers what is due, then sets the timer for the next entry waiting (another path may have moved it). */
+  async #drainAndRearm(): Promise<void> {
+    await this.drain('outbox');
+    const [next] = await this.options.store.dueAnnouncements(Number.MAX_SAFE_INTEGER, 1);
+    if (next) this.#wakeAt(next.dueAt);
   }
 }
 

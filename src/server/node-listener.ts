@@ -20,9 +20,20 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
     res.on('close', () => {
       if (!res.writableFinished) controller.abort();
     });
+    let request: Request;
+    try {
+      request = toRequest(req, controller.signal);
+    } catch {
+      // The Fetch API refuses some requests Node accepts: the methods it forbids (TRACE, TRACK, CONNECT) and
+      // malformed URLs or header values. None of them can reach a Fetch handler; they are the client's error.
+      const forbidden = FORBIDDEN_METHODS.has((req.method ?? '').toUpperCase());
+      res.writeHead(forbidden ? 405 : 400, { 'content-type': 'application/json', ...(forbidden ? { allow: 'GET, POST, OPTIONS' } : {}) });
+      res.end(forbidden ? '{"error":{"code":"method_not_allowed","message":"method not allowed"}}' : '{"error":{"code":"bad_request","message":"malformed request"}}');
+      return;
+    }
     let response: Response;
     try {
-      response = await handler(toRequest(req, controller.signal));
+      response = await handler(request);
     } catch (error) {
       options.onError?.(error);
       if (!res.headersSent) {
@@ -36,6 +47,8 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
     await writeResponse(response, res, controller.signal);
   };
 }
+
+const FORBIDDEN_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
 
 function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   const host = req.headers.host ?? 'localhost';

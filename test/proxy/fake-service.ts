@@ -128,6 +128,10 @@ export class FakeService {
       const p = this.payments.get(body.paymentId);
       return p ? { body: p } : { status: 404, body: { status: false, code: 404, message: 'not found' } };
     }
+    if (Array.isArray(body.paymentIds)) {
+      const ids = new Set(body.paymentIds);
+      return { body: [...this.payments.values()].filter((p) => ids.has(p.id)) };
+    }
     const list = [...this.payments.values()].filter((p) => p.orderId === body.orderId);
     return list.length ? { body: list } : { status: 404, body: { status: false, code: 404, message: 'not found' } };
   }

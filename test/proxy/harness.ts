@@ -17,13 +17,13 @@ export function setup(overrides: Partial<PayinProxyOptions> = {}) {
   const clock = new ManualClock();
   const service = new FakeService();
   const store = new MemoryStore({ clock });
-  const updates: { payment: PaymentView; source: string }[] = [];
+  const updates: { payment: PaymentView; source: string; secondPaymentOf?: string }[] = [];
   const proxy = createPayinProxy({
     provider: { baseUrl: BASE_URL, merchantId: MERCHANT, token: TOKEN, secret: SECRET },
     callbackUrl: CALLBACK_URL,
     resolveOrder: (orderId) => (orderId.startsWith('missing') ? null : { amount: '250.00', currency: 'INR' }),
-    onPaymentUpdate: (payment, { source }) => {
-      updates.push({ payment, source });
+    onPaymentUpdate: (payment, { source, secondPaymentOf }) => {
+      updates.push({ payment, source, ...(secondPaymentOf ? { secondPaymentOf } : {}) });
     },
     fetch: service.fetch,
     clock,

@@ -18,6 +18,25 @@ describe('toNodeListener over a real socket', () => {
     expect(await answer.text()).toBe(raw);
   });
 
+  it('answers 405 to an HTTP TRACE, which the Fetch API cannot represent, without calling the handler', async () => {
+    let called = false;
+    const errors: unknown[] = [];
+    running = await serve(() => {
+      called = true;
+      return new Response('ok');
+    });
+    const url = new URL(running.url);
+    const status = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: url.hostname, port: url.port, method: 'TRACE', path: '/payin/status' }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect({ status, called, errors }).toEqual({ status: 405, called: false, errors: [] });
+  });
+
   it('gives the handler the method, path, query, headers and peer address', async () => {
     running = await serve((req) =>
       Response.json({ method: req.method, url: new URL(req.url).pathname + new URL(req.url).search, h: req.headers.get('x-test'), peer: remoteAddressOf(req) }),
