@@ -41,6 +41,8 @@ export interface PayinEventMap {
   'payin-created': CustomEvent<PaymentEventDetail>;
   'payin-state': CustomEvent<PaymentEventDetail>;
   'payin-paid': CustomEvent<PaymentEventDetail>;
+  /** Final: the payer paid less than the order's price (`payment.amount` of `payment.initAmount`). Do not ship. */
+  'payin-underpaid': CustomEvent<PaymentEventDetail>;
   'payin-expired': CustomEvent<PaymentEventDetail>;
   'payin-failed': CustomEvent<PaymentEventDetail>;
   'payin-error': CustomEvent<ErrorEventDetail>;

@@ -25,6 +25,7 @@ const COPIED_MS = 2_000;
  * @event payin-created - A payment was created, or found again after a reload (`resumed: true`). `detail: {payment, resumed}`.
  * @event payin-state - The payment's state changed (also its first known state). `detail: {payment, resumed}`.
  * @event payin-paid - The payment is paid; once per page and payment. `detail: {payment, resumed}`.
+ * @event payin-underpaid - The payer paid less than the price (final); once per page and payment. `detail: {payment, resumed}`.
  * @event payin-expired - The payment expired unpaid; once per page and payment. `detail: {payment, resumed}`.
  * @event payin-failed - The payment failed or was canceled; once per page and payment. `detail: {payment, resumed}`.
  * @event payin-error - A request failed. `detail: {code, message, retryable}`.
@@ -167,7 +168,7 @@ export class PayinCheckout extends LitElement {
     const left = this.#flow.countdown.announcedSeconds;
     const spoken = this.#copied
       ? t.copied
-      : screen === 'paid' || screen === 'expired' || screen === 'failed'
+      : screen === 'paid' || screen === 'underpaid' || screen === 'expired' || screen === 'failed'
         ? t[`${screen}Heading`]
         : left !== undefined && screen === 'pay'
           ? left >= 60 ? t.minutesLeft(left / 60) : t.secondsLeft(left)

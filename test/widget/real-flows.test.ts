@@ -25,14 +25,17 @@ describe('against the real proxy and sandbox', function () {
     expect(await servicePayments(orderId)).to.have.length(1);
   });
 
-  it('shows what was actually paid when the service recalculated the sum', async () => {
+  it('says the order is not paid in full, and fires payin-underpaid, when the payer paid less than the price', async () => {
     const orderId = uid('real');
     const el = await mount(REAL_ENDPOINT, { orderId, method: 'upi', pollInterval: 500 });
+    const events = recordEvents(el);
     await el.start();
     await untilScreen(el, 'pay', 10_000);
     await payerDoes(orderId, 'pay', '450.00');
-    await untilScreen(el, 'paid', 10_000);
+    await untilScreen(el, 'underpaid', 10_000);
     expect(part(el, 'paid-amount')!.textContent).to.contain('450.00').and.contain('499.00');
+    expect(events.filter((e) => e.name === 'payin-underpaid')).to.have.length(1);
+    expect(events.filter((e) => e.name === 'payin-paid')).to.have.length(0);
   });
 
   it('resumes the same payment after a reload, without a second create', async () => {

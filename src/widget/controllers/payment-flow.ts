@@ -14,6 +14,14 @@ import { CountdownController } from './countdown.js';
 import { StatusFeedController } from './status-feed.js';
 import { TabCoordinationController } from './tab-coordination.js';
 
+/** The event each final outcome fires, once per page and payment. */
+const FINAL_EVENTS: Partial<Record<PaymentView['outcome'], 'payin-paid' | 'payin-underpaid' | 'payin-expired' | 'payin-failed'>> = {
+  paid: 'payin-paid',
+  underpaid: 'payin-underpaid',
+  expired: 'payin-expired',
+  failed: 'payin-failed',
+};
+
 /** Following stops this long after the expiry without a final state ("Check again" restarts it). */
 export const FOLLOW_GRACE_MS = 5 * 60_000;
 
@@ -219,7 +227,7 @@ export class PaymentFlowController implements ReactiveController {
     this.tabs.leave();
     const claim = claimFinalAnnouncement(this.#config().endpoint, next.id);
     if (!claim) return;
-    const name = next.outcome === 'paid' ? 'payin-paid' : next.outcome === 'expired' ? 'payin-expired' : 'payin-failed';
+    const name = FINAL_EVENTS[next.outcome] ?? 'payin-failed';
     emit(this.#host, name, { payment: next, resumed: resumed || claim.announcedBefore });
   }
 

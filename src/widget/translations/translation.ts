@@ -43,6 +43,9 @@ export interface Translation {
   paidHeading: string;
   paidAmount(amount: string): string;
   paidDifferent(paid: string, asked: string): string;
+  underpaidHeading: string;
+  underpaidAmount(paid: string, asked: string): string;
+  underpaidHint: string;
   expiredHeading: string;
   expiredHint: string;
   failedHeading: string;

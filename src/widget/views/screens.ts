@@ -1,6 +1,6 @@
 /**
  * Every screen but the pay screen: the start button or the method choice, the waits (creating, preparing the
- * requisites, checking), the three final screens and the error screen. Each starts with its heading, each wait
+ * requisites, checking), the four final screens and the error screen. Each starts with its heading, each wait
  * says what is happening, and each final screen says what the shopper can do next.
  */
 import { html, nothing, type TemplateResult } from 'lit';
@@ -43,6 +43,13 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
           ? t.paidDifferent(money(ctx, payment), money(ctx, payment, payment.initAmount))
           : t.paidAmount(money(ctx, payment))}</p>
         <slot name="success"></slot>
+      </div>`;
+    case 'underpaid':
+      return html`<div part="result" class="result underpaid">
+        <span part="result-icon" class="icon" aria-hidden="true">!</span>
+        ${heading(t.underpaidHeading)}
+        <p part="paid-amount" class="paid-amount">${t.underpaidAmount(money(ctx, payment), money(ctx, payment, payment.initAmount ?? payment.amount))}</p>
+        <p class="hint">${t.underpaidHint}</p>
       </div>`;
     case 'expired':
     case 'failed':

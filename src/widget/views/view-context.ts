@@ -15,6 +15,7 @@ export type Screen =
   | 'pay'
   | 'checking'
   | 'paid'
+  | 'underpaid'
   | 'expired'
   | 'failed'
   | 'error';
@@ -43,7 +44,7 @@ export function screenOf(flow: PaymentFlowController, methods: string[], method:
   if (flow.phase === 'error') return 'error';
   const payment: PaymentView | undefined = flow.payment;
   if (payment) {
-    if (payment.final) return payment.outcome as 'paid' | 'expired' | 'failed';
+    if (payment.final) return payment.outcome as 'paid' | 'underpaid' | 'expired' | 'failed';
     if (payment.outcome === 'checking') return 'checking';
     return payment.requisites ? 'pay' : 'preparing';
   }

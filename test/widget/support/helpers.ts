@@ -66,7 +66,7 @@ export function nextEvent<K extends keyof PayinEventMap>(target: EventTarget, na
 
 /** Records every event of the element, in order. */
 export function recordEvents(el: EventTarget): { name: string; detail: any }[] {
-  const names: (keyof PayinEventMap)[] = ['payin-created', 'payin-state', 'payin-paid', 'payin-expired', 'payin-failed', 'payin-error'];
+  const names: (keyof PayinEventMap)[] = ['payin-created', 'payin-state', 'payin-paid', 'payin-underpaid', 'payin-expired', 'payin-failed', 'payin-error'];
   const log: { name: string; detail: any }[] = [];
   for (const name of names) el.addEventListener(name, (e) => log.push({ name, detail: (e as CustomEvent).detail }));
   return log;
