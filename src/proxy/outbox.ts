@@ -82,8 +82,18 @@ export class Outbox {
     if ((await this.enqueue(record)) && source !== 'reconcile') await this.deliver(record.view.id, record.view.state, source);
   }
 
-  /** Delivers every entry that is due; the number of successful hook calls. */
+  /**
+   * Delivers every entry that is due, then sets this process's timer for the next one waiting (queued by
+   * another path, another instance, or before a restart); the number of successful hook calls.
+   */
   async drain(source: PaymentUpdateSource, limit = 500): Promise<number> {
+    const announced = await this.#drainDue(source, limit);
+    const [next] = await this.options.store.dueAnnouncements(Number.MAX_SAFE_INTEGER, 1);
+    if (next) this.#wakeAt(next.dueAt);
+    return announced;
+  }
+
+  async #drainDue(source: PaymentUpdateSource, limit: number): Promise<number> {
     const { store, clock } = this.options;
     let announced = 0;
     for (const entry of await store.dueAnnouncements(clock.now(), limit)) {
@@ -111,15 +121,8 @@ export class Outbox {
     this.#retryAt = at;
     this.#retryTimer = clock.setTimeout(() => {
       this.#retryAt = Infinity;
-      this.#drainAndRearm().catch((error) => this.options.logger.error('retrying announcements failed', { error: describe(error) }));
+      this.drain('outbox').catch((error) => this.options.logger.error('retrying announcements failed', { error: describe(error) }));
     }, Math.max(0, at - clock.now()));
-  }
-
-  /** Delivers what is due, then sets the timer for the next entry waiting (another path may have moved it). */
-  async #drainAndRearm(): Promise<void> {
-    await this.drain('outbox');
-    const [next] = await this.options.store.dueAnnouncements(Number.MAX_SAFE_INTEGER, 1);
-    if (next) this.#wakeAt(next.dueAt);
   }
 }
 

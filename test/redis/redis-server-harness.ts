@@ -1,6 +1,6 @@
 /**
  * A real redis-server for the Redis store's tests, started by the test file itself on a free loopback port, with
- * nothing written to disk (no RDB snapshots, no append-only file), and stopped afterwards. A system Redis on
+ * nothing written to disk unless a test asks for an append-only file (to restart it), and stopped afterwards. A system Redis on
  * 6379, if there is one, is never touched. When no redis-server can be found the suite fails with the command
  * that installs one (test/tools/redis-server.mjs), instead of skipping.
  */
@@ -18,8 +18,15 @@ export interface RedisServer {
   stop(): Promise<void>;
 }
 
+export interface RedisServerOptions {
+  /** Persist to an append-only file in this folder (fsync on every write), so that a restart keeps the data. */
+  appendOnlyDir?: string;
+  /** This port (to restart a server where its clients expect it); otherwise a free one. */
+  port?: number;
+}
+
 /** Starts redis-server and resolves once it answers PING; tries a few ports in case one was taken meanwhile. */
-export async function startRedisServer(): Promise<RedisServer> {
+export async function startRedisServer(options: RedisServerOptions = {}): Promise<RedisServer> {
   const tool = (await import(new URL('../tools/redis-server.mjs', import.meta.url).href)) as RedisServerTool;
   const binary = tool.findRedisServer();
   if (!binary) {
@@ -27,8 +34,11 @@ export async function startRedisServer(): Promise<RedisServer> {
   }
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
-    const port = await freePort();
-    const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--daemonize', 'no'], {
+    const port = options.port ?? (await freePort());
+    const persistence = options.appendOnlyDir
+      ? ['--dir', options.appendOnlyDir, '--appendonly', 'yes', '--appendfsync', 'always']
+      : ['--appendonly', 'no'];
+    const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--daemonize', 'no'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
