@@ -42,13 +42,20 @@ export class Coalescer {
     return flight.promise;
   }
 
-  /** Drops finished entries whose window has passed, oldest first, once the map grows past its bound. */
+  /**
+   * Drops finished entries whose window has passed, oldest first (the map is in the order of the last run of
+   * each key), so that following many payments leaves nothing behind; past `maxKeys`, the oldest finished ones go
+   * whatever their window. A few entries per call keep each call cheap.
+   */
   #prune(): void {
-    if (this.#flights.size <= this.maxKeys) return;
     const now = this.clock.now();
+    let looked = 0;
     for (const [key, flight] of this.#flights) {
-      if (this.#flights.size <= this.maxKeys) break;
-      if (flight.doneAt !== undefined && now - flight.doneAt >= this.windowMs) this.#flights.delete(key);
+      if (looked++ >= 64 && this.#flights.size <= this.maxKeys) break;
+      if (flight.doneAt === undefined) continue;
+      const stale = now - flight.doneAt >= this.windowMs;
+      if (stale || this.#flights.size > this.maxKeys) this.#flights.delete(key);
+      else if (this.#flights.size <= this.maxKeys) break;
     }
   }
 }
