@@ -6,6 +6,7 @@
  */
 import type { ProxyContext } from './context.js';
 import { createContext } from './context.js';
+import { rememberClientAddress, type ProxyRequestInfo } from './client-address.js';
 import { corsHeaders, preflightResponse, withHeaders } from './cors.js';
 import { errorResponse, ProxyError } from './errors.js';
 import { handleCallback } from './callback-route.js';
@@ -16,7 +17,12 @@ import { reconcile, startReconcileLoop, type ReconcileResult } from './reconcile
 import { handleStatus } from './status-route.js';
 
 export interface PayinProxy {
-  (request: Request): Promise<Response>;
+  /**
+   * Answers one request. `info.clientAddress` is the peer's address where the runtime gives it (Bun
+   * `server.requestIP(request)`, Deno `info.remoteAddr`, Hono `getConnInfo(c)`, a worker's trusted header), for
+   * the per-client limits; the node adapter passes it by itself.
+   */
+  (request: Request, info?: ProxyRequestInfo): Promise<Response>;
   /** The mount path, without a trailing slash ('/payin'). */
   readonly basePath: string;
   /** True when the request's path is under basePath: route it to the proxy, everything else to the shop. */
@@ -50,7 +56,8 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
 
   const underBase = (pathname: string) => pathname === basePath || pathname.startsWith(`${basePath}/`);
 
-  const handler = async function payinProxy(request: Request): Promise<Response> {
+  const handler = async function payinProxy(request: Request, info?: ProxyRequestInfo): Promise<Response> {
+    rememberClientAddress(request, info);
     const pathname = new URL(request.url).pathname;
     const key = pathname.slice(basePath.length);
     const route = underBase(pathname) && Object.hasOwn(ROUTES, key) ? ROUTES[key] : undefined;

@@ -25,9 +25,9 @@ const MAX_ORDER_TOKEN_CHARS = 4096;
 
 export async function handleCreate(request: Request, ctx: ProxyContext): Promise<Response> {
   const { options } = ctx;
-  await enforceRate(options, request, 'create');
   const body = await readJsonFields(request, options.limits.bodyBytes, ['orderId', 'method', 'orderToken'] as const);
   const orderId = exactOrderId(body.orderId);
+  await enforceRate(options, request, 'create', `order:${orderId}`);
   const method = requireText(body.method, 'method', 32);
   if (!options.methods.includes(method)) {
     throw new ProxyError('bad_request', `method must be one of: ${options.methods.join(', ')}`);

@@ -20,14 +20,14 @@ export async function handleEvents(request: Request, ctx: ProxyContext): Promise
   const paymentId = query.get('paymentId') ?? '';
   const token = query.get('token') ?? '';
   if (!paymentId || !token) throw new ProxyError('bad_request', 'paymentId and token are required in the query');
-  await enforceRate(options, request, 'status');
+  await enforceRate(options, request, 'status', `payment:${paymentId}`);
   const record = await readableRecord(ctx, paymentId, token);
   let sent = lastEventId(request);
   if (sent > record.version) sent = 0; // an id from elsewhere: start over
   // A finished payment the browser has already seen: 204 tells EventSource to stop reconnecting.
   if (record.view.final && sent >= record.version) return new Response(null, { status: 204 });
 
-  const release = await openStreamSlot(options, request);
+  const release = await openStreamSlot(options, request, `payment:${paymentId}`);
   let unsubscribe: (() => Promise<void>) | undefined;
   let pingTimer: unknown;
   let endTimer: unknown;

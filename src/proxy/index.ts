@@ -1,4 +1,5 @@
 export { createPayinProxy, type PayinProxy } from './create-proxy.js';
+export type { ProxyRequestInfo } from './client-address.js';
 export {
   DEFAULT_LIMITS,
   DEFAULT_TIMEOUTS,

@@ -7,7 +7,7 @@
 import type { SignatureEncoding } from '../shared/hmac.js';
 import type { PaymentView } from '../shared/payment-view.js';
 import { systemClock, type Clock } from '../server/clock.js';
-import { remoteAddressOf } from '../server/remote-address.js';
+import { clientAddressOf } from './client-address.js';
 import { consoleLogger, type ProxyLogger } from './logger.js';
 import { createMemoryStore } from './memory-store.js';
 import type { ProxyStore } from './store.js';
@@ -94,8 +94,12 @@ export interface PayinProxyOptions {
   /** Random numbers in [0, 1) for retry jitter. */
   random?: () => number;
   logger?: ProxyLogger;
-  /** Who a request comes from, for per-client limits. Default: the peer address toNodeListener attached. */
-  clientId?: (request: Request) => string;
+  /**
+   * Who a request comes from, for per-client limits. Default: the address given as `proxy(request,
+   * {clientAddress})`, else the peer address toNodeListener attached. Undefined means "unknown": the limits then
+   * apply per order and per payment instead, never to the whole shop as one client.
+   */
+  clientId?: (request: Request) => string | undefined;
   /** Where PAYIN_* variables are read. Default `globalThis.process?.env`. */
   env?: Record<string, string | undefined>;
 }
@@ -175,7 +179,7 @@ export interface ResolvedOptions {
   clock: Clock;
   random: () => number;
   logger: ProxyLogger;
-  clientId: (request: Request) => string;
+  clientId: (request: Request) => string | undefined;
 }
 
 export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
@@ -227,7 +231,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     clock,
     random: options.random ?? Math.random,
     logger: options.logger ?? consoleLogger,
-    clientId: options.clientId ?? ((request) => remoteAddressOf(request) ?? 'unknown'),
+    clientId: options.clientId ?? clientAddressOf,
   };
 }
 

@@ -12,9 +12,9 @@ import { enforceRate } from './rate-limit.js';
 
 export async function handleStatus(request: Request, ctx: ProxyContext): Promise<Response> {
   const { options } = ctx;
-  await enforceRate(options, request, 'status');
   const body = await readJsonFields(request, options.limits.bodyBytes, ['paymentId', 'token'] as const);
   const paymentId = requireText(body.paymentId, 'paymentId');
+  await enforceRate(options, request, 'status', `payment:${paymentId}`);
   const token = requireText(body.token, 'token', 256);
   let record = await readableRecord(ctx, paymentId, token);
   if (!record.view.final || isIncomplete(record.view)) {
