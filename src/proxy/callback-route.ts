@@ -9,7 +9,7 @@
 import { outcomeOf } from '../shared/outcome.js';
 import { verifySignature } from '../shared/hmac.js';
 import { parseCallbackBody } from '../shared/provider-messages.js';
-import { BodyTooLargeError, parseJsonBytes, readBody } from '../server/body.js';
+import { BodyConsumedError, BodyTooLargeError, parseJsonBytes, readBody } from '../server/body.js';
 import type { ProxyContext } from './context.js';
 import { jsonResponse, ProxyError } from './errors.js';
 import type { ObservedPayment } from './payment-view-mapper.js';
@@ -23,6 +23,7 @@ export async function handleCallback(request: Request, ctx: ProxyContext): Promi
     bytes = await readBody(request, options.limits.callbackBodyBytes);
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw new ProxyError('payload_too_large', `callback body over ${error.limit} bytes`);
+    if (error instanceof BodyConsumedError) throw new ProxyError('internal', error.message, { cause: error });
     throw new ProxyError('bad_request', 'the callback body could not be read', { cause: error });
   }
   const signed = await verifySignature(provider.secret, bytes, request.headers.get('signature'), provider.signatureEncoding);

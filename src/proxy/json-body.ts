@@ -4,7 +4,7 @@
  * the contract names. An unknown field is refused rather than ignored, so that a page that sends `amount` learns
  * at once that the shop's server decides the amount.
  */
-import { BodyTooLargeError, isJsonRequest, parseJsonBytes, readBody } from '../server/body.js';
+import { BodyConsumedError, BodyTooLargeError, isJsonRequest, parseJsonBytes, readBody } from '../server/body.js';
 import { ProxyError } from './errors.js';
 
 export async function readJsonFields<K extends string>(
@@ -20,6 +20,7 @@ export async function readJsonFields<K extends string>(
     bytes = await readBody(request, limit);
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw new ProxyError('payload_too_large', `the body is larger than ${limit} bytes`);
+    if (error instanceof BodyConsumedError) throw new ProxyError('internal', error.message, { cause: error });
     throw new ProxyError('bad_request', 'the request body could not be read', { cause: error });
   }
   const parsed = parseJsonBytes(bytes);

@@ -12,7 +12,24 @@ export class BodyTooLargeError extends Error {
   }
 }
 
+/**
+ * The body was read before the handler got the request: by a body parser mounted in front (express.json(),
+ * a Fastify content-type parser), or by code that called request.json(). Signatures need the raw bytes.
+ */
+export class BodyConsumedError extends Error {
+  constructor() {
+    super(
+      'the request body was already read before the payin handler got it: mount the proxy before any body parser (express.json(), express.text(), a Fastify content-type parser) or hand it the raw, unread request',
+    );
+    this.name = 'BodyConsumedError';
+  }
+}
+
+/** Set by the node adapter on a request whose Node stream a body parser had already drained. */
+export const BODY_CONSUMED = Symbol.for('payin-checkout.bodyConsumed');
+
 export async function readBody(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  if (request.bodyUsed || (request as Request & { [BODY_CONSUMED]?: boolean })[BODY_CONSUMED]) throw new BodyConsumedError();
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw new BodyTooLargeError(limit);
   if (!request.body) return new Uint8Array(0);

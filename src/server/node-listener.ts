@@ -6,6 +6,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
+import { BODY_CONSUMED } from './body.js';
 
 export type FetchHandler = (request: Request) => Promise<Response> | Response;
 
@@ -58,11 +59,14 @@ function toRequest(req: IncomingMessage, signal: AbortSignal): Request {
   for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
   const method = req.method ?? 'GET';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
-  if (method !== 'GET' && method !== 'HEAD') {
+  // A body parser in front (express.json() sets req.body; any parser drains the stream) leaves nothing to read.
+  const consumed = req.readableEnded || (req as IncomingMessage & { body?: unknown }).body !== undefined;
+  if (method !== 'GET' && method !== 'HEAD' && !consumed) {
     init.body = Readable.toWeb(req) as ReadableStream<Uint8Array>;
     init.duplex = 'half';
   }
   const request = new Request(url, init);
+  if (consumed && method !== 'GET' && method !== 'HEAD') Object.defineProperty(request, BODY_CONSUMED, { value: true });
   // The peer's address for per-client limits; Fetch has no standard place for it.
   Object.defineProperty(request, 'remoteAddress', { value: req.socket.remoteAddress, enumerable: false });
   return request;
