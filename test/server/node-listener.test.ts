@@ -97,3 +97,40 @@ describe('toNodeListener over a real socket', () => {
     expect(errors).toHaveLength(1);
   });
 });
+
+describe('serve() against slow clients', () => {
+  it('closes a connection whose headers never finish, and refuses connections past the cap', async () => {
+    const { createConnection } = await import('node:net');
+    running = await serve(() => new Response('ok'), { headersTimeoutMs: 300, requestTimeoutMs: 600, maxConnections: 5 });
+    const port = running.port;
+    const open = (): Promise<import('node:net').Socket> =>
+      new Promise((resolve, reject) => {
+        const socket = createConnection({ host: '127.0.0.1', port }, () => resolve(socket));
+        socket.once('error', reject);
+      });
+    // A slowloris: a request line and one header, then nothing.
+    const slow = await open();
+    slow.write('GET / HTTP/1.1\r\nHost: x\r\n');
+    const closed = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 10_000);
+      slow.once('close', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+      slow.resume();
+    });
+    expect(closed).toBe(true);
+    const held = await Promise.all(Array.from({ length: 5 }, open));
+    const extra = await open();
+    const refused = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 5_000);
+      extra.once('close', () => {
+        clearTimeout(timer);
+        resolve(true);
+      });
+      extra.resume();
+    });
+    expect(refused).toBe(true);
+    for (const socket of held) socket.destroy();
+  });
+});
