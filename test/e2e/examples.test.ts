@@ -1,0 +1,94 @@
+/**
+ * Every runnable file in examples/ takes a payment end to end against the real sandbox: it is started the way
+ * the README says (node, Bun or Deno from npm), with the PAYIN_* variables pointing at a sandbox on loopback; a
+ * payment is created through it, the payer pays in the sandbox, and the example's own hook prints "paid" and its
+ * status route says so. The examples import the package by its public name, from the built dist/.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createServer } from 'node:net';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../dist/sandbox/index.js';
+import { serve, type RunningServer } from '../../dist/server/index.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
+
+const EXAMPLES: [name: string, command: string, args: string[]][] = [
+  ['node:http', process.execPath, ['examples/node-http.mjs']],
+  ['Express 5', process.execPath, ['examples/express.mjs']],
+  ['Fastify', process.execPath, ['examples/fastify.mjs']],
+  ['Hono on Node', process.execPath, ['examples/hono-node.mjs']],
+  ['Bun', npx, ['--no-install', 'bun', 'examples/bun.ts']],
+  ['Deno', npx, ['--no-install', 'deno', 'run', '--allow-net', '--allow-env', '--allow-read', 'examples/deno.ts']],
+];
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function until(condition: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
+  const end = Date.now() + ms;
+  while (Date.now() < end) {
+    if (await Promise.resolve().then(condition).catch(() => false)) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('examples/', () => {
+  let sandbox: Sandbox;
+  let running: RunningServer;
+  beforeAll(async () => {
+    sandbox = createSandbox({ requisitesDelayMs: 0, callbackRetryDelayMs: 200 });
+    running = await serve(sandbox);
+  });
+  afterAll(async () => {
+    sandbox.close();
+    await running.close();
+  });
+
+  it.each(EXAMPLES)('%s takes a payment end to end', async (name, command, args) => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const child: ChildProcess = spawn(command, args, {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        PAYIN_BASE_URL: running.url,
+        PAYIN_MERCHANT_ID: DEMO_MERCHANT.id,
+        PAYIN_TOKEN: DEMO_MERCHANT.token,
+        PAYIN_SECRET: DEMO_MERCHANT.secret,
+        PAYIN_CALLBACK_URL: `${base}/payin/callback`,
+        NO_COLOR: '1',
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout!.on('data', (chunk) => (output += chunk));
+    child.stderr!.on('data', (chunk) => (output += chunk));
+    try {
+      const post = (path: string, body: unknown) =>
+        fetch(`${base}/payin${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      await until(async () => (await post('/status', {})).status === 400, 30_000, `${name} to listen (${output.slice(-500)})`);
+      const orderId = `EX-${name.replace(/\W/g, '')}-${Date.now()}`;
+      const created = await post('/payments', { orderId, method: 'upi' });
+      expect(created.status, output).toBe(201);
+      const { payment, token } = (await created.json()) as { payment: { id: string }; token: string };
+      sandbox.act(payment.id, 'pay');
+      await until(() => output.includes(`{"orderId":"${orderId}","outcome":"paid"}`), 15_000, `${name}'s hook to hear paid`);
+      const status = (await (await post('/status', { paymentId: payment.id, token })).json()) as { payment: { outcome: string } };
+      expect(status.payment.outcome).toBe('paid');
+    } finally {
+      child.kill('SIGTERM');
+    }
+  }, 60_000);
+});
