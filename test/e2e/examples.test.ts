@@ -1,12 +1,15 @@
 /**
  * Every runnable file in examples/ takes a payment end to end against the real sandbox: it is started the way
- * the README says (node, Bun or Deno from npm), with the PAYIN_* variables pointing at a sandbox on loopback; a
+ * the README says (node, Bun or Deno from npm; the worker bundled with esbuild and run in workerd through
+ * miniflare), with the PAYIN_* variables pointing at a sandbox on loopback; a
  * payment is created through it, the payer pays in the sandbox, and the example's own hook prints "paid" and its
  * status route says so. The examples import the package by its public name, from the built dist/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../dist/sandbox/index.js';
 import { serve, type RunningServer } from '../../dist/server/index.js';
@@ -55,40 +58,79 @@ describe('examples/', () => {
     await running.close();
   });
 
-  it.each(EXAMPLES)('%s takes a payment end to end', async (name, command, args) => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
+  /** Runs one example on `port` with these variables; the output is what its hook printed. */
+  interface Started {
+    output(): string;
+    stop(): Promise<void>;
+  }
+  const variables = (port: number) => ({
+    PAYIN_BASE_URL: running.url,
+    PAYIN_MERCHANT_ID: DEMO_MERCHANT.id,
+    PAYIN_TOKEN: DEMO_MERCHANT.token,
+    PAYIN_SECRET: DEMO_MERCHANT.secret,
+    PAYIN_CALLBACK_URL: `http://127.0.0.1:${port}/payin/callback`,
+  });
+
+  async function startProcess(command: string, args: string[], port: number): Promise<Started> {
     const child: ChildProcess = spawn(command, args, {
       cwd: root,
-      env: {
-        ...process.env,
-        PORT: String(port),
-        PAYIN_BASE_URL: running.url,
-        PAYIN_MERCHANT_ID: DEMO_MERCHANT.id,
-        PAYIN_TOKEN: DEMO_MERCHANT.token,
-        PAYIN_SECRET: DEMO_MERCHANT.secret,
-        PAYIN_CALLBACK_URL: `${base}/payin/callback`,
-        NO_COLOR: '1',
-      },
+      env: { ...process.env, ...variables(port), PORT: String(port), NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let output = '';
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
+    return { output: () => output, stop: async () => void child.kill('SIGTERM') };
+  }
+
+  async function startWorker(port: number): Promise<Started> {
+    // As a shop deploys it: bundled (wrangler does the same with esbuild), then run by workerd.
+    const bundle = await build({
+      entryPoints: ['examples/cloudflare-worker.ts'],
+      absWorkingDir: root,
+      bundle: true,
+      format: 'esm',
+      platform: 'neutral',
+      conditions: ['worker', 'import'],
+      write: false,
+      logLevel: 'error',
+    });
+    let output = '';
+    const mf = new Miniflare({
+      modules: true,
+      script: bundle.outputFiles[0]!.text,
+      host: '127.0.0.1',
+      port,
+      compatibilityDate: '2025-01-01',
+      bindings: variables(port),
+      handleRuntimeStdio(stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) {
+        stdout.on('data', (chunk: Buffer) => (output += chunk));
+        stderr.on('data', (chunk: Buffer) => (output += chunk));
+      },
+    });
+    await mf.ready;
+    return { output: () => output, stop: () => mf.dispose() };
+  }
+
+  it.each([...EXAMPLES, ['a Cloudflare worker (workerd)', '', []] as (typeof EXAMPLES)[number]])('%s takes a payment end to end', async (name, command, args) => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const started = command ? await startProcess(command, args, port) : await startWorker(port);
+    const output = () => started.output();
     try {
       const post = (path: string, body: unknown) =>
         fetch(`${base}/payin${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      await until(async () => (await post('/status', {})).status === 400, 30_000, `${name} to listen (${output.slice(-500)})`);
+      await until(async () => (await post('/status', {})).status === 400, 30_000, `${name} to listen (${output().slice(-500)})`);
       const orderId = `EX-${name.replace(/\W/g, '')}-${Date.now()}`;
       const created = await post('/payments', { orderId, method: 'upi' });
-      expect(created.status, output).toBe(201);
+      expect(created.status, output()).toBe(201);
       const { payment, token } = (await created.json()) as { payment: { id: string }; token: string };
       sandbox.act(payment.id, 'pay');
-      await until(() => output.includes(`{"orderId":"${orderId}","outcome":"paid"}`), 15_000, `${name}'s hook to hear paid`);
+      await until(() => output().includes(`{"orderId":"${orderId}","outcome":"paid"}`), 15_000, `${name}'s hook to hear paid`);
       const status = (await (await post('/status', { paymentId: payment.id, token })).json()) as { payment: { outcome: string } };
       expect(status.payment.outcome).toBe('paid');
     } finally {
-      child.kill('SIGTERM');
+      await started.stop();
     }
   }, 60_000);
 });

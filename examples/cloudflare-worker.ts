@@ -1,0 +1,26 @@
+// The proxy as a Cloudflare Worker: credentials from the env binding, the client address from CF-Connecting-IP,
+// reconciliation from the cron trigger. Bundle it as a shop would (wrangler, or esbuild) and deploy.
+import { createPayinProxy, type PayinProxy } from 'payin-checkout/proxy';
+
+interface Env {
+  PAYIN_BASE_URL: string;
+  PAYIN_MERCHANT_ID: string;
+  PAYIN_TOKEN: string;
+  PAYIN_SECRET: string;
+  PAYIN_CALLBACK_URL: string;
+}
+
+let payin: PayinProxy | undefined;
+const proxyFor = (env: Env) =>
+  (payin ??= createPayinProxy({
+    provider: { baseUrl: env.PAYIN_BASE_URL, merchantId: env.PAYIN_MERCHANT_ID, token: env.PAYIN_TOKEN, secret: env.PAYIN_SECRET },
+    callbackUrl: env.PAYIN_CALLBACK_URL,
+    reconcileEveryMs: 0, // a worker sweeps from its cron trigger instead
+    resolveOrder: async (orderId) => (orderId.startsWith('EX-') ? { amount: '499.00', currency: 'INR' } : null),
+    onPaymentUpdate: async (payment) => console.log(JSON.stringify({ orderId: payment.orderId, outcome: payment.outcome })),
+  }));
+
+export default {
+  fetch: (request: Request, env: Env) => proxyFor(env)(request, { clientAddress: request.headers.get('cf-connecting-ip') ?? undefined }),
+  scheduled: (_event: unknown, env: Env, ctx: { waitUntil(promise: Promise<unknown>): void }) => ctx.waitUntil(proxyFor(env).reconcile()),
+};
