@@ -22,6 +22,7 @@ const EXAMPLES: [name: string, command: string, args: string[]][] = [
   ['Express 5', process.execPath, ['examples/express.mjs']],
   ['Fastify', process.execPath, ['examples/fastify.mjs']],
   ['Hono on Node', process.execPath, ['examples/hono-node.mjs']],
+  ['a Next.js route handler', process.execPath, ['examples/next/serve-route.mjs']],
   ['Bun', npx, ['--no-install', 'bun', 'examples/bun.ts']],
   ['Deno', npx, ['--no-install', 'deno', 'run', '--allow-net', '--allow-env', '--allow-read', 'examples/deno.ts']],
 ];
@@ -129,6 +130,36 @@ describe('examples/', () => {
       await until(() => output().includes(`{"orderId":"${orderId}","outcome":"paid"}`), 15_000, `${name}'s hook to hear paid`);
       const status = (await (await post('/status', { paymentId: payment.id, token })).json()) as { payment: { outcome: string } };
       expect(status.payment.outcome).toBe('paid');
+    } finally {
+      await started.stop();
+    }
+  }, 60_000);
+
+  it("keeps a quiet event stream open on Bun past its 10 s idle timeout, with pings", async () => {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const started = await startProcess(npx, ['--no-install', 'bun', 'examples/bun.ts'], port);
+    try {
+      const post = (path: string, body: unknown) =>
+        fetch(`${base}/payin${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      await until(async () => (await post('/status', {})).status === 400, 30_000, 'Bun to listen');
+      const created = await post('/payments', { orderId: `EX-idle-${Date.now()}`, method: 'upi' });
+      const { payment, token } = (await created.json()) as { payment: { id: string }; token: string };
+      const stream = await fetch(`${base}/payin/events?paymentId=${payment.id}&token=${token}`);
+      const reader = stream.body!.getReader();
+      let text = '';
+      let closed = false;
+      const reading = (async () => {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) return void (closed = true);
+          text += new TextDecoder().decode(value);
+        }
+      })().catch(() => (closed = true));
+      await new Promise((resolve) => setTimeout(resolve, 12_000));
+      expect({ closed, pings: (text.match(/^: ping$/gm) ?? []).length >= 1 }).toEqual({ closed: false, pings: true });
+      await reader.cancel();
+      await reading;
     } finally {
       await started.stop();
     }
