@@ -1,25 +1,29 @@
 // `npm test`: the typecheck and every suite, in order, each in its own process. A failing suite does not hide
-// the ones after it; the exit code is non-zero when any failed. Chrome and redis-server are found (or installed
-// in one apt-get step) up front, before any test worker starts.
+// the ones after it; the exit code is non-zero when any failed. Chrome, Firefox and redis-server are found (or
+// installed in one apt-get step) up front, before any test worker starts.
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { aptInstall, canAptInstall } from './apt.mjs';
 import { ensureChrome, findChrome } from './find-chrome.mjs';
+import { ensureFirefox, findFirefox } from './find-firefox.mjs';
 import { ensureRedisServer, findRedisServer } from './redis-server.mjs';
 
 let chrome;
+let firefox;
 try {
   // Both system tools in one apt-get step when both are missing, before any suite starts.
-  const missing = [!findChrome() && 'chromium', !findRedisServer() && 'redis-server'].filter(Boolean);
+  const missing = [!findChrome() && 'chromium', !findRedisServer() && 'redis-server', !findFirefox() && 'firefox-esr'].filter(Boolean);
   if (missing.length && canAptInstall()) aptInstall(missing);
   chrome = ensureChrome();
   console.log(`Browser for the browser and end-to-end suites: ${chrome}`);
   console.log(`redis-server for the Redis store suite: ${ensureRedisServer()}`);
+  firefox = ensureFirefox();
+  console.log(`Firefox for the cross-browser end-to-end test: ${firefox}`);
 } catch (error) {
   console.error(error.message);
   process.exit(1);
 }
-const env = { ...process.env, CHROME_PATH: chrome };
+const env = { ...process.env, CHROME_PATH: chrome, FIREFOX_PATH: firefox };
 
 const suites = [
   ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json']],

@@ -1,0 +1,52 @@
+/**
+ * The shopper's pay flow in Firefox (Debian's firefox-esr), driven over WebDriver BiDi by puppeteer-core, against
+ * what `npm start` serves: the checkout page (script-tag build), the widget's pay screen, the payer paying in the
+ * sandbox, "paid" in the widget and in the shop's order list.
+ */
+import puppeteer, { type Browser } from 'puppeteer-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemo, type DemoProcess } from './support/demo-process.js';
+import { act, pendingPaymentOf, placeOrder, shopOrder, waitFor } from './support/services.js';
+
+const { findFirefox } = (await import(new URL('../tools/find-firefox.mjs', import.meta.url).href)) as { findFirefox(): string | undefined };
+
+describe('paying in Firefox', () => {
+  let demo: DemoProcess;
+  let browser: Browser;
+  beforeAll(async () => {
+    const executablePath = findFirefox();
+    if (!executablePath) throw new Error('No Firefox: npm test installs firefox-esr as root, or set FIREFOX_PATH.');
+    [demo, browser] = await Promise.all([
+      startDemo(),
+      puppeteer.launch({ browser: 'firefox', executablePath, headless: true, extraPrefsFirefox: { 'network.proxy.type': 0 } }),
+    ]);
+  }, 60_000);
+  afterAll(async () => {
+    await browser?.close();
+    await demo?.stop();
+  });
+
+  it('takes a UPI payment from the checkout page to "paid"', async () => {
+    const order = await placeOrder(demo.storeUrl);
+    const page = await browser.newPage();
+    await page.goto(`${demo.storeUrl}/shop/checkout/${encodeURIComponent(order.id)}?method=upi`);
+    const screen = (wanted: string) =>
+      page.waitForFunction((w) => (document.querySelector('payin-checkout') as (Element & { screen?: string }) | null)?.screen === w, { timeout: 30_000 }, wanted);
+    // The element may need its start button (no autostart on the shop page): press it if it is there.
+    await page.waitForFunction(() => customElements.get('payin-checkout') !== undefined, { timeout: 30_000 });
+    await page.evaluate(async () => {
+      const el = document.querySelector('payin-checkout') as (Element & { screen?: string; start(): Promise<void> }) | null;
+      if (el && el.screen === 'start') await el.start();
+    });
+    await screen('pay');
+    const qr = await page.evaluate(() => !!document.querySelector('payin-checkout')?.shadowRoot?.querySelector('[part~="qr"]'));
+    expect(qr).toBe(true);
+    const payment = await pendingPaymentOf(demo.sandboxUrl, order.id, 'upi');
+    await act(demo.sandboxUrl, payment.id, 'pay');
+    await screen('paid');
+    const heading = await page.evaluate(() => document.querySelector('payin-checkout')?.shadowRoot?.querySelector('h2, h1, [part~="heading"]')?.textContent ?? '');
+    expect(heading).toContain('Payment received');
+    await waitFor('the shop to list the order paid', async () => ((await shopOrder(demo.storeUrl, order.id)).status === 'paid' ? true : undefined));
+    await page.close();
+  }, 90_000);
+});
