@@ -143,10 +143,10 @@ function jsxProps(e: ManifestElement, eventProp: (name: string) => string): stri
   let body = `Partial<Pick<${e.name}, Extract<${fields}, keyof ${e.name}>>> & {\n`;
   for (const a of e.attributes) {
     if (e.fields.includes(a.name)) continue;
-    body += doc(a.description, '    ') + `    '${a.name}'?: ${attributeType(a.type)};\n`;
+    body += `${doc(a.description, '    ')}    '${a.name}'?: ${attributeType(a.type)};\n`;
   }
-  for (const ev of e.events) body += doc(ev.description, '    ') + `    '${eventProp(ev.name)}'?: (event: EventOf<'${ev.name}'>) => void;\n`;
-  return body + '  }';
+  for (const ev of e.events) body += `${doc(ev.description, '    ')}    '${eventProp(ev.name)}'?: (event: EventOf<'${ev.name}'>) => void;\n`;
+  return `${body}  }`;
 }
 
 const EVENT_OF = "type EventOf<K extends string> = K extends keyof HTMLElementEventMap ? HTMLElementEventMap[K] : CustomEvent;\n";
@@ -156,43 +156,43 @@ function propsName(e: ManifestElement, framework: string): string {
 }
 
 function reactTypings(elements: ManifestElement[]): string {
-  let out = HEADER + "import type { DetailedHTMLProps, HTMLAttributes } from 'react';\n" + imports(elements) + '\n' + EVENT_OF;
+  let out = `${HEADER}import type { DetailedHTMLProps, HTMLAttributes } from 'react';\n${imports(elements)}\n${EVENT_OF}`;
   for (const e of elements) {
     out += `\nexport type ${propsName(e, 'React')} = DetailedHTMLProps<HTMLAttributes<${e.name}>, ${e.name}> &\n  ${jsxProps(e, (n) => `on${n}`)};\n`;
   }
   out += "\ndeclare module 'react' {\n  namespace JSX {\n    interface IntrinsicElements {\n";
   for (const e of elements) out += `      '${e.tagName}': ${propsName(e, 'React')};\n`;
-  return out + '    }\n  }\n}\n';
+  return `${out}    }\n  }\n}\n`;
 }
 
 function preactTypings(elements: ManifestElement[]): string {
-  let out = HEADER + "import type { JSX } from 'preact';\n" + imports(elements) + '\n' + EVENT_OF;
+  let out = `${HEADER}import type { JSX } from 'preact';\n${imports(elements)}\n${EVENT_OF}`;
   for (const e of elements) {
     out += `\nexport type ${propsName(e, 'Preact')} = JSX.HTMLAttributes<${e.name}> &\n  ${jsxProps(e, (n) => `on${n}`)};\n`;
   }
   out += "\ndeclare module 'preact' {\n  namespace JSX {\n    interface IntrinsicElements {\n";
   for (const e of elements) out += `      '${e.tagName}': ${propsName(e, 'Preact')};\n`;
-  return out + '    }\n  }\n}\n';
+  return `${out}    }\n  }\n}\n`;
 }
 
 /** Vue templates: `@payin-paid` is type-checked as the prop `onPayinPaid`, `order-id` as `orderId`. */
 function vueTypings(elements: ManifestElement[]): string {
   const camel = (name: string) => name.replace(/-([a-z])/g, (_, c: string) => c.toUpperCase());
-  let out = HEADER + "import type { DefineComponent } from 'vue';\n" + imports(elements) + '\n' + EVENT_OF;
+  let out = `${HEADER}import type { DefineComponent } from 'vue';\n${imports(elements)}\n${EVENT_OF}`;
   for (const e of elements) {
     const fields = e.fields.map((f) => `'${f}'`).join(' | ') || 'never';
     let body = `Partial<Pick<${e.name}, Extract<${fields}, keyof ${e.name}>>> & {\n`;
     for (const a of e.attributes) {
       if (e.fields.includes(camel(a.name))) continue;
-      body += doc(a.description, '  ') + `  '${camel(a.name)}'?: ${attributeType(a.type)};\n`;
+      body += `${doc(a.description, '  ')}  '${camel(a.name)}'?: ${attributeType(a.type)};\n`;
     }
     for (const ev of e.events) {
       const prop = camel(`on-${ev.name}`);
-      body += doc(ev.description, '  ') + `  '${prop}'?: (event: EventOf<'${ev.name}'>) => void;\n`;
+      body += `${doc(ev.description, '  ')}  '${prop}'?: (event: EventOf<'${ev.name}'>) => void;\n`;
     }
     out += `\nexport type ${propsName(e, 'Vue')} = ${body}};\n`;
   }
   out += "\ndeclare module 'vue' {\n  interface GlobalComponents {\n";
   for (const e of elements) out += `    '${e.tagName}': DefineComponent<${propsName(e, 'Vue')}>;\n`;
-  return out + '  }\n}\n';
+  return `${out}  }\n}\n`;
 }

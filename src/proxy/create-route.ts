@@ -17,6 +17,7 @@ import { readJsonFields, requireText } from './json-body.js';
 import { orderLease } from './ledger.js';
 import { isIncomplete, toPaymentView, type CreateContext } from './payment-view-mapper.js';
 import { enforceRate } from './rate-limit.js';
+import type { ProviderPayment } from '../shared/provider-payment.js';
 import type { PaymentRecord } from './store.js';
 import { UpstreamError } from './upstream-client.js';
 
@@ -84,7 +85,7 @@ async function createOrReuse(ctx: ProxyContext, order: CreateContext): Promise<R
  */
 async function adoptFromService(ctx: ProxyContext, order: CreateContext): Promise<void> {
   const { options, upstream, ledger } = ctx;
-  let list;
+  let list: ProviderPayment[];
   try {
     list = await upstream.status({ orderId: order.orderId });
   } catch (error) {

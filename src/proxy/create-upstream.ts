@@ -11,6 +11,7 @@ import type { ProxyContext } from './context.js';
 import { describe } from './errors.js';
 import { newestPayment } from './ledger.js';
 import { isIncomplete, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
+import type { ProviderPayment } from '../shared/provider-payment.js';
 import type { OrderRecord, PaymentRecord } from './store.js';
 import { UpstreamError } from './upstream-client.js';
 
@@ -64,7 +65,7 @@ export async function lookUpByOrder(
   known: ReadonlySet<string>,
   { mustAnswer = false } = {},
 ): Promise<ObservedPayment | undefined> {
-  let list;
+  let list: ProviderPayment[];
   try {
     list = await ctx.upstream.status({ orderId: order.orderId });
   } catch (error) {

@@ -38,24 +38,25 @@ function merchantFrom(spec: string): SandboxMerchant {
   return { id, token, secret };
 }
 
-async function main(argv: string[]): Promise<void> {
-  let parsed;
+const OPTIONS = {
+  port: { type: 'string' },
+  host: { type: 'string' },
+  'ttl-seconds': { type: 'string' },
+  'public-url': { type: 'string' },
+  merchant: { type: 'string', multiple: true },
+  help: { type: 'boolean' },
+} as const;
+
+function parseCli(argv: string[]) {
   try {
-    parsed = parseArgs({
-      args: argv,
-      allowPositionals: true,
-      options: {
-        port: { type: 'string' },
-        host: { type: 'string' },
-        'ttl-seconds': { type: 'string' },
-        'public-url': { type: 'string' },
-        merchant: { type: 'string', multiple: true },
-        help: { type: 'boolean' },
-      },
-    });
+    return parseArgs({ args: argv, allowPositionals: true, options: OPTIONS });
   } catch (error) {
-    fail((error as Error).message);
+    return fail((error as Error).message);
   }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const parsed = parseCli(argv);
   const { values, positionals } = parsed;
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
@@ -68,17 +69,18 @@ async function main(argv: string[]): Promise<void> {
   const ttlSeconds = integer('--ttl-seconds', values['ttl-seconds'] ?? env.SANDBOX_TTL_SECONDS ?? '900', 1, 86_400 * 30);
   const host = values.host ?? '127.0.0.1';
   const merchants = (values.merchant ?? []).map(merchantFrom);
-  let sandbox;
-  try {
-    sandbox = createSandbox({
-      ttlSeconds,
-      ...(merchants.length ? { merchants } : {}),
-      ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
-      onError: (error) => console.error('payin-checkout sandbox: unexpected error', error),
+  const sandbox = (() => {
+    try {
+      return createSandbox({
+        ttlSeconds,
+        ...(merchants.length ? { merchants } : {}),
+        ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
+        onError: (error) => console.error('payin-checkout sandbox: unexpected error', error),
     });
-  } catch (error) {
-    fail((error as Error).message);
-  }
+    } catch (error) {
+      return fail((error as Error).message);
+    }
+  })();
   const server = await serve(sandbox, { port, host, onError: (error) => console.error(error) });
   const base = values['public-url']?.replace(/\/+$/, '') ?? server.url;
 

@@ -31,7 +31,7 @@ export function payPageHtml(id: string): string {
 `;
 }
 
-export const PAY_JS = String.raw`// payin-checkout sandbox: the hosted payment page.
+export const PAY_JS = `// payin-checkout sandbox: the hosted payment page.
 const main = document.getElementById('pay');
 const id = main.dataset.payment;
 const FINAL = ['finished', 'canceled', 'expired', 'failed'];

@@ -36,7 +36,7 @@ export async function verifySignature(
   const offered = signature.trim();
   if (offered === '') return false;
   const mac = encoding === 'hex' ? hexToBytes(offered) : base64ToBytes(offered);
-  if (!mac || mac.length !== 32) return false;
+  if (mac?.length !== 32) return false;
   const key = await importKey(secret, 'verify');
   return crypto.subtle.verify('HMAC', key, mac as Uint8Array<ArrayBuffer>, toBytes(body) as Uint8Array<ArrayBuffer>);
 }

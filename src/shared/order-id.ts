@@ -9,6 +9,7 @@
 export const MAX_ORDER_ID_LENGTH = 128;
 
 // C0 and C1 controls, DEL, and the line and paragraph separators.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
 const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /** Why `value` cannot be sent as an order id unchanged, or undefined when it can. */

@@ -76,7 +76,7 @@ export function qrPayload(source: QrSource): string | undefined {
   const method = source.method.toLowerCase();
   if (method === 'upi') {
     const r = source.requisites;
-    if (!r?.address || !r.address.includes('@')) return undefined;
+    if (!r?.address?.includes('@')) return undefined;
     return upiLink({
       vpa: r.address,
       payeeName: r.recipient?.trim() || r.address,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signBody } from '../../src/shared/hmac.js';
 import { drive, setup } from './harness.js';
-import { SECRET } from './fake-service.js';
 
 describe('POST /payin/status', () => {
   it('reads nothing with a paymentId but a wrong, empty or missing token: 404 like an unknown payment', async () => {

@@ -40,7 +40,10 @@ describe('faults', () => {
     const { sandbox, clock } = setup({ faults: { latencyMs: 2000 } });
     let answered = false;
     const request = await signedRequest('/api/v2/payments', createBody());
-    const pending = sandbox(request).then((r) => ((answered = true), r));
+    const pending = sandbox(request).then((r) => {
+      answered = true;
+      return r;
+    });
     await until(() => clock.pending === 1); // the request is read and waits on the clock
     await clock.advance(1999);
     expect(answered).toBe(false);

@@ -126,6 +126,7 @@ export function App() {
               <h2>Events</h2>
               <ol className="log" data-events>
                 {log.map((line, i) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: the log only grows at its head, so the count from its end is a stable key
                   <li key={log.length - i}>{line}</li>
                 ))}
               </ol>

@@ -49,7 +49,10 @@ export class CountdownController implements ReactiveController {
     // The proxy writes ISO 8601 with milliseconds, which Date.parse reads in every evergreen browser.
     const expiresAt = Date.parse(expiresAtIso);
     const serverTime = Date.parse(serverTimeIso);
-    if (Number.isNaN(expiresAt)) return this.stop();
+    if (Number.isNaN(expiresAt)) {
+      this.stop();
+      return;
+    }
     if (!Number.isNaN(serverTime)) this.#offset = serverTime - this.#now();
     if (expiresAt !== this.#expiresAt) {
       this.#expiresAt = expiresAt;

@@ -124,7 +124,10 @@ export class PaymentFlowController implements ReactiveController {
   /** Repeats the failed step; never creates a second payment (a create is idempotent per order and method). */
   retry(): Promise<void> {
     if (this.payment && this.#token && this.error?.retryable !== false) {
-      this.#update(() => ((this.error = undefined), (this.phase = 'active')));
+      this.#update(() => {
+        this.error = undefined;
+        this.phase = 'active';
+      });
       this.#follow();
       return this.feed.checkNow();
     }
@@ -180,7 +183,10 @@ export class PaymentFlowController implements ReactiveController {
     const run = ++this.#run;
     const { endpoint, orderId } = this.#config();
     this.#order = orderId;
-    this.#update(() => ((this.phase = phase), (this.error = undefined)));
+    this.#update(() => {
+      this.phase = phase;
+      this.error = undefined;
+    });
     const done = work(this.#abort.signal).then(
       ({ payment, record }) => {
         if (run !== this.#run) return;
@@ -254,7 +260,10 @@ export class PaymentFlowController implements ReactiveController {
 
   #fail(error: PayinError): void {
     if (error.code === 'not_found') clearRecord(this.#config().endpoint, this.#config().orderId);
-    this.#update(() => ((this.error = error), (this.phase = 'error')));
+    this.#update(() => {
+      this.error = error;
+      this.phase = 'error';
+    });
     emit(this.#host, 'payin-error', error.toDetail());
   }
 

@@ -164,7 +164,7 @@ async function create(s, req, res) {
   answerCreate(s, req, res, 201, p);
 }
 
-function answerCreate(s, req, res, status, p) {
+function answerCreate(s, _req, res, status, p) {
   if (s.options.loseCreateAnswers > 0) {
     // Headers, then the connection breaks mid-body (a destroyed socket alone makes Chromium resend the request).
     s.options.loseCreateAnswers--;
