@@ -48,11 +48,14 @@ function jsxTypings({ manifest, outDir }: { manifest: string; outDir: string }):
     closeBundle() {
       if (!existsSync(manifest)) {
         // Not fatal here, so that the bundle alone can be built; the package test fails on the missing typings.
-        this.warn(`${manifest} is missing, so no JSX typings were written: run \`cem analyze --config custom-elements-manifest.config.mjs\` before \`vite build\`.`);
+        this.warn(
+          `${manifest} is missing, so no JSX typings were written: run \`cem analyze --config custom-elements-manifest.config.mjs\` before \`vite build\`.`,
+        );
         return;
       }
       const elements = readElements(JSON.parse(readFileSync(manifest, 'utf8')));
-      if (elements.length === 0) throw new Error(`${manifest} declares no custom element: is the class's @tagName / customElement JSDoc there?`);
+      if (elements.length === 0)
+        throw new Error(`${manifest} declares no custom element: is the class's @tagName / customElement JSDoc there?`);
       mkdirSync(outDir, { recursive: true });
       writeFileSync(`${outDir}/react.d.ts`, reactTypings(elements));
       writeFileSync(`${outDir}/preact.d.ts`, preactTypings(elements));
@@ -145,11 +148,12 @@ function jsxProps(e: ManifestElement, eventProp: (name: string) => string): stri
     if (e.fields.includes(a.name)) continue;
     body += `${doc(a.description, '    ')}    '${a.name}'?: ${attributeType(a.type)};\n`;
   }
-  for (const ev of e.events) body += `${doc(ev.description, '    ')}    '${eventProp(ev.name)}'?: (event: EventOf<'${ev.name}'>) => void;\n`;
+  for (const ev of e.events)
+    body += `${doc(ev.description, '    ')}    '${eventProp(ev.name)}'?: (event: EventOf<'${ev.name}'>) => void;\n`;
   return `${body}  }`;
 }
 
-const EVENT_OF = "type EventOf<K extends string> = K extends keyof HTMLElementEventMap ? HTMLElementEventMap[K] : CustomEvent;\n";
+const EVENT_OF = 'type EventOf<K extends string> = K extends keyof HTMLElementEventMap ? HTMLElementEventMap[K] : CustomEvent;\n';
 
 function propsName(e: ManifestElement, framework: string): string {
   return `${e.name}${framework}Props`;

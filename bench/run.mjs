@@ -26,7 +26,15 @@ const gzip = (bytes) => gzipSync(bytes, { level: 9 }).byteLength;
 const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
 
 async function bundle(options) {
-  const result = await build({ bundle: true, minify: true, target: 'es2022', write: false, logLevel: 'silent', absWorkingDir: at('.').pathname, ...options });
+  const result = await build({
+    bundle: true,
+    minify: true,
+    target: 'es2022',
+    write: false,
+    logLevel: 'silent',
+    absWorkingDir: at('.').pathname,
+    ...options,
+  });
   return result.outputFiles[0].contents;
 }
 
@@ -40,7 +48,10 @@ function table(title, header, rows) {
 // --- sizes ----------------------------------------------------------------------------------------------------
 const iife = readFileSync(at('dist/payin-checkout.iife.js'));
 const litAlone = await bundle({
-  stdin: { contents: "export { LitElement, html, svg, css, nothing } from 'lit'; export { property } from 'lit/decorators.js';", resolveDir: at('.').pathname },
+  stdin: {
+    contents: "export { LitElement, html, svg, css, nothing } from 'lit'; export { property } from 'lit/decorators.js';",
+    resolveDir: at('.').pathname,
+  },
   format: 'iife',
 });
 const qrcodeCore = await bundle({
@@ -58,14 +69,38 @@ const sizes = {
   esmBundledGzip: gzip(esmBundled),
   esmOwnGzip: gzip(esmOwn),
 };
-table('Sizes (gzip -9)', ['what', 'bytes', 'size', 'share of script-tag build'], [
-  ['script-tag build dist/payin-checkout.iife.js', sizes.iifeGzip, kB(sizes.iifeGzip), '100%'],
-  ['  lit alone (LitElement, html, svg, css, @property)', sizes.litGzip, kB(sizes.litGzip), `${((sizes.litGzip / sizes.iifeGzip) * 100).toFixed(0)}%`],
-  ['  qrcode core alone', sizes.qrcodeCoreGzip, kB(sizes.qrcodeCoreGzip), `${((sizes.qrcodeCoreGzip / sizes.iifeGzip) * 100).toFixed(0)}%`],
-  ['ES module entry, bundled with lit and qrcode', sizes.esmBundledGzip, kB(sizes.esmBundledGzip), `${((sizes.esmBundledGzip / sizes.iifeGzip) * 100).toFixed(0)}%`],
-  ['ES module entry, own code only (lit, qrcode external)', sizes.esmOwnGzip, kB(sizes.esmOwnGzip), `${((sizes.esmOwnGzip / sizes.iifeGzip) * 100).toFixed(0)}%`],
-  ['budget (aim / hard limit)', '', '20.0 kB / 24.0 kB', ''],
-]);
+table(
+  'Sizes (gzip -9)',
+  ['what', 'bytes', 'size', 'share of script-tag build'],
+  [
+    ['script-tag build dist/payin-checkout.iife.js', sizes.iifeGzip, kB(sizes.iifeGzip), '100%'],
+    [
+      '  lit alone (LitElement, html, svg, css, @property)',
+      sizes.litGzip,
+      kB(sizes.litGzip),
+      `${((sizes.litGzip / sizes.iifeGzip) * 100).toFixed(0)}%`,
+    ],
+    [
+      '  qrcode core alone',
+      sizes.qrcodeCoreGzip,
+      kB(sizes.qrcodeCoreGzip),
+      `${((sizes.qrcodeCoreGzip / sizes.iifeGzip) * 100).toFixed(0)}%`,
+    ],
+    [
+      'ES module entry, bundled with lit and qrcode',
+      sizes.esmBundledGzip,
+      kB(sizes.esmBundledGzip),
+      `${((sizes.esmBundledGzip / sizes.iifeGzip) * 100).toFixed(0)}%`,
+    ],
+    [
+      'ES module entry, own code only (lit, qrcode external)',
+      sizes.esmOwnGzip,
+      kB(sizes.esmOwnGzip),
+      `${((sizes.esmOwnGzip / sizes.iifeGzip) * 100).toFixed(0)}%`,
+    ],
+    ['budget (aim / hard limit)', '', '20.0 kB / 24.0 kB', ''],
+  ],
+);
 
 // --- proxy status coalescing ------------------------------------------------------------------------------------
 // The proxy reaches the sandbox and the sandbox its callback through in-memory fetch functions: no ports.
@@ -120,9 +155,19 @@ await sandbox.close?.();
 
 // --- HMAC throughput ----------------------------------------------------------------------------------------------
 const body = JSON.stringify({
-  id: '66a3942dc1d4f', orderId: 'A-1001', state: 'finished', status: true, amount: '499.00', init_amount: '499.00',
-  currency: 'INR', method: 'upi', created_at: '2026-01-15T10:00:00.000000Z', expired_at: '2026-01-15T10:15:00.000000Z',
-  requisites: { address: 'payee@okdemo', recipient: 'Asha Verma', bank: 'Demo Bank of India' }, type: 'payin', datetime: 1768471200,
+  id: '66a3942dc1d4f',
+  orderId: 'A-1001',
+  state: 'finished',
+  status: true,
+  amount: '499.00',
+  init_amount: '499.00',
+  currency: 'INR',
+  method: 'upi',
+  created_at: '2026-01-15T10:00:00.000000Z',
+  expired_at: '2026-01-15T10:15:00.000000Z',
+  requisites: { address: 'payee@okdemo', recipient: 'Asha Verma', bank: 'Demo Bank of India' },
+  type: 'payin',
+  datetime: 1768471200,
 });
 
 async function throughput(label, operation, { maxOps = 200_000, maxMs = 1000 } = {}) {
@@ -142,8 +187,15 @@ const hmac = [
   await throughput('sign (signBody, hex)', () => signBody('demo-secret', body)),
   await throughput('verify (verifySignature, hex)', () => verifySignature('demo-secret', body, signature)),
 ];
-table(`HMAC-SHA256 over a ${Buffer.byteLength(body)}-byte callback body`, ['operation', 'runs', 'ops/s'], hmac.map((h) => [h.label, h.ops, h.perSecond.toLocaleString('en-US')]));
+table(
+  `HMAC-SHA256 over a ${Buffer.byteLength(body)}-byte callback body`,
+  ['operation', 'runs', 'ops/s'],
+  hmac.map((h) => [h.label, h.ops, h.perSecond.toLocaleString('en-US')]),
+);
 
 mkdirSync(at('bench/results/'), { recursive: true });
-writeFileSync(at('bench/results/latest.json'), `${JSON.stringify({ at: new Date().toISOString(), node: process.version, sizes, coalesce, hmac }, null, 2)}\n`);
+writeFileSync(
+  at('bench/results/latest.json'),
+  `${JSON.stringify({ at: new Date().toISOString(), node: process.version, sizes, coalesce, hmac }, null, 2)}\n`,
+);
 console.log('\nSaved to bench/results/latest.json');

@@ -10,5 +10,7 @@ Bun.serve({
   port: Number(process.env.PORT ?? 3000),
   hostname: '127.0.0.1',
   fetch: (request, server) =>
-    payin.matches(request) ? payin(request, { clientAddress: server.requestIP(request)?.address }) : new Response('not found', { status: 404 }),
+    payin.matches(request)
+      ? payin(request, { clientAddress: server.requestIP(request)?.address })
+      : new Response('not found', { status: 404 }),
 });

@@ -44,9 +44,10 @@ checkout.autostart = true;
 for (const name of EVENTS) {
   checkout.addEventListener(name, (event) => {
     const detail = /** @type {CustomEvent} */ (event).detail;
-    const summary = detail && 'payment' in detail
-      ? `${detail.payment.id} ${detail.payment.state} (${detail.payment.outcome})${detail.resumed ? ', resumed' : ''}`
-      : `${detail?.code}: ${detail?.message}`;
+    const summary =
+      detail && 'payment' in detail
+        ? `${detail.payment.id} ${detail.payment.state} (${detail.payment.outcome})${detail.resumed ? ', resumed' : ''}`
+        : `${detail?.code}: ${detail?.message}`;
     write(`${name} ${summary}`);
   });
 }

@@ -42,7 +42,11 @@
         el('td', { 'data-announcements': '' }, [o.announcements.map((a) => a.state).join(' → ')]),
       ]),
     );
-    const head = el('tr', {}, ['Order', 'Product', 'Status', 'Paid', 'Announced'].map((t) => el('th', {}, [t])));
+    const head = el(
+      'tr',
+      {},
+      ['Order', 'Product', 'Status', 'Paid', 'Announced'].map((t) => el('th', {}, [t])),
+    );
     panel.replaceChildren(el('table', { class: 'orders' }, [el('thead', {}, [head]), el('tbody', {}, rows)]));
   }
 

@@ -88,7 +88,9 @@ export async function startDemo(env, { log = console.log } = {}) {
       onPaymentUpdate: (payment, { source, secondPaymentOf }) => {
         book.record(payment, source);
         const second = secondPaymentOf ? `, a second payment: refund it (order paid by ${secondPaymentOf})` : '';
-        log(`[shop] order ${payment.orderId}: ${payment.outcome} (${payment.state}, ${payment.amount} ${payment.currency}, via ${source}${second})`);
+        log(
+          `[shop] order ${payment.orderId}: ${payment.outcome} (${payment.state}, ${payment.amount} ${payment.currency}, via ${source}${second})`,
+        );
       },
       env: {},
     });

@@ -55,9 +55,7 @@ export function money(amount, currency) {
  * @param {RawHtml} [head]
  */
 function layout(title, context, main, head = html``) {
-  const console = context.sandboxUrl
-    ? html`<a href="${context.sandboxUrl}/" target="_blank" rel="noopener">Sandbox console</a>`
-    : html``;
+  const console = context.sandboxUrl ? html`<a href="${context.sandboxUrl}/" target="_blank" rel="noopener">Sandbox console</a>` : html``;
   return `<!doctype html>${html`<html lang="en">
 <head>
 <meta charset="utf-8">
@@ -102,10 +100,12 @@ export function homePage(context) {
   <li><a href="/strict">Strict CSP shop</a>: the plain shop under <code>default-src 'self'</code>.</li>
   <li><a href="/orders">The shop's orders</a>: they turn "paid" when the service's callbacks arrive.</li>
 </ul>
-${context.sandboxUrl
-  ? html`<p>Play the payer in the <a href="${context.sandboxUrl}/" target="_blank" rel="noopener">sandbox console</a>:
+${
+  context.sandboxUrl
+    ? html`<p>Play the payer in the <a href="${context.sandboxUrl}/" target="_blank" rel="noopener">sandbox console</a>:
 press <em>pay</em> next to the payment.</p>`
-  : html`<p>This demo talks to a real payment service.</p>`}`,
+    : html`<p>This demo talks to a real payment service.</p>`
+}`,
   );
 }
 
@@ -151,9 +151,11 @@ export function checkoutPage(order, method, context) {
   <aside>
     <h2>The shop's orders</h2>
     <div data-orders data-highlight="${order.id}">${ordersTable([order])}</div>
-    ${context.sandboxUrl
-      ? html`<p class="hint">Play the payer: <a href="${context.sandboxUrl}/" target="_blank" rel="noopener">open the sandbox console</a> and press <em>pay</em>.</p>`
-      : html``}
+    ${
+      context.sandboxUrl
+        ? html`<p class="hint">Play the payer: <a href="${context.sandboxUrl}/" target="_blank" rel="noopener">open the sandbox console</a> and press <em>pay</em>.</p>`
+        : html``
+    }
   </aside>
 </div>`,
     html`<script src="/payin-checkout.iife.js"></script>`,
@@ -165,9 +167,13 @@ export function checkoutPage(order, method, context) {
  * @param {PageContext} context
  */
 export function ordersPage(orders, context) {
-  return layout('Orders', context, html`<h1>The shop's orders</h1>
+  return layout(
+    'Orders',
+    context,
+    html`<h1>The shop's orders</h1>
 <p>Updated by the proxy's <code>onPaymentUpdate</code> hook, that is, by the service's callbacks.</p>
-<div data-orders>${ordersTable(orders)}</div>`);
+<div data-orders>${ordersTable(orders)}</div>`,
+  );
 }
 
 /**

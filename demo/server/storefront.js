@@ -75,7 +75,9 @@ export function createStorefront({ proxy, basePath, book, sandboxUrl, widgetModu
 
     if (path === '/payin-checkout.iife.js') return (await serveFile(DIST, 'payin-checkout.iife.js')) ?? missingBuild();
     if (path === '/modules/payin-checkout.js') {
-      return new Response(await widgetModule(), { headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' } });
+      return new Response(await widgetModule(), {
+        headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },
+      });
     }
     if (path.startsWith('/assets/')) return (await serveFile(ASSETS, path.slice('/assets/'.length))) ?? notFound();
     if (path === '/react') return Response.redirect(new URL('/react/', url), 308);

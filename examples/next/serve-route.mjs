@@ -6,7 +6,12 @@ import { build } from 'esbuild';
 import { toNodeListener } from 'payin-checkout/node';
 
 const outfile = new URL('./.build/route.mjs', import.meta.url).pathname;
-await build({ entryPoints: [new URL('./app/payin/[...route]/route.ts', import.meta.url).pathname], outfile, format: 'esm', logLevel: 'error' });
+await build({
+  entryPoints: [new URL('./app/payin/[...route]/route.ts', import.meta.url).pathname],
+  outfile,
+  format: 'esm',
+  logLevel: 'error',
+});
 const route = await import(outfile);
 const listener = toNodeListener(async (request) => {
   const handler = route[request.method];

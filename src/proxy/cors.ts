@@ -35,7 +35,13 @@ export function withHeaders(response: Response, extra: Record<string, string>): 
   for (const [key, value] of Object.entries(extra)) {
     if (key === 'vary') {
       const current = response.headers.get('vary');
-      if (!current?.toLowerCase().split(/\s*,\s*/).includes('origin')) response.headers.set('vary', current ? `${current}, ${value}` : value);
+      if (
+        !current
+          ?.toLowerCase()
+          .split(/\s*,\s*/)
+          .includes('origin')
+      )
+        response.headers.set('vary', current ? `${current}, ${value}` : value);
     } else {
       response.headers.set(key, value);
     }

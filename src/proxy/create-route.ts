@@ -38,7 +38,9 @@ export async function handleCreate(request: Request, ctx: ProxyContext): Promise
   if (!priced) throw new ProxyError('not_found', 'no such order, or it cannot be paid from here');
   const amount = normalizeAmount(priced.amount);
   if (amount === undefined || !isPositiveAmount(amount) || !/^[A-Z]{3}$/.test(String(priced.currency))) {
-    throw new Error(`resolveOrder returned an invalid price for order ${orderId}: amount must be positive with at most 2 decimals, currency a 3-letter code`);
+    throw new Error(
+      `resolveOrder returned an invalid price for order ${orderId}: amount must be positive with at most 2 decimals, currency a 3-letter code`,
+    );
   }
   const order: CreateContext = { orderId, method, amount, currency: priced.currency };
   return ctx.orderQueue.run(orderId, () => createOrReuse(ctx, order));

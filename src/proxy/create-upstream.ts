@@ -71,7 +71,8 @@ export async function lookUpByOrder(
   } catch (error) {
     const notThere = error instanceof UpstreamError && !error.retryable;
     if (mustAnswer && !notThere) throw error;
-    if (!notThere) ctx.options.logger.warn('looking the order up at the service failed', { orderId: order.orderId, error: describe(error) });
+    if (!notThere)
+      ctx.options.logger.warn('looking the order up at the service failed', { orderId: order.orderId, error: describe(error) });
     return undefined;
   }
   const candidates = list.filter(

@@ -96,7 +96,11 @@ export class Ledger {
       }
       record = (await this.observe(answer.payment, answer.url, source)) ?? adopted;
     }
-    await store.putOrder({ orderId: order.orderId, payments: withPaymentRef(orderRecord.payments, { id: view.id, method: order.method }), ...paidOf(orderRecord) });
+    await store.putOrder({
+      orderId: order.orderId,
+      payments: withPaymentRef(orderRecord.payments, { id: view.id, method: order.method }),
+      ...paidOf(orderRecord),
+    });
     return record;
   }
 
@@ -196,14 +200,17 @@ export class Ledger {
     const delays = [2_000, 5_000, 15_000, 45_000];
     const step = (i: number) => {
       if (i >= delays.length) return;
-      clock.setTimeout(() => {
-        void (async () => {
-          if ((await store.getPayment(paymentId))?.view.final) return;
-          await this.observe(await this.fetchFresh(paymentId), undefined, 'callback');
-        })()
-          .catch((error) => logger.warn('asking the service again about a payment failed', { paymentId, error: String(error) }))
-          .finally(() => step(i + 1));
-      }, delays[i]! - (i === 0 ? 0 : delays[i - 1]!));
+      clock.setTimeout(
+        () => {
+          void (async () => {
+            if ((await store.getPayment(paymentId))?.view.final) return;
+            await this.observe(await this.fetchFresh(paymentId), undefined, 'callback');
+          })()
+            .catch((error) => logger.warn('asking the service again about a payment failed', { paymentId, error: String(error) }))
+            .finally(() => step(i + 1));
+        },
+        delays[i]! - (i === 0 ? 0 : delays[i - 1]!),
+      );
     };
     step(0);
   }
@@ -222,7 +229,8 @@ export class Ledger {
     const { followUntil: _, ...rest } = record;
     if (record.view.final) return rest;
     const expiresAt = parseTimestamp(record.view.expiresAt);
-    const until = expiresAt === undefined ? this.options.clock.now() + UNKNOWN_EXPIRY_FOLLOW_MS : expiresAt + this.options.timeouts.lateGraceMs;
+    const until =
+      expiresAt === undefined ? this.options.clock.now() + UNKNOWN_EXPIRY_FOLLOW_MS : expiresAt + this.options.timeouts.lateGraceMs;
     return { ...rest, followUntil: until };
   }
 

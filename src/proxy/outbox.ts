@@ -119,10 +119,13 @@ export class Outbox {
     if (this.#closed || at >= this.#retryAt) return;
     clock.clearTimeout(this.#retryTimer);
     this.#retryAt = at;
-    this.#retryTimer = clock.setTimeout(() => {
-      this.#retryAt = Infinity;
-      this.drain('outbox').catch((error) => this.options.logger.error('retrying announcements failed', { error: describe(error) }));
-    }, Math.max(0, at - clock.now()));
+    this.#retryTimer = clock.setTimeout(
+      () => {
+        this.#retryAt = Infinity;
+        this.drain('outbox').catch((error) => this.options.logger.error('retrying announcements failed', { error: describe(error) }));
+      },
+      Math.max(0, at - clock.now()),
+    );
   }
 }
 

@@ -25,8 +25,23 @@ export interface CreateContext {
 
 /** Fields of the service's Payment that are mapped (or deliberately dropped); the rest may carry an SBP link. */
 const KNOWN_FIELDS = new Set([
-  'id', 'orderId', 'datetime', 'created_at', 'expired_at', 'status', 'type', 'userId', 'amount', 'init_amount',
-  'amount_commission_less', 'currency', 'rate', 'commission', 'method', 'requisites', 'merchantId',
+  'id',
+  'orderId',
+  'datetime',
+  'created_at',
+  'expired_at',
+  'status',
+  'type',
+  'userId',
+  'amount',
+  'init_amount',
+  'amount_commission_less',
+  'currency',
+  'rate',
+  'commission',
+  'method',
+  'requisites',
+  'merchantId',
 ]);
 
 /**
@@ -69,8 +84,22 @@ export function mergeObservation(
   if (requisites) view.requisites = requisites;
   const url = webUrl(payUrl) ?? webUrl((observed as Record<string, unknown>).url) ?? previous?.payUrl;
   if (url) view.payUrl = url;
-  const extra = [observed.media, ...Object.entries(observed).filter(([key]) => !KNOWN_FIELDS.has(key)).map(([, v]) => v)];
-  const qr = qrPayload({ method: view.method, amount: view.amount, currency: view.currency, orderId: view.orderId, requisites, payUrl: url, extra }) ?? previous?.qr;
+  const extra = [
+    observed.media,
+    ...Object.entries(observed)
+      .filter(([key]) => !KNOWN_FIELDS.has(key))
+      .map(([, v]) => v),
+  ];
+  const qr =
+    qrPayload({
+      method: view.method,
+      amount: view.amount,
+      currency: view.currency,
+      orderId: view.orderId,
+      requisites,
+      payUrl: url,
+      extra,
+    }) ?? previous?.qr;
   if (qr) view.qr = qr;
   return previous && sameView(previous, view) ? previous : view;
 }
@@ -83,7 +112,7 @@ export function isIncomplete(view: StoredView): boolean {
 /** The answer for the browser, stamped with the proxy's clock. */
 export function toPaymentView(view: StoredView, now: number): PaymentView {
   if (!view.createdAt || !view.expiresAt) {
-    throw new ProxyError('upstream_error', 'the service has not told the payment\'s expiry yet; try again shortly');
+    throw new ProxyError('upstream_error', "the service has not told the payment's expiry yet; try again shortly");
   }
   return { ...view, createdAt: view.createdAt, expiresAt: view.expiresAt, serverTime: toIso(now) };
 }
@@ -109,7 +138,9 @@ function sameView(a: StoredView, b: StoredView): boolean {
 function canonical(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
   if (value && typeof value === 'object') {
-    const entries = Object.entries(value).filter(([, v]) => v !== undefined).sort(([x], [y]) => (x < y ? -1 : 1));
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([x], [y]) => (x < y ? -1 : 1));
     return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
   }
   return JSON.stringify(value);

@@ -28,7 +28,12 @@ const BATCH = 50;
 const MAX_PAGES = 10_000;
 const SWEEP_LEASE = 'sweep';
 
-export async function reconcile(options: ResolvedOptions, ledger: Ledger, outbox: Outbox, upstream: UpstreamClient): Promise<ReconcileResult> {
+export async function reconcile(
+  options: ResolvedOptions,
+  ledger: Ledger,
+  outbox: Outbox,
+  upstream: UpstreamClient,
+): Promise<ReconcileResult> {
   const { store, clock, timeouts, logger } = options;
   const owner = randomToken(12);
   const result: ReconcileResult = { checked: 0, changed: 0, announced: 0 };

@@ -125,10 +125,20 @@ export class UpstreamClient {
     // answer: a missing one is refused like a wrong one (unless verifyAnswers is off), and a present but wrong one
     // (an empty one included) always makes the answer a failure, never the truth.
     if (success && answerSignature === null && provider.verifyAnswers) {
-      throw new UpstreamError('signature', `the answer to ${path} has no Signature header (a service that never signs needs provider.verifyAnswers: false)`);
+      throw new UpstreamError(
+        'signature',
+        `the answer to ${path} has no Signature header (a service that never signs needs provider.verifyAnswers: false)`,
+      );
     }
-    if (success && answerSignature !== null && !(await verifySignature(provider.secret, text, answerSignature, provider.signatureEncoding))) {
-      throw new UpstreamError('signature', `the answer to ${path} carries a Signature that does not verify (wrong PAYIN_SECRET or signatureEncoding?)`);
+    if (
+      success &&
+      answerSignature !== null &&
+      !(await verifySignature(provider.secret, text, answerSignature, provider.signatureEncoding))
+    ) {
+      throw new UpstreamError(
+        'signature',
+        `the answer to ${path} carries a Signature that does not verify (wrong PAYIN_SECRET or signatureEncoding?)`,
+      );
     }
     let json: unknown;
     try {
@@ -137,7 +147,11 @@ export class UpstreamClient {
       json = undefined;
     }
     if (!success) {
-      throw new UpstreamError(isRefusal(json) && status < 500 ? 'refused' : 'http', `the service answered ${path} with HTTP ${status}`, status);
+      throw new UpstreamError(
+        isRefusal(json) && status < 500 ? 'refused' : 'http',
+        `the service answered ${path} with HTTP ${status}`,
+        status,
+      );
     }
     if (json === undefined) throw new UpstreamError('malformed', `the answer to ${path} is not JSON`);
     return json;

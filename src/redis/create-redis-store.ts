@@ -83,4 +83,3 @@ function warnOnChange(): (error: Error) => void {
     console.warn(`payin-checkout/redis: ${error.message}`);
   };
 }
-

@@ -109,7 +109,10 @@ export class RedisStore implements ProxyStore {
 
   async claimAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<OutboxEntry | undefined> {
     const keys = [this.#keys.outboxEntry(paymentId, state), this.#keys.outbox()];
-    const reply = await runScriptRaw(this.#redis, CLAIM_ANNOUNCEMENT, keys, [outboxMember(paymentId, state), toRedisMs(leaseMs, 'leaseMs')]);
+    const reply = await runScriptRaw(this.#redis, CLAIM_ANNOUNCEMENT, keys, [
+      outboxMember(paymentId, state),
+      toRedisMs(leaseMs, 'leaseMs'),
+    ]);
     if (!Array.isArray(reply)) return undefined;
     return { paymentId, state, attempts: Number(reply[0]), dueAt: Number(reply[1]) };
   }

@@ -33,11 +33,6 @@ export async function textAnswer(
   return new Response(text, { status, headers: h });
 }
 
-export function jsonAnswer(
-  status: number,
-  body: unknown,
-  scope: AnswerScope,
-  headers: Record<string, string> = {},
-): Promise<Response> {
+export function jsonAnswer(status: number, body: unknown, scope: AnswerScope, headers: Record<string, string> = {}): Promise<Response> {
   return textAnswer(status, JSON.stringify(body), scope, headers);
 }

@@ -76,7 +76,7 @@ async function main(argv: string[]): Promise<void> {
         ...(merchants.length ? { merchants } : {}),
         ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
         onError: (error) => console.error('payin-checkout sandbox: unexpected error', error),
-    });
+      });
     } catch (error) {
       return fail((error as Error).message);
     }

@@ -79,7 +79,8 @@ export function createControlRoutes(deps: ControlDeps) {
     }
     const body = await optionalJson(request);
     const unknown = Object.keys(body).filter((key) => key !== 'amount');
-    if (unknown.length) throw new SandboxError(400, `unknown field ${JSON.stringify(unknown[0])}: only "pay" takes a body, {"amount": "250.00"}`);
+    if (unknown.length)
+      throw new SandboxError(400, `unknown field ${JSON.stringify(unknown[0])}: only "pay" takes a body, {"amount": "250.00"}`);
     return ok(deps.act(id, action, body));
   };
 }

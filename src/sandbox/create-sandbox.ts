@@ -64,8 +64,7 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     merchants: config.merchants,
     payments: () => store.all().map((r) => viewOf(r, config.clock.now())),
     payment,
-    act: (id: string, action: SandboxAction, body?: { amount?: unknown }) =>
-      viewOf(lifecycle.act(id, action, body), config.clock.now()),
+    act: (id: string, action: SandboxAction, body?: { amount?: unknown }) => viewOf(lifecycle.act(id, action, body), config.clock.now()),
     faults: () => ({ ...faults }),
     setFaults: (next: Partial<Faults>) => {
       faults = parseFaults(next);

@@ -41,7 +41,10 @@ export const NO_FAULTS: Readonly<Faults> = Object.freeze({
 });
 
 const rate = (field: string) =>
-  z.number({ error: `${field} must be a number from 0 to 1` }).min(0, `${field} must be at least 0`).max(1, `${field} must be at most 1`);
+  z
+    .number({ error: `${field} must be a number from 0 to 1` })
+    .min(0, `${field} must be at least 0`)
+    .max(1, `${field} must be at most 1`);
 const flag = (field: string) => z.boolean({ error: `${field} must be true or false` });
 
 const faultsSchema = z.strictObject({

@@ -59,15 +59,13 @@ export interface Assigned {
   media: string[];
 }
 
-export function assignRequisites(
-  method: SandboxMethod,
-  amount: string,
-  random: () => number,
-  options: { sbpQr: boolean },
-): Assigned {
+export function assignRequisites(method: SandboxMethod, amount: string, random: () => number, options: { sbpQr: boolean }): Assigned {
   if (method === 'upi') {
     const handle = Array.from({ length: 4 }, () => pick([...'abcdefghijklmnopqrstuvwxyz0123456789'], random)).join('');
-    return { requisites: { address: `payee.${handle}@okdemo`, recipient: pick(IN_NAMES, random), bank: pick(IN_BANKS, random) }, media: [] };
+    return {
+      requisites: { address: `payee.${handle}@okdemo`, recipient: pick(IN_NAMES, random), bank: pick(IN_BANKS, random) },
+      media: [],
+    };
   }
   const bank = pick(RU_BANKS, random);
   const recipient = pick(RU_NAMES, random);

@@ -29,7 +29,11 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
       // malformed URLs or header values. None of them can reach a Fetch handler; they are the client's error.
       const forbidden = FORBIDDEN_METHODS.has((req.method ?? '').toUpperCase());
       res.writeHead(forbidden ? 405 : 400, { 'content-type': 'application/json', ...(forbidden ? { allow: 'GET, POST, OPTIONS' } : {}) });
-      res.end(forbidden ? '{"error":{"code":"method_not_allowed","message":"method not allowed"}}' : '{"error":{"code":"bad_request","message":"malformed request"}}');
+      res.end(
+        forbidden
+          ? '{"error":{"code":"method_not_allowed","message":"method not allowed"}}'
+          : '{"error":{"code":"bad_request","message":"malformed request"}}',
+      );
       return;
     }
     let response: Response;

@@ -28,7 +28,14 @@ export interface ServeOptions extends NodeListenerOptions {
 
 export async function serve(
   handler: FetchHandler,
-  { port = 0, host = '127.0.0.1', headersTimeoutMs = 10_000, requestTimeoutMs = 30_000, maxConnections = 1_000, ...options }: ServeOptions = {},
+  {
+    port = 0,
+    host = '127.0.0.1',
+    headersTimeoutMs = 10_000,
+    requestTimeoutMs = 30_000,
+    maxConnections = 1_000,
+    ...options
+  }: ServeOptions = {},
 ): Promise<RunningServer> {
   const server = createServer(
     {

@@ -13,16 +13,7 @@ import { normalizeAmount, toMinorUnits } from './money.js';
 export type Outcome = 'waiting' | 'checking' | 'paid' | 'underpaid' | 'expired' | 'failed';
 
 /** The payin states the provider documents. Any other string may still arrive and is handled as unknown. */
-export const KNOWN_STATES = [
-  'created',
-  'pending',
-  'in_check',
-  'dispute',
-  'finished',
-  'canceled',
-  'expired',
-  'failed',
-] as const;
+export const KNOWN_STATES = ['created', 'pending', 'in_check', 'dispute', 'finished', 'canceled', 'expired', 'failed'] as const;
 
 export type KnownState = (typeof KNOWN_STATES)[number];
 

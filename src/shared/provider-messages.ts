@@ -9,8 +9,7 @@ import { orderIdProblem } from './order-id.js';
 import { amountText, providerPaymentSchema, type ProviderPayment } from './provider-payment.js';
 
 // What we send is checked, never rewritten: a trimmed id would be another id.
-const nonEmpty = (field: string) =>
-  z.string({ error: `${field} must be a string` }).refine((v) => v.trim() !== '', `${field} is required`);
+const nonEmpty = (field: string) => z.string({ error: `${field} must be a string` }).refine((v) => v.trim() !== '', `${field} is required`);
 
 export const createPaymentRequestSchema = z.strictObject({
   amount: z

@@ -53,7 +53,9 @@ export class SqliteStore implements ProxyStore {
       orderPut: p('INSERT OR REPLACE INTO orders (order_id, record, paid, updated_at) VALUES (?, ?, ?, ?)'),
       paymentGet: p('SELECT record, version FROM payments WHERE id = ?'),
       paymentInsert: p('INSERT OR IGNORE INTO payments (id, version, record, final, follow_until, updated_at) VALUES (?, ?, ?, ?, ?, ?)'),
-      paymentUpdate: p('UPDATE payments SET version = ?, record = ?, final = ?, follow_until = ?, updated_at = ? WHERE id = ? AND version = ?'),
+      paymentUpdate: p(
+        'UPDATE payments SET version = ?, record = ?, final = ?, follow_until = ?, updated_at = ? WHERE id = ? AND version = ?',
+      ),
       followed: p('SELECT id FROM payments WHERE follow_until IS NOT NULL AND id > ? ORDER BY id LIMIT ?'),
       announcedGet: p('SELECT 1 FROM announced WHERE payment_id = ? AND state = ?'),
       announcedPut: p('INSERT OR IGNORE INTO announced (payment_id, state) VALUES (?, ?)'),

@@ -61,11 +61,7 @@ export async function createPayment(
   return { payment, token: answer.token };
 }
 
-export async function fetchStatus(
-  endpoint: string,
-  body: { paymentId: string; token: string },
-  signal: AbortSignal,
-): Promise<PaymentView> {
+export async function fetchStatus(endpoint: string, body: { paymentId: string; token: string }, signal: AbortSignal): Promise<PaymentView> {
   const answer = await postJson(routeUrl(endpoint, 'status'), body, signal);
   const payment = readPaymentView(answer.payment);
   if (!payment) throw new PayinError('bad_response', 'no valid {payment}');

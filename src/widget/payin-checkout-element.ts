@@ -143,7 +143,14 @@ export class PayinCheckout extends LitElement {
   }
 
   protected override willUpdate(changed: PropertyValues<this>): void {
-    if (!this.hasUpdated || changed.has('orderId') || changed.has('endpoint') || changed.has('method') || changed.has('methods') || changed.has('autostart')) {
+    if (
+      !this.hasUpdated ||
+      changed.has('orderId') ||
+      changed.has('endpoint') ||
+      changed.has('method') ||
+      changed.has('methods') ||
+      changed.has('autostart')
+    ) {
       this.#flow.sync();
     }
     this.#focusWasInside = this.matches(':focus-within') || this.shadowRoot?.activeElement != null;
@@ -171,7 +178,9 @@ export class PayinCheckout extends LitElement {
       : screen === 'paid' || screen === 'underpaid' || screen === 'expired' || screen === 'failed'
         ? t[`${screen}Heading`]
         : left !== undefined && screen === 'pay'
-          ? left >= 60 ? t.minutesLeft(left / 60) : t.secondsLeft(left)
+          ? left >= 60
+            ? t.minutesLeft(left / 60)
+            : t.secondsLeft(left)
           : '';
     return html`<div part="base" class="base" lang=${locale}>
       <slot name="header"></slot>

@@ -93,9 +93,11 @@ export function qrMatrix(text: string): QrMatrix {
     const bits = FormatInfo.getEncodedBits(LEVEL, mask);
     for (let i = 0; i < 15; i++) {
       const dark = ((bits >>> i) & 1) === 1;
-      if (i < 8) fixed(i < 6 ? i : i + 1, 8, dark); // down the top-left finder ...
+      if (i < 8)
+        fixed(i < 6 ? i : i + 1, 8, dark); // down the top-left finder ...
       else fixed(8, i === 8 ? 7 : 14 - i, dark); // ... and along it
-      if (i < 8) fixed(8, size - 1 - i, dark); // the copy under the top-right finder ...
+      if (i < 8)
+        fixed(8, size - 1 - i, dark); // the copy under the top-right finder ...
       else fixed(size - 15 + i, 8, dark); // ... and beside the bottom-left one
     }
     fixed(size - 8, 8, true);

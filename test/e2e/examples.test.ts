@@ -41,7 +41,12 @@ function freePort(): Promise<number> {
 async function until(condition: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
-    if (await Promise.resolve().then(condition).catch(() => false)) return;
+    if (
+      await Promise.resolve()
+        .then(condition)
+        .catch(() => false)
+    )
+      return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }
   throw new Error(`timed out waiting for ${what}`);
@@ -113,29 +118,33 @@ describe('examples/', () => {
     return { output: () => output, stop: () => mf.dispose() };
   }
 
-  it.each([...EXAMPLES, ['a Cloudflare worker (workerd)', '', []] as (typeof EXAMPLES)[number]])('%s takes a payment end to end', async (name, command, args) => {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const started = command ? await startProcess(command, args, port) : await startWorker(port);
-    const output = () => started.output();
-    try {
-      const post = (path: string, body: unknown) =>
-        fetch(`${base}/payin${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-      await until(async () => (await post('/status', {})).status === 400, 30_000, `${name} to listen (${output().slice(-500)})`);
-      const orderId = `EX-${name.replace(/\W/g, '')}-${Date.now()}`;
-      const created = await post('/payments', { orderId, method: 'upi' });
-      expect(created.status, output()).toBe(201);
-      const { payment, token } = (await created.json()) as { payment: { id: string }; token: string };
-      sandbox.act(payment.id, 'pay');
-      await until(() => output().includes(`{"orderId":"${orderId}","outcome":"paid"}`), 15_000, `${name}'s hook to hear paid`);
-      const status = (await (await post('/status', { paymentId: payment.id, token })).json()) as { payment: { outcome: string } };
-      expect(status.payment.outcome).toBe('paid');
-    } finally {
-      await started.stop();
-    }
-  }, 60_000);
+  it.each([...EXAMPLES, ['a Cloudflare worker (workerd)', '', []] as (typeof EXAMPLES)[number]])(
+    '%s takes a payment end to end',
+    async (name, command, args) => {
+      const port = await freePort();
+      const base = `http://127.0.0.1:${port}`;
+      const started = command ? await startProcess(command, args, port) : await startWorker(port);
+      const output = () => started.output();
+      try {
+        const post = (path: string, body: unknown) =>
+          fetch(`${base}/payin${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        await until(async () => (await post('/status', {})).status === 400, 30_000, `${name} to listen (${output().slice(-500)})`);
+        const orderId = `EX-${name.replace(/\W/g, '')}-${Date.now()}`;
+        const created = await post('/payments', { orderId, method: 'upi' });
+        expect(created.status, output()).toBe(201);
+        const { payment, token } = (await created.json()) as { payment: { id: string }; token: string };
+        sandbox.act(payment.id, 'pay');
+        await until(() => output().includes(`{"orderId":"${orderId}","outcome":"paid"}`), 15_000, `${name}'s hook to hear paid`);
+        const status = (await (await post('/status', { paymentId: payment.id, token })).json()) as { payment: { outcome: string } };
+        expect(status.payment.outcome).toBe('paid');
+      } finally {
+        await started.stop();
+      }
+    },
+    60_000,
+  );
 
-  it("keeps a quiet event stream open on Bun past its 10 s idle timeout, with pings", async () => {
+  it('keeps a quiet event stream open on Bun past its 10 s idle timeout, with pings', async () => {
     const port = await freePort();
     const base = `http://127.0.0.1:${port}`;
     const started = await startProcess(npx, ['--no-install', 'bun', 'examples/bun.ts'], port);

@@ -31,7 +31,11 @@ describe('paying in Firefox', () => {
     const page = await browser.newPage();
     await page.goto(`${demo.storeUrl}/shop/checkout/${encodeURIComponent(order.id)}?method=upi`);
     const screen = (wanted: string) =>
-      page.waitForFunction((w) => (document.querySelector('payin-checkout') as (Element & { screen?: string }) | null)?.screen === w, { timeout: 30_000 }, wanted);
+      page.waitForFunction(
+        (w) => (document.querySelector('payin-checkout') as (Element & { screen?: string }) | null)?.screen === w,
+        { timeout: 30_000 },
+        wanted,
+      );
     // The element may need its start button (no autostart on the shop page): press it if it is there.
     await page.waitForFunction(() => customElements.get('payin-checkout') !== undefined, { timeout: 30_000 });
     await page.evaluate(async () => {
@@ -44,9 +48,13 @@ describe('paying in Firefox', () => {
     const payment = await pendingPaymentOf(demo.sandboxUrl, order.id, 'upi');
     await act(demo.sandboxUrl, payment.id, 'pay');
     await screen('paid');
-    const heading = await page.evaluate(() => document.querySelector('payin-checkout')?.shadowRoot?.querySelector('h2, h1, [part~="heading"]')?.textContent ?? '');
+    const heading = await page.evaluate(
+      () => document.querySelector('payin-checkout')?.shadowRoot?.querySelector('h2, h1, [part~="heading"]')?.textContent ?? '',
+    );
     expect(heading).toContain('Payment received');
-    await waitFor('the shop to list the order paid', async () => ((await shopOrder(demo.storeUrl, order.id)).status === 'paid' ? true : undefined));
+    await waitFor('the shop to list the order paid', async () =>
+      (await shopOrder(demo.storeUrl, order.id)).status === 'paid' ? true : undefined,
+    );
     await page.close();
   }, 90_000);
 });

@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 const REPO = fileURLToPath(new URL('../../', import.meta.url));
 
 describe('the framework typings', () => {
-  for (const framework of ["react", "preact", "vue"]) {
+  for (const framework of ['react', 'preact', 'vue']) {
     it(`type ${framework} usage of <payin-checkout> and refuse the wrong kinds`, () => {
       const tsc = spawnSync(process.execPath, ['node_modules/typescript/bin/tsc', '-p', `test/typings/tsconfig.${framework}.json`], {
         cwd: REPO,

@@ -91,7 +91,9 @@ describe('the published package', () => {
       if (!/\.(m?js|cjs|ts|json|md)$/.test(path) || path === 'package.json') continue;
       const text = readFileSync(new URL(path, ROOT), 'utf8');
       if (/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(text)) findings.push(`${path}: a private key`);
-      for (const m of text.matchAll(/\b(?:AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{36}|sk_live_[0-9A-Za-z]{16,}|xox[abprs]-[0-9A-Za-z-]{10,})\b/g)) {
+      for (const m of text.matchAll(
+        /\b(?:AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{36}|sk_live_[0-9A-Za-z]{16,}|xox[abprs]-[0-9A-Za-z-]{10,})\b/g,
+      )) {
         findings.push(`${path}: a token shaped like ${m[0].slice(0, 4)}...`);
       }
       // A literal value given to something named like a secret, in code (`secret: '...'`) or config (`PAYIN_SECRET=...`).

@@ -8,7 +8,14 @@ import { describe, expect, it } from 'vitest';
 import { cspViolations, newContext } from './support/browser.js';
 import { useDemo } from './support/use-demo.js';
 import { act, pendingPaymentOf } from './support/services.js';
-import { checkoutOnShop, expectOneFinalEvent, expectPaidAndAnnouncedOnce, expectShopListShows, payInConsole, waitForScreen } from './support/shopper.js';
+import {
+  checkoutOnShop,
+  expectOneFinalEvent,
+  expectPaidAndAnnouncedOnce,
+  expectShopListShows,
+  payInConsole,
+  waitForScreen,
+} from './support/shopper.js';
 
 const live = useDemo();
 
@@ -41,7 +48,10 @@ describe('the React app', () => {
     const page = await context.newPage();
     await page.goto(`${live.demo.storeUrl}/react/`);
     await page.getByRole('radio', { name: 'UPI' }).check();
-    await page.getByRole('button', { name: /^Pay 499\.00 INR$/ }).first().click();
+    await page
+      .getByRole('button', { name: /^Pay 499\.00 INR$/ })
+      .first()
+      .click();
     await waitForScreen(page, 'pay');
     const orderId = await page.evaluate(() => (document.querySelector('payin-checkout') as Element & { orderId: string }).orderId);
     expect(orderId).toMatch(/^A-/);
@@ -50,7 +60,10 @@ describe('the React app', () => {
     await act(live.demo.sandboxUrl, payment.id, 'pay');
     await waitForScreen(page, 'paid');
     await page.locator('[data-events]').getByText('paid 499.00 INR').waitFor();
-    await page.locator('[data-shop-status]').filter({ hasText: /^paid$/ }).waitFor({ timeout: 20_000 });
+    await page
+      .locator('[data-shop-status]')
+      .filter({ hasText: /^paid$/ })
+      .waitFor({ timeout: 20_000 });
     await expectOneFinalEvent(page, 'payin-paid');
     await expectPaidAndAnnouncedOnce(live.demo.storeUrl, live.demo.sandboxUrl, orderId, { amount: '499.00', currency: 'INR' });
     await context.close();

@@ -56,7 +56,10 @@ describe('paying an order', () => {
     await act(live.demo.sandboxUrl, payment.id, 'pay');
 
     await waitForScreen(page, 'paid');
-    await page.locator('#log').getByText(/payin-paid/).waitFor();
+    await page
+      .locator('#log')
+      .getByText(/payin-paid/)
+      .waitFor();
     await expectShopListShows(page, orderId, 'paid');
     await expectPaidAndAnnouncedOnce(live.demo.storeUrl, live.demo.sandboxUrl, orderId, { amount: '450.00', currency: 'RUB' });
     await expectOneFinalEvent(page, 'payin-paid');

@@ -74,7 +74,9 @@ describe('a shopper who', () => {
     await context.setOffline(true);
     await act(live.demo.sandboxUrl, payment.id, 'pay');
     // The shop hears it from the callback while the shopper's live.browser cannot.
-    await waitFor('the shop to record the payment', async () => ((await shopOrder(live.demo.storeUrl, orderId)).status === 'paid' ? true : undefined));
+    await waitFor('the shop to record the payment', async () =>
+      (await shopOrder(live.demo.storeUrl, orderId)).status === 'paid' ? true : undefined,
+    );
     expect(await page.evaluate(() => navigator.onLine)).toBe(false);
     await page.locator('payin-checkout [part="notice"]').waitFor({ timeout: 30_000 });
     expect(await page.evaluate(() => (document.querySelector('payin-checkout') as Element & { screen: string }).screen)).toBe('pay');

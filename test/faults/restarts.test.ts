@@ -55,11 +55,15 @@ async function startShop(sandboxUrl: string, store: ProxyStore, port: number, op
   // socket of the old one.
   const post = (path: string, body: unknown) =>
     new Promise<{ status: number; body: any }>((resolve, reject) => {
-      const req = httpRequest(`${server.url}/payin${path}`, { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } }, (res) => {
-        let text = '';
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
-      });
+      const req = httpRequest(
+        `${server.url}/payin${path}`,
+        { method: 'POST', agent: false, headers: { 'content-type': 'application/json' } },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: JSON.parse(text) }));
+        },
+      );
       req.on('error', reject);
       req.end(JSON.stringify(body));
     });
@@ -162,7 +166,11 @@ describe('faults mid-payment', () => {
       env: {},
     });
     const created = await proxy(
-      new Request('http://shop.test/payin/payments', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"orderId":"D-1","method":"upi"}' }),
+      new Request('http://shop.test/payin/payments', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"orderId":"D-1","method":"upi"}',
+      }),
     );
     const { payment } = (await created.json()) as { payment: PaymentView };
     down = true;

@@ -64,7 +64,13 @@ describe('a storm of callbacks', () => {
     await pool(ids, CONCURRENCY, async (id) => {
       const roll = random();
       const [action, body, outcome] =
-        roll < 0.6 ? ['pay', undefined, 'paid'] : roll < 0.7 ? ['pay', { amount: '1.00' }, 'underpaid'] : roll < 0.85 ? ['expire', undefined, 'expired'] : ['fail', undefined, 'failed'];
+        roll < 0.6
+          ? ['pay', undefined, 'paid']
+          : roll < 0.7
+            ? ['pay', { amount: '1.00' }, 'underpaid']
+            : roll < 0.85
+              ? ['expire', undefined, 'expired']
+              : ['fail', undefined, 'failed'];
       live!.sandbox.act(id, action as 'pay', body as { amount: string } | undefined);
       expected.set(id, outcome!);
       // An attacker claims the payment finished, with a signature made with a guessed secret.

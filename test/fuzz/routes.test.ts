@@ -52,20 +52,28 @@ const body = fc.oneof(
   text,
 );
 const request = (paths: readonly string[], origin: string) =>
-  fc.record({
-    method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'),
-    path: fc.oneof(fc.constantFrom(...paths), text.map((t) => `/payin/${encodeURIComponent(t.replace(/[\ud800-\udfff]/g, '_'))}`)),
-    query: fc.oneof(fc.constant(''), fc.record({ paymentId: text, token: text }).map((q) => `?${new URLSearchParams(q)}`)),
-    contentType: fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8', ''),
-    signature: fc.oneof(fc.constant(undefined), text, fc.constant('')),
-    body,
-  }).map(({ method, path, query, contentType, signature, body }) => {
-    const headers: Record<string, string> = {};
-    if (contentType) headers['content-type'] = contentType;
-    if (signature !== undefined) headers.signature = signature.replace(/[^\x20-\x7e]/g, '');
-    const hasBody = method !== 'GET' && method !== 'HEAD';
-    return new Request(`${origin}${path}${query}`, { method, headers, body: hasBody ? body : undefined });
-  });
+  fc
+    .record({
+      method: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'OPTIONS', 'HEAD'),
+      path: fc.oneof(
+        fc.constantFrom(...paths),
+        text.map((t) => `/payin/${encodeURIComponent(t.replace(/[\ud800-\udfff]/g, '_'))}`),
+      ),
+      query: fc.oneof(
+        fc.constant(''),
+        fc.record({ paymentId: text, token: text }).map((q) => `?${new URLSearchParams(q)}`),
+      ),
+      contentType: fc.constantFrom('application/json', 'text/plain', 'application/json; charset=utf-8', ''),
+      signature: fc.oneof(fc.constant(undefined), text, fc.constant('')),
+      body,
+    })
+    .map(({ method, path, query, contentType, signature, body }) => {
+      const headers: Record<string, string> = {};
+      if (contentType) headers['content-type'] = contentType;
+      if (signature !== undefined) headers.signature = signature.replace(/[^\x20-\x7e]/g, '');
+      const hasBody = method !== 'GET' && method !== 'HEAD';
+      return new Request(`${origin}${path}${query}`, { method, headers, body: hasBody ? body : undefined });
+    });
 
 const options = { seed: FUZZ_SEED, numRuns: fuzzRuns(300) };
 
@@ -143,7 +151,13 @@ describe('fuzzed answers of the service', () => {
         const { payment, token } = await createPayment();
         answer = JSON.parse(JSON.stringify(generated ?? null).replaceAll('"<this payment>"', JSON.stringify(payment.id)));
         const response = await bounded(
-          proxy(new Request(`${SHOP}/payin/status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ paymentId: payment.id, token }) })),
+          proxy(
+            new Request(`${SHOP}/payin/status`, {
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: JSON.stringify({ paymentId: payment.id, token }),
+            }),
+          ),
           5_000,
           'a status request',
         );

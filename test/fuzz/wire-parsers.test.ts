@@ -69,7 +69,15 @@ describe('wire parsers take anything without throwing', () => {
         settledOutcome(text, asText(a), asText(b));
         webUrl(a);
         findSbpQrLink([a, b]);
-        qrPayload({ method: text, amount: '1.00', currency: 'INR', orderId: text, requisites: { address: text }, payUrl: asText(a), extra: [a, b] });
+        qrPayload({
+          method: text,
+          amount: '1.00',
+          currency: 'INR',
+          orderId: text,
+          requisites: { address: text },
+          payUrl: asText(a),
+          extra: [a, b],
+        });
       }),
       options,
     );
@@ -78,9 +86,15 @@ describe('wire parsers take anything without throwing', () => {
   it('JSON bytes of any shape and depth, valid UTF-8 or not', () => {
     const deep = fc.integer({ min: 1, max: 50_000 }).map((n) => '['.repeat(n) + ']'.repeat(n));
     fc.assert(
-      fc.property(fc.oneof(fc.uint8Array({ maxLength: 512 }), deep.map((s) => new TextEncoder().encode(s))), (bytes) => {
-        parseJsonBytes(bytes);
-      }),
+      fc.property(
+        fc.oneof(
+          fc.uint8Array({ maxLength: 512 }),
+          deep.map((s) => new TextEncoder().encode(s)),
+        ),
+        (bytes) => {
+          parseJsonBytes(bytes);
+        },
+      ),
       { ...options, numRuns: fuzzRuns(200) },
     );
   });

@@ -31,7 +31,9 @@ describe('POST /payin/callback', () => {
   });
 
   it('accepts a signature in base64 when configured so', async () => {
-    const t = setup({ provider: { baseUrl: 'http://service.test', merchantId: 'm-1', token: 'bearer-1', secret: SECRET, signatureEncoding: 'base64' } });
+    const t = setup({
+      provider: { baseUrl: 'http://service.test', merchantId: 'm-1', token: 'bearer-1', secret: SECRET, signatureEncoding: 'base64' },
+    });
     const text = JSON.stringify({ id: 'unknown', state: 'pending' });
     expect((await t.callback(text, await signBody(SECRET, text, 'base64'))).status).toBe(200);
     expect((await t.callback(text, await signBody(SECRET, text, 'hex'))).status).toBe(401);

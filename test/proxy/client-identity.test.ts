@@ -8,7 +8,11 @@ import type { ProxyLogger } from '../../src/proxy/logger.js';
 import { ORIGIN, setup } from './harness.js';
 
 const createRequest = (orderId: string) =>
-  new Request(`${ORIGIN}/payin/payments`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ orderId, method: 'upi' }) });
+  new Request(`${ORIGIN}/payin/payments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ orderId, method: 'upi' }),
+  });
 
 function recordingLogger(lines: string[]): ProxyLogger {
   const log = (message: string) => lines.push(message);

@@ -33,12 +33,19 @@ describe('POST /payin/payments', () => {
     for (const word of ['userId', 'user-7', 'commission', 'rate', 'merchantId', MERCHANT]) expect(text).not.toContain(word);
   });
 
-  it('sends only the configured merchant, callback URL and the shop\'s price, signed over the exact bytes', async () => {
+  it("sends only the configured merchant, callback URL and the shop's price, signed over the exact bytes", async () => {
     const t = setup({ resolveOrder: () => ({ amount: 99.5, currency: 'INR' }) });
     await t.create('A-7', 'upi');
     expect(t.service.creates).toHaveLength(1);
     const sent = t.service.creates[0]!;
-    expect(sent.body).toEqual({ amount: '99.50', orderId: 'A-7', currency: 'INR', method: 'upi', merchantId: MERCHANT, callbackUri: CALLBACK_URL });
+    expect(sent.body).toEqual({
+      amount: '99.50',
+      orderId: 'A-7',
+      currency: 'INR',
+      method: 'upi',
+      merchantId: MERCHANT,
+      callbackUri: CALLBACK_URL,
+    });
     expect(sent.headers.get('authorization')).toBe(`Bearer ${TOKEN}`);
     expect(await verifySignature(SECRET, sent.text, sent.headers.get('signature'))).toBe(true);
   });

@@ -119,7 +119,11 @@ export class FakeService {
     if (this.createShape === 'payment') return { body: p };
     const { requisites } = p;
     return {
-      body: { status: true, result: { id: p.id, state: 'created', amount: p.amount, ...requisites, rate: 1 }, url: `https://pay.test/${p.id}` },
+      body: {
+        status: true,
+        result: { id: p.id, state: 'created', amount: p.amount, ...requisites, rate: 1 },
+        url: `https://pay.test/${p.id}`,
+      },
     };
   }
 

@@ -75,7 +75,12 @@ export async function until(condition: () => boolean, what = 'the condition'): P
 }
 
 /** Moves the manual clock forward in steps until `promise` settles (bounded), for code that sleeps between tries. */
-export async function drive<T>(clock: { advance(ms: number): Promise<void> }, promise: Promise<T>, stepMs = 250, maxSteps = 200): Promise<T> {
+export async function drive<T>(
+  clock: { advance(ms: number): Promise<void> },
+  promise: Promise<T>,
+  stepMs = 250,
+  maxSteps = 200,
+): Promise<T> {
   let settled = false;
   void promise.then(
     () => (settled = true),

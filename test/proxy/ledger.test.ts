@@ -21,7 +21,11 @@ describe('the ledger follows payments nobody asks about', () => {
     const sweepCalls = t.service.statuses.slice(before);
     expect(sweepCalls).toHaveLength(1);
     expect((sweepCalls[0]!.body.paymentIds as string[]).sort()).toEqual([...ids].sort());
-    expect(paidUpdates(t).map((u) => [u.payment.id, u.source]).sort()).toEqual(ids.map((id) => [id, 'reconcile']).sort());
+    expect(
+      paidUpdates(t)
+        .map((u) => [u.payment.id, u.source])
+        .sort(),
+    ).toEqual(ids.map((id) => [id, 'reconcile']).sort());
     // Final payments are no longer followed.
     expect(await t.proxy.reconcile()).toEqual({ checked: 0, changed: 0, announced: 0 });
   });
@@ -88,7 +92,11 @@ describe('the ledger tells the shop once, and until it hears', () => {
     const duringOutage = calls.filter((s) => s === 'finished').length;
     expect(duringOutage).toBeGreaterThanOrEqual(4);
     down = false;
-    await drive(t.clock, until(() => calls.filter((s) => s === 'finished').length === duringOutage + 1, 'the first success'), 10_000);
+    await drive(
+      t.clock,
+      until(() => calls.filter((s) => s === 'finished').length === duringOutage + 1, 'the first success'),
+      10_000,
+    );
     await t.clock.advance(10 * 60_000);
     await t.proxy.reconcile();
     await t.callback(t.service.payments.get(body.payment.id)!);
@@ -104,7 +112,14 @@ describe('the ledger tells the shop once, and until it hears', () => {
     await t.callback(notice);
     expect(paidUpdates(t)).toHaveLength(1);
     for (let i = 0; i < 3_500; i++) {
-      await t.store.putPayment({ ...(await t.store.getPayment(body.payment.id))!, view: { ...(await t.store.getPayment(body.payment.id))!.view, id: `x${i}`, final: false, state: 'pending', outcome: 'waiting' }, version: 1 }, 0);
+      await t.store.putPayment(
+        {
+          ...(await t.store.getPayment(body.payment.id))!,
+          view: { ...(await t.store.getPayment(body.payment.id))!.view, id: `x${i}`, final: false, state: 'pending', outcome: 'waiting' },
+          version: 1,
+        },
+        0,
+      );
       await t.store.putOrder({ orderId: `B-${i}`, payments: [] });
     }
     await t.clock.advance(24 * 60 * 60_000 + 1);

@@ -30,7 +30,10 @@ describe('MemoryStore keeps what must never repeat', () => {
     const clock = new ManualClock();
     const store = new MemoryStore({ clock, ttlMs: 1_000, maxEntries: 3 });
     await store.putOrder({ orderId: 'paid', payments: [{ id: 'p', method: 'upi' }], paidBy: 'p' });
-    await store.putPayment({ ...record('p', 1, 'finished'), view: { ...record('p', 1).view, state: 'finished', outcome: 'paid', final: true } }, 0);
+    await store.putPayment(
+      { ...record('p', 1, 'finished'), view: { ...record('p', 1).view, state: 'finished', outcome: 'paid', final: true } },
+      0,
+    );
     await store.enqueueAnnouncement('p', 'finished', 0);
     await store.commitAnnouncement('p', 'finished');
     for (let i = 0; i < 3_500; i++) {

@@ -5,16 +5,20 @@ const context = { orderId: 'A-1', method: 'sbp', amount: '250.00', currency: 'RU
 
 describe('mergeObservation', () => {
   it('takes an SBP QR link from media and keeps requisites a later answer leaves out', () => {
-    const first = mergeObservation(undefined, {
-      id: 'p1',
-      state: 'pending',
-      created_at: '2026-01-15T10:00:00.123456Z',
-      expired_at: '2026-01-15T10:15:00.123456Z',
-      media: ['https://qr.nspk.ru/AD10006M?type=02&sum=25000&cur=RUB'],
-      requisites: { address: '+79990001122', recipient: 'Ivan P.', bank: 'Bank' },
-      userId: 'u-9',
-      commission: 3,
-    }, context);
+    const first = mergeObservation(
+      undefined,
+      {
+        id: 'p1',
+        state: 'pending',
+        created_at: '2026-01-15T10:00:00.123456Z',
+        expired_at: '2026-01-15T10:15:00.123456Z',
+        media: ['https://qr.nspk.ru/AD10006M?type=02&sum=25000&cur=RUB'],
+        requisites: { address: '+79990001122', recipient: 'Ivan P.', bank: 'Bank' },
+        userId: 'u-9',
+        commission: 3,
+      },
+      context,
+    );
     expect(first.qr).toBe('https://qr.nspk.ru/AD10006M?type=02&sum=25000&cur=RUB');
     expect(first).not.toHaveProperty('userId');
     const later = mergeObservation(first, { id: 'p1', state: 'in_check' });
@@ -29,7 +33,11 @@ describe('mergeObservation', () => {
   });
 
   it('returns the same object when nothing the browser sees changed', () => {
-    const view = mergeObservation(undefined, { id: 'p1', state: 'pending', created_at: '2026-01-15T10:00:00Z', expired_at: '2026-01-15T10:15:00Z' }, context);
+    const view = mergeObservation(
+      undefined,
+      { id: 'p1', state: 'pending', created_at: '2026-01-15T10:00:00Z', expired_at: '2026-01-15T10:15:00Z' },
+      context,
+    );
     expect(mergeObservation(view, { id: 'p1', state: 'pending', datetime: 1_768_471_300 })).toBe(view);
   });
 

@@ -52,7 +52,12 @@ describe('what the proxy refuses', () => {
       },
     });
     const streamed = await t.proxy(
-      new Request(`${ORIGIN}/payin/status`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: stream, duplex: 'half' } as RequestInit),
+      new Request(`${ORIGIN}/payin/status`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: stream,
+        duplex: 'half',
+      } as RequestInit),
     );
     expect(streamed.status).toBe(413);
     expect(await errorCode(streamed)).toBe('payload_too_large');

@@ -34,10 +34,7 @@ export interface Live {
   close(): Promise<void>;
 }
 
-export async function startLive(
-  proxyOptions: Partial<PayinProxyOptions> = {},
-  sandboxOptions: SandboxOptions = {},
-): Promise<Live> {
+export async function startLive(proxyOptions: Partial<PayinProxyOptions> = {}, sandboxOptions: SandboxOptions = {}): Promise<Live> {
   const apiCalls: Live['apiCalls'] = [];
   const sandbox = createSandbox({ requisitesDelayMs: 0, callbackRetryDelayMs: 20, random: seeded(7), ...sandboxOptions });
   const sandboxServer: RunningServer = await serve(async (request) => {

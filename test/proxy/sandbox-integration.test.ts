@@ -12,7 +12,7 @@ afterEach(async () => {
 const paidCount = (l: Live, id: string) => l.updates.filter((u) => u.payment.id === id && u.payment.outcome === 'paid').length;
 
 describe('the proxy against the real sandbox over loopback sockets', () => {
-  it('creates a payment the sandbox accepts, with the shop\'s price and the configured callback, never the browser\'s', async () => {
+  it("creates a payment the sandbox accepts, with the shop's price and the configured callback, never the browser's", async () => {
     live = await startLive();
     const refused = await live.create('A-1', 'upi', { amount: '1.00', merchantId: 'other', callbackUri: 'http://127.0.0.1:9/x' });
     expect(refused.status).toBe(400);
@@ -22,7 +22,12 @@ describe('the proxy against the real sandbox over loopback sockets', () => {
     const created = await live.create('A-1', 'upi');
     expect(created.status).toBe(201);
     const [payment] = live.sandbox.payments();
-    expect(payment).toMatchObject({ amount: '499.00', currency: 'INR', merchantId: 'demo-merchant', callbackUri: `${live.proxyUrl}/payin/callback` });
+    expect(payment).toMatchObject({
+      amount: '499.00',
+      currency: 'INR',
+      merchantId: 'demo-merchant',
+      callbackUri: `${live.proxyUrl}/payin/callback`,
+    });
     expect(created.body.payment).toMatchObject({ id: payment!.id, amount: '499.00', outcome: 'waiting' });
     expect(created.body.payment.expiresAt).toBe(new Date(Date.parse(payment!.expired_at)).toISOString());
     expect(JSON.stringify(created.body)).not.toMatch(/userId|commission|merchantId|"rate"/);
@@ -65,7 +70,14 @@ describe('the proxy against the real sandbox over loopback sockets', () => {
       const answer = await live.status(body.payment.id, body.token);
       expect(answer.status).toBe(200);
       // 480.00 of a 499.00 order: finished at the service, but short of the shop's price.
-      expect(answer.body.payment).toMatchObject({ id: body.payment.id, state: 'finished', outcome: 'underpaid', final: true, amount: '480.00', initAmount: '499.00' });
+      expect(answer.body.payment).toMatchObject({
+        id: body.payment.id,
+        state: 'finished',
+        outcome: 'underpaid',
+        final: true,
+        amount: '480.00',
+        initAmount: '499.00',
+      });
     }
   });
 

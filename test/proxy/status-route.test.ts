@@ -67,7 +67,7 @@ describe('POST /payin/status', () => {
     expect(answer.body.payment.state).toBe('pending');
   });
 
-  it('gives up with 502 after the deadline, and never shows the service\'s words', async () => {
+  it("gives up with 502 after the deadline, and never shows the service's words", async () => {
     const t = setup({ timeouts: { statusDeadlineMs: 2_000 } });
     const { body } = await t.create();
     await t.clock.advance(5_000);
@@ -93,7 +93,7 @@ describe('POST /payin/status', () => {
     expect(t.updates.some((u) => u.payment.outcome === 'paid')).toBe(false);
   });
 
-  it('takes this payment\'s entry from an array answer', async () => {
+  it("takes this payment's entry from an array answer", async () => {
     const t = setup();
     const { body } = await t.create();
     await t.clock.advance(5_000);
@@ -118,7 +118,13 @@ describe('POST /payin/status', () => {
     t.service.set(body.payment.id, { state: 'finished', status: true, amount: '250.00', init_amount: '245.00' });
     await t.clock.advance(5_000);
     const answer = await t.status(body.payment.id, body.token);
-    expect(answer.body.payment).toMatchObject({ outcome: 'paid', final: true, amount: '250.00', initAmount: '245.00', payUrl: body.payment.payUrl });
+    expect(answer.body.payment).toMatchObject({
+      outcome: 'paid',
+      final: true,
+      amount: '250.00',
+      initAmount: '245.00',
+      payUrl: body.payment.payUrl,
+    });
     expect(body.payment.initAmount).toBeUndefined();
   });
 
@@ -128,7 +134,13 @@ describe('POST /payin/status', () => {
     t.service.set(body.payment.id, { state: 'finished', status: true, amount: '1.00', init_amount: '499.00' });
     await t.clock.advance(5_000);
     const answer = await t.status(body.payment.id, body.token);
-    expect(answer.body.payment).toMatchObject({ state: 'finished', outcome: 'underpaid', final: true, amount: '1.00', initAmount: '499.00' });
+    expect(answer.body.payment).toMatchObject({
+      state: 'finished',
+      outcome: 'underpaid',
+      final: true,
+      amount: '1.00',
+      initAmount: '499.00',
+    });
     expect(t.updates.map((u) => u.payment.outcome)).toEqual(['waiting', 'underpaid']);
   });
 

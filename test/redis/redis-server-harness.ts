@@ -30,7 +30,9 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   const tool = (await import(new URL('../tools/redis-server.mjs', import.meta.url).href)) as RedisServerTool;
   const binary = tool.findRedisServer();
   if (!binary) {
-    throw new Error('redis-server not found. Run: node -e "import(\'./test/tools/redis-server.mjs\').then(m=>m.ensureRedisServer())" (or set REDIS_SERVER_PATH).');
+    throw new Error(
+      'redis-server not found. Run: node -e "import(\'./test/tools/redis-server.mjs\').then(m=>m.ensureRedisServer())" (or set REDIS_SERVER_PATH).',
+    );
   }
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {

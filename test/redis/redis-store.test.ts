@@ -36,7 +36,6 @@ function open(keyPrefix: string, options: RedisStoreOptions = {}): RedisStore {
   return store;
 }
 
-
 async function numberOfSubscribers(channel: string): Promise<number> {
   const reply = (await admin.pubsub('NUMSUB', channel)) as [string, number];
   return Number(reply[1]);
@@ -143,7 +142,9 @@ describe('RedisStore keys', () => {
 
   it('refuses a url that is not redis:// or rediss://, without echoing it', () => {
     expect(() => createRedisStore({ url: 'localhost:6379' })).toThrow(/redis:\/\/ or rediss:\/\//);
-    expect(() => createRedisStore({ url: 'http://user:hunter2@127.0.0.1' })).toThrow(expect.objectContaining({ message: expect.not.stringContaining('hunter2') }));
+    expect(() => createRedisStore({ url: 'http://user:hunter2@127.0.0.1' })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
+    );
     expect(() => createRedisStore({ url: '' })).toThrow(/missing url/);
   });
 });

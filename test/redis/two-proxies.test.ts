@@ -38,7 +38,10 @@ afterAll(async () => {
 async function startTwoProxies() {
   const sandbox: Sandbox = createSandbox({ requisitesDelayMs: 0, callbackRetryDelayMs: 20, random: seeded(11) });
   const sandboxServer = await serve(sandbox);
-  cleanup.push(() => sandbox.close(), () => sandboxServer.close());
+  cleanup.push(
+    () => sandbox.close(),
+    () => sandboxServer.close(),
+  );
   const announced: { payment: PaymentView; by: string }[] = [];
   const keyPrefix = `two-proxies-${Math.random().toString(36).slice(2)}:`;
   const instances: Instance[] = [];
@@ -49,7 +52,10 @@ async function startTwoProxies() {
     servers.push(server);
     const store = createRedisStore({ url: redis.url, keyPrefix });
     const upstream: string[] = [];
-    cleanup.push(() => server.close(), () => store.close());
+    cleanup.push(
+      () => server.close(),
+      () => store.close(),
+    );
     proxy = createPayinProxy({
       provider: { baseUrl: sandboxServer.url, merchantId: 'demo-merchant', token: 'demo-token', secret: 'demo-secret' },
       callbackUrl: `${servers[0]!.url}/payin/callback`,
@@ -88,7 +94,7 @@ describe('two proxy instances sharing one Redis store, against the real sandbox'
     expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 200, 200, 200, 200, 200, 201]);
   });
 
-  it("bring a callback that reaches instance A to an event stream open on instance B, and announce it once", async () => {
+  it('bring a callback that reaches instance A to an event stream open on instance B, and announce it once', async () => {
     const { sandbox, a, b, announced, create } = await startTwoProxies();
     const { body } = await create(b, 'A-2');
     const response = await fetch(`${b.url}/payin/events?paymentId=${body.payment.id}&token=${body.token}`);

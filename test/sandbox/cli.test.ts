@@ -20,9 +20,22 @@ beforeAll(() => {
     [
       join(root, 'node_modules/typescript/bin/tsc'),
       '--ignoreConfig',
-      '--outDir', out, '--rootDir', join(root, 'src'),
-      '--module', 'nodenext', '--moduleResolution', 'nodenext', '--target', 'es2022',
-      '--lib', 'es2022,dom,dom.iterable', '--types', 'node', '--strict', '--skipLibCheck',
+      '--outDir',
+      out,
+      '--rootDir',
+      join(root, 'src'),
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      '--target',
+      'es2022',
+      '--lib',
+      'es2022,dom,dom.iterable',
+      '--types',
+      'node',
+      '--strict',
+      '--skipLibCheck',
       join(root, 'src/sandbox/cli.ts'),
     ],
     { cwd: root, encoding: 'utf8', timeout: 60_000 },
@@ -59,7 +72,17 @@ function run(args: string[], env: Record<string, string> = {}) {
     }
     throw new Error(`no ${pattern} in output within ${ms} ms:\n${stdout}\n${stderr}`);
   };
-  return { child, exited, output, get stdout() { return stdout; }, get stderr() { return stderr; } };
+  return {
+    child,
+    exited,
+    output,
+    get stdout() {
+      return stdout;
+    },
+    get stderr() {
+      return stderr;
+    },
+  };
 }
 
 function within<T>(promise: Promise<T>, ms: number): Promise<T> {

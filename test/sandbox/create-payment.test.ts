@@ -60,9 +60,7 @@ describe('creating a payment', () => {
 
   it('normalises the amount, takes the payer userId and charges the configured commission', async () => {
     const { sandbox } = setup({ commissionPercent: 2.5, rate: 92.5 });
-    const res = await sandbox(
-      await signedRequest('/api/v2/payments', createBody({ amount: '99.9', payer: { userId: 'shopper-7' } })),
-    );
+    const res = await sandbox(await signedRequest('/api/v2/payments', createBody({ amount: '99.9', payer: { userId: 'shopper-7' } })));
     const id = (await readSigned(res)).result.id;
     const payment = await readSigned(await status(sandbox, { paymentId: id }));
     expect(payment).toMatchObject({ amount: '99.90', init_amount: '99.90', userId: 'shopper-7', rate: 92.5, commission: 2.5 });

@@ -29,7 +29,12 @@ describe('a sandbox left running', () => {
     for (let i = 0; i < 3; i++) ids.push(await createPayment(sandbox, { orderId: `A-${i}` }));
     sandbox.act(ids[1]!, 'cancel');
     ids.push(await createPayment(sandbox, { orderId: 'A-3' }));
-    expect(sandbox.payments().map((p) => p.id).sort()).toEqual([ids[0], ids[2], ids[3]].sort());
+    expect(
+      sandbox
+        .payments()
+        .map((p) => p.id)
+        .sort(),
+    ).toEqual([ids[0], ids[2], ids[3]].sort());
 
     // Nothing final left to forget: open payments stay, over the limit, until they end.
     ids.push(await createPayment(sandbox, { orderId: 'A-4' }));

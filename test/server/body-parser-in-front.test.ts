@@ -37,7 +37,9 @@ describe('a body parser in front of the proxy', () => {
         body: JSON.stringify({ orderId: 'A-1', method: 'upi' }),
       });
       expect(answer.status).toBe(500);
-      expect(((await answer.json()) as { error: { message: string } }).error.message).toMatch(/mount the proxy before any body parser \(express\.json\(\)/);
+      expect(((await answer.json()) as { error: { message: string } }).error.message).toMatch(
+        /mount the proxy before any body parser \(express\.json\(\)/,
+      );
     }
     expect(lines.filter((l) => l.includes('express.json()'))).toHaveLength(2);
   });

@@ -39,7 +39,12 @@ describe('toNodeListener over a real socket', () => {
 
   it('gives the handler the method, path, query, headers and peer address', async () => {
     running = await serve((req) =>
-      Response.json({ method: req.method, url: new URL(req.url).pathname + new URL(req.url).search, h: req.headers.get('x-test'), peer: remoteAddressOf(req) }),
+      Response.json({
+        method: req.method,
+        url: new URL(req.url).pathname + new URL(req.url).search,
+        h: req.headers.get('x-test'),
+        peer: remoteAddressOf(req),
+      }),
     );
     const answer = await fetch(`${running.url}/a/b?c=1`, { headers: { 'x-test': 'yes' } });
     expect(await answer.json()).toEqual({ method: 'GET', url: '/a/b?c=1', h: 'yes', peer: '127.0.0.1' });
@@ -83,14 +88,19 @@ describe('toNodeListener over a real socket', () => {
       req.end();
     });
     expect(first).toBe('event: ping\n\n');
-    await expect(Promise.race([abortSeen.then(() => 'aborted'), new Promise((r) => setTimeout(() => r('timeout'), 5000))])).resolves.toBe('aborted');
+    await expect(Promise.race([abortSeen.then(() => 'aborted'), new Promise((r) => setTimeout(() => r('timeout'), 5000))])).resolves.toBe(
+      'aborted',
+    );
   });
 
   it('answers 500 without details when the handler throws, and reports the error', async () => {
     const errors: unknown[] = [];
-    running = await serve(() => {
-      throw new Error('secret detail');
-    }, { onError: (e) => errors.push(e) });
+    running = await serve(
+      () => {
+        throw new Error('secret detail');
+      },
+      { onError: (e) => errors.push(e) },
+    );
     const answer = await fetch(running.url);
     expect(answer.status).toBe(500);
     expect(await answer.text()).not.toContain('secret detail');

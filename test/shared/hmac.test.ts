@@ -8,7 +8,12 @@ const text = (s: string) => new TextEncoder().encode(s);
 // RFC 4231, section 4: the HMAC-SHA-256 results of test cases 1-7.
 const RFC4231: { name: string; key: Uint8Array; data: Uint8Array; mac: string }[] = [
   { name: '1', key: bytes(0x0b, 20), data: text('Hi There'), mac: 'b0344c61d8db38535ca8afceaf0bf12b881dc200c9833da726e9376c2e32cff7' },
-  { name: '2', key: text('Jefe'), data: text('what do ya want for nothing?'), mac: '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843' },
+  {
+    name: '2',
+    key: text('Jefe'),
+    data: text('what do ya want for nothing?'),
+    mac: '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+  },
   { name: '3', key: bytes(0xaa, 20), data: bytes(0xdd, 50), mac: '773ea91e36800e46854db8ebd09181a72959098b3ef8c122d9635514ced565fe' },
   {
     name: '4',

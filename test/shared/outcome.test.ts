@@ -4,9 +4,16 @@ import { readPaymentView } from '../../src/shared/payment-view.js';
 
 describe('state -> outcome', () => {
   it('map every known state as the provider documents them', () => {
-    expect(
-      ['created', 'pending', 'in_check', 'dispute', 'finished', 'canceled', 'expired', 'failed'].map(outcomeOf),
-    ).toEqual(['waiting', 'waiting', 'checking', 'checking', 'paid', 'failed', 'expired', 'failed']);
+    expect(['created', 'pending', 'in_check', 'dispute', 'finished', 'canceled', 'expired', 'failed'].map(outcomeOf)).toEqual([
+      'waiting',
+      'waiting',
+      'checking',
+      'checking',
+      'paid',
+      'failed',
+      'expired',
+      'failed',
+    ]);
   });
 
   it('treat a state it does not know as checking, never final', () => {
@@ -25,9 +32,19 @@ describe('state -> outcome', () => {
 
 describe('readPaymentView', () => {
   const view = {
-    id: 'p1', orderId: 'A-1', method: 'upi', state: 'finished', outcome: 'waiting', final: false,
-    amount: '10.00', currency: 'INR', createdAt: 'a', expiresAt: 'b', serverTime: 'c',
-    requisites: { address: 'x@y', recipient: 42 }, userId: 'secret-user',
+    id: 'p1',
+    orderId: 'A-1',
+    method: 'upi',
+    state: 'finished',
+    outcome: 'waiting',
+    final: false,
+    amount: '10.00',
+    currency: 'INR',
+    createdAt: 'a',
+    expiresAt: 'b',
+    serverTime: 'c',
+    requisites: { address: 'x@y', recipient: 42 },
+    userId: 'secret-user',
   };
 
   it('derive outcome and final from the state instead of trusting them', () => {

@@ -30,7 +30,12 @@ const payment = {
 };
 
 const create = {
-  amount: '250.00', orderId: 'A-1001', currency: 'INR', method: 'upi', merchantId: 'demo-merchant', callbackUri: 'https://shop.example/payin/callback',
+  amount: '250.00',
+  orderId: 'A-1001',
+  currency: 'INR',
+  method: 'upi',
+  merchantId: 'demo-merchant',
+  callbackUri: 'https://shop.example/payin/callback',
 };
 
 describe('what we send', () => {
@@ -40,7 +45,14 @@ describe('what we send', () => {
 
   it('refuse unknown fields, float amounts, three decimals, zero and a bad currency, naming the field', () => {
     expect(createPaymentRequestSchema.safeParse({ ...create, extra: 1 }).success).toBe(false);
-    for (const [field, value] of [['amount', 250], ['amount', '1.234'], ['amount', '0.00'], ['currency', 'inr'], ['callbackUri', 'ftp://x'], ['orderId', '']] as const) {
+    for (const [field, value] of [
+      ['amount', 250],
+      ['amount', '1.234'],
+      ['amount', '0.00'],
+      ['currency', 'inr'],
+      ['callbackUri', 'ftp://x'],
+      ['orderId', ''],
+    ] as const) {
       const result = createPaymentRequestSchema.safeParse({ ...create, [field]: value });
       expect(result.success, `${field}=${value}`).toBe(false);
       expect(result.error!.issues[0]!.path).toEqual([field]);
@@ -60,7 +72,16 @@ describe('what comes back', () => {
   it('read the documented create envelope and mark it incomplete (it has no expiry)', () => {
     const parsed = parseCreateAnswer({
       status: true,
-      result: { amount: 250, id: '66a3942dc1d4f', state: 'created', address: '+79001234567', bank: 'b', recipient: 'r', rate: 1, bankName: 'Bank' },
+      result: {
+        amount: 250,
+        id: '66a3942dc1d4f',
+        state: 'created',
+        address: '+79001234567',
+        bank: 'b',
+        recipient: 'r',
+        rate: 1,
+        bankName: 'Bank',
+      },
       url: 'https://pay.example/66a3942dc1d4f',
     });
     expect(parsed.ok).toBe(true);
@@ -74,7 +95,11 @@ describe('what comes back', () => {
 
   it('read an envelope whose payee is not assigned yet (null or empty requisites) without inventing requisites', () => {
     for (const empty of [null, '']) {
-      const parsed = parseCreateAnswer({ status: true, result: { id: 'x', state: 'created', amount: '1.00', address: empty, bank: empty, recipient: empty, bankName: empty }, url: null });
+      const parsed = parseCreateAnswer({
+        status: true,
+        result: { id: 'x', state: 'created', amount: '1.00', address: empty, bank: empty, recipient: empty, bankName: empty },
+        url: null,
+      });
       expect(parsed.ok).toBe(true);
       if (parsed.ok) {
         expect(parsed.value.payment.requisites).toBeUndefined();
@@ -101,10 +126,25 @@ describe('what comes back', () => {
   });
 
   it('read a sparse callback tolerantly: missing fields, numbers as strings, unknown fields kept', () => {
-    const parsed = parseCallbackBody({ id: 123, state: 'finished', status: 'true', amount_commission_less: '245.50', amount: 250, extra: 'x', requisites: null });
+    const parsed = parseCallbackBody({
+      id: 123,
+      state: 'finished',
+      status: 'true',
+      amount_commission_less: '245.50',
+      amount: 250,
+      extra: 'x',
+      requisites: null,
+    });
     expect(parsed.ok).toBe(true);
     if (!parsed.ok) return;
-    expect(parsed.value).toMatchObject({ id: '123', state: 'finished', status: true, amount_commission_less: 245.5, amount: '250.00', extra: 'x' });
+    expect(parsed.value).toMatchObject({
+      id: '123',
+      state: 'finished',
+      status: true,
+      amount_commission_less: 245.5,
+      amount: '250.00',
+      extra: 'x',
+    });
   });
 
   it('refuse a callback without an id or state', () => {

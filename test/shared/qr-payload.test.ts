@@ -6,7 +6,14 @@ const NSPK = 'https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2?type=02&bank=1
 describe('upiLink', () => {
   it('build the NPCI link with every value percent-encoded by encodeURIComponent', () => {
     expect(
-      upiLink({ vpa: 'shop@okbank', payeeName: 'Demo Shop & Co', amount: '499.00', currency: 'INR', reference: 'A-1001', note: 'Order A-1001' }),
+      upiLink({
+        vpa: 'shop@okbank',
+        payeeName: 'Demo Shop & Co',
+        amount: '499.00',
+        currency: 'INR',
+        reference: 'A-1001',
+        note: 'Order A-1001',
+      }),
     ).toBe('upi://pay?pa=shop%40okbank&pn=Demo%20Shop%20%26%20Co&am=499.00&cu=INR&tr=A-1001&tn=Order%20A-1001');
   });
 

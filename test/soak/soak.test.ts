@@ -45,46 +45,52 @@ describe('a soak', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  it(`keeps memory, file descriptors and open streams flat over ${SOAK_MS / 1000} s of payments`, async () => {
-    const store = createSqliteStore({ path: join(dir, 'soak.db') });
-    // The sandbox lives in this process too: it keeps only its newest payments, so that its own memory is bounded.
-    // The hook only counts: a test that kept every announcement would be the leak.
-    let finals = 0;
-    live = await startLive(
-      {
-        store,
-        reconcileEveryMs: 0,
-        limits: { createsPerMinute: 1_000_000, statusPerMinute: 1_000_000, streamsPerClient: 1_000 },
-        onPaymentUpdate: (payment) => {
-          if (payment.final) finals++;
+  it(
+    `keeps memory, file descriptors and open streams flat over ${SOAK_MS / 1000} s of payments`,
+    async () => {
+      const store = createSqliteStore({ path: join(dir, 'soak.db') });
+      // The sandbox lives in this process too: it keeps only its newest payments, so that its own memory is bounded.
+      // The hook only counts: a test that kept every announcement would be the leak.
+      let finals = 0;
+      live = await startLive(
+        {
+          store,
+          reconcileEveryMs: 0,
+          limits: { createsPerMinute: 1_000_000, statusPerMinute: 1_000_000, streamsPerClient: 1_000 },
+          onPaymentUpdate: (payment) => {
+            if (payment.final) finals++;
+          },
         },
-      },
-      { maxPayments: 200 },
-    );
-    const started = Date.now();
-    let baseline: { heap: number; fds: number } | undefined;
-    let waves = 0;
-    let order = 0;
-    while (Date.now() - started < SOAK_MS) {
-      const created = await Promise.all(Array.from({ length: WAVE }, () => live!.create(`K-${order++}`)));
-      const streams = created.map(({ body }) =>
-        followUntilFinal(`${live!.proxyUrl}/payin/events?paymentId=${body.payment.id}&token=${body.token}`, 20_000),
+        { maxPayments: 200 },
       );
-      for (const { body } of created) live.sandbox.act(body.payment.id, order % 3 ? 'pay' : 'expire');
-      const texts = await Promise.all(streams);
-      expect(texts.every((t) => /"final":true/.test(t))).toBe(true);
-      waves++;
-      if (!baseline && Date.now() - started >= WARM_UP_MS) baseline = { heap: await heapAfterGc(), fds: openFds() };
-    }
-    await live.sandbox.idle();
-    expect(finals).toBe(order);
-    const end = { heap: await heapAfterGc(), fds: openFds() };
-    expect(baseline).toBeDefined();
-    expect(waves).toBeGreaterThan(2);
-    expect(store.subscriptionCount).toBe(0);
-    expect(end.fds - baseline!.fds).toBeLessThan(25);
-    expect(end.heap - baseline!.heap).toBeLessThan(8 * 1024 * 1024);
-    console.log(`soak: ${waves * WAVE} payments in ${waves} waves; heap ${((end.heap - baseline!.heap) / 1e6).toFixed(1)} MB and ${end.fds - baseline!.fds} fds from the baseline`);
-    await store.close();
-  }, SOAK_MS + 60_000);
+      const started = Date.now();
+      let baseline: { heap: number; fds: number } | undefined;
+      let waves = 0;
+      let order = 0;
+      while (Date.now() - started < SOAK_MS) {
+        const created = await Promise.all(Array.from({ length: WAVE }, () => live!.create(`K-${order++}`)));
+        const streams = created.map(({ body }) =>
+          followUntilFinal(`${live!.proxyUrl}/payin/events?paymentId=${body.payment.id}&token=${body.token}`, 20_000),
+        );
+        for (const { body } of created) live.sandbox.act(body.payment.id, order % 3 ? 'pay' : 'expire');
+        const texts = await Promise.all(streams);
+        expect(texts.every((t) => /"final":true/.test(t))).toBe(true);
+        waves++;
+        if (!baseline && Date.now() - started >= WARM_UP_MS) baseline = { heap: await heapAfterGc(), fds: openFds() };
+      }
+      await live.sandbox.idle();
+      expect(finals).toBe(order);
+      const end = { heap: await heapAfterGc(), fds: openFds() };
+      expect(baseline).toBeDefined();
+      expect(waves).toBeGreaterThan(2);
+      expect(store.subscriptionCount).toBe(0);
+      expect(end.fds - baseline!.fds).toBeLessThan(25);
+      expect(end.heap - baseline!.heap).toBeLessThan(8 * 1024 * 1024);
+      console.log(
+        `soak: ${waves * WAVE} payments in ${waves} waves; heap ${((end.heap - baseline!.heap) / 1e6).toFixed(1)} MB and ${end.fds - baseline!.fds} fds from the baseline`,
+      );
+      await store.close();
+    },
+    SOAK_MS + 60_000,
+  );
 });

@@ -30,8 +30,8 @@ export function ensureChrome() {
     pkg: 'chromium',
     advice:
       'No Chrome or Chromium found for the browser tests. Install one and run again, e.g.\n' +
-        '  sudo apt-get install -y chromium\n' +
-        'or point CHROME_PATH at your Chrome binary.',
+      '  sudo apt-get install -y chromium\n' +
+      'or point CHROME_PATH at your Chrome binary.',
   });
 }
 

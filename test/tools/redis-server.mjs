@@ -29,7 +29,7 @@ export function ensureRedisServer() {
     pkg: 'redis-server',
     advice:
       'No redis-server found for the Redis store tests. Install one and run again, e.g.\n' +
-        '  sudo apt-get install -y --no-install-recommends redis-server\n' +
-        '(or brew install redis), or point REDIS_SERVER_PATH at a redis-server binary.',
+      '  sudo apt-get install -y --no-install-recommends redis-server\n' +
+      '(or brew install redis), or point REDIS_SERVER_PATH at a redis-server binary.',
   });
 }

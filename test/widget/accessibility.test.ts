@@ -35,7 +35,10 @@ describe('accessibility', () => {
       await fake.set({ state: 'finished', amount: '500.00' });
       await untilScreen(el, 'paid');
       await accessible(el, `paid (${scheme})`);
-      for (const [state, screen] of [['expired', 'expired'], ['failed', 'failed']] as const) {
+      for (const [state, screen] of [
+        ['expired', 'expired'],
+        ['failed', 'failed'],
+      ] as const) {
         const other = await mount(fake.endpoint, { method: 'sbp' });
         await other.start();
         await untilScreen(other, 'pay');

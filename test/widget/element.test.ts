@@ -18,7 +18,13 @@ describe('<payin-checkout>', () => {
     const set = await fixture<PayinCheckout>(
       html`<payin-checkout endpoint="/shop/pay" order-id="A-1" methods="sbp upi" poll-interval="5000" autostart></payin-checkout>`,
     );
-    expect([set.endpoint, set.orderId, set.methods, set.pollInterval, set.autostart]).to.deep.equal(['/shop/pay', 'A-1', 'sbp upi', 5000, true]);
+    expect([set.endpoint, set.orderId, set.methods, set.pollInterval, set.autostart]).to.deep.equal([
+      '/shop/pay',
+      'A-1',
+      'sbp upi',
+      5000,
+      true,
+    ]);
     expect(set.screen).to.equal('choose');
   });
 
@@ -59,7 +65,9 @@ describe('<payin-checkout>', () => {
   it('speaks the language of its lang attribute, else of the closest ancestor or the page', async () => {
     const own = await fixture<PayinCheckout>(html`<payin-checkout lang="ru" order-id="x" method="upi"></payin-checkout>`);
     expect(part(own, 'pay-button')!.textContent).to.equal('Оплатить');
-    const wrapper = await fixture<HTMLDivElement>(html`<div lang="hi-IN"><payin-checkout order-id="x" method="upi"></payin-checkout></div>`);
+    const wrapper = await fixture<HTMLDivElement>(
+      html`<div lang="hi-IN"><payin-checkout order-id="x" method="upi"></payin-checkout></div>`,
+    );
     const inherited = wrapper.querySelector('payin-checkout')!;
     await inherited.updateComplete;
     expect(part(inherited, 'pay-button')!.textContent).to.equal('भुगतान करें');

@@ -165,7 +165,10 @@ describe('the payment flow', () => {
   });
 
   it('never renders what the service sends as markup', async () => {
-    const fake = await fakeScenario({ requisites: { address: '<img src=x id=evil>', recipient: '<b id=bold>R</b>', bank: '<i>B</i>' }, qr: 'none' });
+    const fake = await fakeScenario({
+      requisites: { address: '<img src=x id=evil>', recipient: '<b id=bold>R</b>', bank: '<i>B</i>' },
+      qr: 'none',
+    });
     const el = await mount(fake.endpoint, { method: 'sbp' });
     await el.start();
     await untilScreen(el, 'pay');

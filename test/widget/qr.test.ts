@@ -45,7 +45,12 @@ describe('the QR code', () => {
     render(qrSvg(text, 'QR')!, host);
     const svg = host.querySelector('svg')!;
     expect(svg.getAttribute('viewBox')).to.equal(`0 0 ${size + 8} ${size + 8}`);
-    const xs = [...svg.querySelector('path')!.getAttribute('d')!.matchAll(/M(\d+) (\d+)/g)].flatMap((m) => [Number(m[1]), Number(m[2])]);
+    const xs = [
+      ...svg
+        .querySelector('path')!
+        .getAttribute('d')!
+        .matchAll(/M(\d+) (\d+)/g),
+    ].flatMap((m) => [Number(m[1]), Number(m[2])]);
     expect(Math.min(...xs)).to.equal(4);
     expect(Math.max(...xs)).to.equal(size + 3);
     expect(svg.width.baseVal.value / (size + 8)).to.be.at.least(4);
@@ -53,7 +58,10 @@ describe('the QR code', () => {
   });
 
   it('encodes long and non-Latin texts the reader gets back intact', async () => {
-    for (const text of ['https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2?type=01&bank=100000000001&sum=150000&cur=RUB&crc=C08B', 'Оплата заказа №42 — भुगतान ✓'.repeat(4)]) {
+    for (const text of [
+      'https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2?type=01&bank=100000000001&sum=150000&cur=RUB&crc=C08B',
+      'Оплата заказа №42 — भुगतान ✓'.repeat(4),
+    ]) {
       const host = document.createElement('div');
       document.body.append(host);
       render(qrSvg(text, 'QR')!, host);

@@ -54,7 +54,12 @@ describe('against the real proxy and sandbox', function () {
       await page.reload();
       await waitUntil(() => page.el().screen === 'paid', 'the paid screen after another reload', { timeout: 10_000 });
       await waitUntil(() => page.events().some((e) => e.name === 'payin-paid'), 'the resumed paid event', { timeout: 3000 });
-      expect(page.events().filter((e) => e.name === 'payin-paid').map((e) => e.detail.resumed)).to.deep.equal([true]);
+      expect(
+        page
+          .events()
+          .filter((e) => e.name === 'payin-paid')
+          .map((e) => e.detail.resumed),
+      ).to.deep.equal([true]);
     } finally {
       page.remove();
     }

@@ -4,7 +4,13 @@ import { fakeScenario, openFrame, sleep, uid } from './support/helpers.js';
 describe('after a reload', () => {
   it('shows the same payment with the same countdown, without creating another', async () => {
     const fake = await fakeScenario({ noStream: true });
-    const page = await openFrame({ endpoint: fake.endpoint, 'order-id': uid('order'), method: 'upi', autostart: '', 'poll-interval': '500' });
+    const page = await openFrame({
+      endpoint: fake.endpoint,
+      'order-id': uid('order'),
+      method: 'upi',
+      autostart: '',
+      'poll-interval': '500',
+    });
     try {
       await waitUntil(() => page.el().screen === 'pay', 'the pay screen', { timeout: 8000 });
       const id = page.el().payment!.id;

@@ -9,7 +9,10 @@ const shot = async (name: string) => {
 
 describe('screenshots', () => {
   it('of every screen', async () => {
-    for (const [scheme, width] of [['light', 520], ['dark', 380]] as const) {
+    for (const [scheme, width] of [
+      ['light', 520],
+      ['dark', 380],
+    ] as const) {
       await emulateMedia({ colorScheme: scheme });
       await setViewport({ width, height: 1000 });
       document.body.style.margin = '8px';

@@ -73,7 +73,9 @@ export function App() {
   return (
     <>
       <header className="bar">
-        <a className="brand" href="/">Tea &amp; Mugs</a>
+        <a className="brand" href="/">
+          Tea &amp; Mugs
+        </a>
         <nav>
           <a href="/shop">Script tag</a>
           <a href="/module">ES module</a>
@@ -121,7 +123,10 @@ export function App() {
             <aside>
               <h2>Order {order.id}</h2>
               <p>
-                The shop says: <span className={`status status-${order.status}`} data-shop-status>{order.status}</span>
+                The shop says:{' '}
+                <span className={`status status-${order.status}`} data-shop-status>
+                  {order.status}
+                </span>
               </p>
               <h2>Events</h2>
               <ol className="log" data-events>

@@ -17,37 +17,47 @@ export function payScreen(ctx: ViewContext, payment: PaymentView): TemplateResul
   const qr = payment.qr ? qrSvg(payment.qr, t.qrLabel) : undefined;
   return html`${heading(t.payHeading)} ${amountBlock(ctx, payment, true)}
     <div class="pay-body">
-      ${qr
-        ? html`<figure part="qr-frame" class="qr-frame">
+      ${
+        qr
+          ? html`<figure part="qr-frame" class="qr-frame">
             ${qr}
             <figcaption class="hint">${t.scanHint}</figcaption>
           </figure>`
-        : nothing}
+          : nothing
+      }
       <div class="details">
         ${qr ? nothing : html`<p part="instruction" class="instruction">${payment.method === 'sbp' ? t.sbpInstruction(r?.bank) : t.instruction}</p>`}
-        ${r
-          ? html`<dl part="requisites" class="requisites">
+        ${
+          r
+            ? html`<dl part="requisites" class="requisites">
               <div part="requisite" class="requisite">
                 <dt id="address-label">${t.address[payment.method] ?? t.address.other}</dt>
                 <dd><span class="value mono">${r.address}</span>
                   ${copyButton(ctx, 'address', r.address, 'address-label')}</dd>
               </div>
-              ${r.recipient
-                ? html`<div part="requisite" class="requisite">
+              ${
+                r.recipient
+                  ? html`<div part="requisite" class="requisite">
                     <dt>${t.recipientLabel}</dt><dd><span class="value">${r.recipient}</span></dd>
                   </div>`
-                : nothing}
-              ${r.bank
-                ? html`<div part="requisite" class="requisite">
+                  : nothing
+              }
+              ${
+                r.bank
+                  ? html`<div part="requisite" class="requisite">
                     <dt>${t.bankLabel}</dt><dd><span class="value">${r.bank}</span></dd>
                   </div>`
-                : nothing}
+                  : nothing
+              }
             </dl>`
-          : nothing}
-        ${ctx.isPhone && payment.qr && APP_LINK.test(payment.qr)
-          ? html`<a part="open-app" class="button primary" href=${payment.qr} rel="noopener noreferrer">
+            : nothing
+        }
+        ${
+          ctx.isPhone && payment.qr && APP_LINK.test(payment.qr)
+            ? html`<a part="open-app" class="button primary" href=${payment.qr} rel="noopener noreferrer">
               ${t.openApp}</a>`
-          : nothing}
+            : nothing
+        }
       </div>
     </div>
     ${countdown(ctx)} ${notices(ctx)} ${otherMethod(ctx)}`;

@@ -39,9 +39,11 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
       return html`<div part="result" class="result paid">
         <span part="result-icon" class="icon" aria-hidden="true">✓</span>
         ${heading(t.paidHeading)}
-        <p part="paid-amount" class="paid-amount">${payment.initAmount
-          ? t.paidDifferent(money(ctx, payment), money(ctx, payment, payment.initAmount))
-          : t.paidAmount(money(ctx, payment))}</p>
+        <p part="paid-amount" class="paid-amount">${
+          payment.initAmount
+            ? t.paidDifferent(money(ctx, payment), money(ctx, payment, payment.initAmount))
+            : t.paidAmount(money(ctx, payment))
+        }</p>
         <slot name="success"></slot>
       </div>`;
     case 'underpaid':

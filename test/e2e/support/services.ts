@@ -53,7 +53,9 @@ export async function shopOrder(storeUrl: string, orderId: string): Promise<Shop
 
 export async function placeOrder(storeUrl: string, productId = 'tea'): Promise<ShopOrder> {
   const body = JSON.stringify({ productId });
-  return (await json<{ order: ShopOrder }>(`${storeUrl}/api/orders`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })).order;
+  return (
+    await json<{ order: ShopOrder }>(`${storeUrl}/api/orders`, { method: 'POST', body, headers: { 'content-type': 'application/json' } })
+  ).order;
 }
 
 /** Polls `probe` until it returns something other than undefined; fails with `what` after `timeoutMs`. */

@@ -45,7 +45,9 @@ function settled(payment: SandboxPayment, states: string[], copies: number): boo
   const okByCallback = new Map<number, boolean>();
   for (const d of payment.deliveries) okByCallback.set(d.callback, (okByCallback.get(d.callback) ?? false) || d.ok);
   if ([...okByCallback.values()].some((ok) => !ok)) return false;
-  return states.every((state) => new Set(payment.deliveries.filter((d) => d.ok && d.state === state).map((d) => d.callback)).size >= copies);
+  return states.every(
+    (state) => new Set(payment.deliveries.filter((d) => d.ok && d.state === state).map((d) => d.callback)).size >= copies,
+  );
 }
 
 /**

@@ -8,8 +8,14 @@ import { randomBytes } from 'node:crypto';
 const PREFIX = '/fake/';
 const FINAL = new Set(['finished', 'expired', 'canceled', 'failed']);
 const OUTCOME = {
-  created: 'waiting', pending: 'waiting', in_check: 'checking', dispute: 'checking',
-  finished: 'paid', expired: 'expired', canceled: 'failed', failed: 'failed',
+  created: 'waiting',
+  pending: 'waiting',
+  in_check: 'checking',
+  dispute: 'checking',
+  finished: 'paid',
+  expired: 'expired',
+  canceled: 'failed',
+  failed: 'failed',
 };
 const PRICES = { upi: ['499.00', 'INR'], sbp: ['1500.00', 'RUB'], card: ['20.00', 'EUR'] };
 
@@ -48,7 +54,13 @@ const scenarios = new Map();
 function scenario(name) {
   let s = scenarios.get(name);
   if (!s) {
-    s = { options: { ...DEFAULTS }, payments: new Map(), stats: { creates: 0, newPayments: 0, status: 0, streams: 0, statusTimes: [] }, streams: new Set(), seq: 0 };
+    s = {
+      options: { ...DEFAULTS },
+      payments: new Map(),
+      stats: { creates: 0, newPayments: 0, status: 0, streams: 0, statusTimes: [] },
+      streams: new Set(),
+      seq: 0,
+    };
     scenarios.set(name, s);
   }
   return s;
@@ -65,16 +77,25 @@ function settle(s, p) {
 function view(s, p) {
   settle(s, p);
   const v = {
-    id: p.id, orderId: p.orderId, method: p.method, state: p.state, outcome: OUTCOME[p.state] ?? 'checking',
-    final: FINAL.has(p.state), amount: p.amount, currency: p.currency,
-    createdAt: new Date(p.created).toISOString(), expiresAt: new Date(p.expires).toISOString(),
+    id: p.id,
+    orderId: p.orderId,
+    method: p.method,
+    state: p.state,
+    outcome: OUTCOME[p.state] ?? 'checking',
+    final: FINAL.has(p.state),
+    amount: p.amount,
+    currency: p.currency,
+    createdAt: new Date(p.created).toISOString(),
+    expiresAt: new Date(p.expires).toISOString(),
     serverTime: new Date(serverNow(s)).toISOString(),
   };
   if (p.initAmount) v.initAmount = p.initAmount;
   if (p.state !== 'created') {
-    v.requisites = s.options.requisites ?? (p.method === 'upi'
-      ? { address: 'shop@okbank', recipient: 'Demo Tea Shop' }
-      : { address: '+79001234567', recipient: 'Ivan P.', bank: 'Sberbank' });
+    v.requisites =
+      s.options.requisites ??
+      (p.method === 'upi'
+        ? { address: 'shop@okbank', recipient: 'Demo Tea Shop' }
+        : { address: '+79001234567', recipient: 'Ivan P.', bank: 'Sberbank' });
     const qr = s.options.qr;
     if (qr === 'auto' && p.method === 'upi') v.qr = `upi://pay?pa=shop%40okbank&pn=Demo%20Tea%20Shop&am=${p.amount}&cu=INR&tr=${p.orderId}`;
     else if (qr !== 'auto' && qr !== 'none') v.qr = qr;
@@ -111,7 +132,8 @@ function failed(s, key, req, res) {
     req.socket.destroy();
   } else {
     const headers = s.options.retryAfterSeconds ? { 'retry-after': String(s.options.retryAfterSeconds) } : {};
-    const code = s.options.failCode ?? (s.options.failWith === 429 ? 'rate_limited' : s.options.failWith === 404 ? 'not_found' : 'upstream_error');
+    const code =
+      s.options.failCode ?? (s.options.failWith === 429 ? 'rate_limited' : s.options.failWith === 404 ? 'not_found' : 'upstream_error');
     send(res, s.options.failWith, { error: { code, message: `fake ${code}` } }, headers);
   }
   return true;
@@ -122,7 +144,8 @@ function push(s, p) {
 }
 
 async function control(s, req, res) {
-  if (req.method === 'GET') return send(res, 200, { stats: s.stats, payments: [...s.payments.values()].map((p) => view(s, p)), options: s.options });
+  if (req.method === 'GET')
+    return send(res, 200, { stats: s.stats, payments: [...s.payments.values()].map((p) => view(s, p)), options: s.options });
   const body = (await readJson(req)) ?? {};
   if (body.options) Object.assign(s.options, body.options);
   if (body.state || body.amount || body.expiresInMs !== undefined) {
@@ -156,8 +179,15 @@ async function create(s, req, res) {
   const [amount, currency] = PRICES[body.method] ?? ['10.00', 'USD'];
   const now = serverNow(s);
   const p = {
-    id: `fp${++s.seq}${randomBytes(3).toString('hex')}`, orderId: body.orderId, method: body.method, state: 'created',
-    amount, currency, created: now, expires: now + s.options.ttlMs, token: randomBytes(16).toString('hex'),
+    id: `fp${++s.seq}${randomBytes(3).toString('hex')}`,
+    orderId: body.orderId,
+    method: body.method,
+    state: 'created',
+    amount,
+    currency,
+    created: now,
+    expires: now + s.options.ttlMs,
+    token: randomBytes(16).toString('hex'),
   };
   s.payments.set(p.id, p);
   s.stats.newPayments++;

@@ -66,7 +66,15 @@ export function nextEvent<K extends keyof PayinEventMap>(target: EventTarget, na
 
 /** Records every event of the element, in order. */
 export function recordEvents(el: EventTarget): { name: string; detail: any }[] {
-  const names: (keyof PayinEventMap)[] = ['payin-created', 'payin-state', 'payin-paid', 'payin-underpaid', 'payin-expired', 'payin-failed', 'payin-error'];
+  const names: (keyof PayinEventMap)[] = [
+    'payin-created',
+    'payin-state',
+    'payin-paid',
+    'payin-underpaid',
+    'payin-expired',
+    'payin-failed',
+    'payin-error',
+  ];
   const log: { name: string; detail: any }[] = [];
   for (const name of names) el.addEventListener(name, (e) => log.push({ name, detail: (e as CustomEvent).detail }));
   return log;
@@ -91,7 +99,10 @@ export function text(el: PayinCheckout): string {
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export async function mount(endpoint: string, attrs: { orderId?: string; method?: string; methods?: string; lang?: string; autostart?: boolean; pollInterval?: number } = {}) {
+export async function mount(
+  endpoint: string,
+  attrs: { orderId?: string; method?: string; methods?: string; lang?: string; autostart?: boolean; pollInterval?: number } = {},
+) {
   const el = await fixture<PayinCheckout>(html`<payin-checkout
     endpoint=${endpoint}
     order-id=${attrs.orderId ?? uid('order')}
