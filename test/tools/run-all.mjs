@@ -26,6 +26,7 @@ try {
 const env = { ...process.env, CHROME_PATH: chrome, FIREFOX_PATH: firefox };
 
 const suites = [
+  ['lint and format check (biome)', 'npx', ['biome', 'check']],
   ['typecheck', 'npx', ['tsc', '-p', 'tsconfig.json']],
   ['node tests (vitest)', 'npx', ['vitest', 'run']],
   ['build', 'npm', ['run', 'build', '--silent']],
