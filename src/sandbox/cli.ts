@@ -11,6 +11,7 @@ import { createSandbox } from './create-sandbox.js';
 import { DEMO_MERCHANT, type SandboxMerchant } from './options.js';
 
 const USAGE = `Usage: payin-checkout sandbox [options]
+       payin-checkout proxy [--config payin.json]   (the standalone proxy server: see the README)
 
 Options:
   --port <n>              port to listen on (default SANDBOX_PORT or 4010; 0 picks a free one)
@@ -56,6 +57,11 @@ function parseCli(argv: string[]) {
 }
 
 async function main(argv: string[]): Promise<void> {
+  if (argv[0] === 'proxy') {
+    // The standalone proxy server lives in its own module; the sandbox never imports the proxy.
+    const { runProxyCommand } = await import('../standalone/proxy-command.js');
+    return runProxyCommand(argv.slice(1));
+  }
   const parsed = parseCli(argv);
   const { values, positionals } = parsed;
   if (values.help) {

@@ -1,0 +1,77 @@
+/**
+ * The standalone server's configuration, from the PAYIN_* variables (or a JSON file of the same names, given
+ * with `--config`): the proxy's own settings, the store (SQLite by default), how orders are priced and where
+ * webhooks go. Every mistake is reported at once, naming the variable, before anything listens; a secret is
+ * never echoed.
+ */
+import type { Pricing } from './shop-backend.js';
+
+export interface StandaloneConfig {
+  port: number;
+  host: string;
+  basePath: string;
+  storeUrl: string;
+  pricing: Pricing;
+  webhookUrl: string;
+  webhookSecret: string;
+  /** Handed to the proxy, which reads the PAYIN_* provider settings and PAYIN_CALLBACK_URL from it. */
+  env: Record<string, string | undefined>;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`the payin proxy cannot start:\n  - ${problems.join('\n  - ')}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export function readStandaloneConfig(env: Record<string, string | undefined>): StandaloneConfig {
+  const problems: string[] = [];
+  const value = (name: string) => env[name]?.trim() || undefined;
+  const need = (name: string, why: string) => {
+    const v = value(name);
+    if (!v) problems.push(`${name} is not set (${why})`);
+    return v ?? '';
+  };
+  for (const [name, why] of [
+    ['PAYIN_BASE_URL', "the payment service's address"],
+    ['PAYIN_MERCHANT_ID', 'your merchant id at the service'],
+    ['PAYIN_TOKEN', 'the Bearer token the service gave you'],
+    ['PAYIN_SECRET', 'the signing secret the service gave you'],
+    ['PAYIN_CALLBACK_URL', 'the public URL of {basePath}/callback on this server'],
+  ] as const) {
+    need(name, why);
+  }
+  const webhookUrl = need('PAYIN_WEBHOOK_URL', "your backend's endpoint for payment updates");
+  const webhookSecret = need('PAYIN_WEBHOOK_SECRET', 'a whsec_... secret shared with your backend');
+  if (webhookSecret && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(webhookSecret)) {
+    problems.push('PAYIN_WEBHOOK_SECRET must look like whsec_<base64 of at least 12 random bytes>');
+  }
+  const resolveUrl = value('PAYIN_RESOLVE_URL');
+  const tokenSecret = value('PAYIN_ORDER_TOKEN_SECRET');
+  let pricing: Pricing = { kind: 'url', url: '' };
+  if (resolveUrl && tokenSecret) problems.push('set PAYIN_RESOLVE_URL or PAYIN_ORDER_TOKEN_SECRET, not both');
+  else if (resolveUrl) pricing = { kind: 'url', url: resolveUrl };
+  else if (tokenSecret) pricing = { kind: 'token', secret: tokenSecret };
+  else problems.push('neither PAYIN_RESOLVE_URL (your pricing endpoint) nor PAYIN_ORDER_TOKEN_SECRET (signed order tokens) is set');
+  for (const [name, url] of [
+    ['PAYIN_WEBHOOK_URL', webhookUrl],
+    ['PAYIN_RESOLVE_URL', resolveUrl],
+  ] as const) {
+    if (url && !/^https?:\/\//.test(url)) problems.push(`${name} must be an http(s) URL`);
+  }
+  const portText = value('PORT') ?? '8787';
+  const port = Number(portText);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${portText}"`);
+  if (problems.length) throw new ConfigError(problems);
+  return {
+    port,
+    host: value('HOST') ?? '127.0.0.1',
+    basePath: value('PAYIN_BASE_PATH') ?? '/payin',
+    storeUrl: value('PAYIN_STORE_URL') ?? value('PAYIN_REDIS_URL') ?? 'sqlite:./payin.db',
+    pricing,
+    webhookUrl,
+    webhookSecret,
+    env,
+  };
+}

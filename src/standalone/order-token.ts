@@ -1,0 +1,55 @@
+/**
+ * Signed order tokens, for shops that price on their own page instead of answering a pricing endpoint: the page
+ * renders `order-token` on the element, a compact `base64url(JSON) + "." + base64url(HMAC-SHA256)` of
+ * `{orderId, amount, currency, exp}` under a key the shop shares with the proxy. The proxy believes the price only
+ * when the MAC verifies (in constant time), the token is unexpired and it names the order being paid.
+ */
+import { bytesToBase64, timingSafeEqual } from '../shared/bytes.js';
+import { signBody } from '../shared/hmac.js';
+
+export interface OrderTokenClaims {
+  orderId: string;
+  /** "499.00" */
+  amount: string;
+  currency: string;
+  /** Expiry, in seconds since the epoch. */
+  exp: number;
+}
+
+const encoder = new TextEncoder();
+const base64url = (bytes: Uint8Array) => bytesToBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+
+async function mac(secret: string, payload: string): Promise<string> {
+  const base64 = await signBody(secret, payload, 'base64');
+  return base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
+}
+
+/** The token for `claims`; what the shop's page renders (the README shows it in PHP, Python and Ruby too). */
+export async function signOrderToken(secret: string, claims: OrderTokenClaims): Promise<string> {
+  const payload = base64url(encoder.encode(JSON.stringify(claims)));
+  return `${payload}.${await mac(secret, payload)}`;
+}
+
+/** Why the token cannot price `orderId` now, or its claims when it can. */
+export async function verifyOrderToken(
+  secret: string,
+  token: string,
+  orderId: string,
+  nowMs: number,
+): Promise<{ ok: true; claims: OrderTokenClaims } | { ok: false; reason: string }> {
+  const [payload, signature, extra] = token.split('.');
+  if (!payload || !signature || extra !== undefined) return { ok: false, reason: 'malformed' };
+  if (!timingSafeEqual(await mac(secret, payload), signature)) return { ok: false, reason: 'signature does not verify' };
+  let claims: Partial<OrderTokenClaims>;
+  try {
+    claims = JSON.parse(
+      new TextDecoder().decode(Uint8Array.from(atob(payload.replace(/-/g, '+').replace(/_/g, '/')), (c) => c.charCodeAt(0))),
+    );
+  } catch {
+    return { ok: false, reason: 'malformed' };
+  }
+  if (typeof claims.exp !== 'number' || claims.exp * 1000 <= nowMs) return { ok: false, reason: 'expired' };
+  if (claims.orderId !== orderId) return { ok: false, reason: 'for another order' };
+  if (typeof claims.amount !== 'string' || typeof claims.currency !== 'string') return { ok: false, reason: 'malformed' };
+  return { ok: true, claims: claims as OrderTokenClaims };
+}

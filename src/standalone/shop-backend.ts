@@ -1,0 +1,70 @@
+/**
+ * The two things the standalone proxy asks of a shop whose server is not JavaScript: the price of an order
+ * (`PAYIN_RESOLVE_URL`, or a signed order token the page rendered) and the news of each payment state
+ * (`PAYIN_WEBHOOK_URL`). Both go through signed HTTP (signed-post.ts); both are plugged into the proxy's public
+ * options, resolveOrder and onPaymentUpdate, so the ledger retries a webhook until the shop answers 2xx.
+ */
+import type { PayinProxyOptions, PaymentUpdateInfo, PricedOrder } from '../proxy/options.js';
+import { ProxyError } from '../proxy/errors.js';
+import type { PaymentView } from '../shared/payment-view.js';
+import type { Metrics } from './metrics.js';
+import { verifyOrderToken } from './order-token.js';
+import { ShopCallError, type SignedPoster } from './signed-post.js';
+
+export type Pricing = { kind: 'url'; url: string } | { kind: 'token'; secret: string };
+
+export function resolveOrderVia(
+  pricing: Pricing,
+  poster: SignedPoster,
+  now: () => number,
+  log: (line: string) => void,
+): PayinProxyOptions['resolveOrder'] {
+  if (pricing.kind === 'token') {
+    return async (orderId, _method, _request, { orderToken }) => {
+      if (!orderToken) return null;
+      const checked = await verifyOrderToken(pricing.secret, orderToken, orderId, now());
+      if (!checked.ok) {
+        log(`refused an order token for ${orderId}: ${checked.reason}`);
+        return null;
+      }
+      return { amount: checked.claims.amount, currency: checked.claims.currency };
+    };
+  }
+  return async (orderId, method) => {
+    const answer = await poster.post(pricing.url, `price_${orderId}_${now()}`, { orderId, method }).catch((error: unknown) => {
+      log(`pricing call failed: ${(error as Error).message}`);
+      throw new ProxyError('upstream_error', "the shop's pricing endpoint could not be reached");
+    });
+    if (answer.status === 404) return null;
+    const body = (await answer.json().catch(() => undefined)) as Partial<PricedOrder> | undefined;
+    if (!answer.ok || !body || body.amount === undefined || typeof body.currency !== 'string') {
+      log(`pricing call for ${orderId} answered HTTP ${answer.status} without {amount, currency}`);
+      throw new ProxyError('upstream_error', "the shop's pricing endpoint gave no price");
+    }
+    return { amount: body.amount, currency: body.currency };
+  };
+}
+
+export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metrics, log: (line: string) => void) {
+  return async (payment: PaymentView, info: PaymentUpdateInfo): Promise<void> => {
+    // Stable per payment and state, so that the shop can drop a repeat.
+    const id = `msg_${payment.id}_${payment.state}`;
+    const data = { ...payment, source: info.source, ...(info.secondPaymentOf ? { secondPaymentOf: info.secondPaymentOf } : {}) };
+    let status: number | undefined;
+    try {
+      const answer = await poster.post(url, id, { type: 'payment.updated', data });
+      status = answer.status;
+      await answer.body?.cancel();
+    } catch (error) {
+      metrics.webhookFailed();
+      log(`webhook ${id} failed (${(error as Error).message}); the proxy retries with backoff`);
+      throw error;
+    }
+    if (status < 200 || status > 299) {
+      metrics.webhookFailed();
+      log(`webhook ${id} answered HTTP ${status}; the proxy retries with backoff`);
+      throw new ShopCallError(`the webhook answered HTTP ${status}`, status);
+    }
+    metrics.webhookDelivered(payment.outcome);
+  };
+}

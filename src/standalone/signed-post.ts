@@ -1,0 +1,44 @@
+/**
+ * POSTs to the shop's backend signed in the Standard Webhooks format (`webhook-id`, `webhook-timestamp`,
+ * `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">` under the `whsec_` secret): the same
+ * signature for the webhooks it receives and the pricing calls it answers, so the shop verifies both with one
+ * function (the README shows it in PHP, Python and Ruby). Every call has a time limit; a non-2xx answer is an error.
+ */
+import { Webhook } from 'standardwebhooks';
+
+export class ShopCallError extends Error {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = 'ShopCallError';
+  }
+}
+
+export interface SignedPoster {
+  /** Sends `body` as JSON with the id given; resolves with the answer, whatever its status. */
+  post(url: string, id: string, body: unknown): Promise<Response>;
+}
+
+export function createSignedPoster(secret: string, options: { timeoutMs: number; now: () => number; fetch?: typeof fetch }): SignedPoster {
+  const webhook = new Webhook(secret);
+  const fetchImpl = options.fetch ?? globalThis.fetch;
+  return {
+    async post(url, id, body) {
+      const text = JSON.stringify(body);
+      const at = new Date(options.now());
+      const headers = {
+        'content-type': 'application/json',
+        'webhook-id': id,
+        'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+        'webhook-signature': webhook.sign(id, at, text),
+      };
+      try {
+        return await fetchImpl(url, { method: 'POST', headers, body: text, signal: AbortSignal.timeout(options.timeoutMs) });
+      } catch (error) {
+        throw new ShopCallError(`could not reach ${new URL(url).origin}: ${(error as Error).message}`);
+      }
+    },
+  };
+}
