@@ -19,13 +19,14 @@ export async function runProxyCommand(argv: string[]): Promise<void> {
       return exit(`could not read ${path}: ${(error as Error).message}`);
     }
   }
-  let config;
-  try {
-    config = readStandaloneConfig({ ...process.env, ...fromFile });
-  } catch (error) {
-    if (error instanceof ConfigError) return exit(error.message);
-    throw error;
-  }
+  const config = (() => {
+    try {
+      return readStandaloneConfig({ ...process.env, ...fromFile });
+    } catch (error) {
+      if (error instanceof ConfigError) return exit(error.message);
+      throw error;
+    }
+  })();
   const server = await startStandalone(config);
   let stopping = false;
   const stop = (signal: string) => {
