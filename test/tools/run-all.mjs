@@ -2,6 +2,7 @@
 // the ones after it; the exit code is non-zero when any failed. Chrome, Firefox and redis-server are found (or
 // installed in one apt-get step) up front, before any test worker starts.
 import { spawnSync } from 'node:child_process';
+import { delimiter, join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { aptInstall, canAptInstall } from './apt.mjs';
 import { ensureChrome, findChrome } from './find-chrome.mjs';
@@ -10,13 +11,22 @@ import { ensureRedisServer, findRedisServer } from './redis-server.mjs';
 
 let chrome;
 let firefox;
+
+/** True when `bin` is an executable on PATH. */
+function onPath(bin) {
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => dir && existsSync(join(dir, bin)));
+}
 try {
   // Both system tools in one apt-get step when both are missing, before any suite starts.
-  const missing = [!findChrome() && 'chromium', !findRedisServer() && 'redis-server', !findFirefox() && 'firefox-esr'].filter(Boolean);
+  // The standalone server's PHP, Python and Ruby snippets run in the node suite.
+  const interpreters = [['php', 'php-cli'], ['ruby', 'ruby'], ['python3', 'python3']].filter(([bin]) => !onPath(bin)).map(([, pkg]) => pkg);
+  const missing = [!findChrome() && 'chromium', !findRedisServer() && 'redis-server', !findFirefox() && 'firefox-esr', ...interpreters].filter(Boolean);
   if (missing.length && canAptInstall()) aptInstall(missing);
   chrome = ensureChrome();
   console.log(`Browser for the browser and end-to-end suites: ${chrome}`);
   console.log(`redis-server for the Redis store suite: ${ensureRedisServer()}`);
+  const stillMissing = ['php', 'ruby', 'python3'].filter((bin) => !onPath(bin));
+  if (stillMissing.length) throw new Error(`Missing for the standalone server's snippet tests: ${stillMissing.join(', ')}. Install them, e.g.\n  sudo apt-get install -y php-cli ruby python3`);
   firefox = ensureFirefox();
   console.log(`Firefox for the cross-browser end-to-end test: ${firefox}`);
 } catch (error) {

@@ -1,0 +1,29 @@
+# Verifying the standalone proxy's webhooks and signing order tokens in Ruby, standard library only.
+require 'base64'
+require 'json'
+require 'openssl'
+
+def verify_webhook(secret, headers, body, tolerance = 300)
+  key = Base64.decode64(secret.delete_prefix('whsec_'))
+  id, timestamp = headers['webhook-id'], headers['webhook-timestamp']
+  return false if (Time.now.to_i - timestamp.to_i).abs > tolerance # outside the replay window
+  expected = Base64.strict_encode64(OpenSSL::HMAC.digest('SHA256', key, "#{id}.#{timestamp}.#{body}"))
+  headers['webhook-signature'].split(' ').any? do |signature|
+    signature.start_with?('v1,') && OpenSSL.fixed_length_secure_compare(expected, signature[3..]) rescue false
+  end
+end
+
+def sign_order_token(secret, order_id, amount, currency, ttl = 900)
+  claims = { orderId: order_id, amount: amount, currency: currency, exp: Time.now.to_i + ttl }
+  payload = Base64.urlsafe_encode64(JSON.generate(claims), padding: false)
+  payload + '.' + Base64.urlsafe_encode64(OpenSSL::HMAC.digest('SHA256', secret, payload), padding: false)
+end
+
+if __FILE__ == $PROGRAM_NAME
+  if ARGV[0] == 'verify'
+    headers = %w[webhook-id webhook-timestamp webhook-signature].to_h { |h| [h, ENV.fetch(h.upcase.tr('-', '_'))] }
+    puts(verify_webhook(ENV.fetch('WEBHOOK_SECRET'), headers, $stdin.binmode.read) ? 'ok' : 'refused')
+  else
+    puts sign_order_token(ENV.fetch('ORDER_TOKEN_SECRET'), ARGV[1], ARGV[2], ARGV[3])
+  end
+end

@@ -1,0 +1,58 @@
+/**
+ * The README's PHP, Python and Ruby snippets (examples/standalone/payin.*), run by their interpreters: each
+ * accepts a webhook the proxy signed and refuses an altered one, and each signs an order token the proxy
+ * accepts. A missing interpreter fails with the command that installs it (npm test installs php-cli and ruby
+ * as root on Debian).
+ */
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { Webhook } from 'standardwebhooks';
+import { describe, expect, it } from 'vitest';
+import { verifyOrderToken } from '../../src/standalone/order-token.js';
+
+const SECRET = `whsec_${Buffer.from('snippets share this secret').toString('base64')}`;
+const TOKEN_SECRET = 'order-token-key';
+const LANGUAGES = [
+  ['PHP', 'php', 'examples/standalone/payin.php', 'apt-get install php-cli'],
+  ['Python', 'python3', 'examples/standalone/payin.py', 'apt-get install python3'],
+  ['Ruby', 'ruby', 'examples/standalone/payin.rb', 'apt-get install ruby'],
+] as const;
+
+function run(binary: string, install: string, args: string[], env: Record<string, string>, input = '') {
+  const result = spawnSync(binary, args, { env: { ...process.env, ...env }, input, encoding: 'utf8', timeout: 20_000 });
+  if (result.error && (result.error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${binary} is missing: ${install}`);
+  expect(result.stderr, `${binary} ${args.join(' ')}`).toBe('');
+  return result.stdout.trim();
+}
+
+describe.each(LANGUAGES)('the %s snippet', (_, binary, file, install) => {
+  it('accepts a webhook the proxy signed and refuses an altered one', () => {
+    const body = JSON.stringify({ type: 'payment.updated', data: { orderId: 'A-1', outcome: 'paid', amount: '499.00' } });
+    const at = new Date();
+    const headers = {
+      WEBHOOK_ID: 'msg_p1_finished',
+      WEBHOOK_TIMESTAMP: String(Math.floor(at.getTime() / 1000)),
+      WEBHOOK_SIGNATURE: new Webhook(SECRET).sign('msg_p1_finished', at, body),
+      WEBHOOK_SECRET: SECRET,
+    };
+    expect(run(binary, install, [file, 'verify'], headers, body)).toBe('ok');
+    expect(run(binary, install, [file, 'verify'], headers, body.replace('499.00', '1.00'))).toBe('refused');
+    expect(
+      run(binary, install, [file, 'verify'], { ...headers, WEBHOOK_TIMESTAMP: String(Math.floor(at.getTime() / 1000) - 3_600) }, body),
+    ).toBe('refused');
+  });
+
+  it('signs an order token the proxy accepts, for that order only', async () => {
+    const token = run(binary, install, [file, 'sign', 'A-7', '499.00', 'INR'], { ORDER_TOKEN_SECRET: TOKEN_SECRET });
+    const checked = await verifyOrderToken(TOKEN_SECRET, token, 'A-7', Date.now());
+    expect(checked).toEqual({ ok: true, claims: expect.objectContaining({ orderId: 'A-7', amount: '499.00', currency: 'INR' }) });
+    expect((await verifyOrderToken(TOKEN_SECRET, token, 'A-8', Date.now())).ok).toBe(false);
+  });
+
+  it('is shown in the README as it is', () => {
+    const readme = readFileSync('README.md', 'utf8');
+    const code = readFileSync(file, 'utf8');
+    const functions = code.slice(0, code.search(/\n(if __name__|if \(PHP_SAPI|if __FILE__)/));
+    expect(readme).toContain(functions.trim());
+  });
+});
