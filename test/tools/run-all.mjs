@@ -19,14 +19,28 @@ function onPath(bin) {
 try {
   // Both system tools in one apt-get step when both are missing, before any suite starts.
   // The standalone server's PHP, Python and Ruby snippets run in the node suite.
-  const interpreters = [['php', 'php-cli'], ['ruby', 'ruby'], ['python3', 'python3']].filter(([bin]) => !onPath(bin)).map(([, pkg]) => pkg);
-  const missing = [!findChrome() && 'chromium', !findRedisServer() && 'redis-server', !findFirefox() && 'firefox-esr', ...interpreters].filter(Boolean);
+  const interpreters = [
+    ['php', 'php-cli'],
+    ['ruby', 'ruby'],
+    ['python3', 'python3'],
+  ]
+    .filter(([bin]) => !onPath(bin))
+    .map(([, pkg]) => pkg);
+  const missing = [
+    !findChrome() && 'chromium',
+    !findRedisServer() && 'redis-server',
+    !findFirefox() && 'firefox-esr',
+    ...interpreters,
+  ].filter(Boolean);
   if (missing.length && canAptInstall()) aptInstall(missing);
   chrome = ensureChrome();
   console.log(`Browser for the browser and end-to-end suites: ${chrome}`);
   console.log(`redis-server for the Redis store suite: ${ensureRedisServer()}`);
   const stillMissing = ['php', 'ruby', 'python3'].filter((bin) => !onPath(bin));
-  if (stillMissing.length) throw new Error(`Missing for the standalone server's snippet tests: ${stillMissing.join(', ')}. Install them, e.g.\n  sudo apt-get install -y php-cli ruby python3`);
+  if (stillMissing.length)
+    throw new Error(
+      `Missing for the standalone server's snippet tests: ${stillMissing.join(', ')}. Install them, e.g.\n  sudo apt-get install -y php-cli ruby python3`,
+    );
   firefox = ensureFirefox();
   console.log(`Firefox for the cross-browser end-to-end test: ${firefox}`);
 } catch (error) {
