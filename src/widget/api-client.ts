@@ -50,7 +50,7 @@ export function eventsUrl(endpoint: string, paymentId: string, token: string): s
 
 export async function createPayment(
   endpoint: string,
-  body: { orderId: string; method: string },
+  body: { orderId: string; method: string; orderToken?: string },
   signal: AbortSignal,
 ): Promise<{ payment: PaymentView; token: string }> {
   const answer = await postJson(routeUrl(endpoint, 'payments'), body, signal);

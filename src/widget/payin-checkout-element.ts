@@ -84,6 +84,12 @@ export class PayinCheckout extends LitElement {
   /** The shop's order id; the proxy resolves its amount and currency. */
   @property({ attribute: 'order-id' }) orderId = '';
 
+  /**
+   * A signed order token the shop's page rendered (`{orderId, amount, currency, exp}` signed with a key shared
+   * with the proxy): sent with the create request, for a proxy that prices from it (the standalone server).
+   */
+  @property({ attribute: 'order-token' }) orderToken = '';
+
   /** The payment method, e.g. `upi` or `sbp`. */
   @property() method = '';
 
@@ -102,6 +108,7 @@ export class PayinCheckout extends LitElement {
   readonly #flow = new PaymentFlowController(this, () => ({
     endpoint: this.endpoint || '/payin',
     orderId: this.orderId,
+    orderToken: this.orderToken || undefined,
     method: this.method || (this.#methodList.length === 1 ? this.#methodList[0] : undefined),
     methods: this.#methodList,
     autostart: this.autostart,

@@ -73,3 +73,19 @@ describe('callbacks built to hurt', () => {
     expect(body.payment.state).toBe('pending');
   });
 });
+
+describe('a failing fetch', () => {
+  it("is a 502 for the browser and its cause in the log line, never swallowed (workerd's Illegal invocation, a DNS failure)", async () => {
+    const lines: string[] = [];
+    const log = (message: string, fields?: Record<string, unknown>) => lines.push(`${message} ${JSON.stringify(fields ?? {})}`);
+    const t = setup({
+      logger: { info: log, warn: log, error: log },
+      fetch: async () => {
+        throw new TypeError('Illegal invocation');
+      },
+    });
+    const { response } = await drive(t.clock, t.create('A-1'), 1_000);
+    expect(response.status).toBe(502);
+    expect(lines.some((line) => line.includes('Illegal invocation'))).toBe(true);
+  });
+});

@@ -28,6 +28,28 @@ describe('<payin-checkout>', () => {
     expect(set.screen).to.equal('choose');
   });
 
+  it('sends the order-token its page rendered with the create request, and nothing when there is none', async () => {
+    const fake = await fakeScenario();
+    const bodies: unknown[] = [];
+    const original = window.fetch;
+    window.fetch = (input, init) => {
+      if (String(input instanceof Request ? input.url : input).endsWith('/payments')) bodies.push(JSON.parse(String(init?.body)));
+      return original(input, init);
+    };
+    try {
+      const withToken = await mount(fake.endpoint, { method: 'upi' });
+      withToken.orderToken = 'eyJvcmRlcklkIjoiQS0xIn0.c2lnbmF0dXJl';
+      await withToken.start();
+      const without = await mount(fake.endpoint, { method: 'upi' });
+      await without.start();
+    } finally {
+      window.fetch = original;
+    }
+    expect(bodies).to.have.length(2);
+    expect((bodies[0] as { orderToken?: string }).orderToken).to.equal('eyJvcmRlcklkIjoiQS0xIn0.c2lnbmF0dXJl');
+    expect(bodies[1]).to.not.have.property('orderToken');
+  });
+
   it('dispatches bubbling, composed events that reach the document', async () => {
     const fake = await fakeScenario();
     const el = await mount(fake.endpoint, { method: 'upi' });

@@ -31,6 +31,8 @@ type Origin = 'create' | 'resume' | 'feed' | 'peer';
 export interface FlowConfig {
   endpoint: string;
   orderId: string;
+  /** Sent with the create request when the page rendered one. */
+  orderToken?: string;
   /** The method to pay with, when known (attribute, single entry of `methods`, or the shopper's choice). */
   method: string | undefined;
   methods: string[];
@@ -158,10 +160,11 @@ export class PaymentFlowController implements ReactiveController {
   }
 
   #create(method: string): Promise<void> {
-    const { endpoint, orderId } = this.#config();
+    const { endpoint, orderId, orderToken } = this.#config();
     this.#lastMethod = method;
     return this.#step('creating', async (signal) => {
-      const { payment, token } = await createPayment(endpoint, { orderId, method }, signal);
+      const body = orderToken ? { orderId, method, orderToken } : { orderId, method };
+      const { payment, token } = await createPayment(endpoint, body, signal);
       return { payment, record: { paymentId: payment.id, token, method } };
     });
   }
