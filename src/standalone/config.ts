@@ -10,6 +10,8 @@ export interface StandaloneConfig {
   port: number;
   host: string;
   basePath: string;
+  /** Exact origins of the shop's pages, when they are not served from this server's origin (PAYIN_ALLOWED_ORIGINS). */
+  allowedOrigins: string[];
   storeUrl: string;
   pricing: Pricing;
   webhookUrl: string;
@@ -68,6 +70,7 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
     port,
     host: value('HOST') ?? '127.0.0.1',
     basePath: value('PAYIN_BASE_PATH') ?? '/payin',
+    allowedOrigins: (value('PAYIN_ALLOWED_ORIGINS') ?? '').split(/[\s,]+/).filter(Boolean),
     storeUrl: value('PAYIN_STORE_URL') ?? value('PAYIN_REDIS_URL') ?? 'sqlite:./payin.db',
     pricing,
     webhookUrl,

@@ -50,6 +50,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   const proxy = createPayinProxy({
     env: config.env,
     basePath: config.basePath,
+    allowedOrigins: config.allowedOrigins,
     store,
     fetch: timedFetch,
     logger,

@@ -1,0 +1,77 @@
+"""A tiny shop whose backend is Python (the standard library only), taking payins through the standalone proxy.
+
+It prices each order with a signed order token that its checkout page renders on the element, and it learns
+that an order is paid from the proxy's webhooks, verified with the same functions the README shows
+(examples/standalone/payin.py). Run it next to `npx payin-checkout proxy`:
+
+    PAYIN_PROXY_URL=http://127.0.0.1:8787 PAYIN_ORDER_TOKEN_SECRET=... PAYIN_WEBHOOK_SECRET=whsec_... \
+    WIDGET_JS=dist/payin-checkout.iife.js PORT=8000 python3 demo/python-shop/shop.py
+"""
+import html
+import json
+import os
+import sys
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "examples" / "standalone"))
+from payin import sign_order_token, verify_webhook  # noqa: E402
+
+PROXY = os.environ["PAYIN_PROXY_URL"].rstrip("/")
+TOKEN_SECRET = os.environ["PAYIN_ORDER_TOKEN_SECRET"]
+WEBHOOK_SECRET = os.environ["PAYIN_WEBHOOK_SECRET"]
+WIDGET_JS = Path(os.environ.get("WIDGET_JS", "dist/payin-checkout.iife.js"))
+PRICE = ("499.00", "INR")
+
+orders = {}  # order id -> {"status": ..., "announcements": [...]}
+
+
+class Shop(BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path == "/payin-checkout.iife.js":
+            return self.send(200, WIDGET_JS.read_bytes(), "text/javascript")
+        if self.path.startswith("/orders/"):
+            order = orders.get(self.path[len("/orders/"):])
+            return self.send(200 if order else 404, json.dumps(order or {}).encode(), "application/json")
+        if self.path.startswith("/checkout/"):
+            order_id = self.path[len("/checkout/"):]
+            orders.setdefault(order_id, {"status": "new", "announcements": []})
+            token = sign_order_token(TOKEN_SECRET, order_id, *PRICE)
+            page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>Python shop: {html.escape(order_id)}</title>
+<script src="/payin-checkout.iife.js" defer></script></head>
+<body><h1>Order {html.escape(order_id)}: {PRICE[0]} {PRICE[1]}</h1>
+<payin-checkout endpoint="{PROXY}/payin" order-id="{html.escape(order_id)}" order-token="{token}" method="upi" autostart></payin-checkout>
+</body></html>"""
+            return self.send(200, page.encode(), "text/html; charset=utf-8")
+        self.send(404, b"not found", "text/plain")
+
+    def do_POST(self):
+        body = self.rfile.read(int(self.headers.get("content-length", "0")))
+        if self.path != "/payin-webhook":
+            return self.send(404, b"not found", "text/plain")
+        headers = {name: self.headers.get(name, "") for name in ("webhook-id", "webhook-timestamp", "webhook-signature")}
+        if not verify_webhook(WEBHOOK_SECRET, headers, body):
+            return self.send(401, b"bad signature", "text/plain")
+        payment = json.loads(body)["data"]
+        order = orders.setdefault(payment["orderId"], {"status": "new", "announcements": []})
+        order["announcements"].append({"id": headers["webhook-id"], "outcome": payment["outcome"]})
+        if payment["outcome"] == "paid" and not payment.get("secondPaymentOf") and order["status"] != "paid":
+            order["status"] = "paid"  # ship here, once
+        self.send(204, b"", "text/plain")
+
+    def send(self, status, body, content_type):
+        self.send_response(status)
+        self.send_header("content-type", content_type)
+        self.send_header("content-length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+
+    def log_message(self, *args):
+        pass
+
+
+if __name__ == "__main__":
+    server = ThreadingHTTPServer(("127.0.0.1", int(os.environ.get("PORT", "8000"))), Shop)
+    print(f"python shop on http://127.0.0.1:{server.server_address[1]}", flush=True)
+    server.serve_forever()
