@@ -11,7 +11,7 @@
  */
 import { systemClock, type Clock } from '../server/clock.js';
 import { ExpiringMap } from './expiring-map.js';
-import { LocalPubSub } from './local-pub-sub.js';
+import { OneProcessStore } from './one-process-store.js';
 import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from './store.js';
 
 export interface MemoryStoreOptions {
@@ -30,7 +30,7 @@ interface HeldEntry extends OutboxEntry {
   heldUntil: number;
 }
 
-export class MemoryStore implements ProxyStore {
+export class MemoryStore extends OneProcessStore implements ProxyStore {
   readonly #clock: Clock;
   readonly #ttlMs: number;
   /** Open payments and unpaid orders: scratch, bounded. */
@@ -43,17 +43,16 @@ export class MemoryStore implements ProxyStore {
   readonly #outbox = new Map<string, HeldEntry>();
   readonly #announced = new Set<string>();
   readonly #leases: ExpiringMap<string>;
-  readonly #counters: ExpiringMap<number>;
-  readonly #pubSub = new LocalPubSub();
 
   constructor(options: MemoryStoreOptions = {}) {
-    this.#clock = options.clock ?? systemClock;
-    this.#ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
+    const clock = options.clock ?? systemClock;
     const max = options.maxEntries ?? 10_000;
+    super(clock, max);
+    this.#clock = clock;
+    this.#ttlMs = options.ttlMs ?? 24 * 60 * 60 * 1000;
     this.#openPayments = new ExpiringMap(this.#clock, max);
     this.#openOrders = new ExpiringMap(this.#clock, max);
     this.#leases = new ExpiringMap(this.#clock, max);
-    this.#counters = new ExpiringMap(this.#clock, max);
   }
 
   async claim(key: string, owner: string, leaseMs: number): Promise<boolean> {
@@ -148,25 +147,6 @@ export class MemoryStore implements ProxyStore {
 
   async wasAnnounced(paymentId: string, state: string): Promise<boolean> {
     return this.#announced.has(pairKey(paymentId, state));
-  }
-
-  async count(key: string, delta: number, ttlMs: number): Promise<number> {
-    const value = (this.#counters.get(key) ?? 0) + delta;
-    this.#counters.set(key, value, ttlMs);
-    return value;
-  }
-
-  async publish(channel: string, message: string): Promise<void> {
-    this.#pubSub.publish(channel, message);
-  }
-
-  async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
-    return this.#pubSub.subscribe(channel, listener);
-  }
-
-  /** Open subscriptions, for tests that check that streams let go of theirs. */
-  get subscriptionCount(): number {
-    return this.#pubSub.size;
   }
 }
 

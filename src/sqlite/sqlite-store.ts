@@ -10,8 +10,7 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { systemClock, type Clock } from '../server/clock.js';
-import { ExpiringMap } from '../proxy/expiring-map.js';
-import { LocalPubSub } from '../proxy/local-pub-sub.js';
+import { OneProcessStore } from '../proxy/one-process-store.js';
 import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/store.js';
 import { migrate } from './sqlite-schema.js';
 
@@ -25,21 +24,20 @@ const PRUNE_EVERY_MS = 60_000;
 
 type Row = Record<string, unknown>;
 
-export class SqliteStore implements ProxyStore {
+export class SqliteStore extends OneProcessStore implements ProxyStore {
   readonly #db: Database;
   readonly #clock: Clock;
   readonly #ttlMs: number;
-  readonly #pubSub = new LocalPubSub();
-  readonly #counters: ExpiringMap<number>;
   readonly #sql: Record<string, Statement>;
   #prunedAt = 0;
   #closed = false;
 
   constructor(db: Database, settings: SqliteStoreSettings = {}) {
+    const clock = settings.clock ?? systemClock;
+    super(clock, 100_000);
     this.#db = db;
-    this.#clock = settings.clock ?? systemClock;
+    this.#clock = clock;
     this.#ttlMs = settings.ttlMs ?? 24 * 60 * 60 * 1000;
-    this.#counters = new ExpiringMap(this.#clock, 100_000);
     db.pragma('journal_mode = WAL');
     db.pragma('synchronous = NORMAL');
     db.pragma('busy_timeout = 5000');
@@ -158,25 +156,6 @@ export class SqliteStore implements ProxyStore {
 
   async wasAnnounced(paymentId: string, state: string): Promise<boolean> {
     return this.#sql.announcedGet!.get(paymentId, state) !== undefined;
-  }
-
-  async count(key: string, delta: number, ttlMs: number): Promise<number> {
-    const value = (this.#counters.get(key) ?? 0) + delta;
-    this.#counters.set(key, value, ttlMs);
-    return value;
-  }
-
-  async publish(channel: string, message: string): Promise<void> {
-    this.#pubSub.publish(channel, message);
-  }
-
-  async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
-    return this.#pubSub.subscribe(channel, listener);
-  }
-
-  /** Open subscriptions, for tests that check that streams let go of theirs. */
-  get subscriptionCount(): number {
-    return this.#pubSub.size;
   }
 
   /** Closes the file. The store cannot be used afterwards; calling it again does nothing. */

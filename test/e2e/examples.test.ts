@@ -6,13 +6,13 @@
  * status route says so. The examples import the package by its public name, from the built dist/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../dist/sandbox/index.js';
 import { serve, type RunningServer } from '../../dist/server/index.js';
+import { freePort } from '../support/free-port.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -26,17 +26,6 @@ const EXAMPLES: [name: string, command: string, args: string[]][] = [
   ['Bun', npx, ['--no-install', 'bun', 'examples/bun.ts']],
   ['Deno', npx, ['--no-install', 'deno', 'run', '--allow-net', '--allow-env', '--allow-read', 'examples/deno.ts']],
 ];
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 async function until(condition: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
   const end = Date.now() + ms;

@@ -6,7 +6,6 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,21 +17,11 @@ import { readStandaloneConfig, startStandalone, type StandaloneServer } from '..
 import { launchBrowser, newContext } from './support/browser.js';
 import { act, pendingPaymentOf, waitFor } from './support/services.js';
 import { waitForScreen } from './support/shopper.js';
+import { freePort } from '../support/free-port.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const WEBHOOK_SECRET = `whsec_${Buffer.from('the python shop shares this').toString('base64')}`;
 const TOKEN_SECRET = 'python-shop-order-token-key';
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 describe('a Python shop through the standalone proxy', () => {
   const dir = mkdtempSync(join(tmpdir(), 'payin-python-shop-'));

@@ -5,7 +5,8 @@
  * that installs one (test/tools/redis-server.mjs), instead of skipping.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { createServer, createConnection } from 'node:net';
+import { createConnection } from 'node:net';
+import { freePort } from '../support/free-port.js';
 
 /** The plain .mjs tool that `npm test` also uses (it installs redis-server up front); it has no type declarations. */
 interface RedisServerTool {
@@ -55,17 +56,6 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     }
   }
   throw lastError;
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => resolve(port));
-    });
-  });
 }
 
 /** Sends PING every 50 ms until +PONG comes back, the process exits, or `ms` of real time has passed. */
