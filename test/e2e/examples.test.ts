@@ -10,8 +10,8 @@ import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../dist/sandbox/index.js';
-import { serve, type RunningServer } from '../../dist/server/index.js';
+import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
+import { serve, type RunningServer } from '../../src/server/index.js';
 import { freePort } from '../support/free-port.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
