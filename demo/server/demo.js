@@ -79,6 +79,8 @@ export async function startDemo(env, { log = console.log } = {}) {
 
     const proxy = createPayinProxy({
       store: proxyStore,
+      // The SBP bank chooser's member list: the sandbox's stand-in, so that the demo works offline.
+      ...(sandboxUrl ? { sbpBanksUrl: `${sandboxUrl}/proxyapp/c2bmembers.json` } : {}),
       provider,
       basePath: BASE_PATH,
       callbackUrl,

@@ -9,6 +9,7 @@ import { Ledger } from './ledger.js';
 import type { ResolvedOptions } from './options.js';
 import { Outbox } from './outbox.js';
 import { PaymentTokens } from './payment-token.js';
+import { SbpBankList } from './sbp-banks.js';
 import type { PaymentRecord } from './store.js';
 import { UpstreamClient, UpstreamError } from './upstream-client.js';
 
@@ -19,6 +20,7 @@ export interface ProxyContext {
   outbox: Outbox;
   tokens: PaymentTokens;
   orderQueue: KeyedQueue;
+  sbpBanks: SbpBankList;
 }
 
 export function createContext(options: ResolvedOptions): ProxyContext {
@@ -26,7 +28,15 @@ export function createContext(options: ResolvedOptions): ProxyContext {
   const ledger = new Ledger(options, upstream);
   const outbox = new Outbox(options, ledger);
   ledger.onRecorded = (record, source) => outbox.announce(record, source);
-  return { options, upstream, ledger, outbox, tokens: new PaymentTokens(options.provider.secret), orderQueue: new KeyedQueue() };
+  return {
+    options,
+    upstream,
+    ledger,
+    outbox,
+    tokens: new PaymentTokens(options.provider.secret),
+    orderQueue: new KeyedQueue(),
+    sbpBanks: new SbpBankList(options),
+  };
 }
 
 /**

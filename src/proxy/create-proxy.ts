@@ -48,6 +48,14 @@ const ROUTES: Record<string, Route> = {
   '/status': { methods: ['POST'], handle: handleStatus, browser: true },
   '/events': { methods: ['GET'], handle: handleEvents, browser: true },
   '/callback': { methods: ['POST'], handle: handleCallback, browser: false },
+  '/sbp-banks': { methods: ['GET', 'HEAD'], handle: (_request, ctx) => ctx.sbpBanks.answer(), browser: true },
+};
+
+/** `/sbp-banks/logos/<schema>.png`: the one route with a parameter in its path. */
+const LOGO_ROUTE: Route = {
+  methods: ['GET', 'HEAD'],
+  handle: (request, ctx) => ctx.sbpBanks.logo(/\/sbp-banks\/logos\/([^/]+)\.png$/.exec(new URL(request.url).pathname)?.[1] ?? ''),
+  browser: true,
 };
 
 export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
@@ -60,7 +68,13 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
     rememberClientAddress(request, info);
     const pathname = new URL(request.url).pathname;
     const key = pathname.slice(basePath.length);
-    const route = underBase(pathname) && Object.hasOwn(ROUTES, key) ? ROUTES[key] : undefined;
+    const route = !underBase(pathname)
+      ? undefined
+      : Object.hasOwn(ROUTES, key)
+        ? ROUTES[key]
+        : key.startsWith('/sbp-banks/logos/')
+          ? LOGO_ROUTE
+          : undefined;
     const cors = route?.browser ? corsHeaders(request, allowedOrigins) : {};
     let response: Response;
     try {

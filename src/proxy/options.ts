@@ -54,6 +54,13 @@ export interface PayinProxyOptions {
      */
     verifyAnswers?: boolean;
   };
+  /**
+   * Where the NSPK member list for the SBP bank chooser is fetched from (GET {basePath}/sbp-banks). Default
+   * PAYIN_SBP_BANKS_URL, else NSPK's own list; the sandbox serves one at /proxyapp/c2bmembers.json.
+   */
+  sbpBanksUrl?: string;
+  /** How long the member list is kept before it is fetched again. Default 24 hours. */
+  sbpBanksTtlMs?: number;
   /** Where the proxy is mounted. Default `/payin`. */
   basePath?: string;
   /** The public URL of `{basePath}/callback`, sent to the service as `callbackUri`. Falls back to PAYIN_CALLBACK_URL. */
@@ -167,6 +174,7 @@ export interface ResolvedOptions {
   };
   basePath: string;
   callbackUrl: string;
+  sbpBanks: { url: string; ttlMs: number };
   resolveOrder: PayinProxyOptions['resolveOrder'];
   onPaymentUpdate: NonNullable<PayinProxyOptions['onPaymentUpdate']> | undefined;
   reconcileEveryMs: number;
@@ -218,6 +226,10 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     provider,
     basePath,
     callbackUrl,
+    sbpBanks: {
+      url: pick(options.sbpBanksUrl, 'PAYIN_SBP_BANKS_URL') || 'https://qr.nspk.ru/proxyapp/c2bmembers.json',
+      ttlMs: options.sbpBanksTtlMs ?? 24 * 60 * 60_000,
+    },
     resolveOrder: options.resolveOrder,
     onPaymentUpdate: options.onPaymentUpdate,
     reconcileEveryMs: Math.max(0, options.reconcileEveryMs ?? 30_000),

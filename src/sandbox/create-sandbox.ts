@@ -8,6 +8,7 @@
 import { API_SCOPE, CONTROL_SCOPE, type AnswerScope } from './answers.js';
 import { answerSecretOf } from './auth.js';
 import { CallbackDispatcher } from './callbacks.js';
+import { sbpMembersRoute } from './sbp-members.js';
 import { pageRoute } from './console-page.js';
 import { createApiRoutes } from './api-routes.js';
 import { createControlRoutes } from './control-routes.js';
@@ -89,6 +90,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       // With publicUrl set, the Host header never shapes a generated URL.
       if (isApi) return await api(request, path, config.publicUrl ?? url.origin, scope);
       if (path === '/sandbox' || path.startsWith('/sandbox/')) return await control(request, path);
+      const members = request.method === 'GET' ? sbpMembersRoute(path, config.publicUrl ?? url.origin) : undefined;
+      if (members) return members;
       return pageRoute(request, path, (id) => store.get(id) !== undefined);
     } catch (error) {
       return errorAnswer(error, scope, config.onError);

@@ -28,7 +28,8 @@ export class BodyConsumedError extends Error {
 /** Set by the node adapter on a request whose Node stream a body parser had already drained. */
 export const BODY_CONSUMED = Symbol.for('payin-checkout.bodyConsumed');
 
-export async function readBody(request: Request, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+/** The body of a request (or of an answer the server fetched), up to `limit` bytes. */
+export async function readBody(request: Request | Response, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   if (request.bodyUsed || (request as Request & { [BODY_CONSUMED]?: boolean })[BODY_CONSUMED]) throw new BodyConsumedError();
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw new BodyTooLargeError(limit);
