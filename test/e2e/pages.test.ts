@@ -69,3 +69,23 @@ describe('the React app', () => {
     await context.close();
   });
 });
+
+describe('the demo on a phone', () => {
+  it('fits a 375 px screen on the checkout page, the amount and its copy button in view', async () => {
+    const context = await live.browser.newContext({ viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true });
+    const page = await context.newPage();
+    const orderId = await checkoutOnShop(page, live.demo.storeUrl, '/shop', 'upi');
+    await waitForScreen(page, 'pay');
+    expect(orderId).toBeTruthy();
+    const widths = await page.evaluate(() => ({ page: document.documentElement.scrollWidth, viewport: window.innerWidth }));
+    expect(widths.page).toBeLessThanOrEqual(widths.viewport);
+    const copy = await page.evaluate(() => {
+      const button = document.querySelector('payin-checkout')?.shadowRoot?.querySelector('[part~="copy-button"]');
+      const box = button?.getBoundingClientRect();
+      return box ? { left: box.left, right: box.right } : undefined;
+    });
+    expect(copy).toBeDefined();
+    expect(copy!.right).toBeLessThanOrEqual(375);
+    await context.close();
+  });
+});
