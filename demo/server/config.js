@@ -8,7 +8,7 @@
 
 /**
  * @typedef {{ baseUrl: string, merchantId: string, token: string, secret: string }} Provider
- * @typedef {{ kind: 'sandbox', ttlSeconds: number | undefined, port: number }} SandboxMode
+ * @typedef {{ kind: 'sandbox', ttlSeconds: number | undefined, sbpShape: 'phone' | 'c2b' | 'both', port: number }} SandboxMode
  * @typedef {{ kind: 'service', provider: Provider, callbackUrl: string }} ServiceMode
  * @typedef {{ port: number, host: string, mode: SandboxMode | ServiceMode }} DemoConfig
  */
@@ -45,7 +45,10 @@ export function readConfig(env) {
     if (ttlSeconds !== undefined && !(Number.isInteger(ttlSeconds) && ttlSeconds >= 1)) {
       problems.push(`SANDBOX_TTL_SECONDS must be a whole number of seconds >= 1, got "${ttl}"`);
     }
-    mode = { kind: 'sandbox', ttlSeconds, port: sandboxPort };
+    // What the sandbox's SBP payments hand over: a phone number, a C2B link (qr.nspk.ru) or, by default, each in turn.
+    const sbpShape = env.SANDBOX_SBP_SHAPE?.trim() || 'both';
+    if (!['phone', 'c2b', 'both'].includes(sbpShape)) problems.push(`SANDBOX_SBP_SHAPE must be phone, c2b or both, got "${sbpShape}"`);
+    mode = { kind: 'sandbox', ttlSeconds, sbpShape: /** @type {'phone' | 'c2b' | 'both'} */ (sbpShape), port: sandboxPort };
   }
   if (problems.length) throw new Error(`The demo cannot start:\n  - ${problems.join('\n  - ')}`);
   return { port, host, mode };

@@ -51,6 +51,7 @@ export async function startDemo(env, { log = console.log } = {}) {
     if (config.mode.kind === 'sandbox') {
       const sandbox = createSandbox({
         ...(config.mode.ttlSeconds ? { ttlSeconds: config.mode.ttlSeconds } : {}),
+        sbpShape: config.mode.sbpShape,
         onError: (error) => log(`[sandbox] ${error instanceof Error ? error.stack : String(error)}`),
       });
       const running = await serve(sandbox, { port: config.mode.port, host: config.host });

@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { serve } from '../server/serve.js';
 import { createSandbox } from './create-sandbox.js';
-import { DEMO_MERCHANT, type SandboxMerchant } from './options.js';
+import { DEMO_MERCHANT, type SandboxMerchant, type SbpShape } from './options.js';
 
 const USAGE = `Usage: payin-checkout sandbox [options]
        payin-checkout proxy [--config payin.json]   (the standalone proxy server: see the README)
@@ -17,6 +17,8 @@ Options:
   --port <n>              port to listen on (default SANDBOX_PORT or 4010; 0 picks a free one)
   --host <address>        address to bind (default 127.0.0.1)
   --ttl-seconds <n>       seconds until a payment expires (default SANDBOX_TTL_SECONDS or 900)
+  --sbp-shape <shape>     what sbp payments hand over: phone, c2b (a qr.nspk.ru link too) or both in turn
+                          (default SANDBOX_SBP_SHAPE or phone)
   --public-url <url>      base URL for generated links, when the sandbox sits behind a proxy
   --merchant <id:token:secret>  accept this merchant instead of the demo one (repeatable)
   --help                  show this text`;
@@ -44,6 +46,7 @@ const OPTIONS = {
   host: { type: 'string' },
   'ttl-seconds': { type: 'string' },
   'public-url': { type: 'string' },
+  'sbp-shape': { type: 'string' },
   merchant: { type: 'string', multiple: true },
   help: { type: 'boolean' },
 } as const;
@@ -79,6 +82,7 @@ async function main(argv: string[]): Promise<void> {
     try {
       return createSandbox({
         ttlSeconds,
+        sbpShape: (values['sbp-shape'] ?? env.SANDBOX_SBP_SHAPE ?? 'phone') as SbpShape,
         ...(merchants.length ? { merchants } : {}),
         ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
         onError: (error) => console.error('payin-checkout sandbox: unexpected error', error),

@@ -81,6 +81,12 @@ function deliveriesCell(p) {
   return details;
 }
 
+/** Which SBP shape a payment has: a C2B link (qr.nspk.ru) or a phone number to transfer to. */
+function sbpShape(p) {
+  if (p.method !== 'sbp' || !p.requisites) return '';
+  return p.media.some((m) => String(m).startsWith('https://qr.nspk.ru/')) ? ' (C2B link)' : ' (phone number)';
+}
+
 function row(p) {
   const final = FINAL.includes(p.state);
   const amount = p.amount + ' ' + p.currency + (p.init_amount !== p.amount ? ' (asked ' + p.init_amount + ')' : '');
@@ -88,7 +94,7 @@ function row(p) {
   return el('tr', { class: final ? 'final' : '' }, [
     el('td', {}, [el('a', { href: 'pay/' + encodeURIComponent(p.id), text: p.id })]),
     el('td', { text: p.orderId }),
-    el('td', { text: p.method }),
+    el('td', { text: p.method + sbpShape(p) }),
     el('td', { text: amount }),
     el('td', {}, [el('span', { class: 'state state-' + p.state, text: p.state })]),
     el('td', { text: timeLeft(p), title: p.expired_at }),

@@ -26,6 +26,7 @@ export interface LifecycleDeps {
 
 export class PaymentLifecycle {
   #deps: LifecycleDeps;
+  #sbpPayments = 0;
   #timers = new Map<string, unknown[]>();
   #closed = false;
 
@@ -99,10 +100,17 @@ export class PaymentLifecycle {
   #assign(record: PaymentRecord): void {
     const p = record.payment;
     if (p.state !== 'created' || !isMethod(p.method)) return;
-    const { requisites, media } = assignRequisites(p.method, p.amount, this.#deps.config.random, { sbpQr: this.#deps.config.sbpQr });
+    const { requisites, media } = assignRequisites(p.method, p.amount, this.#deps.config.random, { c2bLink: this.#c2bLinkNext(p.method) });
     p.requisites = requisites;
     p.media = media;
     this.#move(record, 'pending');
+  }
+
+  /** Whether this payment gets a C2B link: always, never, or every other sbp payment (sbpShape 'both'). */
+  #c2bLinkNext(method: string): boolean {
+    const { sbpShape } = this.#deps.config;
+    if (method !== 'sbp' || sbpShape === 'phone') return false;
+    return sbpShape === 'c2b' || this.#sbpPayments++ % 2 === 0;
   }
 
   #move(record: PaymentRecord, to: PaymentState): void {

@@ -30,6 +30,9 @@ export const DEMO_MERCHANT = Object.freeze({
   secret: 'demo-secret',
 }) satisfies SandboxMerchant;
 
+export type SbpShape = 'phone' | 'c2b' | 'both';
+const SBP_SHAPES: readonly SbpShape[] = ['phone', 'c2b', 'both'];
+
 export interface SandboxOptions {
   /** Who may call the API. Default: the demo merchant alone. */
   merchants?: readonly SandboxMerchant[];
@@ -58,8 +61,13 @@ export interface SandboxOptions {
   reorderDelayMs?: number;
   /** 'envelope' (default): the documented `{status, result, url}` answer; 'payment': a bare Payment object. */
   createAnswer?: 'envelope' | 'payment';
-  /** Put a well-formed (fake) qr.nspk.ru link in `media` of sbp payments. Default false. */
+  /** Put a well-formed (fake) qr.nspk.ru link in `media` of sbp payments: the same as `sbpShape: 'c2b'`. */
   sbpQr?: boolean;
+  /**
+   * What an sbp payment hands over: 'phone' a phone number, bank and recipient (the default); 'c2b' those and a
+   * C2B link `https://qr.nspk.ru/<ID>?type=02&...` in `media`; 'both' alternates, the first sbp payment 'c2b'.
+   */
+  sbpShape?: SbpShape;
   /**
    * How many payments to keep: past it the oldest final payments are forgotten, so that a sandbox left running
    * (a demo, a shop's CI) does not grow without end. Open payments are never dropped. Default 10000.
@@ -88,7 +96,7 @@ export interface ResolvedOptions {
   callbackTimeoutMs: number;
   reorderDelayMs: number;
   createAnswer: 'envelope' | 'payment';
-  sbpQr: boolean;
+  sbpShape: SbpShape;
   maxPayments: number;
   rate: number;
   commissionPercent: number;
@@ -136,10 +144,17 @@ export function resolveOptions(options: SandboxOptions): ResolvedOptions {
     callbackTimeoutMs: count('callbackTimeoutMs', options.callbackTimeoutMs, 10_000, 1),
     reorderDelayMs: count('reorderDelayMs', options.reorderDelayMs, 3000, 0),
     createAnswer: options.createAnswer === 'payment' ? 'payment' : 'envelope',
-    sbpQr: options.sbpQr ?? false,
+    sbpShape: sbpShapeOf(options),
     maxPayments: Math.floor(count('maxPayments', options.maxPayments, 10_000, 1)),
     rate: count('rate', options.rate, 1, 0),
     commissionPercent: count('commissionPercent', options.commissionPercent, 0, 0, 100),
     onError: options.onError ?? (() => {}),
   };
+}
+
+function sbpShapeOf(options: SandboxOptions): SbpShape {
+  const shape = options.sbpShape ?? (options.sbpQr ? 'c2b' : 'phone');
+  if (!SBP_SHAPES.includes(shape))
+    throw new TypeError(`createSandbox: sbpShape must be one of ${SBP_SHAPES.join(', ')}, got ${String(shape)}`);
+  return shape;
 }

@@ -55,11 +55,11 @@ function luhnCheckDigit(body: string): string {
 
 export interface Assigned {
   requisites: SandboxRequisites;
-  /** What goes into the payment's `media` (the SBP QR link when enabled). */
+  /** What goes into the payment's `media` (the SBP C2B link, when asked for). */
   media: string[];
 }
 
-export function assignRequisites(method: SandboxMethod, amount: string, random: () => number, options: { sbpQr: boolean }): Assigned {
+export function assignRequisites(method: SandboxMethod, amount: string, random: () => number, options: { c2bLink: boolean }): Assigned {
   if (method === 'upi') {
     const handle = Array.from({ length: 4 }, () => pick([...'abcdefghijklmnopqrstuvwxyz0123456789'], random)).join('');
     return {
@@ -75,7 +75,7 @@ export function assignRequisites(method: SandboxMethod, amount: string, random: 
   }
   const d = digits(9, random);
   const phone = `+7 9${d.slice(0, 2)} ${d.slice(2, 5)}-${d.slice(5, 7)}-${d.slice(7, 9)}`;
-  const media = options.sbpQr ? [sbpQrLink({ bankSbpId: bank.sbpId, kopecks: toMinorUnits(amount), random })] : [];
+  const media = options.c2bLink ? [sbpQrLink({ bankSbpId: bank.sbpId, kopecks: toMinorUnits(amount), random })] : [];
   return { requisites: { address: phone, recipient, bank: bank.name }, media };
 }
 
