@@ -9,7 +9,8 @@ import { SandboxError } from './errors.js';
 import { isPaymentId } from './ids.js';
 import { PAY_JS, payPageHtml } from './pay-page.js';
 
-const CSP =
+/** Every page's policy (the console, the hosted page, the phone page): nothing inline. */
+export const PAGE_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; " +
   "object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
 
@@ -60,7 +61,7 @@ function asset(body: string, type: string): Response {
   return new Response(body, {
     headers: {
       'content-type': `${type}; charset=utf-8`,
-      'content-security-policy': CSP,
+      'content-security-policy': PAGE_CSP,
       'x-content-type-options': 'nosniff',
       'cache-control': 'no-cache',
     },

@@ -8,14 +8,8 @@
 import { API_SCOPE, CONTROL_SCOPE, type AnswerScope } from './answers.js';
 import { answerSecretOf } from './auth.js';
 import { CallbackDispatcher } from './callbacks.js';
-import { phonePageHtml, PHONE_JS } from './phone-page.js';
+import { phoneRoute } from './phone-page.js';
 import { sbpMembersRoute } from './sbp-members.js';
-
-/** The console's own policy: scripts and styles only from the sandbox. */
-const PAGE_HEADERS = {
-  'content-type': 'text/html; charset=utf-8',
-  'content-security-policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; base-uri 'none'",
-};
 import { pageRoute } from './console-page.js';
 import { createApiRoutes } from './api-routes.js';
 import { createControlRoutes } from './control-routes.js';
@@ -99,13 +93,8 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
       if (path === '/sandbox' || path.startsWith('/sandbox/')) return await control(request, path);
       const members = request.method === 'GET' ? sbpMembersRoute(path, config.publicUrl ?? url.origin) : undefined;
       if (members) return members;
-      if (path === '/phone' && request.method === 'GET') {
-        const { status, html } = phonePageHtml(url.searchParams.get('link') ?? '', methods.payments());
-        return new Response(html, { status, headers: PAGE_HEADERS });
-      }
-      if (path === '/phone.js' && request.method === 'GET') {
-        return new Response(PHONE_JS, { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
-      }
+      const phone = phoneRoute(request, url, methods.payments);
+      if (phone) return phone;
       return pageRoute(request, path, (id) => store.get(id) !== undefined);
     } catch (error) {
       return errorAnswer(error, scope, config.onError);

@@ -1,51 +1,104 @@
 /**
  * GET /phone?link=<deep link>: the sandbox plays the payment app a phone would open (docs/phone-links.md). It
- * reads the link, finds the payment it is for (UPI by the reference `tr`, SBP by the qr.nspk.ru id; a bank app
- * opened without a link lists the open SBP payments), and shows what the app would: the app, the payee, the
- * amount and the reference, with Pay (the sandbox's own pay action) and "Back to the shop". In end-to-end tests
- * the element's links are sent here, so the whole hand-off runs in a browser. CSP-clean: the script is a file.
+ * reads the link, finds the open payment it is for (UPI by the reference `tr` and the payee, SBP by the
+ * qr.nspk.ru id) and shows what the app would: the app or bank, the payee, the amount and the reference, with Pay
+ * (the sandbox's own pay action) and "Back to the shop" (`history.back()`). A bank app opened without a link (the
+ * phone-number shape) shows a transfer form instead: the shopper enters the number and the sum, as in a real bank
+ * app. In end-to-end tests the element's links are sent here, so the whole hand-off runs in a browser. A link no
+ * app would open gets a 400 page saying why. CSP-clean: the script is a file, the form a plain GET.
  */
+import { PAGE_CSP } from './console-page.js';
 import type { SandboxPaymentView } from './payment-store.js';
 import { parsePhoneLink, type PhoneLink } from './phone-link.js';
+
+const OPEN = new Set(['created', 'pending', 'in_check']);
 
 const escapeHtml = (text: string) =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
-/** The open payments this link is for, newest first. */
-export function paymentsForLink(link: PhoneLink, payments: readonly SandboxPaymentView[]): SandboxPaymentView[] {
-  const open = payments.filter((p) => p.state === 'pending' || p.state === 'created' || p.state === 'in_check').reverse();
+const digitsOf = (text: string) => text.replace(/\D/g, '');
+const sameAmount = (a: string, b: string) => Number(a.replace(',', '.')) === Number(b.replace(',', '.'));
+
+/** The open payments a link is for, newest first; for the phone shape, those to `transfer.phone` of `transfer.amount`. */
+export function paymentsForLink(
+  link: PhoneLink,
+  payments: readonly SandboxPaymentView[],
+  transfer?: { phone: string; amount: string },
+): SandboxPaymentView[] {
+  const open = payments.filter((p) => OPEN.has(p.state));
   if (link.kind === 'upi') {
     return open.filter(
       (p) => p.method === 'upi' && (p.orderId === link.reference || p.id === link.reference) && p.requisites?.address === link.payee,
     );
   }
-  if (link.qrId) return open.filter((p) => p.media.some((m) => m.includes(`/${link.qrId}`)));
-  return open.filter((p) => p.method === 'sbp');
+  const sbp = open.filter((p) => p.method === 'sbp');
+  if (link.qrId) return sbp.filter((p) => p.media.some((m) => m.startsWith(`https://qr.nspk.ru/${link.qrId}?`)));
+  if (!transfer || !digitsOf(transfer.phone)) return [];
+  return sbp.filter((p) => digitsOf(p.requisites?.address ?? '') === digitsOf(transfer.phone) && sameAmount(p.amount, transfer.amount));
 }
 
-export function phonePageHtml(text: string, payments: readonly SandboxPaymentView[]): { status: number; html: string } {
+/** `/phone` and its script; undefined for any other path. */
+export function phoneRoute(request: Request, url: URL, payments: () => SandboxPaymentView[]): Response | undefined {
+  if (url.pathname !== '/phone' && url.pathname !== '/phone.js') return undefined;
+  if (request.method !== 'GET' && request.method !== 'HEAD') return undefined;
+  if (url.pathname === '/phone.js') return new Response(PHONE_JS, { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
+  const q = url.searchParams;
+  const transfer = q.has('phone') ? { phone: q.get('phone') ?? '', amount: q.get('amount') ?? '' } : undefined;
+  const { status, html } = phonePageHtml(q.get('link') ?? '', payments(), transfer);
+  const headers = { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PAGE_CSP, 'cache-control': 'no-store' };
+  return new Response(request.method === 'HEAD' ? null : html, { status, headers });
+}
+
+export function phonePageHtml(
+  text: string,
+  payments: readonly SandboxPaymentView[],
+  transfer?: { phone: string; amount: string },
+): { status: number; html: string } {
   const parsed = parsePhoneLink(text);
   if (!parsed.ok) return { status: 400, html: page('Cannot open this link', `<p class="error">${escapeHtml(parsed.reason)}.</p>`) };
   const { link } = parsed;
-  const matches = paymentsForLink(link, payments);
-  const heading = link.kind === 'upi' ? `Pay with ${link.app}` : `Your bank: ${link.app}`;
-  const details =
-    link.kind === 'upi'
-      ? `<dl><dt>Payee</dt><dd>${escapeHtml(link.payeeName || link.payee)} (${escapeHtml(link.payee)})</dd>
-<dt>Amount</dt><dd>${escapeHtml(link.amount ?? '-')} ${escapeHtml(link.currency ?? '')}</dd>
-<dt>Reference</dt><dd>${escapeHtml(link.reference ?? '-')}</dd></dl>`
-      : `<dl><dt>Amount</dt><dd>${escapeHtml(link.amount ?? '-')}</dd><dt>Payment link</dt><dd>${escapeHtml(link.qrId ?? 'none: transfer by phone number')}</dd></dl>`;
-  const list = matches.length
-    ? `<ul class="phone-payments">${matches
-        .map(
-          (
-            p,
-          ) => `<li>${escapeHtml(p.orderId)}: ${escapeHtml(p.amount)} ${escapeHtml(p.currency)}${p.requisites ? `, to ${escapeHtml(p.requisites.address)}` : ''}
-<button type="button" class="pay" data-payment="${escapeHtml(p.id)}">Pay</button></li>`,
-        )
-        .join('')}</ul>`
-    : '<p class="error">No open payment of the sandbox matches this link.</p>';
-  return { status: 200, html: page(heading, `${details}${list}<p id="status" role="status"></p>`) };
+  const matches = paymentsForLink(link, payments, transfer);
+  if (link.kind === 'upi') {
+    const details = rows([
+      ['Payee', `${link.payeeName || link.payee} (${link.payee})`],
+      ['Amount', `${link.amount ?? '-'} ${link.currency ?? ''}`],
+      ['Reference', link.reference ?? '-'],
+    ]);
+    return { status: 200, html: page(`Pay with ${link.app}`, details + payList(matches)) };
+  }
+  if (link.qrId) {
+    const p = matches[0];
+    const details = rows([
+      ['Payee', p?.requisites ? `${p.requisites.recipient}, ${p.requisites.bank}` : '-'],
+      ['Amount', `${link.amount ?? p?.amount ?? '-'} RUB`],
+      ['Reference', p?.orderId ?? '-'],
+      ['SBP payment', link.qrId],
+    ]);
+    return { status: 200, html: page(`${link.app}: pay by SBP`, details + payList(matches)) };
+  }
+  const form = `<form method="get" action="phone" class="transfer">
+<input type="hidden" name="link" value="${escapeHtml(text)}">
+<p><label>Phone number <input name="phone" type="tel" required value="${escapeHtml(transfer?.phone ?? '')}"></label></p>
+<p><label>Amount, RUB <input name="amount" inputmode="decimal" required value="${escapeHtml(transfer?.amount ?? '')}"></label></p>
+<p><button type="submit" id="find">Continue</button></p>
+</form>`;
+  const found = transfer ? payList(matches, 'No open SBP payment goes to this number for this amount.') : '';
+  return { status: 200, html: page(`${link.app}: transfer by SBP`, form + found) };
+}
+
+function rows(entries: [string, string][]): string {
+  return `<dl>${entries.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`;
+}
+
+function payList(matches: readonly SandboxPaymentView[], none = 'No open payment of the sandbox matches this link.'): string {
+  if (!matches.length) return `<p class="error">${escapeHtml(none)}</p>`;
+  const items = matches.map((p) => {
+    const to = p.requisites ? `, to ${p.requisites.recipient} (${p.requisites.address})` : '';
+    const label = `Pay ${p.amount} ${p.currency}`;
+    return `<li>Order ${escapeHtml(p.orderId)}: ${escapeHtml(p.amount)} ${escapeHtml(p.currency)}${escapeHtml(to)}
+<button type="button" class="pay" data-payment="${escapeHtml(p.id)}">${escapeHtml(label)}</button></li>`;
+  });
+  return `<ul class="phone-payments">${items.join('')}</ul><p id="status" role="status"></p>`;
 }
 
 function page(heading: string, body: string): string {
@@ -56,11 +109,11 @@ function page(heading: string, body: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <link rel="icon" href="data:,">
 <title>${escapeHtml(heading)} - payin-checkout sandbox</title>
-<link rel="stylesheet" href="/console.css">
-<script type="module" src="/phone.js"></script>
+<link rel="stylesheet" href="console.css">
+<script type="module" src="phone.js"></script>
 </head>
 <body>
-<main class="pay">
+<main class="pay phone">
 <h1>${escapeHtml(heading)}</h1>
 ${body}
 <p><button type="button" id="back">Back to the shop</button></p>
@@ -71,12 +124,18 @@ ${body}
 }
 
 export const PHONE_JS = `// payin-checkout sandbox: the page that plays the payment app.
+const status = document.getElementById('status');
 for (const button of document.querySelectorAll('button.pay')) {
   button.addEventListener('click', async () => {
-    const status = document.getElementById('status');
     button.disabled = true;
-    const answer = await fetch('/sandbox/payments/' + encodeURIComponent(button.dataset.payment) + '/pay', { method: 'POST' });
-    status.textContent = answer.ok ? 'Paid. Go back to the shop.' : 'The sandbox refused: HTTP ' + answer.status;
+    try {
+      const answer = await fetch('sandbox/payments/' + encodeURIComponent(button.dataset.payment) + '/pay', { method: 'POST' });
+      status.textContent = answer.ok ? 'Paid. Go back to the shop.' : 'The sandbox refused: HTTP ' + answer.status;
+      if (!answer.ok) button.disabled = false;
+    } catch (error) {
+      status.textContent = 'The sandbox did not answer: ' + error.message;
+      button.disabled = false;
+    }
   });
 }
 document.getElementById('back').addEventListener('click', () => history.back());

@@ -42,6 +42,12 @@ export function sbpMembers(origin: string) {
   };
 }
 
+/** The member whose iOS scheme or Android package this is, for the page that plays its app. */
+export function sbpMemberOf(schemaOrPackage: string): { bankName: string; schema: string; packageName: string } | undefined {
+  const member = MEMBERS.find(([, schema, packageName]) => schema === schemaOrPackage || packageName === schemaOrPackage);
+  return member && { bankName: member[0], schema: member[1], packageName: member[2] };
+}
+
 /** The list or a logo for a GET under /proxyapp/, or undefined when `path` is neither. */
 export function sbpMembersRoute(path: string, origin: string): Response | undefined {
   if (path === SBP_MEMBERS_PATH) return Response.json(sbpMembers(origin), { headers: { 'cache-control': 'max-age=3600' } });

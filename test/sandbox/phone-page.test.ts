@@ -1,37 +1,86 @@
 /**
- * The sandbox's /phone page plays the payment app a deep link would open: it shows the payee, amount and
- * reference of the payment the link is for, pays it with the sandbox's own action, and refuses a link no app
- * would open with a clear page, never a 500.
+ * The sandbox's /phone page plays the payment app a deep link would open: it shows the app, payee, amount and
+ * reference of the payment the link is for and a Pay button for it (the control API's pay action, which the page
+ * calls with an empty POST); a bank app opened without a link shows a transfer form; a link no app would open
+ * gets a clear 400 page, never a 500. Every answer carries the sandbox's strict CSP.
  */
 import { describe, expect, it } from 'vitest';
 import { upiLink } from '../../src/shared/qr-payload.js';
 import { BASE, createPayment, setup } from './helpers.js';
 
+const open = (sandbox: (r: Request) => Promise<Response>, link: string, extra = '') =>
+  sandbox(new Request(`${BASE}/phone?link=${encodeURIComponent(link)}${extra}`));
+
 describe('GET /phone', () => {
-  it('shows the UPI payment a link is for, with a Pay button for it, under a strict CSP', async () => {
+  it('shows the UPI payment an Android intent is for, in the app it names, and its Pay button pays it', async () => {
     const { sandbox, clock } = setup({ requisitesDelayMs: 0 });
     const id = await createPayment(sandbox, { orderId: 'PH-1' });
+    await createPayment(sandbox, { orderId: 'PH-2' });
     await clock.advance(1);
     const payee = sandbox.payment(id)!.requisites!.address;
-    const link = upiLink({ vpa: payee, payeeName: 'Tea & Mugs', amount: '250.00', reference: 'PH-1' });
-    const intent = `intent://pay?${link.split('?')[1]}#Intent;scheme=upi;package=com.phonepe.app;end`;
-    const answer = await sandbox(new Request(`${BASE}/phone?link=${encodeURIComponent(intent)}`));
+    const link = upiLink({ vpa: payee, payeeName: 'Tea & <Mugs>', amount: '250.00', reference: 'PH-1' });
+    const answer = await open(sandbox, `intent://pay?${link.split('?')[1]}#Intent;scheme=upi;package=com.phonepe.app;end`);
     expect(answer.status).toBe(200);
     expect(answer.headers.get('content-security-policy')).toContain("script-src 'self'");
     const html = await answer.text();
-    expect(html).toContain('Pay with com.phonepe.app');
-    expect(html).toContain('Tea &amp; Mugs');
+    expect(html).toContain('<h1>Pay with PhonePe</h1>');
+    expect(html).toContain(`Tea &amp; &lt;Mugs&gt; (${payee})`);
+    expect(html).toContain('<dd>250.00 INR</dd>');
+    expect(html).toContain('<dd>PH-1</dd>');
+    expect(html.match(/data-payment="/g)).toHaveLength(1);
     expect(html).toContain(`data-payment="${id}"`);
-    const script = await sandbox(new Request(`${BASE}/phone.js`));
-    expect(await script.text()).toContain(`/sandbox/payments/`);
+    expect(html).toContain('id="back"');
+    expect(html).not.toMatch(/<script>|\son[a-z]+=/);
+
+    const script = await (await sandbox(new Request(`${BASE}/phone.js`))).text();
+    expect(script).toContain("'sandbox/payments/' + encodeURIComponent(button.dataset.payment) + '/pay'");
+    expect(script).toContain('history.back()');
+    const paid = await sandbox(new Request(`${BASE}/sandbox/payments/${id}/pay`, { method: 'POST' }));
+    expect(paid.status).toBe(200);
+    expect(sandbox.payment(id)!.state).toBe('finished');
+    expect(await (await open(sandbox, link)).text()).toContain('No open payment of the sandbox matches this link');
   });
 
-  it('finds no payment for a link to another payee, and refuses a link no app would open with 400', async () => {
+  it("shows the SBP payment a bank's C2B link is for: its payee, amount and order", async () => {
+    const { sandbox, clock } = setup({ requisitesDelayMs: 0, sbpShape: 'c2b' });
+    const id = await createPayment(sandbox, { orderId: 'S-1', method: 'sbp', currency: 'RUB', amount: '450.00' });
+    await clock.advance(1);
+    const p = sandbox.payment(id)!;
+    const qr = p.media[0]!;
+    const html = await (await open(sandbox, qr.replace('https://', 'bank100000000004://'))).text();
+    expect(html).toContain('<h1>Т-Банк: pay by SBP</h1>');
+    expect(html).toContain(`<dd>${p.requisites!.recipient}, ${p.requisites!.bank}</dd>`);
+    expect(html).toContain('<dd>450.00 RUB</dd>');
+    expect(html).toContain('<dd>S-1</dd>');
+    expect(html).toContain(`data-payment="${id}"`);
+  });
+
+  it('shows a transfer form for a bank app opened without a link, and the payment to that number and sum', async () => {
+    const { sandbox, clock } = setup({ requisitesDelayMs: 0 });
+    const id = await createPayment(sandbox, { orderId: 'S-2', method: 'sbp', currency: 'RUB', amount: '450.00' });
+    await clock.advance(1);
+    const phone = sandbox.payment(id)!.requisites!.address;
+    const link = 'intent://open#Intent;scheme=bank100000000111;package=ru.sberbankmobile;end';
+    const form = await (await open(sandbox, link)).text();
+    expect(form).toContain('<h1>Сбербанк: transfer by SBP</h1>');
+    expect(form).toContain('<form method="get" action="phone"');
+    expect(form).not.toContain('data-payment=');
+    const found = await (await open(sandbox, link, `&phone=${encodeURIComponent(phone.replace(/\D/g, ''))}&amount=450`)).text();
+    expect(found).toContain(`data-payment="${id}"`);
+    const wrongSum = await (await open(sandbox, link, `&phone=${encodeURIComponent(phone)}&amount=449`)).text();
+    expect(wrongSum).toContain('No open SBP payment goes to this number for this amount.');
+  });
+
+  it('refuses a link no app would open with a 400 page that says why, and HEAD has no body', async () => {
     const { sandbox } = setup();
-    const other = await sandbox(new Request(`${BASE}/phone?link=${encodeURIComponent('upi://pay?pa=someone%40bank&pn=X&tr=NOPE')}`));
-    expect(await other.text()).toContain('No open payment of the sandbox matches this link');
-    const bad = await sandbox(new Request(`${BASE}/phone?link=${encodeURIComponent('javascript:alert(1)')}`));
-    expect(bad.status).toBe(400);
-    expect(await bad.text()).toContain('no payment app handles javascript:');
+    for (const link of ['javascript:alert(1)', '', 'intent://pay?pa=x', 'upi://pay?pn=x']) {
+      const bad = await open(sandbox, link);
+      expect(bad.status).toBe(400);
+      expect(bad.headers.get('content-type')).toBe('text/html; charset=utf-8');
+      expect(await bad.text()).toContain('<h1>Cannot open this link</h1>');
+    }
+    expect(await (await open(sandbox, '<img src=x>')).text()).toContain('not a link');
+    const head = await sandbox(new Request(`${BASE}/phone?link=upi%3A%2F%2Fpay%3Fpa%3Dx`, { method: 'HEAD' }));
+    expect([head.status, await head.text()]).toEqual([200, '']);
   });
 });
