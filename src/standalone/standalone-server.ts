@@ -3,13 +3,18 @@
  * the proxy under its base path, `GET /healthz` and `GET /metrics`, keeps the ledger in the store named by
  * PAYIN_STORE_URL (SQLite by default), prices orders through the shop's backend or signed order tokens and sends
  * every announcement as a signed webhook. Built only from the proxy's public API. `close()` is the graceful
- * shutdown: it stops accepting, lets requests in flight finish (bounded), then stops the proxy and the store.
+ * shutdown: it stops accepting connections, ends the event streams (browsers reconnect to the next process), lets
+ * the requests and webhooks in flight finish (within `shutdownGraceMs`; their connections are not kept alive),
+ * then stops the proxy and closes the store. A webhook cut off there is sent again, with the same webhook-id,
+ * after the restart.
  */
 import { createPayinProxy, type PayinProxy } from '../proxy/index.js';
 import type { ProxyLogger } from '../proxy/logger.js';
 import { serve, type RunningServer } from '../server/serve.js';
 import { storeFromUrl } from '../server/store-url.js';
 import type { StandaloneConfig } from './config.js';
+import { EventStreams } from './event-streams.js';
+import { InFlight } from './in-flight.js';
 import { Metrics } from './metrics.js';
 import { resolveOrderVia, webhookDelivery } from './shop-backend.js';
 import { createSignedPoster } from './signed-post.js';
@@ -26,6 +31,8 @@ export interface StandaloneOptions {
   /** For tests: the fetch used toward the service and the shop. */
   fetch?: typeof fetch;
   reconcileEveryMs?: number;
+  /** How long a shutdown waits for requests and webhooks in flight. Default 10 s. */
+  shutdownGraceMs?: number;
 }
 
 export async function startStandalone(config: StandaloneConfig, options: StandaloneOptions = {}): Promise<StandaloneServer> {
@@ -47,6 +54,9 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     }
   };
   const poster = createSignedPoster(config.webhookSecret, { timeoutMs: 10_000, now: Date.now, fetch: baseFetch });
+  const webhooks = new InFlight();
+  const streams = new EventStreams(metrics);
+  const deliver = webhookDelivery(config.webhookUrl, poster, metrics, log);
   const proxy = createPayinProxy({
     env: config.env,
     basePath: config.basePath,
@@ -56,24 +66,25 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     logger,
     ...(options.reconcileEveryMs === undefined ? {} : { reconcileEveryMs: options.reconcileEveryMs }),
     resolveOrder: resolveOrderVia(config.pricing, poster, Date.now, log),
-    onPaymentUpdate: webhookDelivery(config.webhookUrl, poster, metrics, log),
+    onPaymentUpdate: (payment, info) => webhooks.track(() => deliver(payment, info)),
   });
 
-  let inFlight = 0;
   let closing = false;
+  const answer = async (request: Request): Promise<Response> => {
+    const path = new URL(request.url).pathname;
+    if (path === '/healthz') return Response.json({ ok: !closing }, { status: closing ? 503 : 200 });
+    if (path === '/metrics') return new Response(metrics.render(), { headers: { 'content-type': 'text/plain; version=0.0.4' } });
+    if (!proxy.matches(request)) return Response.json({ error: { code: 'not_found', message: 'not found' } }, { status: 404 });
+    const response = await proxy(request);
+    if (!path.endsWith('/events')) return response;
+    const followed = streams.follow(response);
+    if (closing) streams.endAll();
+    return followed;
+  };
   const server: RunningServer = await serve(
     async (request) => {
-      const path = new URL(request.url).pathname;
-      if (path === '/healthz') return Response.json({ ok: !closing }, { status: closing ? 503 : 200 });
-      if (path === '/metrics') return new Response(metrics.render(), { headers: { 'content-type': 'text/plain; version=0.0.4' } });
-      if (!proxy.matches(request)) return Response.json({ error: { code: 'not_found', message: 'not found' } }, { status: 404 });
-      inFlight++;
-      try {
-        const response = await proxy(request);
-        return path.endsWith('/events') && response.body ? countedStream(response, metrics) : response;
-      } finally {
-        inFlight--;
-      }
+      const response = await answer(request);
+      return closing ? lastOnItsConnection(response) : response;
     },
     { port: config.port, host: config.host },
   );
@@ -89,40 +100,39 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     proxy,
     metrics,
     async close() {
+      if (closing) return;
       closing = true;
-      await new Promise<void>((resolve) => server.server.close(() => resolve()));
-      for (let i = 0; i < 100 && inFlight > 0; i++) await new Promise((resolve) => setTimeout(resolve, 50));
-      server.server.closeAllConnections();
+      const grace = options.shutdownGraceMs ?? 10_000;
+      const stopped = new Promise<void>((resolve) => server.server.close(() => resolve()));
+      server.server.closeIdleConnections();
+      const ended = streams.endAll();
+      if (ended) log(`shutdown: ended ${ended} event stream(s); browsers reconnect`);
+      if (!(await within(stopped, grace))) {
+        log(`shutdown: requests still open after ${grace} ms; cutting them off`);
+        server.server.closeAllConnections();
+        await stopped;
+      }
       await proxy.close();
+      if (!(await webhooks.settled(grace))) log(`shutdown: ${webhooks.count} webhook(s) unanswered; they are sent again after a restart`);
+      // Lets the ledger record the deliveries that just succeeded before the store closes.
+      await new Promise((resolve) => setImmediate(resolve));
       await store.close?.();
+      log('stopped');
     },
   };
 }
 
-/** The event stream's answer, counted as open until it ends either way. */
-function countedStream(response: Response, metrics: Metrics): Response {
-  metrics.streamOpened();
-  let done = false;
-  const finish = () => {
-    if (!done) {
-      done = true;
-      metrics.streamClosed();
-    }
-  };
-  const body = response.body!.pipeThrough(new TransformStream({ flush: finish }));
-  const reader = body.getReader();
-  const stream = new ReadableStream({
-    async pull(controller) {
-      const { done: ended, value } = await reader.read();
-      if (ended) {
-        finish();
-        controller.close();
-      } else controller.enqueue(value);
-    },
-    cancel(reason) {
-      finish();
-      return reader.cancel(reason);
-    },
+/** An answer given while shutting down closes its connection, so that the server can finish closing. */
+function lastOnItsConnection(response: Response): Response {
+  const headers = new Headers(response.headers);
+  headers.set('connection', 'close');
+  return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+}
+
+function within(work: Promise<void>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), ms);
   });
-  return new Response(stream, { status: response.status, headers: response.headers });
+  return Promise.race([work.then(() => true), late]).finally(() => clearTimeout(timer));
 }
