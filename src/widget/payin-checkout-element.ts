@@ -1,15 +1,22 @@
 /**
  * The <payin-checkout> element's class, without side effects: payin-checkout.ts registers it. The class holds
  * the public surface (attributes, properties, methods) and turns controller state into a screen; the payment
- * flow, its following and its countdown live in controllers/, the screens in views/.
+ * flow, its following and its countdown live in controllers/, the screens in views/. The little state that is
+ * only the screen's (the bank search, the fold) lives here.
  */
 import { html, LitElement, type PropertyValues } from 'lit';
-import { property } from 'lit/decorators.js';
 import type { PaymentView } from '../shared/payment-view.js';
 import { copyText } from './clipboard.js';
+import { type Clock, systemClock } from './clock.js';
+import { HandoffController } from './controllers/handoff.js';
 import { MediaQueryController } from './controllers/media-query.js';
 import { PaymentFlowController } from './controllers/payment-flow.js';
+import { SbpBankListController } from './controllers/sbp-bank-list.js';
+import { DEFAULT_UPI_APPS } from './deep-links.js';
+import { platformOf } from './device.js';
 import { styles } from './payin-checkout.styles.js';
+import { type ChoiceKind, recallChoice, rememberChoice } from './remembered-choice.js';
+import { rankBanks } from './sbp-banks.js';
 import { langOf, pickTranslation } from './translations/pick.js';
 import { renderScreen } from './views/screens.js';
 import { screenOf, type Screen, type ViewContext } from './views/view-context.js';
@@ -47,12 +54,21 @@ const COPIED_MS = 2_000;
  * @csspart instruction - The one-line instruction shown when there is no QR.
  * @csspart qr-frame - The QR with its caption.
  * @csspart qr - The QR code (an SVG).
- * @csspart open-app - On phones, the link that opens the payment app.
+ * @csspart app-chooser - On a phone, the UPI apps to pay with.
+ * @csspart app-link - One UPI app (or "any UPI app"): a link that opens it at the payment.
+ * @csspart bank-chooser - On a phone, the SBP banks to pay with.
+ * @csspart bank-search - The field that filters the banks by name.
+ * @csspart bank-link - One bank: a link that opens its app.
+ * @csspart other-device - On a phone, the fold with the QR for paying from another device.
+ * @csspart other-device-toggle - Its summary ("Pay from another device").
+ * @csspart share-button - Shares the QR as an image (where the browser can share files).
+ * @csspart save-link - Saves the QR as an image (elsewhere).
+ * @csspart late-notice - After the expiry: do not pay again, the payment is still being checked.
  * @csspart countdown - The time left.
  * @csspart notice - The notice about a failing connection or an unconfirmed payment.
  * @csspart check-button - The button in the notice that checks again.
  * @csspart other-method-button - The button back to the method choice.
- * @csspart result - The final screen (paid, expired or failed).
+ * @csspart result - The final screen (paid, underpaid, expired or failed).
  * @csspart result-icon - The icon of the final screen.
  * @csspart paid-amount - The amount actually paid.
  * @csspart restart-button - The button that starts a new payment after expiry or failure.
@@ -78,45 +94,93 @@ const COPIED_MS = 2_000;
 export class PayinCheckout extends LitElement {
   static override styles = styles;
 
+  static override properties = {
+    endpoint: {},
+    orderId: { attribute: 'order-id' },
+    orderToken: { attribute: 'order-token' },
+    method: {},
+    methods: {},
+    lang: {},
+    autostart: { type: Boolean },
+    pollInterval: { type: Number, attribute: 'poll-interval' },
+    platform: {},
+    upiApps: { attribute: 'upi-apps', converter: (value: string | null) => value?.split(/[\s,]+/).filter(Boolean) ?? [] },
+    noRemember: { type: Boolean, attribute: 'no-remember' },
+  };
+
   /** Where the shop mounted the proxy. */
-  @property() endpoint = '/payin';
+  endpoint = '/payin';
 
   /** The shop's order id; the proxy resolves its amount and currency. */
-  @property({ attribute: 'order-id' }) orderId = '';
+  orderId = '';
 
   /**
    * A signed order token the shop's page rendered (`{orderId, amount, currency, exp}` signed with a key shared
    * with the proxy): sent with the create request, for a proxy that prices from it (the standalone server).
    */
-  @property({ attribute: 'order-token' }) orderToken = '';
+  orderToken = '';
 
   /** The payment method, e.g. `upi` or `sbp`. */
-  @property() method = '';
+  method = '';
 
   /** Space-separated methods to let the shopper choose from, e.g. `sbp upi`. */
-  @property() methods = '';
+  methods = '';
 
   /** The language of the texts (`en`, `ru`, `hi`); by default the closest `lang` of the page. */
-  @property() override lang = '';
+  override lang = '';
 
   /** Create the payment as soon as the element knows its order and method, without a pay button. */
-  @property({ type: Boolean }) autostart = false;
+  autostart = false;
 
   /** Milliseconds between status checks when the event stream is not available. */
-  @property({ type: Number, attribute: 'poll-interval' }) pollInterval = 3000;
+  pollInterval = 3000;
 
-  readonly #flow = new PaymentFlowController(this, () => ({
-    endpoint: this.endpoint || '/payin',
-    orderId: this.orderId,
-    orderToken: this.orderToken || undefined,
-    method: this.method || (this.#methodList.length === 1 ? this.#methodList[0] : undefined),
-    methods: this.#methodList,
-    autostart: this.autostart,
-    pollInterval: this.pollInterval > 0 ? this.pollInterval : 3000,
-  }));
-  readonly #phone = new MediaQueryController(this, '(pointer: coarse), (max-width: 30rem)');
+  /**
+   * `ios`, `android` or `desktop`: which links open a payment app here, and (unless `desktop`) the phone layout.
+   * By default the user agent says which phone it is, and a narrow screen with a coarse pointer gets the phone
+   * layout.
+   */
+  platform = '';
+
+  /**
+   * The UPI apps offered on a phone, in order: ids among `gpay phonepe paytm bhim amazonpay` (Amazon Pay on
+   * Android only). Attribute: space-separated.
+   */
+  upiApps: string[] = DEFAULT_UPI_APPS;
+
+  /** Do not remember the shopper's last UPI app and SBP bank on the device (localStorage). */
+  noRemember = false;
+
+  /** The clock the countdown, the status checks and the hints run on (tests pass a manual one). */
+  clock: Clock = systemClock;
+
+  /** Hands the controllers the element's clock, whichever it is when they ask. */
+  readonly #clock: Clock = {
+    now: () => this.clock.now(),
+    setTimeout: (callback, ms) => this.clock.setTimeout(callback, ms),
+    clearTimeout: (handle) => this.clock.clearTimeout(handle),
+  };
+
+  readonly #flow = new PaymentFlowController(
+    this,
+    () => ({
+      endpoint: this.endpoint || '/payin',
+      orderId: this.orderId,
+      orderToken: this.orderToken || undefined,
+      method: this.method || (this.#methodList.length === 1 ? this.#methodList[0] : undefined),
+      methods: this.#methodList,
+      autostart: this.autostart,
+      pollInterval: this.pollInterval > 0 ? this.pollInterval : 3000,
+    }),
+    this.#clock,
+  );
+  readonly #touch = new MediaQueryController(this, '(pointer: coarse) and (max-width: 50rem)');
+  readonly #handoff = new HandoffController(this, this.#clock);
+  readonly #banks = new SbpBankListController(this);
+  #bankQuery = '';
+  #otherDevice = false;
   #copied: string | undefined;
-  #copiedTimer: ReturnType<typeof setTimeout> | undefined;
+  #copiedTimer: unknown;
   #shown: Screen | undefined;
   #focusWasInside = false;
 
@@ -125,9 +189,9 @@ export class PayinCheckout extends LitElement {
     return this.#flow.payment;
   }
 
-  /** The screen shown: start, choose, loading, preparing, pay, checking, paid, expired, failed or error. */
+  /** The screen shown: start, choose, loading, preparing, pay, checking, late, paid, underpaid, expired, failed or error. */
   get screen(): Screen {
-    return screenOf(this.#flow, this.#methodList, this.method || undefined);
+    return screenOf(this.#flow.state, this.#methodList, this.method || undefined);
   }
 
   /** Creates the payment, or resumes the one this tab already has for the order and method. */
@@ -161,17 +225,51 @@ export class PayinCheckout extends LitElement {
       this.#flow.sync();
     }
     this.#focusWasInside = this.matches(':focus-within') || this.shadowRoot?.activeElement != null;
+    if (this.#isPhone && this.payment?.method === 'sbp') this.#banks.want(this.endpoint || '/payin');
+    if (this.payment?.id !== this.#shownPayment) {
+      // A new payment starts with the chooser as it was designed, not with the last one's search or hint.
+      this.#shownPayment = this.payment?.id;
+      this.#bankQuery = '';
+      this.#otherDevice = false;
+      this.#handoff.reset();
+    }
+  }
+
+  #shownPayment: string | undefined;
+
+  /** The phone layout: named by `platform`, else a narrow screen with a coarse pointer. */
+  get #isPhone(): boolean {
+    return this.platform ? this.platform !== 'desktop' : this.#touch.matches;
+  }
+
+  #recall(kind: ChoiceKind): string | undefined {
+    return this.noRemember ? undefined : recallChoice(kind);
   }
 
   protected override render() {
     const { t, locale } = pickTranslation(this.lang || langOf(this));
     const screen = this.screen;
+    const last = this.#recall('upi-app');
+    const apps = this.upiApps.length ? this.upiApps : DEFAULT_UPI_APPS;
     const ctx: ViewContext = {
       t,
       locale,
       flow: this.#flow,
+      state: this.#flow.state,
       methods: this.#methodList,
-      isPhone: this.#phone.matches,
+      isPhone: this.#isPhone,
+      platform: platformOf(this.platform),
+      upiApps: last && apps.includes(last) ? [last, ...apps.filter((a) => a !== last)] : apps,
+      banks: this.#banks.banks && rankBanks(this.#banks.banks, this.#recall('sbp-bank'), locale),
+      bankQuery: this.#bankQuery,
+      filterBanks: (query) => this.#ui(() => (this.#bankQuery = query)),
+      tapped: (kind, id) => {
+        if (!this.noRemember && id !== 'any') rememberChoice(kind, id);
+        this.#handoff.tapped();
+      },
+      stuck: this.#handoff.stuck,
+      otherDevice: this.#otherDevice,
+      setOtherDevice: (open) => this.#ui(() => (this.#otherDevice = open)),
       copied: this.#copied,
       copy: (key, text) => void this.#copy(key, text),
       start: (method) => void this.#flow.start(method),
@@ -182,7 +280,7 @@ export class PayinCheckout extends LitElement {
     const left = this.#flow.countdown.announcedSeconds;
     const spoken = this.#copied
       ? t.copied
-      : screen === 'paid' || screen === 'underpaid' || screen === 'expired' || screen === 'failed'
+      : screen === 'paid' || screen === 'underpaid' || screen === 'expired' || screen === 'failed' || screen === 'late'
         ? t[`${screen}Heading`]
         : left !== undefined && screen === 'pay'
           ? left >= 60
@@ -208,12 +306,17 @@ export class PayinCheckout extends LitElement {
     }
   }
 
+  #ui(change: () => unknown): void {
+    change();
+    this.requestUpdate();
+  }
+
   async #copy(key: string, text: string): Promise<void> {
     const ok = await copyText(text, this.renderRoot as ShadowRoot);
     if (!ok) return;
     this.#copied = key;
-    clearTimeout(this.#copiedTimer);
-    this.#copiedTimer = setTimeout(() => {
+    this.clock.clearTimeout(this.#copiedTimer);
+    this.#copiedTimer = this.clock.setTimeout(() => {
       this.#copied = undefined;
       this.requestUpdate();
     }, COPIED_MS);

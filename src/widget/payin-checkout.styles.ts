@@ -58,7 +58,7 @@ export const styles = css`
   h2:focus { outline: none }
   p, dl, dd, figure { margin: 0 }
   .hint, dt, .label, .countdown { color: var(--payin-color-muted); font-size: 0.9em }
-  button, .button { font: inherit; cursor: pointer; border-radius: var(--payin-radius); color: inherit; background: none; border: 1px solid var(--payin-color-border) }
+  button, .button, .bank, .search { font: inherit; cursor: pointer; border-radius: var(--payin-radius); color: inherit; background: none; border: 1px solid var(--payin-color-border) }
   .button { display: flex; align-items: center; justify-content: center; min-height: 2.75rem; padding: 0.6em 1.2em; font-weight: 600; text-align: center; text-decoration: none; border-color: var(--payin-color-accent); color: var(--payin-color-accent) }
   .primary { background: var(--payin-color-accent); color: var(--payin-color-on-accent) }
   .methods { display: grid; gap: 0.5em }
@@ -77,7 +77,7 @@ export const styles = css`
   .details { flex: 1 1 14rem; gap: 0.75em; min-width: 0 }
   .qr { display: block; max-width: 100%; height: auto }
   .clock { font-size: 1.25em; font-weight: 700; color: var(--payin-color-text); margin-left: 0.5em }
-  .urgent .clock, .over, .error { color: var(--payin-color-danger) }
+  .urgent .clock, .error { color: var(--payin-color-danger) }
   .notice { display: flex; flex-wrap: wrap; gap: 0.5em; padding: 0.5em 0.75em; border-left: 4px solid var(--payin-color-danger); background: var(--payin-color-surface) }
   .icon { width: 3rem; height: 3rem; line-height: 3rem; border-radius: 50%; font-size: 1.5rem; color: var(--payin-color-on-accent); background: var(--payin-color-muted) }
   .paid .icon { background: var(--payin-color-success) }
@@ -91,5 +91,16 @@ export const styles = css`
   @media (prefers-reduced-motion: reduce) {
     .spinner { animation: none }
   }
+  .chooser, .other[open] { display: flex; flex-direction: column; gap: 0.5em }
+  .apps, .banks { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.5em }
+  .banks { max-height: 20.5rem; overflow-y: auto }
+  .apps { grid-template-columns: 1fr 1fr }
+  .apps li:first-child, .apps li:last-child:nth-child(even) { grid-column: 1 / -1 }
+  .apps .button { height: 100% }
+  .bank { display: flex; align-items: center; gap: 0.75em; min-height: 2.75rem; padding: 0.4em 0.75em; text-decoration: none; font-weight: 600 }
+  .bank img, .logo { width: 2rem; height: 2rem; border-radius: 50%; flex: none }
+  .logo { display: grid; place-items: center; background: var(--payin-color-surface) }
+  .search { width: 100%; min-height: 2.75rem; padding: 0.5em 0.75em; cursor: text }
+  summary { cursor: pointer; padding: 0.5em 0; color: var(--payin-color-accent); font-weight: 600 }
   .sr-only, .copy-scratch { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap }
 `;

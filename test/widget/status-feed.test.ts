@@ -1,6 +1,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { nextDelay, SAFETY_POLL_MS } from '../../src/widget/controllers/poll-delay.js';
 import { StatusFeedController } from '../../src/widget/controllers/status-feed.js';
+import { systemClock } from '../../src/widget/clock.js';
 import { fakeScenario, mount, sleep, untilScreen } from './support/helpers.js';
 
 const host = () => ({ addController() {}, removeController() {}, requestUpdate() {}, updateComplete: Promise.resolve(true) });
@@ -108,6 +109,7 @@ describe('following the payment', () => {
       onFatal: () => {},
       onDeadline: () => deadline++,
       pollInterval: () => 100,
+      clock: systemClock,
     });
     feed.setTarget({ endpoint: fake.endpoint, paymentId: payment.id, token });
     feed.follow(Date.now() + 500);

@@ -3,9 +3,10 @@
  * between it and the local clock at receipt corrects a phone whose clock is minutes (or hours) off. The host
  * re-renders once per second; screen readers are told the time only when it crosses 5, 2 and 1 minutes and
  * 30 seconds, never every second. At zero the controller asks for a status check instead of declaring the
- * payment expired: only the service decides that.
+ * payment expired: only the service decides that. Time comes from the element's clock, so tests move it.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { Clock } from '../clock.js';
 
 /** Seconds left at which the time is spoken, largest first. */
 export const ANNOUNCE_AT = [300, 120, 60, 30] as const;
@@ -13,8 +14,7 @@ export const ANNOUNCE_AT = [300, 120, 60, 30] as const;
 export interface CountdownOptions {
   /** Called once when the time reaches zero. */
   onZero: () => void;
-  /** Injectable for tests. */
-  now?: () => number;
+  clock: Clock;
 }
 
 /** The threshold crossed going from `beforeMs` to `afterMs` left (the smallest one if several were). */
@@ -31,8 +31,8 @@ export class CountdownController implements ReactiveController {
   #offset = 0;
   #lastLeft = Infinity;
   #zeroCalled = false;
-  #timer: ReturnType<typeof setTimeout> | undefined;
-  readonly #now: () => number;
+  #timer: unknown;
+  readonly #clock: Clock;
 
   readonly #host: ReactiveControllerHost;
   readonly #options: CountdownOptions;
@@ -40,7 +40,7 @@ export class CountdownController implements ReactiveController {
   constructor(host: ReactiveControllerHost, options: CountdownOptions) {
     this.#host = host;
     this.#options = options;
-    this.#now = options.now ?? (() => Date.now());
+    this.#clock = options.clock;
     host.addController(this);
   }
 
@@ -53,7 +53,7 @@ export class CountdownController implements ReactiveController {
       this.stop();
       return;
     }
-    if (!Number.isNaN(serverTime)) this.#offset = serverTime - this.#now();
+    if (!Number.isNaN(serverTime)) this.#offset = serverTime - this.#clock.now();
     if (expiresAt !== this.#expiresAt) {
       this.#expiresAt = expiresAt;
       this.#zeroCalled = false;
@@ -64,7 +64,7 @@ export class CountdownController implements ReactiveController {
   }
 
   stop(): void {
-    clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
     this.#expiresAt = undefined;
     this.announcedSeconds = undefined;
@@ -72,7 +72,13 @@ export class CountdownController implements ReactiveController {
 
   /** Milliseconds left on the server's clock, or undefined when no countdown runs. */
   get remainingMs(): number | undefined {
-    return this.#expiresAt === undefined ? undefined : Math.max(0, this.#expiresAt - (this.#now() + this.#offset));
+    const ms = this.toExpiryMs;
+    return ms === undefined ? undefined : Math.max(0, ms);
+  }
+
+  /** Like remainingMs, but negative once the expiry is past. */
+  get toExpiryMs(): number | undefined {
+    return this.#expiresAt === undefined ? undefined : this.#expiresAt - (this.#clock.now() + this.#offset);
   }
 
   hostConnected(): void {
@@ -80,12 +86,12 @@ export class CountdownController implements ReactiveController {
   }
 
   hostDisconnected(): void {
-    clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#timer);
     this.#timer = undefined;
   }
 
   #tick(): void {
-    clearTimeout(this.#timer);
+    this.#clock.clearTimeout(this.#timer);
     const left = this.remainingMs;
     if (left === undefined) return;
     const crossed = crossedThreshold(this.#lastLeft, left);
@@ -100,6 +106,6 @@ export class CountdownController implements ReactiveController {
       return;
     }
     // Wake up just after the displayed second changes.
-    this.#timer = setTimeout(() => this.#tick(), (left % 1000 || 1000) + 5);
+    this.#timer = this.#clock.setTimeout(() => this.#tick(), (left % 1000 || 1000) + 5);
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Whether a media query matches, kept current and re-rendering the host when it changes. The element uses it to
- * tell a phone (coarse pointer or a narrow viewport), where a QR on the same screen cannot be scanned and a
- * button that opens the payment app is what helps. Server-side (no matchMedia) it simply never matches.
+ * tell a phone (a coarse pointer and a narrow viewport), where a QR on the same screen cannot be scanned and
+ * the links that open the payment app are what helps. Server-side (no matchMedia) it simply never matches.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 

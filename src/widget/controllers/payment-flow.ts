@@ -1,13 +1,18 @@
 /**
  * The checkout's one source of truth: which payment is shown, how it was obtained (created, or resumed after a
  * reload from session-store.ts without a second create), which answers count (never an older state over a newer
- * one, never another payment's), and which events fire. Following is delegated: the countdown, the status feed
- * and the coordination between tabs are controllers of their own; this one wires them and decides.
+ * one, never another payment's), and which events fire. Its state is one immutable object (`state`), replaced on
+ * every change as Lit's Task does, so that a screen is a function of one value. Following is delegated: the
+ * countdown, the status feed and the coordination between tabs are controllers of their own; this one wires them
+ * and decides. After the expiry it keeps checking for a grace window (a payment made in the last minute is often
+ * confirmed late) and holds back an "expired" that arrives in that window, so that nobody is invited to pay a
+ * second time while the first payment may still arrive. Time comes from an injectable clock.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { stateRank } from '../../shared/outcome.js';
 import type { PaymentView } from '../../shared/payment-view.js';
 import { createPayment, fetchStatus, isAbort, PayinError, toPayinError } from '../api-client.js';
+import type { Clock } from '../clock.js';
 import { emit } from '../events.js';
 import { claimFinalAnnouncement, clearRecord, loadRecord, saveRecord, type SessionRecord } from '../session-store.js';
 import { CountdownController } from './countdown.js';
@@ -22,10 +27,30 @@ const FINAL_EVENTS: Partial<Record<PaymentView['outcome'], 'payin-paid' | 'payin
   failed: 'payin-failed',
 };
 
-/** Following stops this long after the expiry without a final state ("Check again" restarts it). */
+/**
+ * The grace window after the expiry: following goes on this long without a final state ("Check again" restarts
+ * it), and an "expired" that the service answers in this window is shown as "still checking" until it ends.
+ */
 export const FOLLOW_GRACE_MS = 5 * 60_000;
 
 export type Phase = 'idle' | 'creating' | 'resuming' | 'active' | 'error';
+
+/** Everything the screens read, replaced as a whole on every change. */
+export interface FlowState {
+  readonly phase: Phase;
+  /** The payment shown, if any. */
+  readonly payment?: PaymentView;
+  /** What stopped the flow (shown as a screen with a retry). */
+  readonly error?: PayinError;
+  /** A failing connection while following (shown as a notice; the feed retries by itself). */
+  readonly trouble?: PayinError;
+  /** The follow deadline passed without a final state. */
+  readonly stalled: boolean;
+  /** The time is up (or the service said "expired" within the grace window): still checking, nothing to pay. */
+  readonly late: boolean;
+}
+
+const IDLE: FlowState = { phase: 'idle', stalled: false, late: false };
 type Origin = 'create' | 'resume' | 'feed' | 'peer';
 
 export interface FlowConfig {
@@ -40,15 +65,12 @@ export interface FlowConfig {
   pollInterval: number;
 }
 
+/** Milliseconds from the answer's `serverTime` to the payment's expiry (negative once past it). */
+function toExpiry(payment: PaymentView): number {
+  return Date.parse(payment.expiresAt) - Date.parse(payment.serverTime);
+}
+
 export class PaymentFlowController implements ReactiveController {
-  phase: Phase = 'idle';
-  payment: PaymentView | undefined;
-  /** What stopped the flow (shown as a screen with a retry). */
-  error: PayinError | undefined;
-  /** A failing connection while following (shown as a notice; the feed retries by itself). */
-  trouble: PayinError | undefined;
-  /** The follow deadline passed without a final state. */
-  stalled = false;
   readonly countdown: CountdownController;
   readonly feed: StatusFeedController;
   readonly tabs: TabCoordinationController;
@@ -59,19 +81,33 @@ export class PaymentFlowController implements ReactiveController {
   #lastMethod: string | undefined;
   /** The order of the create or resume in flight (or that failed), before any payment is there to say it. */
   #order: string | undefined;
+  #state: FlowState = IDLE;
+  #graceTimer: unknown;
+  /** The payment whose grace window is over: its "expired" is final now. */
+  #graceOver: string | undefined;
 
   readonly #host: ReactiveControllerHost & HTMLElement;
   readonly #config: () => FlowConfig;
+  readonly #clock: Clock;
 
-  constructor(host: ReactiveControllerHost & HTMLElement, config: () => FlowConfig) {
+  constructor(host: ReactiveControllerHost & HTMLElement, config: () => FlowConfig, clock: Clock) {
     this.#host = host;
     this.#config = config;
-    this.countdown = new CountdownController(host, { onZero: () => void this.feed.checkNow() });
+    this.#clock = clock;
+    this.countdown = new CountdownController(host, {
+      clock,
+      onZero: () => {
+        if (!this.#state.payment?.final) this.#set({ late: true });
+        void this.feed.checkNow();
+      },
+    });
     this.feed = new StatusFeedController(host, {
+      clock,
       onPayment: (p) => this.#accept(p, 'feed'),
       onTrouble: (e) => this.#setTrouble(e),
       onFatal: (e) => this.#fail(e),
-      onDeadline: () => this.#update(() => (this.stalled = true)),
+      // A held "expired" ends with its grace timer; anything else not final by now is stalled.
+      onDeadline: () => !this.#state.payment?.final && this.#set({ stalled: true }),
       pollInterval: () => this.#config().pollInterval,
     });
     this.tabs = new TabCoordinationController(host, {
@@ -79,6 +115,16 @@ export class PaymentFlowController implements ReactiveController {
       onPeerPayment: (p) => this.#accept(p, 'peer'),
     });
     host.addController(this); // after the controllers it drives, so that they are connected first
+  }
+
+  /** The flow as the screens see it (a new object after every change). */
+  get state(): FlowState {
+    return this.#state;
+  }
+
+  /** The payment shown, if any. */
+  get payment(): PaymentView | undefined {
+    return this.#state.payment;
   }
 
   /** Resumes a remembered payment, or autostarts; called whenever the configuration may have changed. */
@@ -91,7 +137,7 @@ export class PaymentFlowController implements ReactiveController {
     // over the open one).
     if (forOrder !== undefined && forOrder !== orderId) this.reset(false);
     else if (open && method && !open.final && open.method !== method) this.reset(true);
-    if (this.phase !== 'idle' || this.payment || !orderId) return;
+    if (this.#state.phase !== 'idle' || this.payment || !orderId) return;
     const record = loadRecord(endpoint, orderId);
     if (record && (method ? record.method === method : methods.length === 0 || methods.includes(record.method))) {
       void this.#resume(record);
@@ -103,7 +149,8 @@ export class PaymentFlowController implements ReactiveController {
   /** Creates the payment (or resumes the one this tab already has for the order). Safe to call twice. */
   start(method = this.#config().method ?? this.payment?.method ?? this.#lastMethod): Promise<void> {
     if (this.#pending) return this.#pending;
-    if (this.payment && !this.payment.final) return Promise.resolve();
+    // Not while the payment may still arrive: after the expiry the grace window ends before a new payment.
+    if (this.payment && (!this.payment.final || this.#state.late)) return Promise.resolve();
     if (this.payment?.outcome === 'paid') return Promise.resolve();
     if (this.payment) this.reset(true); // expired or failed: start again with a new payment
     const { endpoint, orderId } = this.#config();
@@ -117,19 +164,16 @@ export class PaymentFlowController implements ReactiveController {
 
   /** Checks the status at once and follows again after a stall; after an error, repeats what failed. */
   refresh(): Promise<void> {
-    if (this.phase === 'error') return this.retry();
-    this.stalled = false;
-    if (this.payment && !this.payment.final && this.tabs.leading) this.feed.follow(this.#deadline());
+    if (this.#state.phase === 'error') return this.retry();
+    this.#set({ stalled: false });
+    if (this.payment && (!this.payment.final || this.#state.late) && this.tabs.leading) this.feed.follow(this.#deadline());
     return this.feed.checkNow();
   }
 
   /** Repeats the failed step; never creates a second payment (a create is idempotent per order and method). */
   retry(): Promise<void> {
-    if (this.payment && this.#token && this.error?.retryable !== false) {
-      this.#update(() => {
-        this.error = undefined;
-        this.phase = 'active';
-      });
+    if (this.payment && this.#token && this.#state.error?.retryable !== false) {
+      this.#set({ error: undefined, phase: 'active' });
       this.#follow();
       return this.feed.checkNow();
     }
@@ -148,15 +192,16 @@ export class PaymentFlowController implements ReactiveController {
     this.feed.stop();
     this.tabs.leave();
     this.countdown.stop();
+    this.#clock.clearTimeout(this.#graceTimer);
     if (forget && orderId) clearRecord(endpoint, orderId);
-    this.payment = this.#token = this.error = this.trouble = this.#lastMethod = this.#order = undefined;
-    this.stalled = false;
-    this.phase = 'idle';
+    this.#token = this.#lastMethod = this.#order = undefined;
+    this.#state = IDLE;
     this.#host.requestUpdate();
   }
 
   hostConnected(): void {
-    if (this.payment && !this.payment.final && this.#token && this.phase === 'active') this.#follow();
+    const { payment, phase, late } = this.#state;
+    if (payment && (!payment.final || late) && this.#token && phase === 'active') this.#follow();
   }
 
   #create(method: string): Promise<void> {
@@ -186,10 +231,7 @@ export class PaymentFlowController implements ReactiveController {
     const run = ++this.#run;
     const { endpoint, orderId } = this.#config();
     this.#order = orderId;
-    this.#update(() => {
-      this.phase = phase;
-      this.error = undefined;
-    });
+    this.#set({ phase, error: undefined });
     const done = work(this.#abort.signal).then(
       ({ payment, record }) => {
         if (run !== this.#run) return;
@@ -198,7 +240,7 @@ export class PaymentFlowController implements ReactiveController {
         const resumed = phase === 'resuming';
         emit(this.#host, 'payin-created', { payment, resumed });
         this.#accept(payment, resumed ? 'resume' : 'create');
-        if (!payment.final) this.#follow();
+        if (!payment.final || this.#state.late) this.#follow();
       },
       (error: unknown) => {
         if (run !== this.#run || isAbort(error)) return;
@@ -215,29 +257,52 @@ export class PaymentFlowController implements ReactiveController {
 
   /** Applies a payment if it is news: same payment, not an older state, not an older answer. */
   #accept(next: PaymentView, origin: Origin): void {
-    const current = this.payment;
+    const { payment: current, late } = this.#state;
+    const held = !!current?.final && late;
     if (current) {
-      if (next.id !== current.id || current.final) return;
+      if (next.id !== current.id || (current.final && !held) || (held && !next.final)) return;
       const rank = stateRank(next.state) - stateRank(current.state);
       const older = Date.parse(next.serverTime) < Date.parse(current.serverTime);
       if (rank < 0 || (rank === 0 && older)) return;
     }
-    this.payment = next;
-    this.phase = 'active';
-    this.stalled = false;
-    if (next.final) this.countdown.stop();
+    // An "expired" from the service at or after the expiry, within the grace window: held as "still checking".
+    const since = -toExpiry(next);
+    const hold = next.outcome === 'expired' && this.#graceOver !== next.id && since >= -1000 && since < FOLLOW_GRACE_MS;
+    const left = next.final && !hold ? undefined : toExpiry(next);
+    this.#set({ payment: next, phase: 'active', stalled: false, late: hold || (left !== undefined && left <= 0) });
+    if (left === undefined) this.countdown.stop();
     else this.countdown.set(next.expiresAt, next.serverTime);
     if (origin !== 'peer') this.tabs.share(next);
-    this.#host.requestUpdate();
     const resumed = origin === 'resume';
     if (!current || current.state !== next.state) emit(this.#host, 'payin-state', { payment: next, resumed });
-    if (!next.final) return;
+    if (hold) {
+      this.#clock.clearTimeout(this.#graceTimer);
+      this.#graceTimer = this.#clock.setTimeout(() => void this.#endGrace(next.id, resumed), FOLLOW_GRACE_MS - since);
+      return;
+    }
+    if (next.final) this.#finish(next, resumed);
+  }
+
+  /** The grace window of a held "expired" is over: one last check, then it is final. */
+  async #endGrace(id: string, resumed: boolean): Promise<void> {
+    if (this.tabs.leading) await this.feed.checkNow();
+    const { payment, late } = this.#state;
+    if (payment?.id !== id || !payment.final || !late) return;
+    this.#graceOver = id;
+    this.#set({ late: false });
+    this.countdown.stop();
+    this.tabs.share(payment);
+    this.#finish(payment, resumed);
+  }
+
+  /** A final state: following ends and its event fires, once per page. */
+  #finish(payment: PaymentView, resumed: boolean): void {
     this.feed.stop();
     this.tabs.leave();
-    const claim = claimFinalAnnouncement(this.#config().endpoint, next.id);
+    const claim = claimFinalAnnouncement(this.#config().endpoint, payment.id);
     if (!claim) return;
-    const name = FINAL_EVENTS[next.outcome] ?? 'payin-failed';
-    emit(this.#host, name, { payment: next, resumed: resumed || claim.announcedBefore });
+    const name = FINAL_EVENTS[payment.outcome] ?? 'payin-failed';
+    emit(this.#host, name, { payment, resumed: resumed || claim.announcedBefore });
   }
 
   #follow(): void {
@@ -248,30 +313,27 @@ export class PaymentFlowController implements ReactiveController {
     else this.tabs.join(this.payment.id);
   }
 
-  /** Local epoch ms at which following gives up: a little past the expiry on the corrected clock. */
+  /** Local epoch ms at which following gives up: the end of the grace window on the corrected clock. */
   #deadline(): number {
-    const left = this.countdown.remainingMs ?? 0;
-    return Date.now() + left + FOLLOW_GRACE_MS;
+    const toExpiry = this.countdown.toExpiryMs ?? 0;
+    return this.#clock.now() + toExpiry + FOLLOW_GRACE_MS;
   }
 
   #setTrouble(error: PayinError | undefined): void {
-    const began = error && !this.trouble;
-    if (!error && !this.trouble) return;
-    this.#update(() => (this.trouble = error));
+    const began = error && !this.#state.trouble;
+    if (!error && !this.#state.trouble) return;
+    this.#set({ trouble: error });
     if (began) emit(this.#host, 'payin-error', error.toDetail());
   }
 
   #fail(error: PayinError): void {
     if (error.code === 'not_found') clearRecord(this.#config().endpoint, this.#config().orderId);
-    this.#update(() => {
-      this.error = error;
-      this.phase = 'error';
-    });
+    this.#set({ error, phase: 'error' });
     emit(this.#host, 'payin-error', error.toDetail());
   }
 
-  #update(change: () => unknown): void {
-    change();
+  #set(change: Partial<FlowState>): void {
+    this.#state = { ...this.#state, ...change };
     this.#host.requestUpdate();
   }
 }

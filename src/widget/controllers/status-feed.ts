@@ -4,9 +4,10 @@
  * backoff (poll-delay.ts). Coming back to the tab or back online checks at once: that is the moment a shopper
  * returns from the bank app. Polling ends a little after the expiry (the deadline), so that a forgotten tab does
  * not poll forever. Answers are numbered like Lit Task's call ids: an answer older than one already applied is
- * dropped, and everything in flight is aborted on stop.
+ * dropped, and everything in flight is aborted on stop. Waits and the deadline are on the element's clock.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { Clock } from '../clock.js';
 import { readPaymentView, type PaymentView } from '../../shared/payment-view.js';
 import { eventsUrl, fetchStatus, isAbort, toPayinError, type PayinError } from '../api-client.js';
 import { nextDelay } from './poll-delay.js';
@@ -26,6 +27,7 @@ export interface StatusFeedOptions {
   /** The deadline passed without a final state. */
   onDeadline: () => void;
   pollInterval: () => number;
+  clock: Clock;
 }
 
 export class StatusFeedController implements ReactiveController {
@@ -33,7 +35,7 @@ export class StatusFeedController implements ReactiveController {
   #following = false;
   #deadline = Infinity;
   #abort = new AbortController();
-  #timer: ReturnType<typeof setTimeout> | undefined;
+  #timer: unknown;
   #stream: EventSource | undefined;
   #streamOpen = false;
   #streamFailures = 0;
@@ -71,7 +73,7 @@ export class StatusFeedController implements ReactiveController {
     this.#target = undefined;
     this.#abort.abort();
     this.#abort = new AbortController();
-    clearTimeout(this.#timer);
+    this.#options.clock.clearTimeout(this.#timer);
     this.#closeStream();
     this.#failures = 0;
   }
@@ -80,7 +82,7 @@ export class StatusFeedController implements ReactiveController {
   async checkNow(): Promise<void> {
     const target = this.#target;
     if (!target) return;
-    clearTimeout(this.#timer);
+    this.#options.clock.clearTimeout(this.#timer);
     const call = ++this.#calls;
     const { signal } = this.#abort;
     try {
@@ -118,9 +120,9 @@ export class StatusFeedController implements ReactiveController {
   }
 
   #schedule(delay?: number): void {
-    clearTimeout(this.#timer);
+    this.#options.clock.clearTimeout(this.#timer);
     if (!this.#following) return;
-    if (Date.now() >= this.#deadline) {
+    if (this.#options.clock.now() >= this.#deadline) {
       this.#following = false;
       this.#closeStream();
       this.#options.onDeadline();
@@ -135,7 +137,10 @@ export class StatusFeedController implements ReactiveController {
         streamOpen: this.#streamOpen,
         retryAfterMs: this.#retryAfterMs,
       });
-    this.#timer = setTimeout(() => void this.checkNow(), Math.min(wait, Math.max(0, this.#deadline - Date.now())));
+    this.#timer = this.#options.clock.setTimeout(
+      () => void this.checkNow(),
+      Math.min(wait, Math.max(0, this.#deadline - this.#options.clock.now())),
+    );
   }
 
   #openStream(): void {

@@ -28,8 +28,31 @@ export interface Translation {
   copied: string;
   /** The QR's text alternative. */
   qrLabel: string;
+  /** Under the QR on a desktop, where a phone scans it. */
   scanHint: string;
+  /** The one link that opens the payment app (when the service gave its own). */
   openApp: string;
+  /** On a phone: above the UPI app links. */
+  chooseApp: string;
+  /** The `upi://` link that lets Android pick the app, and the same as the last entry on iOS. */
+  anyUpiApp: string;
+  otherUpiApp: string;
+  /** After a tap that opened no app (the page still visible 2 s later). */
+  didntOpen: string;
+  /** The fold with the QR on a phone, and its caption. */
+  otherDevice: string;
+  otherDeviceHint: string;
+  shareQr: string;
+  saveQr: string;
+  /** The SBP bank chooser. */
+  chooseBank: string;
+  findBank: string;
+  noBank: string;
+  /** For a transfer to a phone number: the number is copied when a bank is chosen. */
+  sbpPhoneHint(phone: string): string;
+  /** After the expiry, while the payment may still arrive. */
+  lateHeading: string;
+  lateHint: string;
   /** Without a QR: the one-line instruction for SBP (with the bank to choose) and for everything else. */
   sbpInstruction(bank: string | undefined): string;
   instruction: string;
@@ -37,7 +60,6 @@ export interface Translation {
   /** What the timer says to screen readers at 5, 2 and 1 minutes and 30 seconds. */
   minutesLeft(n: number): string;
   secondsLeft(n: number): string;
-  timeUp: string;
   checkingHeading: string;
   checkingHint: string;
   paidHeading: string;

@@ -36,8 +36,8 @@ export function copyButton(ctx: ViewContext, key: string, text: string, describe
 
 export function countdown(ctx: ViewContext): TemplateResult | typeof nothing {
   const left = ctx.flow.countdown.remainingMs;
-  if (left === undefined) return nothing;
-  if (left <= 0) return html`<p part="countdown" class="countdown over">${ctx.t.timeUp}</p>`;
+  // At zero the late screen takes over (nothing to pay now, still checking).
+  if (!left) return nothing;
   const urgent = left <= 60_000;
   return html`<p part="countdown" class="countdown ${urgent ? 'urgent' : ''}">
     <span class="label">${ctx.t.timeLeft}</span>
@@ -47,10 +47,10 @@ export function countdown(ctx: ViewContext): TemplateResult | typeof nothing {
 
 /** The connection notice and the stalled notice, with the button that checks again. */
 export function notices(ctx: ViewContext): TemplateResult | typeof nothing {
-  const { flow, t } = ctx;
-  if (!flow.trouble && !flow.stalled) return nothing;
+  const { state, t } = ctx;
+  if (!state.trouble && !state.stalled) return nothing;
   return html`<div part="notice" class="notice">
-    <span>${flow.stalled ? t.followStopped : t.connectionTrouble}</span>
+    <span>${state.stalled ? t.followStopped : t.connectionTrouble}</span>
     <button part="check-button" class="link" type="button" @click=${ctx.refresh}>${t.checkNow}</button>
   </div>`;
 }

@@ -1,18 +1,19 @@
 /**
  * Every screen but the pay screen: the start button or the method choice, the waits (creating, preparing the
- * requisites, checking), the four final screens and the error screen. Each starts with its heading, each wait
- * says what is happening, and each final screen says what the shopper can do next.
+ * requisites, checking, and after the expiry the grace window, which warns against paying twice), the four final
+ * screens and the error screen. Each starts with its heading, each wait says what is happening, and each final
+ * screen says what the shopper can do next.
  */
 import { html, nothing, type TemplateResult } from 'lit';
+import { errorAction, errorKind } from '../error-meaning.js';
 import { amountBlock, countdown, heading, money, notices, spinner } from './parts.js';
 import { otherMethod, payScreen } from './pay-screen.js';
-import type { ErrorKind } from '../translations/translation.js';
 import type { Screen, ViewContext } from './view-context.js';
 
 export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
-  const { t, flow } = ctx;
+  const { t } = ctx;
   // screenOf shows preparing, pay, checking and the final screens only with a payment.
-  const payment = flow.payment!;
+  const payment = ctx.state.payment!;
   switch (screen) {
     case 'start':
       return html`${heading(t.title)}
@@ -34,6 +35,9 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
       return payScreen(ctx, payment);
     case 'checking':
       return html`${heading(t.checkingHeading)} ${spinner()} <p class="hint">${t.checkingHint}</p>
+        ${amountBlock(ctx, payment, false)} ${notices(ctx)}`;
+    case 'late':
+      return html`${heading(t.lateHeading)} ${spinner()} <p part="late-notice" class="hint">${t.lateHint}</p>
         ${amountBlock(ctx, payment, false)} ${notices(ctx)}`;
     case 'paid':
       return html`<div part="result" class="result paid">
@@ -67,19 +71,12 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
   }
 }
 
-export function errorKind(code: string): ErrorKind {
-  if (code === 'network_error' || code === 'timeout') return 'network';
-  if (code === 'order_paid') return 'paid';
-  return code === 'misconfigured' || code === 'bad_request' || code === 'unknown_field' ? 'setup' : 'other';
-}
-
 function errorScreen(ctx: ViewContext): TemplateResult {
-  const { t, flow } = ctx;
-  const error = flow.error;
+  const { t } = ctx;
+  const error = ctx.state.error;
   const code = error?.code ?? 'internal';
-  // Paid orders and a broken setup cannot be fixed by the shopper; everything else can be tried again.
-  const action = code === 'order_paid' || code === 'misconfigured' ? undefined : error?.retryable ? t.retry : t.startAgain;
+  const action = errorAction(error);
   return html`${heading(t.errorHeading)}
     <p part="error" class="error" data-code=${code}>${t.errors[errorKind(code)]}</p>
-    ${action ? html`<button part="retry-button" class="button primary" type="button" @click=${ctx.retry}>${action}</button>` : nothing}`;
+    ${action ? html`<button part="retry-button" class="button primary" type="button" @click=${ctx.retry}>${t[action]}</button>` : nothing}`;
 }

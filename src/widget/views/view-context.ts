@@ -3,8 +3,10 @@
  * async work): the element builds it once per render from its controllers, so that every screen can be read,
  * and reviewed, on its own.
  */
-import type { PaymentView } from '../../shared/payment-view.js';
-import type { PaymentFlowController } from '../controllers/payment-flow.js';
+import type { FlowState, PaymentFlowController } from '../controllers/payment-flow.js';
+import type { SbpBank } from '../deep-links.js';
+import type { Platform } from '../device.js';
+import type { ChoiceKind } from '../remembered-choice.js';
 import type { Translation } from '../translations/translation.js';
 
 export type Screen =
@@ -14,6 +16,7 @@ export type Screen =
   | 'preparing'
   | 'pay'
   | 'checking'
+  | 'late'
   | 'paid'
   | 'underpaid'
   | 'expired'
@@ -25,10 +28,26 @@ export interface ViewContext {
   /** BCP 47 tag for Intl. */
   locale: string;
   flow: PaymentFlowController;
+  state: FlowState;
   /** The methods the shopper may choose from (empty or one: no choice). */
   methods: string[];
-  /** A phone: the QR cannot be scanned from the same screen, a button opens the payment app instead. */
+  /** Paying on this device: the app or bank chooser comes first, the QR (unscannable here) folds away. */
   isPhone: boolean;
+  /** Which links open an app here. */
+  platform: Platform;
+  /** The UPI apps to offer, in order (the remembered one first). */
+  upiApps: string[];
+  /** The SBP banks, ranked (the remembered one first), once loaded. */
+  banks: SbpBank[] | undefined;
+  bankQuery: string;
+  filterBanks(query: string): void;
+  /** Called in the tap on an app or bank link: remembers it and watches whether an app opened. */
+  tapped(kind: ChoiceKind, id: string): void;
+  /** The last tap seems not to have opened an app. */
+  stuck: boolean;
+  /** Whether "Pay from another device" is unfolded. */
+  otherDevice: boolean;
+  setOtherDevice(open: boolean): void;
   /** Key of the value just copied (its button says "Copied"), if any. */
   copied: string | undefined;
   copy(key: string, text: string): void;
@@ -40,14 +59,15 @@ export interface ViewContext {
 }
 
 /** Which screen a flow state is. */
-export function screenOf(flow: PaymentFlowController, methods: string[], method: string | undefined): Screen {
-  if (flow.phase === 'error') return 'error';
-  const payment: PaymentView | undefined = flow.payment;
+export function screenOf(state: FlowState, methods: string[], method: string | undefined): Screen {
+  if (state.phase === 'error') return 'error';
+  const payment = state.payment;
   if (payment) {
-    if (payment.final) return payment.outcome as 'paid' | 'underpaid' | 'expired' | 'failed';
+    if (payment.final && !state.late) return payment.outcome as 'paid' | 'underpaid' | 'expired' | 'failed';
     if (payment.outcome === 'checking') return 'checking';
+    if (state.late) return 'late';
     return payment.requisites ? 'pay' : 'preparing';
   }
-  if (flow.phase === 'creating' || flow.phase === 'resuming') return 'loading';
+  if (state.phase === 'creating' || state.phase === 'resuming') return 'loading';
   return !method && methods.length > 1 ? 'choose' : 'start';
 }

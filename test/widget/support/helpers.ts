@@ -3,6 +3,8 @@
  * and short ways to look into the element's shadow root.
  */
 import { fixture, html, waitUntil } from '@open-wc/testing';
+import { ifDefined } from 'lit/directives/if-defined.js';
+import { type Clock, systemClock } from '../../../src/widget/clock.js';
 import '../../../src/widget/index.js';
 import type { PayinCheckout } from '../../../src/widget/index.js';
 import type { PayinEventMap } from '../../../src/widget/events.js';
@@ -101,9 +103,25 @@ export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve
 
 export async function mount(
   endpoint: string,
-  attrs: { orderId?: string; method?: string; methods?: string; lang?: string; autostart?: boolean; pollInterval?: number } = {},
+  attrs: {
+    orderId?: string;
+    method?: string;
+    methods?: string;
+    lang?: string;
+    autostart?: boolean;
+    pollInterval?: number;
+    platform?: string;
+    upiApps?: string;
+    noRemember?: boolean;
+    /** The clock the element runs on (a ManualClock in the tests that move time). */
+    clock?: Clock;
+  } = {},
 ) {
   const el = await fixture<PayinCheckout>(html`<payin-checkout
+    .clock=${attrs.clock ?? systemClock}
+    platform=${attrs.platform ?? ''}
+    upi-apps=${ifDefined(attrs.upiApps)}
+    ?no-remember=${attrs.noRemember ?? false}
     endpoint=${endpoint}
     order-id=${attrs.orderId ?? uid('order')}
     method=${attrs.method ?? ''}

@@ -1,0 +1,47 @@
+/**
+ * Loads the SBP member list for the bank chooser when the element first needs it, with an AbortSignal that the
+ * element's disconnection aborts (a stale answer for another endpoint is dropped). A failure leaves the chooser
+ * out: the phone number and the QR still work, so the shopper is not told about it.
+ */
+import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { SbpBank } from '../deep-links.js';
+import { loadSbpBanks } from '../sbp-banks.js';
+
+export class SbpBankListController implements ReactiveController {
+  /** The list, once loaded. */
+  banks: SbpBank[] | undefined;
+  #endpoint: string | undefined;
+  #abort: AbortController | undefined;
+
+  readonly #host: ReactiveControllerHost;
+
+  constructor(host: ReactiveControllerHost) {
+    this.#host = host;
+    host.addController(this);
+  }
+
+  /** Starts loading the list of `endpoint`, unless it is loaded or on its way. */
+  want(endpoint: string): void {
+    if (this.#endpoint === endpoint) return;
+    this.#abort?.abort();
+    const abort = new AbortController();
+    this.#abort = abort;
+    this.#endpoint = endpoint;
+    this.banks = undefined;
+    loadSbpBanks(endpoint, abort.signal).then(
+      (banks) => {
+        if (abort.signal.aborted) return;
+        this.banks = banks;
+        this.#host.requestUpdate();
+      },
+      () => {
+        // Aborted, or no list: the chooser stays out and the requisites carry the payment.
+      },
+    );
+  }
+
+  hostDisconnected(): void {
+    this.#abort?.abort();
+    this.#endpoint = undefined;
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * The links that open a payment app on the phone that shows the checkout (docs/phone-links.md, agreed with the
+ * proxy and the sandbox). They are rendered as real `<a href>` anchors, so that the navigation happens in the tap
+ * itself: Safari refuses to open an app after an await. What the service signed is never rebuilt: the query of
+ * its `upi://pay?` link (or of its own intent URL) travels unchanged into every app's link, and its C2B
+ * `qr.nspk.ru` link keeps its path and query. Only fixed schemes are written here, so nothing the service sends
+ * can become a `javascript:` link.
+ */
+import type { PaymentView } from '../shared/payment-view.js';
+import { isSbpQrLink } from '../shared/qr-payload.js';
+import type { Platform } from './device.js';
+
+/** A UPI app: its name, its Android package and, when it has one, the start of its iOS link (before the query). */
+export type UpiApp = readonly [name: string, androidPackage: string, iosPrefix?: string];
+
+export const UPI_APPS: Readonly<Record<string, UpiApp>> = {
+  gpay: ['Google Pay', 'com.google.android.apps.nbu.paisa.user', 'gpay://upi/pay?'],
+  phonepe: ['PhonePe', 'com.phonepe.app', 'phonepe://pay?'],
+  paytm: ['Paytm', 'net.one97.paytm', 'paytmmp://upi/pay?'],
+  bhim: ['BHIM', 'in.org.npci.upiapp', 'bhim://upi/pay?'],
+  amazonpay: ['Amazon Pay', 'in.amazon.mShop.android.shopping'],
+};
+
+/** The apps offered when the shop names none: the four that carry most of UPI. */
+export const DEFAULT_UPI_APPS = ['gpay', 'phonepe', 'paytm', 'bhim'];
+
+/** The id of the link that lets the phone pick any UPI app (`upi://pay?...`). */
+export const ANY_APP = 'any';
+
+export interface AppLink {
+  /** An id of UPI_APPS, ANY_APP, or a bank's schema. */
+  id: string;
+  href: string;
+}
+
+const UPI_PAY = /^upi:\/\/pay\?/i;
+const INTENT_PAY = /^intent:\/\/pay\?([^#\s]*)#Intent;/i;
+
+/** The service's own Android intent for the payment, when it handed one over. */
+export function serviceIntent(payment: PaymentView): string | undefined {
+  return payment.qr && INTENT_PAY.test(payment.qr) ? payment.qr : undefined;
+}
+
+/**
+ * `<Q>`: the query of the payment's UPI link. The proxy hands over the service's own link unchanged, or (when the
+ * service gave none) the one src/shared/qr-payload.ts built from the requisites, so it is taken as it comes.
+ */
+export function upiQuery(payment: PaymentView): string | undefined {
+  const qr = payment.qr;
+  if (!qr) return undefined;
+  const query = UPI_PAY.test(qr) ? qr.slice(10) : INTENT_PAY.exec(qr)?.[1];
+  // A query with a fragment or a space would break the intent around it: no app links then (the QR still works).
+  return query && !/[#\s]/.test(query) ? query : undefined;
+}
+
+/** One link per app (the apps in the given order; iOS only those with a scheme), then "any UPI app". */
+export function upiLinks(payment: PaymentView, platform: Platform, apps: readonly string[]): AppLink[] {
+  const q = upiQuery(payment);
+  if (!q) return [];
+  const any = { id: ANY_APP, href: `upi://pay?${q}` };
+  if (platform === 'android') {
+    const own = serviceIntent(payment);
+    if (own) return [{ id: ANY_APP, href: own }];
+    return [
+      ...apps.flatMap((id) => (UPI_APPS[id] ? [{ id, href: `intent://pay?${q}#Intent;scheme=upi;package=${UPI_APPS[id][1]};end` }] : [])),
+      any,
+    ];
+  }
+  if (platform === 'ios') return [...apps.flatMap((id) => (UPI_APPS[id]?.[2] ? [{ id, href: UPI_APPS[id][2] + q }] : [])), any];
+  return [any];
+}
+
+/** A member of the NSPK list, as the proxy's `/sbp-banks` serves it. */
+export interface SbpBank {
+  bankName: string;
+  /** `bank` + 12 digits: the bank app's scheme on iOS. */
+  schema: string;
+  /** The bank app's Android package. */
+  package_name?: string;
+  /** On the proxy's origin. */
+  logoURL?: string;
+}
+
+/** The payment's C2B link (`https://qr.nspk.ru/<ID>?<P>`), if the service gave one. */
+export function c2bLink(payment: PaymentView): string | undefined {
+  return isSbpQrLink(payment.qr) ? payment.qr : undefined;
+}
+
+/**
+ * The link that opens a bank's app: for a C2B payment at that payment (`<schema>://qr.nspk.ru/...` on iOS, an
+ * intent to qr.nspk.ru on Android); for a transfer to a phone number, the app itself.
+ */
+export function sbpBankLink(payment: PaymentView, bank: SbpBank, platform: Platform): string | undefined {
+  const link = c2bLink(payment);
+  if (platform === 'ios') return link ? bank.schema + link.slice(5) : `${bank.schema}://`;
+  const pkg = bank.package_name;
+  if (platform !== 'android' || !pkg) return undefined;
+  return link
+    ? `intent${link.slice(6)}#Intent;scheme=https;package=${pkg};end`
+    : `intent://open#Intent;scheme=${bank.schema};package=${pkg};end`;
+}

@@ -1,0 +1,20 @@
+/**
+ * What each error code means to the shopper, in one place: which sentence they read (by kind: their
+ * connection, an order already paid, a checkout set up wrongly, the service) and what they can do about it
+ * (repeat the same request, start again, or nothing: a paid order and a broken setup are not theirs to fix).
+ */
+import type { ErrorEventDetail } from './events.js';
+import type { ErrorKind } from './translations/translation.js';
+
+export function errorKind(code: string): ErrorKind {
+  if (code === 'network_error' || code === 'timeout') return 'network';
+  if (code === 'order_paid') return 'paid';
+  return code === 'misconfigured' || code === 'bad_request' || code === 'unknown_field' ? 'setup' : 'other';
+}
+
+/** The button the error screen offers: repeat what failed, start over, or none. */
+export function errorAction(error: ErrorEventDetail | undefined): 'retry' | 'startAgain' | undefined {
+  const code = error?.code ?? 'internal';
+  if (code === 'order_paid' || code === 'misconfigured') return undefined;
+  return error?.retryable ? 'retry' : 'startAgain';
+}

@@ -1,0 +1,69 @@
+/**
+ * The SBP member list for the bank chooser: fetched from the proxy's `{endpoint}/sbp-banks` (never bundled: the
+ * NSPK list changes and weighs more than the whole element), once per page and endpoint, and checked entry by
+ * entry, since it comes from outside. A logo is kept only when it is on the proxy's own origin, so that a strict
+ * CSP (`img-src 'self'`) allows it and no third party learns who is paying. The order: the shopper's last bank,
+ * then the largest banks (by schema, the one stable key), then the rest by name.
+ */
+import { routeUrl } from './api-client.js';
+import type { SbpBank } from './deep-links.js';
+
+/** Sberbank, T-Bank, VTB, Alfa, Raiffeisen, Gazprombank, Sovcombank, Promsvyazbank, Rosbank. */
+const LARGEST = [111, 4, 5, 8, 7, 1, 13, 10, 12].map((n) => `bank${String(1e11 + n)}`);
+
+const SCHEMA = /^bank\d{12}$/;
+const PACKAGE = /^[A-Za-z][\w.]{0,200}$/;
+
+const loaded = new Map<string, SbpBank[]>();
+
+/** The list, from this page's earlier fetch when there was one. */
+export async function loadSbpBanks(endpoint: string, signal: AbortSignal): Promise<SbpBank[]> {
+  const url = new URL(routeUrl(endpoint, 'sbp-banks'), document.baseURI);
+  const known = loaded.get(url.href);
+  if (known) return known;
+  const answer = await fetch(url, { signal, credentials: 'same-origin', headers: { accept: 'application/json' } });
+  if (!answer.ok) throw new Error(`${url.pathname}: HTTP ${answer.status}`);
+  const banks = readSbpBanks(await answer.json(), url.origin);
+  loaded.set(url.href, banks);
+  return banks;
+}
+
+/** The valid entries of an answer; a logo only on `origin`. */
+export function readSbpBanks(value: unknown, origin: string): SbpBank[] {
+  const list = (value as { dictionary?: unknown } | null)?.dictionary;
+  if (!Array.isArray(list)) return [];
+  const banks: SbpBank[] = [];
+  for (const entry of list as Record<string, unknown>[]) {
+    const { bankName, schema, package_name, logoURL } = entry ?? {};
+    if (typeof bankName !== 'string' || !bankName.trim() || typeof schema !== 'string' || !SCHEMA.test(schema)) continue;
+    const bank: SbpBank = { bankName: bankName.trim(), schema };
+    if (typeof package_name === 'string' && PACKAGE.test(package_name)) bank.package_name = package_name;
+    if (typeof logoURL === 'string') {
+      try {
+        const logo = new URL(logoURL, origin);
+        if (logo.origin === origin) bank.logoURL = logo.href;
+      } catch {
+        // No logo: the name alone.
+      }
+    }
+    banks.push(bank);
+  }
+  return banks;
+}
+
+/** The last bank first, then the largest, then the rest by name. */
+export function rankBanks(banks: readonly SbpBank[], last: string | undefined, locale: string): SbpBank[] {
+  const rank = (b: SbpBank) => (b.schema === last ? -1 : LARGEST.includes(b.schema) ? LARGEST.indexOf(b.schema) : LARGEST.length);
+  return [...banks].sort((a, b) => rank(a) - rank(b) || a.bankName.localeCompare(b.bankName, locale));
+}
+
+const fold = (s: string) =>
+  s
+    .toLocaleLowerCase()
+    .replace(/ё/g, 'е')
+    .replace(/[\s«»"'-]+/g, '');
+
+/** Whether the bank's name contains what the shopper typed (case, spaces, quotes and ё/е aside). */
+export function bankMatches(bank: SbpBank, query: string): boolean {
+  return fold(bank.bankName).includes(fold(query));
+}

@@ -1,0 +1,48 @@
+/**
+ * The SBP bank chooser on a phone: a searchable list of the NSPK members (the shopper's last bank and the largest
+ * banks first, in a box that scrolls after about six), each a link that opens that bank's app at the payment (a
+ * C2B link) or, for a transfer to a phone number, opens the app after copying the number. Logos come only from
+ * the proxy's origin; a bank without one shows its initial.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { PaymentView } from '../../shared/payment-view.js';
+import { c2bLink, type SbpBank, sbpBankLink } from '../deep-links.js';
+import { bankMatches } from '../sbp-banks.js';
+import type { ViewContext } from './view-context.js';
+
+/** Banks before the search field is worth its space. */
+const FEW = 6;
+
+export function bankChooser(ctx: ViewContext, payment: PaymentView): TemplateResult | typeof nothing {
+  const { t } = ctx;
+  const usable = (ctx.banks ?? []).flatMap((bank) => {
+    const href = sbpBankLink(payment, bank, ctx.platform);
+    return href ? [{ bank, href }] : [];
+  });
+  if (!usable.length) return nothing;
+  const found = usable.filter((u) => bankMatches(u.bank, ctx.bankQuery));
+  const phone = c2bLink(payment) ? undefined : payment.requisites?.address;
+  const tap = (bank: SbpBank) => {
+    if (phone) ctx.copy('address', phone); // before the app opens: the shopper pastes it there
+    ctx.tapped('sbp-bank', bank.schema);
+  };
+  return html`<div part="bank-chooser" class="chooser">
+    <p id="banks-label" class="label">${t.chooseBank}</p>
+    ${phone ? html`<p class="hint">${t.sbpPhoneHint(phone)}</p>` : nothing}
+    ${
+      usable.length > FEW
+        ? html`<input part="bank-search" class="search" type="search" autocomplete="off"
+          aria-label=${t.findBank} placeholder=${t.findBank} .value=${ctx.bankQuery}
+          @input=${(e: Event) => ctx.filterBanks((e.target as HTMLInputElement).value)}>`
+        : nothing
+    }
+    <ul class="banks" aria-labelledby="banks-label">
+      ${found.map(
+        ({ bank, href }) => html`<li><a part="bank-link" class="bank" href=${href} data-schema=${bank.schema} @click=${() => tap(bank)}>
+          ${bank.logoURL ? html`<img src=${bank.logoURL} alt="" width="32" height="32">` : html`<span class="logo" aria-hidden="true">${bank.bankName[0]}</span>`}
+          <span>${bank.bankName}</span></a></li>`,
+      )}
+    </ul>
+    ${found.length ? nothing : html`<p class="hint" role="status">${t.noBank}</p>`}
+  </div>`;
+}
