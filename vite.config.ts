@@ -4,17 +4,34 @@
  * is CommonJS; Vite converts it). The ES module build comes from tsc (tsconfig.build.json) into the same dist/,
  * so this build must never empty the folder. The React demo has its own config (demo/react/vite.config.ts).
  *
+ * English is in the bundle; every other language is its own small file beside it (dist/payin-checkout.<lang>.js,
+ * an ES module whose default export is the translation), which the script loads when an element first speaks it:
+ * the script-tag build swaps src/widget/translations/languages.ts for languages.script.ts, which finds them.
+ *
  * After the bundle, the same run writes the framework typings (dist/jsx/react.d.ts, preact.d.ts, vue.d.ts) from
  * custom-elements.json, so that they can never drift from the element: the manifest is generated from the
  * element's JSDoc by `cem analyze`, which therefore runs before this build.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build as esbuild } from 'esbuild';
 import { defineConfig, type Plugin } from 'vite';
+
+/** The languages beyond English: each becomes dist/payin-checkout.<lang>.js, loaded on demand from beside the script. */
+const LANGUAGES = ['ru', 'hi'];
 
 export default defineConfig({
   // Nothing in public/ belongs in the bundle's folder.
   publicDir: false,
-  plugins: [jsxTypings({ manifest: 'custom-elements.json', outDir: 'dist/jsx' })],
+  plugins: [languageFiles(LANGUAGES), jsxTypings({ manifest: 'custom-elements.json', outDir: 'dist/jsx' })],
+  resolve: {
+    alias: [
+      {
+        find: /^\.\/languages\.js$/,
+        replacement: fileURLToPath(new URL('src/widget/translations/languages.script.ts', import.meta.url)),
+      },
+    ],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: false,
@@ -30,6 +47,32 @@ export default defineConfig({
     },
   },
 });
+
+/** dist/payin-checkout.<lang>.js for each language: `export default` its translation, minified, in UTF-8. */
+function languageFiles(languages: string[]): Plugin {
+  return {
+    name: 'payin-language-files',
+    apply: 'build',
+    async closeBundle() {
+      for (const lang of languages) {
+        await esbuild({
+          stdin: {
+            contents: `export { ${lang} as default } from './src/widget/translations/${lang}.ts';`,
+            resolveDir: fileURLToPath(new URL('.', import.meta.url)),
+            loader: 'ts',
+          },
+          outfile: `dist/payin-checkout.${lang}.js`,
+          bundle: true,
+          format: 'esm',
+          target: 'es2022',
+          minify: true,
+          charset: 'utf8',
+          logLevel: 'warning',
+        });
+      }
+    },
+  };
+}
 
 interface ManifestElement {
   name: string;

@@ -47,7 +47,25 @@ const DEFAULTS = {
   retryAfterSeconds: 0,
   /** Requisites as the service would send them (e.g. markup, to prove it is shown as text). */
   requisites: undefined,
+  /** The answer of GET /sbp-banks: undefined for BANKS (logos on this origin), or any value to serve as it is. */
+  banks: undefined,
 };
+
+/** Nine NSPK members in the list's own shape, more than the chooser shows before its search field. */
+const BANKS = [
+  ['Точка', 'bank100000000284', 'com.tochka.bank'],
+  ['Озон Банк', 'bank100000000273', 'ru.ozon.fintech.finance'],
+  ['Совкомбанк', 'bank100000000013', 'ru.sovcomcard.halva.v1'],
+  ['Газпромбанк', 'bank100000000001', 'ru.gazprombank.android.mobilebank.app'],
+  ['Райффайзенбанк', 'bank100000000007', 'ru.raiffeisennews'],
+  ['Альфа-Банк', 'bank100000000008', 'ru.alfabank.mobile.android'],
+  ['ВТБ', 'bank100000000005', 'ru.vtb24.mobilebanking.android'],
+  ['Т-Банк', 'bank100000000004', 'com.idamob.tinkoff.android'],
+  ['Сбербанк', 'bank100000000111', 'ru.sberbankmobile'],
+].map(([bankName, schema, package_name]) => ({ bankName, schema, package_name, logoURL: `logos/${schema}.png` }));
+
+/** A 1x1 PNG: each bank's logo. */
+const LOGO = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 const scenarios = new Map();
 
@@ -57,7 +75,7 @@ function scenario(name) {
     s = {
       options: { ...DEFAULTS },
       payments: new Map(),
-      stats: { creates: 0, newPayments: 0, status: 0, streams: 0, statusTimes: [] },
+      stats: { creates: 0, newPayments: 0, status: 0, streams: 0, statusTimes: [], bankLists: 0 },
       streams: new Set(),
       seq: 0,
     };
@@ -276,6 +294,16 @@ export function fakeProxyMiddleware() {
     if (route === 'payin/payments' && req.method === 'POST') return create(s, req, res);
     if (route === 'payin/status' && req.method === 'POST') return status(s, req, res);
     if (route === 'payin/events' && req.method === 'GET') return events(s, req, res, url);
+    if (route === 'payin/sbp-banks' && req.method === 'GET') {
+      s.stats.bankLists++;
+      const base = `${PREFIX}${name}/payin/sbp-banks/`;
+      const dictionary = BANKS.map((b) => ({ ...b, logoURL: base + b.logoURL }));
+      return send(res, 200, s.options.banks ?? { version: '1.0', dictionary });
+    }
+    if (/^payin\/sbp-banks\/logos\/bank\d{12}\.png$/.test(route)) {
+      res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'max-age=3600' });
+      return res.end(LOGO);
+    }
     send(res, 404, { error: { code: 'not_found', message: `no route ${route}` } });
   };
 }

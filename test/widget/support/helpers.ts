@@ -22,6 +22,8 @@ export interface FakeStats {
   status: number;
   streams: number;
   statusTimes: number[];
+  /** GET /sbp-banks answered. */
+  bankLists: number;
 }
 
 /** A scenario of the fake proxy (test/widget/support/fake-proxy.mjs) that only this test uses. */
