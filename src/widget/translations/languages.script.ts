@@ -10,13 +10,8 @@ import type { Translation } from './translation.js';
 const scriptUrl = typeof document === 'undefined' ? undefined : (document.currentScript as HTMLScriptElement | null)?.src;
 
 function besideTheScript(lang: string): () => Promise<Translation> {
-  return async () => {
-    if (!scriptUrl) throw new Error(`payin-checkout: cannot tell where the script was loaded from to load "${lang}"`);
-    const url = new URL(`payin-checkout.${lang}.js`, scriptUrl).href;
-    const module: { default?: Translation } = await import(/* @vite-ignore */ url);
-    if (typeof module.default?.locale !== 'string') throw new Error(`payin-checkout: ${url} is not a translation`);
-    return module.default;
-  };
+  // Without the script's address (not loaded by a script tag) the import fails, and English is shown.
+  return async () => (await import(/* @vite-ignore */ new URL(`payin-checkout.${lang}.js`, scriptUrl).href)).default;
 }
 
 export const LANGUAGES: Readonly<Record<string, () => Promise<Translation>>> = {

@@ -36,10 +36,15 @@ export function pickTranslation(lang: string): Localized | Promise<unknown> {
   const primary = lang.toLowerCase().split(/[-_]/)[0] ?? '';
   let t = loaded.get(primary);
   if (!t && LANGUAGES[primary]) {
-    t = LANGUAGES[primary]().catch((error: unknown) => {
-      console.warn(`payin-checkout: the "${primary}" texts did not load, so English is shown.`, error);
-      return en;
-    });
+    t = LANGUAGES[primary]()
+      .then((translation) => {
+        if (typeof translation?.locale !== 'string') throw new TypeError('not a translation');
+        return translation;
+      })
+      .catch((error: unknown) => {
+        console.warn(`payin-checkout: the "${primary}" texts did not load, so English is shown.`, error);
+        return en;
+      });
     t.then((translation) => loaded.set(primary, translation));
     loaded.set(primary, t);
   }
