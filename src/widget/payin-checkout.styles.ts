@@ -74,7 +74,8 @@ export const styles = css`
   .requisites { display: grid; gap: 0.75em }
   .mono { font-family: ui-monospace, Menlo, Consolas, monospace }
   .pay-body { display: flex; flex-wrap: wrap; gap: var(--payin-spacing); justify-content: center }
-  .details { flex: 1 1 14rem; gap: 0.75em; min-width: 0 }
+  .details { gap: 0.75em; min-width: 0 }
+  .pay-body .details { flex: 1 1 14rem }
   .qr { display: block; max-width: 100%; height: auto }
   .clock { font-size: 1.25em; font-weight: 700; color: var(--payin-color-text); margin-left: 0.5em }
   .urgent .clock, .error { color: var(--payin-color-danger) }

@@ -64,6 +64,9 @@ describe('on a phone', () => {
     const fold = part<HTMLDetailsElement>(el, 'other-device')!;
     expect(fold.open).to.equal(false);
     expect(fold.querySelector('[part~="qr"]')).to.not.equal(null);
+    // Nothing stretches between the requisites and the fold (the desktop's row layout once gave them 14rem).
+    const requisites = part(el, 'requisites')!.getBoundingClientRect();
+    expect(fold.getBoundingClientRect().top - requisites.bottom).to.be.below(24);
     expect(part(el, 'qr')!.checkVisibility()).to.equal(false);
   });
 
