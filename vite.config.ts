@@ -15,6 +15,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
+import { transform as transformCss } from 'lightningcss';
 import { defineConfig, type Plugin } from 'vite';
 
 /** The languages beyond English: each becomes dist/payin-checkout.<lang>.js, loaded on demand from beside the script. */
@@ -23,7 +24,7 @@ const LANGUAGES = ['ru', 'hi'];
 export default defineConfig({
   // Nothing in public/ belongs in the bundle's folder.
   publicDir: false,
-  plugins: [languageFiles(LANGUAGES), jsxTypings({ manifest: 'custom-elements.json', outDir: 'dist/jsx' })],
+  plugins: [minifyElementCss(), languageFiles(LANGUAGES), jsxTypings({ manifest: 'custom-elements.json', outDir: 'dist/jsx' })],
   resolve: {
     alias: [
       {
@@ -47,6 +48,26 @@ export default defineConfig({
     },
   },
 });
+
+/**
+ * The element's stylesheet is CSS in a `css` template literal, which a JavaScript minifier leaves as written:
+ * this minifies it with Lightning CSS (the CSS engine Vite itself uses) in the script-tag build.
+ */
+function minifyElementCss(): Plugin {
+  return {
+    name: 'payin-minify-element-css',
+    apply: 'build',
+    transform(code, id) {
+      if (!id.endsWith('/payin-checkout.styles.ts')) return null;
+      const replaced = code.replace(/css`([^`$]*)`/g, (_, text: string) => {
+        const { code: minified } = transformCss({ filename: 'payin-checkout.css', code: Buffer.from(text), minify: true });
+        return `css\`${minified.toString().replace(/[`\\]/g, (c) => `\\${c}`)}\``;
+      });
+      if (replaced === code) this.error('no css`...` stylesheet found to minify');
+      return { code: replaced, map: null };
+    },
+  };
+}
 
 /** dist/payin-checkout.<lang>.js for each language: `export default` its translation, minified, in UTF-8. */
 function languageFiles(languages: string[]): Plugin {

@@ -7,7 +7,7 @@
 import { html, LitElement, type PropertyValues } from 'lit';
 import type { PaymentView } from '../shared/payment-view.js';
 import { copyText } from './clipboard.js';
-import { type Clock, systemClock } from './clock.js';
+import { type Clock, systemClock } from '../shared/clock.js';
 import { HandoffController } from './controllers/handoff.js';
 import { MediaQueryController } from './controllers/media-query.js';
 import { PaymentFlowController } from './controllers/payment-flow.js';
