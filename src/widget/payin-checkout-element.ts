@@ -266,7 +266,7 @@ export class PayinCheckout extends LitElement {
       isPhone: this.#isPhone,
       platform: platformOf(this.platform),
       upiApps: last && apps.includes(last) ? [last, ...apps.filter((a) => a !== last)] : apps,
-      banks: this.#banks.banks && rankBanks(this.#banks.banks, this.#recall('sbp-bank'), locale),
+      banks: this.#banks.banks && rankBanks(this.#banks.banks, this.#recall('sbp-bank')),
       bankQuery: this.#bankQuery,
       filterBanks: (query) => this.#ui(() => (this.#bankQuery = query)),
       tapped: (kind, id) => {

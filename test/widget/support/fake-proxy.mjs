@@ -51,17 +51,17 @@ const DEFAULTS = {
   banks: undefined,
 };
 
-/** Nine NSPK members in the list's own shape, more than the chooser shows before its search field. */
+/** Nine NSPK members in the list's own shape and in the proxy's order, more than the chooser shows before its search field. */
 const BANKS = [
-  ['Точка', 'bank100000000284', 'com.tochka.bank'],
-  ['Озон Банк', 'bank100000000273', 'ru.ozon.fintech.finance'],
-  ['Совкомбанк', 'bank100000000013', 'ru.sovcomcard.halva.v1'],
-  ['Газпромбанк', 'bank100000000001', 'ru.gazprombank.android.mobilebank.app'],
-  ['Райффайзенбанк', 'bank100000000007', 'ru.raiffeisennews'],
-  ['Альфа-Банк', 'bank100000000008', 'ru.alfabank.mobile.android'],
-  ['ВТБ', 'bank100000000005', 'ru.vtb24.mobilebanking.android'],
-  ['Т-Банк', 'bank100000000004', 'com.idamob.tinkoff.android'],
   ['Сбербанк', 'bank100000000111', 'ru.sberbankmobile'],
+  ['Т-Банк', 'bank100000000004', 'com.idamob.tinkoff.android'],
+  ['ВТБ', 'bank100000000005', 'ru.vtb24.mobilebanking.android'],
+  ['Альфа-Банк', 'bank100000000008', 'ru.alfabank.mobile.android'],
+  ['Райффайзенбанк', 'bank100000000007', 'ru.raiffeisennews'],
+  ['Газпромбанк', 'bank100000000001', 'ru.gazprombank.android.mobilebank.app'],
+  ['Совкомбанк', 'bank100000000013', 'ru.sovcomcard.halva.v1'],
+  ['Озон Банк', 'bank100000000273', 'ru.ozon.fintech.finance'],
+  ['Точка', 'bank100000000284', 'com.tochka.bank'],
 ].map(([bankName, schema, package_name]) => ({ bankName, schema, package_name, logoURL: `logos/${schema}.png` }));
 
 /** A 1x1 PNG: each bank's logo. */
