@@ -96,6 +96,6 @@ export function sbpBankLink(payment: PaymentView, bank: SbpBank, platform: Platf
   const pkg = bank.package_name;
   if (platform !== 'android' || !pkg) return undefined;
   return link
-    ? `intent${link.slice(6)}#Intent;scheme=https;package=${pkg};end`
+    ? `intent${link.slice(5)}#Intent;scheme=https;package=${pkg};end`
     : `intent://open#Intent;scheme=${bank.schema};package=${pkg};end`;
 }
