@@ -20,6 +20,7 @@ import {
   keepScreen,
   newPhoneContext,
   payInApp,
+  payinEvents,
   tapThrough,
 } from './support/phone.js';
 import { pendingPaymentOf, type SandboxPayment, sandboxPayments, waitFor } from './support/services.js';
@@ -50,6 +51,12 @@ async function expectPaidBack(page: Page, orderId: string, amount: string, curre
   await waitForScreen(page, 'paid');
   await page.locator('payin-checkout').getByRole('heading', { name: 'Payment received' }).waitFor();
   await keepScreen(page, shot);
+  const seen = await payinEvents(page);
+  expect(seen[0], 'the checkout, loaded again, found its payment instead of creating one').toEqual({
+    type: 'payin-created',
+    resumed: true,
+  });
+  expect(seen.filter((e) => e.type === 'payin-paid')).toHaveLength(1);
   await expectPaidAndAnnouncedOnce(live.demo.storeUrl, live.demo.sandboxUrl, orderId, { amount, currency });
   const payments = (await sandboxPayments(live.demo.sandboxUrl)).filter((p) => p.orderId === orderId);
   expect(

@@ -21,11 +21,15 @@ const USER_AGENTS: Record<PhoneProfile, string> = {
 
 export const PHONE_SCREEN = { width: 375, height: 667 };
 
-/** Sends a tap on an app link to the sandbox's phone page; records CSP violations (as browser.ts does). */
+/** Sends a tap on an app link to the sandbox's phone page; records the element's events and CSP violations (as browser.ts does). */
 function appCatcher(sandboxUrl: string): string {
   return `(() => {
   const phonePage = ${JSON.stringify(`${sandboxUrl}/phone?link=`)};
   window.__cspViolations = [];
+  window.__payinEvents = [];
+  for (const type of ['payin-created', 'payin-paid']) {
+    document.addEventListener(type, (event) => window.__payinEvents.push({ type, resumed: Boolean(event.detail && event.detail.resumed) }));
+  }
   document.addEventListener('securitypolicyviolation', (event) => {
     window.__cspViolations.push(event.violatedDirective + ' ' + event.blockedURI);
   });
@@ -104,6 +108,11 @@ export async function backToShop(page: Page): Promise<void> {
   await page.waitForURL(/\/checkout\/[^/?]+/, { timeout: 10_000 }).catch(() => {
     throw new Error(`"Back to the shop" did not return to the checkout: the phone shows ${page.url()}`);
   });
+}
+
+/** The element's `payin-created` and `payin-paid` events on this page, with their `resumed` flag. */
+export function payinEvents(page: Page): Promise<{ type: string; resumed: boolean }[]> {
+  return page.evaluate(() => (window as unknown as { __payinEvents: { type: string; resumed: boolean }[] }).__payinEvents);
 }
 
 export function cspViolations(page: Page): Promise<string[]> {
