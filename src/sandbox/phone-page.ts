@@ -128,5 +128,11 @@ for (const button of document.querySelectorAll('button.pay')) {
     }
   });
 }
+// The transfer form replaces this page instead of adding one, so that Back leads to the shop, not to the form.
+const transfer = document.querySelector('form.transfer');
+transfer?.addEventListener('submit', (event) => {
+  event.preventDefault();
+  location.replace(transfer.action + '?' + new URLSearchParams(new FormData(transfer)));
+});
 document.getElementById('back').addEventListener('click', () => history.back());
 `;

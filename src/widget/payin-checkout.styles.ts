@@ -97,7 +97,8 @@ export const styles = css`
   .banks { max-height: 20.5rem; overflow-y: auto }
   .apps { grid-template-columns: 1fr 1fr }
   .apps li:first-child, .apps li:last-child:nth-child(even) { grid-column: 1 / -1 }
-  .apps .button { height: 100% }
+  .apps .button { height: 100%; padding-inline: 0.5em }
+  .other .button { margin-top: 0.75em }
   .bank { display: flex; align-items: center; gap: 0.75em; min-height: 2.75rem; padding: 0.4em 0.75em; text-decoration: none; font-weight: 600 }
   .bank img, .logo { width: 2rem; height: 2rem; border-radius: 50%; flex: none }
   .logo { display: grid; place-items: center; background: var(--payin-color-surface) }
