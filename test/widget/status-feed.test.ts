@@ -30,19 +30,9 @@ describe('following the payment', () => {
     await requests.answered();
   }
 
-  /**
-   * Waits, without moving time, until the element has made `n` checks: a check "at once" is a timer of no delay,
-   * set when something real happens (this tab takes the lead, the stream fails), which the test cannot await.
-   */
+  /** Waits, without moving time, until the element has made `n` checks (a check "at once"), and their answers. */
   async function untilChecks(n: number, what: string): Promise<void> {
-    await waitUntil(
-      async () => {
-        await clock.advance(0);
-        return requests.made('status') >= n;
-      },
-      what,
-      { timeout: 5000, interval: 20 },
-    );
+    await clock.until(() => requests.made('status') >= n, what);
     expect(requests.made('status')).to.equal(n);
     await requests.answered();
   }
