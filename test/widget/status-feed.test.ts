@@ -7,7 +7,7 @@ import { type RequestWatch, watchRequests } from './support/requests.js';
 
 const host = () => ({ addController() {}, removeController() {}, requestUpdate() {}, updateComplete: Promise.resolve(true) });
 
-/** Commands of the fake proxy that its helper does not name: `{release: true}`, `{dropStreams: true}`. */
+/** Commands of the fake proxy that fakeScenario() does not name: `{release: true}`, `{dropStreams: true}`. */
 async function command(endpoint: string, body: Record<string, unknown>): Promise<void> {
   const answer = await fetch(endpoint.replace(/payin$/, '__control'), {
     method: 'POST',
