@@ -39,6 +39,8 @@ const DEFAULTS = {
   failWith: 502,
   /** The code those HTTP failures carry; default the proxy's own code for the status. */
   failCode: undefined,
+  /** The next N status answers are taken when asked and held until a `{release: true}` control call. */
+  holdStatus: 0,
   /** Delay for answers, in ms: one number, or a list consumed call by call (out-of-order answers). */
   statusDelayMs: 0,
   createDelayMs: 0,
@@ -77,6 +79,8 @@ function scenario(name) {
       payments: new Map(),
       stats: { creates: 0, newPayments: 0, status: 0, streams: 0, statusTimes: [], bankLists: 0 },
       streams: new Set(),
+      /** Releases of the held status answers. */
+      held: [],
       seq: 0,
     };
     scenarios.set(name, s);
@@ -166,6 +170,12 @@ async function control(s, req, res) {
     return send(res, 200, { stats: s.stats, payments: [...s.payments.values()].map((p) => view(s, p)), options: s.options });
   const body = (await readJson(req)) ?? {};
   if (body.options) Object.assign(s.options, body.options);
+  if (body.release) for (const release of s.held.splice(0)) release();
+  if (body.dropStreams) {
+    // A stream that breaks on cue: the open ones end and reconnects are refused, as by a proxy that lost them.
+    s.options.streamRefused = true;
+    for (const stream of [...s.streams]) stream.close();
+  }
   if (body.state || body.amount || body.expiresInMs !== undefined) {
     const p = body.paymentId ? s.payments.get(body.paymentId) : [...s.payments.values()].at(-1);
     if (!p) return send(res, 404, { error: { code: 'not_found', message: 'no payment' } });
@@ -237,6 +247,13 @@ async function status(s, req, res) {
   const p = body && find(s, body.paymentId, body.token);
   const answer = p ? view(s, p) : undefined; // taken now, sent after the delay: a late, stale answer
   await sleep(delay);
+  if (s.options.holdStatus > 0) {
+    s.options.holdStatus--;
+    await new Promise((resolve) => {
+      s.held.push(resolve);
+      res.on('close', resolve); // the page went away: nothing to hold for
+    });
+  }
   if (failed(s, 'failStatus', req, res)) return;
   if (!answer) return send(res, 404, { error: { code: 'not_found', message: 'no such payment' } });
   send(res, 200, { payment: answer });
@@ -254,6 +271,7 @@ function events(s, req, res, url) {
   let id = 0;
   const stream = {
     paymentId: p.id,
+    close: () => close(),
     write(v) {
       const data = JSON.stringify(v);
       if (data.replace(/"serverTime":"[^"]*"/, '') === last) return;

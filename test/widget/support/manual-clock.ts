@@ -4,6 +4,7 @@
  * settle before the next. Network answers are real, so a test advances the clock and then waits, with a bound,
  * for what the answer changes.
  */
+import { waitUntil } from '@open-wc/testing';
 import type { Clock } from '../../../src/widget/clock.js';
 
 interface Timer {
@@ -53,6 +54,21 @@ export class ManualClock implements Clock {
     }
     this.#now = end;
     await settle();
+  }
+
+  /**
+   * Without moving time, fires what is due now until `condition` holds, within `ms`: for the timers of no delay
+   * that something real sets (this tab taking the lead, a stream failing), which a test cannot await itself.
+   */
+  async until(condition: () => boolean, what: string, ms = 5000): Promise<void> {
+    await waitUntil(
+      async () => {
+        await this.advance(0);
+        return condition();
+      },
+      what,
+      { timeout: ms, interval: 20 },
+    );
   }
 }
 
