@@ -9,10 +9,27 @@ import { bytesToBase64, bytesToHex, base64ToBytes, hexToBytes, toBytes } from '.
 export type SignatureEncoding = 'hex' | 'base64';
 export type BinaryLike = string | Uint8Array;
 
-async function importKey(secret: BinaryLike, usage: 'sign' | 'verify'): Promise<CryptoKey> {
+/**
+ * Imported keys of text secrets, kept: importing costs more than the HMAC itself, and a process signs with a
+ * handful of secrets (the merchant's, the token key, a webhook secret) thousands of times. Bounded all the same.
+ */
+const importedKeys = new Map<string, Promise<CryptoKey>>();
+const MAX_KEPT_KEYS = 64;
+
+function importKey(secret: BinaryLike, usage: 'sign' | 'verify'): Promise<CryptoKey> {
   const raw = toBytes(secret);
   if (raw.length === 0) throw new TypeError('HMAC secret is empty: set the merchant secret (PAYIN_SECRET).');
-  return crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
+  const load = () => crypto.subtle.importKey('raw', raw as Uint8Array<ArrayBuffer>, { name: 'HMAC', hash: 'SHA-256' }, false, [usage]);
+  if (typeof secret !== 'string') return load();
+  const id = `${usage}:${secret}`;
+  let key = importedKeys.get(id);
+  if (!key) {
+    if (importedKeys.size >= MAX_KEPT_KEYS) importedKeys.delete(importedKeys.keys().next().value!);
+    key = load();
+    importedKeys.set(id, key);
+    key.catch(() => importedKeys.delete(id));
+  }
+  return key;
 }
 
 /** The signature of `body` as the service expects it: lowercase hex by default. */
