@@ -4,17 +4,35 @@
  * is CommonJS; Vite converts it). The ES module build comes from tsc (tsconfig.build.json) into the same dist/,
  * so this build must never empty the folder. The React demo has its own config (demo/react/vite.config.ts).
  *
+ * English is in the bundle; every other language is its own small file beside it (dist/payin-checkout.<lang>.js,
+ * an ES module whose default export is the translation), which the script loads when an element first speaks it:
+ * the script-tag build swaps src/widget/translations/languages.ts for languages.script.ts, which finds them.
+ *
  * After the bundle, the same run writes the framework typings (dist/jsx/react.d.ts, preact.d.ts, vue.d.ts) from
  * custom-elements.json, so that they can never drift from the element: the manifest is generated from the
  * element's JSDoc by `cem analyze`, which therefore runs before this build.
  */
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { build as esbuild } from 'esbuild';
+import { transform as transformCss } from 'lightningcss';
 import { defineConfig, type Plugin } from 'vite';
+
+/** The languages beyond English: each becomes dist/payin-checkout.<lang>.js, loaded on demand from beside the script. */
+const LANGUAGES = ['ru', 'hi'];
 
 export default defineConfig({
   // Nothing in public/ belongs in the bundle's folder.
   publicDir: false,
-  plugins: [jsxTypings({ manifest: 'custom-elements.json', outDir: 'dist/jsx' })],
+  plugins: [minifyElementCss(), languageFiles(LANGUAGES), jsxTypings({ manifest: 'custom-elements.json', outDir: 'dist/jsx' })],
+  resolve: {
+    alias: [
+      {
+        find: /^\.\/languages\.js$/,
+        replacement: fileURLToPath(new URL('src/widget/translations/languages.script.ts', import.meta.url)),
+      },
+    ],
+  },
   build: {
     outDir: 'dist',
     emptyOutDir: false,
@@ -30,6 +48,52 @@ export default defineConfig({
     },
   },
 });
+
+/**
+ * The element's stylesheet is CSS in a `css` template literal, which a JavaScript minifier leaves as written:
+ * this minifies it with Lightning CSS (the CSS engine Vite itself uses) in the script-tag build.
+ */
+function minifyElementCss(): Plugin {
+  return {
+    name: 'payin-minify-element-css',
+    apply: 'build',
+    transform(code, id) {
+      if (!id.endsWith('/payin-checkout.styles.ts')) return null;
+      const replaced = code.replace(/css`([^`$]*)`/g, (_, text: string) => {
+        const { code: minified } = transformCss({ filename: 'payin-checkout.css', code: Buffer.from(text), minify: true });
+        return `css\`${minified.toString().replace(/[`\\]/g, (c) => `\\${c}`)}\``;
+      });
+      if (replaced === code) this.error('no css`...` stylesheet found to minify');
+      return { code: replaced, map: null };
+    },
+  };
+}
+
+/** dist/payin-checkout.<lang>.js for each language: `export default` its translation, minified, in UTF-8. */
+function languageFiles(languages: string[]): Plugin {
+  return {
+    name: 'payin-language-files',
+    apply: 'build',
+    async closeBundle() {
+      for (const lang of languages) {
+        await esbuild({
+          stdin: {
+            contents: `export { ${lang} as default } from './src/widget/translations/${lang}.ts';`,
+            resolveDir: fileURLToPath(new URL('.', import.meta.url)),
+            loader: 'ts',
+          },
+          outfile: `dist/payin-checkout.${lang}.js`,
+          bundle: true,
+          format: 'esm',
+          target: 'es2022',
+          minify: true,
+          charset: 'utf8',
+          logLevel: 'warning',
+        });
+      }
+    },
+  };
+}
 
 interface ManifestElement {
   name: string;

@@ -137,20 +137,23 @@ export function shopPage(catalogue, base, context) {
  * The checkout: this is all a shop adds to its page.
  * @param {Order} order
  * @param {string} method
+ * @param {string} lang `ru` or `hi` for the element's language (the script loads its texts), else the page's English
  * @param {PageContext} context
  */
-export function checkoutPage(order, method, context) {
+export function checkoutPage(order, method, lang, context) {
   const choice = method === 'upi' || method === 'sbp' ? html`method="${method}"` : html`methods="upi sbp"`;
+  const language = lang === 'ru' || lang === 'hi' ? html` lang="${lang}"` : html``;
   return layout(
     `Order ${order.id}`,
     context,
     html`<h1>Order ${order.id}</h1>
 <p>${order.productName}</p>
 <div class="checkout">
-  <payin-checkout endpoint="/payin" order-id="${order.id}" ${choice} autostart></payin-checkout>
+  <payin-checkout endpoint="/payin" order-id="${order.id}" ${choice}${language} autostart></payin-checkout>
   <aside>
     <h2>The shop's orders</h2>
     <div data-orders data-highlight="${order.id}">${ordersTable([order])}</div>
+    <p class="hint">The checkout in <a href="?method=${encodeURIComponent(method)}">English</a> · <a href="?method=${encodeURIComponent(method)}&amp;lang=hi" lang="hi">हिन्दी</a> · <a href="?method=${encodeURIComponent(method)}&amp;lang=ru" lang="ru">Русский</a>: the script loads the texts of the language it is given.</p>
     ${
       context.sandboxUrl
         ? html`<p class="hint">Play the payer: <a href="${context.sandboxUrl}/" target="_blank" rel="noopener">open the sandbox console</a> and press <em>pay</em>.</p>`

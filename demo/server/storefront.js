@@ -68,12 +68,15 @@ export function createStorefront({ proxy, basePath, book, sandboxUrl, widgetModu
     if (checkout) {
       const order = book.get(decodeURIComponent(checkout[1] ?? ''));
       if (!order) return page(notFoundPage('There is no such order.', variantContext), 404);
-      return page(checkoutPage(order, url.searchParams.get('method') ?? '', variantContext));
+      const { method, lang } = Object.fromEntries(url.searchParams);
+      return page(checkoutPage(order, method ?? '', lang ?? '', variantContext));
     }
     if (path === '/orders') return page(ordersPage(book.list(), context));
     if (path === '/module') return page(modulePage(context));
 
-    if (path === '/payin-checkout.iife.js') return (await serveFile(DIST, 'payin-checkout.iife.js')) ?? missingBuild();
+    // The script and, beside it, the languages it loads on demand.
+    const script = /^\/(payin-checkout\.(?:iife|ru|hi)\.js)$/.exec(path)?.[1];
+    if (script) return (await serveFile(DIST, script)) ?? missingBuild();
     if (path === '/modules/payin-checkout.js') {
       return new Response(await widgetModule(), {
         headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },

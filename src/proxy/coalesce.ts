@@ -4,7 +4,7 @@
  * polling one payment make one status call to the service. A failure is shared by those already waiting but is
  * not kept, so the next caller tries again.
  */
-import type { Clock } from '../server/clock.js';
+import type { Clock } from '../shared/clock.js';
 
 interface Flight {
   promise: Promise<void>;

@@ -9,7 +9,7 @@
 import { randomToken } from '../shared/bytes.js';
 import { normalizeAmount, isPositiveAmount } from '../shared/money.js';
 import { orderIdProblem } from '../shared/order-id.js';
-import { sleep } from '../server/clock.js';
+import { sleep } from '../shared/clock.js';
 import type { ProxyContext } from './context.js';
 import { createUpstreamPayment } from './create-upstream.js';
 import { describe, jsonResponse, ProxyError } from './errors.js';

@@ -3,7 +3,7 @@
  * moves it to the young end, and the oldest entry goes first when the map is full. Expired entries are dropped
  * when read, so the map needs no timer.
  */
-import type { Clock } from '../server/clock.js';
+import type { Clock } from '../shared/clock.js';
 
 interface Entry<T> {
   value: T;

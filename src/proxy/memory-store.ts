@@ -9,7 +9,7 @@
  * orders of unfinished work, each bounded (oldest first) so that a flood of abandoned orders cannot grow the
  * process without limit.
  */
-import { systemClock, type Clock } from '../server/clock.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { ExpiringMap } from './expiring-map.js';
 import { OneProcessStore } from './one-process-store.js';
 import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from './store.js';

@@ -3,7 +3,7 @@
  * counters with expiry (scratch, so losing them on a restart costs nothing) and the pub/sub of the event streams
  * (a stream lives in the process that serves it). Both stores extend this, so the two share one implementation.
  */
-import type { Clock } from '../server/clock.js';
+import type { Clock } from '../shared/clock.js';
 import { ExpiringMap } from './expiring-map.js';
 import { LocalPubSub } from './local-pub-sub.js';
 

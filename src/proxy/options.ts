@@ -6,7 +6,7 @@
  */
 import type { SignatureEncoding } from '../shared/hmac.js';
 import type { PaymentView } from '../shared/payment-view.js';
-import { systemClock, type Clock } from '../server/clock.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { clientAddressOf } from './client-address.js';
 import { consoleLogger, type ProxyLogger } from './logger.js';
 import { createMemoryStore } from './memory-store.js';

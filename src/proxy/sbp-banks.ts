@@ -4,7 +4,9 @@
  * each logo rewritten to this origin so that the page's strict CSP (`img-src 'self'`) allows it. The list comes from
  * `sbpBanksUrl` (PAYIN_SBP_BANKS_URL), is kept for `sbpBanksTtlMs`, refreshed one fetch at a time, and the last
  * good copy is served when a refresh fails; 502 only when there never was one. Entries without a valid `schema`
- * are dropped; logos are fetched only from https or from the list's own origin, bounded in size.
+ * are dropped; logos are fetched only from https or from the list's own origin, bounded in size. The list is
+ * served in the order to show it: the largest banks first (by schema, the one stable key), then the rest by name,
+ * so the element only puts the shopper's last bank in front.
  */
 import { z } from 'zod';
 import { readBody } from '../server/body.js';
@@ -12,6 +14,17 @@ import { describe, ProxyError } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 
 const SCHEMA = /^bank\d{12}$/;
+
+/** Sberbank, T-Bank, VTB, Alfa, Raiffeisen, Gazprombank, Sovcombank, Promsvyazbank, Rosbank. */
+const LARGEST = [111, 4, 5, 8, 7, 1, 13, 10, 12].map((n) => `bank${String(1e11 + n)}`);
+
+const byName = new Intl.Collator('ru');
+
+/** The largest banks in their order, then the rest by name. */
+export function inShowingOrder(members: readonly SbpMember[]): SbpMember[] {
+  const rank = (m: SbpMember) => (LARGEST.includes(m.schema) ? LARGEST.indexOf(m.schema) : LARGEST.length);
+  return [...members].sort((a, b) => rank(a) - rank(b) || byName.compare(a.bankName, b.bankName));
+}
 const MAX_LIST_BYTES = 1024 * 1024;
 const MAX_LOGO_BYTES = 256 * 1024;
 
@@ -101,7 +114,7 @@ export class SbpBankList {
           return member.success && SCHEMA.test(member.data.schema) ? [member.data] : [];
         });
         if (members.length === 0) throw new Error('the member list has no usable entries');
-        this.#cached = { members, version: parsed.data.version, fetchedAt: clock.now() };
+        this.#cached = { members: inShowingOrder(members), version: parsed.data.version, fetchedAt: clock.now() };
       } catch (error) {
         logger.warn(
           this.#cached ? 'refreshing the SBP bank list failed; serving the last good copy' : 'fetching the SBP bank list failed',

@@ -13,7 +13,7 @@ import {
   type Parsed,
 } from '../shared/provider-messages.js';
 import type { ProviderPayment } from '../shared/provider-payment.js';
-import { sleep } from '../server/clock.js';
+import { sleep } from '../shared/clock.js';
 import { backoffDelay } from './backoff.js';
 import type { ResolvedOptions } from './options.js';
 

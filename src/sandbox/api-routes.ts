@@ -6,7 +6,7 @@
  * unknown, so the sandbox assumes the least helpful one and the proxy must guard against doubles itself.
  */
 import { readBody } from '../server/body.js';
-import { sleep } from '../server/clock.js';
+import { sleep } from '../shared/clock.js';
 import { createPaymentRequestSchema, describeIssues, statusRequestSchema } from '../shared/provider-messages.js';
 import { textAnswer, type AnswerScope } from './answers.js';
 import { answerSecretOf, authenticate, checkMerchantId, type Merchant } from './auth.js';

@@ -6,7 +6,7 @@
  * attempt is recorded on the payment, so the console can show what the shop answered. Waiting happens on the
  * injected clock; `idle()` tells tests when no attempt is on the wire.
  */
-import type { Clock } from '../server/clock.js';
+import type { Clock } from '../shared/clock.js';
 import { signBody } from '../shared/hmac.js';
 import { toIso } from '../shared/timestamps.js';
 import type { Faults } from './faults.js';

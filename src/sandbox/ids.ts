@@ -5,7 +5,7 @@
  * milliseconds, so the microsecond part counts up from the last id whenever time has not moved past it: ids stay
  * unique and increasing within one millisecond, and even when the clock steps backwards.
  */
-import type { Clock } from '../server/clock.js';
+import type { Clock } from '../shared/clock.js';
 
 export type IdGenerator = () => string;
 

@@ -5,7 +5,7 @@
  * state drops the payment's timers. "Pay a different amount" sets `amount` to what was paid and keeps
  * `init_amount`, the service's "success with recalculation".
  */
-import type { Clock } from '../server/clock.js';
+import type { Clock } from '../shared/clock.js';
 import { isPositiveAmount, normalizeAmount, toMinorUnits } from '../shared/money.js';
 import type { CreatePaymentRequest } from '../shared/provider-messages.js';
 import { formatServiceTimestamp } from '../shared/timestamps.js';

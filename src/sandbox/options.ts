@@ -4,7 +4,7 @@
  * token). The demo merchant's credentials are public on purpose: they let a shop try the checkout without an
  * account, and they mean nothing to a real payment service.
  */
-import { systemClock, type Clock } from '../server/clock.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import type { Faults } from './faults.js';
 
 export interface SandboxMerchant {

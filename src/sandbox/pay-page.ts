@@ -4,31 +4,23 @@
  * control API. It gives the widget's "continue on your phone" link somewhere to land. Like the console it runs
  * under a strict CSP, so its script is a separate file and renders with textContent only.
  */
+import { pageShell } from './page-shell.js';
 
 export function payPageHtml(id: string): string {
   // `id` is checked to be 13 hex digits before it gets here, so it needs no escaping.
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>Pay - payin-checkout sandbox</title>
-<link rel="stylesheet" href="../console.css">
-<script type="module" src="../pay.js"></script>
-</head>
-<body>
-<main class="pay" id="pay" data-payment="${id}">
+  return pageShell({
+    title: 'Pay',
+    assets: '../',
+    script: 'pay.js',
+    main: `<main class="pay" id="pay" data-payment="${id}">
 <h1>Sandbox payment</h1>
 <p class="amount" id="amount">...</p>
 <dl id="details"></dl>
 <p id="status" role="status"></p>
 <p><button type="button" id="paid">I have paid</button><button type="button" id="cancel">Cancel</button></p>
 <p><small>This is the payin-checkout sandbox. No money moves.</small></p>
-</main>
-</body>
-</html>
-`;
+</main>`,
+  });
 }
 
 export const PAY_JS = `// payin-checkout sandbox: the hosted payment page.

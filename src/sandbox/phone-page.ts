@@ -9,12 +9,10 @@
  */
 import { PAGE_CSP } from './console-page.js';
 import type { SandboxPaymentView } from './payment-store.js';
+import { escapeHtml, pageShell } from './page-shell.js';
 import { parsePhoneLink, type PhoneLink } from './phone-link.js';
 
 const OPEN = new Set(['created', 'pending', 'in_check']);
-
-const escapeHtml = (text: string) =>
-  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 const digitsOf = (text: string) => text.replace(/\D/g, '');
 const sameAmount = (a: string, b: string) => Number(a.replace(',', '.')) === Number(b.replace(',', '.'));
@@ -102,25 +100,17 @@ function payList(matches: readonly SandboxPaymentView[], none = 'No open payment
 }
 
 function page(heading: string, body: string): string {
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<link rel="icon" href="data:,">
-<title>${escapeHtml(heading)} - payin-checkout sandbox</title>
-<link rel="stylesheet" href="console.css">
-<script type="module" src="phone.js"></script>
-</head>
-<body>
-<main class="pay phone">
+  return pageShell({
+    title: heading,
+    assets: '',
+    script: 'phone.js',
+    main: `<main class="pay phone">
 <h1>${escapeHtml(heading)}</h1>
 ${body}
 <p><button type="button" id="back">Back to the shop</button></p>
 <p><small>The payin-checkout sandbox, playing the payment app. No money moves.</small></p>
-</main>
-</body>
-</html>`;
+</main>`,
+  });
 }
 
 export const PHONE_JS = `// payin-checkout sandbox: the page that plays the payment app.
@@ -138,5 +128,11 @@ for (const button of document.querySelectorAll('button.pay')) {
     }
   });
 }
+// The transfer form replaces this page instead of adding one, so that Back leads to the shop, not to the form.
+const transfer = document.querySelector('form.transfer');
+transfer?.addEventListener('submit', (event) => {
+  event.preventDefault();
+  location.replace(transfer.action + '?' + new URLSearchParams(new FormData(transfer)));
+});
 document.getElementById('back').addEventListener('click', () => history.back());
 `;

@@ -1,5 +1,5 @@
 export { toNodeListener, remoteAddressOf, type FetchHandler, type NodeListenerOptions } from './node-listener.js';
 export { serve, type RunningServer, type ServeOptions } from './serve.js';
-export { systemClock, sleep, type Clock } from './clock.js';
-export { ManualClock } from './manual-clock.js';
+export { systemClock, sleep, type Clock } from '../shared/clock.js';
+export { ManualClock } from '../shared/manual-clock.js';
 export { storeFromUrl, storeUrlFromEnv, type StoreFromUrlOptions } from './store-url.js';

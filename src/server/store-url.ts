@@ -5,7 +5,7 @@
  * imported only when named, so that a shop on memory never loads a native module or a Redis client.
  */
 import type { ProxyStore } from '../proxy/store.js';
-import type { Clock } from './clock.js';
+import type { Clock } from '../shared/clock.js';
 
 export interface StoreFromUrlOptions {
   clock?: Clock;

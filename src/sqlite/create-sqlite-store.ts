@@ -7,7 +7,7 @@ import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Database } from 'better-sqlite3';
-import type { Clock } from '../server/clock.js';
+import type { Clock } from '../shared/clock.js';
 import { SqliteStore } from './sqlite-store.js';
 
 export interface SqliteStoreOptions {

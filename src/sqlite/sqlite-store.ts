@@ -9,7 +9,7 @@
  * open payments and unpaid orders untouched for `ttlMs`) is pruned now and then, on the injected clock.
  */
 import type { Database, Statement } from 'better-sqlite3';
-import { systemClock, type Clock } from '../server/clock.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { OneProcessStore } from '../proxy/one-process-store.js';
 import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/store.js';
 import { migrate } from './sqlite-schema.js';

@@ -83,7 +83,8 @@ export interface SbpBank {
 
 /** The payment's C2B link (`https://qr.nspk.ru/<ID>?<P>`), if the service gave one. */
 export function c2bLink(payment: PaymentView): string | undefined {
-  return isSbpQrLink(payment.qr) ? payment.qr : undefined;
+  // A fragment would end the intent around it early: no bank links then (the QR still works).
+  return isSbpQrLink(payment.qr) && !payment.qr.includes('#') ? payment.qr : undefined;
 }
 
 /**
@@ -92,10 +93,10 @@ export function c2bLink(payment: PaymentView): string | undefined {
  */
 export function sbpBankLink(payment: PaymentView, bank: SbpBank, platform: Platform): string | undefined {
   const link = c2bLink(payment);
-  if (platform === 'ios') return link ? bank.schema + link.slice(5) : `${bank.schema}://`;
+  if (platform === 'ios') return link ? bank.schema + link.slice('https'.length) : `${bank.schema}://`;
   const pkg = bank.package_name;
   if (platform !== 'android' || !pkg) return undefined;
   return link
-    ? `intent${link.slice(6)}#Intent;scheme=https;package=${pkg};end`
+    ? `intent:${link.slice('https:'.length)}#Intent;scheme=https;package=${pkg};end`
     : `intent://open#Intent;scheme=${bank.schema};package=${pkg};end`;
 }

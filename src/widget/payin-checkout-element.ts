@@ -7,7 +7,7 @@
 import { html, LitElement, type PropertyValues } from 'lit';
 import type { PaymentView } from '../shared/payment-view.js';
 import { copyText } from './clipboard.js';
-import { type Clock, systemClock } from './clock.js';
+import { type Clock, systemClock } from '../shared/clock.js';
 import { HandoffController } from './controllers/handoff.js';
 import { MediaQueryController } from './controllers/media-query.js';
 import { PaymentFlowController } from './controllers/payment-flow.js';
@@ -183,6 +183,9 @@ export class PayinCheckout extends LitElement {
   #copiedTimer: unknown;
   #shown: Screen | undefined;
   #focusWasInside = false;
+  #shownPayment: string | undefined;
+  /** The texts of the element's language while they load. */
+  #language: Promise<unknown> | undefined;
 
   /** The payment shown, if any (read-only). */
   get payment(): PaymentView | undefined {
@@ -235,8 +238,6 @@ export class PayinCheckout extends LitElement {
     }
   }
 
-  #shownPayment: string | undefined;
-
   /** The phone layout: named by `platform`, else a narrow screen with a coarse pointer. */
   get #isPhone(): boolean {
     return this.platform ? this.platform !== 'desktop' : this.#touch.matches;
@@ -247,7 +248,12 @@ export class PayinCheckout extends LitElement {
   }
 
   protected override render() {
-    const { t, locale } = pickTranslation(this.lang || langOf(this));
+    const picked = pickTranslation(this.lang || langOf(this));
+    if (picked instanceof Promise) {
+      this.#awaitLanguage(picked);
+      return html`<div part="base" class="base" aria-busy="true"><slot name="header"></slot><slot name="footer"></slot></div>`;
+    }
+    const { t, locale } = picked;
     const screen = this.screen;
     const last = this.#recall('upi-app');
     const apps = this.upiApps.length ? this.upiApps : DEFAULT_UPI_APPS;
@@ -260,7 +266,7 @@ export class PayinCheckout extends LitElement {
       isPhone: this.#isPhone,
       platform: platformOf(this.platform),
       upiApps: last && apps.includes(last) ? [last, ...apps.filter((a) => a !== last)] : apps,
-      banks: this.#banks.banks && rankBanks(this.#banks.banks, this.#recall('sbp-bank'), locale),
+      banks: this.#banks.banks && rankBanks(this.#banks.banks, this.#recall('sbp-bank')),
       bankQuery: this.#bankQuery,
       filterBanks: (query) => this.#ui(() => (this.#bankQuery = query)),
       tapped: (kind, id) => {
@@ -304,6 +310,26 @@ export class PayinCheckout extends LitElement {
       // Follow the shopper: move focus only when it was in the element (a clicked button just vanished).
       if (!first && this.#focusWasInside) this.renderRoot.querySelector<HTMLElement>('#heading')?.focus();
     }
+  }
+
+  /** Renders again once the texts of the element's language are there. */
+  #awaitLanguage(loading: Promise<unknown>): void {
+    if (this.#language === loading) return;
+    this.#language = loading;
+    void loading.then(() => {
+      if (this.#language === loading) this.#language = undefined;
+      this.requestUpdate();
+    });
+  }
+
+  /** `updateComplete` also waits for the texts of the element's language, so the first screen is in it. */
+  protected override async getUpdateComplete(): Promise<boolean> {
+    let complete = await super.getUpdateComplete();
+    for (let i = 0; i < 3 && this.#language; i++) {
+      await this.#language;
+      complete = await super.getUpdateComplete();
+    }
+    return complete;
   }
 
   #ui(change: () => unknown): void {

@@ -74,7 +74,8 @@ export const styles = css`
   .requisites { display: grid; gap: 0.75em }
   .mono { font-family: ui-monospace, Menlo, Consolas, monospace }
   .pay-body { display: flex; flex-wrap: wrap; gap: var(--payin-spacing); justify-content: center }
-  .details { flex: 1 1 14rem; gap: 0.75em; min-width: 0 }
+  .details { gap: 0.75em; min-width: 0 }
+  .pay-body .details { flex: 1 1 14rem }
   .qr { display: block; max-width: 100%; height: auto }
   .clock { font-size: 1.25em; font-weight: 700; color: var(--payin-color-text); margin-left: 0.5em }
   .urgent .clock, .error { color: var(--payin-color-danger) }
@@ -96,7 +97,8 @@ export const styles = css`
   .banks { max-height: 20.5rem; overflow-y: auto }
   .apps { grid-template-columns: 1fr 1fr }
   .apps li:first-child, .apps li:last-child:nth-child(even) { grid-column: 1 / -1 }
-  .apps .button { height: 100% }
+  .apps .button { height: 100%; padding-inline: 0.5em }
+  .other .button { margin-top: 0.75em }
   .bank { display: flex; align-items: center; gap: 0.75em; min-height: 2.75rem; padding: 0.4em 0.75em; text-decoration: none; font-weight: 600 }
   .bank img, .logo { width: 2rem; height: 2rem; border-radius: 50%; flex: none }
   .logo { display: grid; place-items: center; background: var(--payin-color-surface) }

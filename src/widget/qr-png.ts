@@ -31,8 +31,13 @@ export function qrPngUrl(text: string): string | undefined {
   }
 }
 
-/** The PNG behind a data: URL, as a file to share. */
+let lastFile: { url: string; file: File } | undefined;
+
+/** The PNG behind a data: URL, as a file to share (kept, like the URL, across the countdown's renders). */
 export function pngFile(url: string, name: string): File {
-  const bytes = Uint8Array.from(atob(url.slice(url.indexOf(',') + 1)), (c) => c.charCodeAt(0));
-  return new File([bytes], name, { type: 'image/png' });
+  if (lastFile?.url !== url) {
+    const bytes = Uint8Array.from(atob(url.slice(url.indexOf(',') + 1)), (c) => c.charCodeAt(0));
+    lastFile = { url, file: new File([bytes], name, { type: 'image/png' }) };
+  }
+  return lastFile.file;
 }

@@ -2,14 +2,11 @@
  * The SBP member list for the bank chooser: fetched from the proxy's `{endpoint}/sbp-banks` (never bundled: the
  * NSPK list changes and weighs more than the whole element), once per page and endpoint, and checked entry by
  * entry, since it comes from outside. A logo is kept only when it is on the proxy's own origin, so that a strict
- * CSP (`img-src 'self'`) allows it and no third party learns who is paying. The order: the shopper's last bank,
- * then the largest banks (by schema, the one stable key), then the rest by name.
+ * CSP (`img-src 'self'`) allows it and no third party learns who is paying. The proxy serves the list in the
+ * order to show it (the largest banks first); the shopper's last bank goes in front.
  */
 import { routeUrl } from './api-client.js';
 import type { SbpBank } from './deep-links.js';
-
-/** Sberbank, T-Bank, VTB, Alfa, Raiffeisen, Gazprombank, Sovcombank, Promsvyazbank, Rosbank. */
-const LARGEST = [111, 4, 5, 8, 7, 1, 13, 10, 12].map((n) => `bank${String(1e11 + n)}`);
 
 const SCHEMA = /^bank\d{12}$/;
 const PACKAGE = /^[A-Za-z][\w.]{0,200}$/;
@@ -51,10 +48,10 @@ export function readSbpBanks(value: unknown, origin: string): SbpBank[] {
   return banks;
 }
 
-/** The last bank first, then the largest, then the rest by name. */
-export function rankBanks(banks: readonly SbpBank[], last: string | undefined, locale: string): SbpBank[] {
-  const rank = (b: SbpBank) => (b.schema === last ? -1 : LARGEST.includes(b.schema) ? LARGEST.indexOf(b.schema) : LARGEST.length);
-  return [...banks].sort((a, b) => rank(a) - rank(b) || a.bankName.localeCompare(b.bankName, locale));
+/** The shopper's last bank first, the others as the proxy ordered them. */
+export function rankBanks(banks: readonly SbpBank[], last: string | undefined): SbpBank[] {
+  const mine = banks.find((b) => b.schema === last);
+  return mine ? [mine, ...banks.filter((b) => b !== mine)] : [...banks];
 }
 
 const fold = (s: string) =>

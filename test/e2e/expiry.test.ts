@@ -1,7 +1,8 @@
 /**
- * A payment nobody pays: with a short SANDBOX_TTL_SECONDS the element counts down to the real expiry, says the
- * time ran out, and the shop hears "expired" once; starting again makes a new payment for the same order, which
- * can still be paid.
+ * A payment nobody pays: with a short SANDBOX_TTL_SECONDS the element counts down to the real expiry, then says
+ * the time is up but that a payment already made is still being checked (the grace window, 5 minutes, which the
+ * page's clock skips), and only then that the time ran out; the shop hears "expired" once; starting again makes a
+ * new payment for the same order, which can still be paid.
  */
 import { describe, expect, it } from 'vitest';
 import { newContext } from './support/browser.js';
@@ -15,12 +16,17 @@ const live = useDemo({ SANDBOX_TTL_SECONDS: String(TTL_SECONDS) });
 describe('an unpaid payment', () => {
   it('expires on time, is announced expired once, and a new payment can follow', async () => {
     const context = await newContext(live.browser);
+    await context.clock.install(); // time flows, until the test skips the grace window
     const page = await context.newPage();
     const orderId = await checkoutOnShop(page, live.demo.storeUrl, '/shop', 'upi');
     await waitForScreen(page, 'pay');
     await page.locator('payin-checkout [part="countdown"]').waitFor();
 
-    await waitForScreen(page, 'expired', (TTL_SECONDS + 20) * 1000);
+    await waitForScreen(page, 'late', (TTL_SECONDS + 20) * 1000);
+    await page.locator('payin-checkout [part="late-notice"]', { hasText: 'do not pay again' }).waitFor();
+    expect(await page.locator('payin-checkout [part="restart-button"]').count()).toBe(0);
+    await context.clock.fastForward('05:30');
+    await waitForScreen(page, 'expired', 20_000);
     await page.getByRole('heading', { name: 'Time ran out' }).waitFor();
     await expectOneFinalEvent(page, 'payin-expired');
     await expectShopListShows(page, orderId, 'expired');

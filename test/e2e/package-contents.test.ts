@@ -66,8 +66,8 @@ describe('the published package', () => {
     expect(run.status).toBe(0);
   });
 
-  it('ships the script-tag build, the type declarations and the elements manifest', () => {
-    expect(packed.has('dist/payin-checkout.iife.js')).toBe(true);
+  it('ships the script-tag build with its languages, the type declarations and the elements manifest', () => {
+    for (const file of ['iife', 'ru', 'hi']) expect(packed.has(`dist/payin-checkout.${file}.js`)).toBe(true);
     expect(packed.has('custom-elements.json')).toBe(true);
     expect([...packed].some((p) => p.startsWith('dist/widget/') && p.endsWith('.d.ts'))).toBe(true);
   });

@@ -42,6 +42,44 @@ describe('the strict-CSP shop', () => {
   });
 });
 
+describe('the languages beside the script', () => {
+  it('loads only the language the element speaks, from beside the script, under the strict policy', async () => {
+    const context = await newContext(live.browser);
+    const page = await context.newPage();
+    const scripts: string[] = [];
+    page.on('request', (r) => {
+      if (/\/payin-checkout\.[a-z]+\.js$/.test(new URL(r.url()).pathname)) scripts.push(new URL(r.url()).pathname);
+    });
+    await checkoutOnShop(page, live.demo.storeUrl, '/strict', 'sbp');
+    await waitForScreen(page, 'pay');
+    await expect.poll(() => page.locator('payin-checkout [part="amount"]').textContent()).toMatch(/Amount/);
+    expect(scripts).toEqual(['/payin-checkout.iife.js']);
+
+    await page.goto(`${page.url()}&lang=ru`);
+    await waitForScreen(page, 'pay');
+    await expect.poll(() => page.locator('payin-checkout [part="amount"]').textContent()).toMatch(/Сумма/);
+    expect(scripts.slice(1)).toEqual(['/payin-checkout.iife.js', '/payin-checkout.ru.js']);
+    expect(await cspViolations(page)).toEqual([]);
+    await context.close();
+  });
+
+  it('shows English, and says why, when the language file is not beside the script', async () => {
+    const context = await newContext(live.browser);
+    const page = await context.newPage();
+    const warnings: string[] = [];
+    page.on('console', (m: ConsoleMessage) => {
+      if (m.type() === 'warning') warnings.push(m.text());
+    });
+    await page.route('**/payin-checkout.hi.js', (route) => route.fulfill({ status: 404, body: 'not found' }));
+    await checkoutOnShop(page, live.demo.storeUrl, '/shop', 'upi');
+    await page.goto(`${page.url()}&lang=hi`);
+    await waitForScreen(page, 'pay');
+    await expect.poll(() => page.locator('payin-checkout [part="amount"]').textContent()).toMatch(/Amount/);
+    expect(warnings.join('\n')).toContain('the "hi" texts did not load');
+    await context.close();
+  });
+});
+
 describe('the React app', () => {
   it('completes a payment with the element driven by React props and events', async () => {
     const context = await newContext(live.browser);

@@ -12,7 +12,7 @@ import { createPayinProxy, type PayinProxy, type PayinProxyOptions, type ProxySt
 import { silentLogger } from '../../src/proxy/logger.js';
 import { createRedisStore } from '../../src/redis/index.js';
 import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
-import { ManualClock } from '../../src/server/manual-clock.js';
+import { ManualClock } from '../../src/shared/manual-clock.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { signBody } from '../../src/shared/hmac.js';
 import type { PaymentView } from '../../src/shared/payment-view.js';

@@ -3,7 +3,7 @@
  * the service would, so that each test reads as the rule it checks.
  */
 import { signBody } from '../../src/shared/hmac.js';
-import { ManualClock } from '../../src/server/manual-clock.js';
+import { ManualClock } from '../../src/shared/manual-clock.js';
 import { createPayinProxy, type PayinProxyOptions } from '../../src/proxy/index.js';
 import { MemoryStore } from '../../src/proxy/memory-store.js';
 import { silentLogger } from '../../src/proxy/logger.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/server/manual-clock.js';
+import { ManualClock } from '../../src/shared/manual-clock.js';
 import { MemoryStore } from '../../src/proxy/memory-store.js';
 import { describeStoreContract, record } from './store-contract.js';
 

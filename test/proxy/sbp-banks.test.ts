@@ -48,6 +48,20 @@ describe('GET /payin/sbp-banks', () => {
     expect((await t.get('/sbp-banks/logos/bank999999999999.png')).status).toBe(404);
   });
 
+  it('serves the list in the order to show it: the largest banks first, then the rest by name', async () => {
+    const shuffled = [
+      { bankName: 'Точка', schema: 'bank100000000284' },
+      { bankName: 'ВТБ', schema: 'bank100000000005' },
+      { bankName: 'Альфа-Банк', schema: 'bank100000000008' },
+      { bankName: 'Озон Банк', schema: 'bank100000000273' },
+      { bankName: 'Сбербанк', schema: 'bank100000000111' },
+      { bankName: 'Банк Левобережный', schema: 'bank100000000052' },
+    ];
+    const t = banksSetup(() => Response.json({ version: '1', dictionary: shuffled }));
+    const body = (await (await t.get('/sbp-banks')).json()) as { dictionary: { bankName: string }[] };
+    expect(body.dictionary.map((b) => b.bankName)).toEqual(['Сбербанк', 'ВТБ', 'Альфа-Банк', 'Банк Левобережный', 'Озон Банк', 'Точка']);
+  });
+
   it('keeps the list for its time to live, then serves the last good copy while refreshes fail', async () => {
     const t = banksSetup();
     await t.get('/sbp-banks');

@@ -4,7 +4,7 @@
  * can use one; a store that keeps its own time (Redis) gets real waits instead, through `wait`.
  */
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/server/manual-clock.js';
+import { ManualClock } from '../../src/shared/manual-clock.js';
 import type { PaymentRecord, ProxyStore } from '../../src/proxy/store.js';
 
 export interface StoreFixture {

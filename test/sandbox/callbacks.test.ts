@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { serve, type RunningServer } from '../../src/server/serve.js';
-import { ManualClock } from '../../src/server/manual-clock.js';
+import { ManualClock } from '../../src/shared/manual-clock.js';
 import { verifySignature } from '../../src/shared/hmac.js';
 import { parseCallbackBody } from '../../src/shared/provider-messages.js';
 import { createSandbox, DEMO_MERCHANT, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';

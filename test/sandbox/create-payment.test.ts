@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { parseCreateAnswer } from '../../src/shared/provider-messages.js';
 import { formatServiceTimestamp } from '../../src/shared/timestamps.js';
 import { createSandbox } from '../../src/sandbox/index.js';
-import { ManualClock } from '../../src/server/manual-clock.js';
+import { ManualClock } from '../../src/shared/manual-clock.js';
 import { createBody, readSigned, setup, signedRequest, status } from './helpers.js';
 
 describe('creating a payment', () => {

@@ -4,7 +4,7 @@
  * Signature before it trusts the body.
  */
 import { expect } from 'vitest';
-import { ManualClock } from '../../src/server/manual-clock.js';
+import { ManualClock } from '../../src/shared/manual-clock.js';
 import { signBody, verifySignature } from '../../src/shared/hmac.js';
 import { createSandbox, DEMO_MERCHANT, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/server/manual-clock.js';
-import { sleep } from '../../src/server/clock.js';
+import { ManualClock } from '../../src/shared/manual-clock.js';
+import { sleep } from '../../src/shared/clock.js';
 
 describe('ManualClock', () => {
   it('fires timers in order of due time, only when advanced past them', async () => {

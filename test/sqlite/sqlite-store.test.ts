@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/server/manual-clock.js';
+import { ManualClock } from '../../src/shared/manual-clock.js';
 import { createSqliteStore } from '../../src/sqlite/index.js';
 import { describeStoreContract, record } from '../proxy/store-contract.js';
 

@@ -1,4 +1,4 @@
-import { expect } from '@open-wc/testing';
+import { expect, waitUntil } from '@open-wc/testing';
 import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import type { PayinCheckout } from '../../src/widget/index.js';
 import { fakeScenario, mount, part, untilScreen } from './support/helpers.js';
@@ -52,6 +52,30 @@ describe('accessibility', () => {
       await error.start();
       await untilScreen(error, 'error');
       await accessible(error, `error (${scheme})`);
+    }
+    await emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('has no axe violations on the phone screens: the app chooser, the bank chooser, the open fold, the late screen', async () => {
+    const C2B = 'https://qr.nspk.ru/AD10006M8KH1LSBP9B6PG3B6F8S51A3O?type=02&bank=100000000111&sum=150000&cur=RUB&crc=C08B';
+    for (const scheme of ['light', 'dark'] as const) {
+      await emulateMedia({ colorScheme: scheme });
+      const fake = await fakeScenario({ noStream: true });
+      const upi = await mount(fake.endpoint, { method: 'upi', platform: 'android', noRemember: true });
+      await upi.start();
+      await untilScreen(upi, 'pay');
+      await accessible(upi, `phone UPI pay (${scheme})`);
+      part<HTMLDetailsElement>(upi, 'other-device')!.open = true;
+      await accessible(upi, `phone UPI pay, fold open (${scheme})`);
+      const banks = await fakeScenario({ noStream: true, qr: C2B });
+      const sbp = await mount(banks.endpoint, { method: 'sbp', platform: 'ios', noRemember: true });
+      await sbp.start();
+      await untilScreen(sbp, 'pay');
+      await waitUntil(() => part(sbp, 'bank-link'), 'the bank list', { timeout: 5000 });
+      await accessible(sbp, `phone SBP bank chooser (${scheme})`);
+      await banks.set({ expiresInMs: 0 });
+      await untilScreen(sbp, 'late');
+      await accessible(sbp, `late (${scheme})`);
     }
     await emulateMedia({ colorScheme: 'light' });
   });

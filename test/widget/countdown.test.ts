@@ -1,14 +1,25 @@
-import { expect, waitUntil } from '@open-wc/testing';
+import { expect } from '@open-wc/testing';
 import { crossedThreshold } from '../../src/widget/controllers/countdown.js';
-import { fakeScenario, mount, part, sleep, untilScreen } from './support/helpers.js';
+import { FOLLOW_GRACE_MS } from '../../src/widget/controllers/payment-flow.js';
+import { fakeScenario, mount, part, parts, recordEvents, text, untilScreen } from './support/helpers.js';
+import { ManualClock } from './support/manual-clock.js';
+import { type RequestWatch, watchRequests } from './support/requests.js';
 
 const clockOf = (el: Element) => el.shadowRoot!.querySelector('[role="timer"]')?.textContent?.trim() ?? '';
 const minutes = (clock: string) => {
   const [m, s] = clock.split(':').map(Number);
   return m! + s! / 60;
 };
+const seconds = (clock: string) => clock.split(':').reduce((a, b) => a * 60 + Number(b), 0);
+const spokenOf = (el: Element) => el.shadowRoot!.querySelector('[role="status"]')!.textContent!.trim();
 
 describe('the countdown', () => {
+  let requests: RequestWatch | undefined;
+  afterEach(() => {
+    requests?.restore();
+    requests = undefined;
+  });
+
   it('counts to the real expiry when the client clock is three hours fast', async () => {
     const fake = await fakeScenario({ clockSkewMs: -3 * 3600_000, ttlMs: 10 * 60_000 });
     const el = await mount(fake.endpoint, { method: 'upi' });
@@ -27,35 +38,95 @@ describe('the countdown', () => {
   });
 
   it('ticks every second but speaks only at the thresholds', async () => {
-    const fake = await fakeScenario({ ttlMs: 5 * 60_000 + 1500 });
-    const el = await mount(fake.endpoint, { method: 'upi' });
+    const clock = new ManualClock();
+    const fake = await fakeScenario({ ttlMs: 5 * 60_000 + 1500, noStream: true });
+    requests = watchRequests(fake.endpoint);
+    // No poll is due for the whole test: each answer corrects the countdown to the service's clock.
+    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 3_600_000, clock });
     await el.start();
     await untilScreen(el, 'pay');
-    const live = el.shadowRoot!.querySelector('[role="status"]')!;
-    const spoken = new Set<string>();
-    const clocks = new Set<string>();
-    for (let i = 0; i < 14; i++) {
-      spoken.add(live.textContent!.trim());
-      clocks.add(clockOf(el));
-      await sleep(250);
+    await clock.until(() => requests!.made('status') === 1, 'the first check');
+    await requests.answered();
+    const shown: { left: number; spoken: string }[] = [];
+    for (let i = 0; i < 5; i++) {
+      if (i) await clock.advance(1000);
+      await el.updateComplete;
+      shown.push({ left: seconds(clockOf(el)), spoken: spokenOf(el) });
     }
-    expect(clocks.size).to.be.at.least(3);
-    expect([...spoken]).to.deep.equal(['', '5 minutes left']);
+    const first = shown[0]!.left;
+    expect(first).to.be.within(300, 302);
+    expect(shown).to.deep.equal(shown.map((_, i) => ({ left: first - i, spoken: first - i <= 300 ? '5 minutes left' : '' })));
+    await clock.advance((first - 4 - 120) * 1000);
+    await el.updateComplete;
+    expect(clockOf(el)).to.equal('2:00');
+    expect(spokenOf(el)).to.equal('2 minutes left');
+    expect(requests.made('status')).to.equal(1);
   });
 
-  it('asks for the status at zero instead of declaring the payment expired', async () => {
-    const fake = await fakeScenario({ ttlMs: 1500, autoExpire: false, noStream: true });
-    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 60_000 });
+  it('after the expiry shows a late screen, keeps checking through the grace window, then says expired', async () => {
+    const clock = new ManualClock();
+    const fake = await fakeScenario({ ttlMs: 60_000, noStream: true });
+    requests = watchRequests(fake.endpoint);
+    const watch = requests;
+    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 100_000, clock });
+    const events = recordEvents(el);
     await el.start();
     await untilScreen(el, 'pay');
-    await sleep(100);
-    const before = (await fake.stats()).status;
-    await waitUntil(() => part(el, 'countdown')?.textContent?.includes('Time is up'), 'time up', { timeout: 4000 });
-    await waitUntil(async () => (await fake.stats()).status === before + 1, 'a status check at zero', { timeout: 2000 });
+    await clock.until(() => watch.made('status') === 1, 'the first check');
+    await watch.answered();
+    // The service's clock moves with the page's, so that it expires the payment when its own time is up.
+    let serviceAhead = 0;
+    const pass = async (ms: number) => {
+      serviceAhead += ms;
+      await fake.configure({ clockSkewMs: serviceAhead });
+      await clock.advance(ms);
+      await watch.answered();
+    };
+    await pass(55_000);
     expect(el.screen).to.equal('pay');
-    await fake.set({ state: 'expired' });
-    await el.refresh();
+    expect(watch.made('status')).to.equal(1);
+
+    await pass(5_000);
+    expect(watch.made('status'), 'a check at zero').to.equal(2);
+    await untilScreen(el, 'late');
+    expect(part(el, 'heading')!.textContent).to.equal('Time is up');
+    expect(part(el, 'late-notice')!.textContent).to.contain('do not pay again');
+    expect(spokenOf(el)).to.equal('Time is up');
+    for (const gone of ['countdown', 'qr', 'requisites', 'copy-button', 'app-link']) expect(parts(el, gone), gone).to.have.length(0);
+    expect(el.payment!.state).to.equal('expired'); // the service says so, but a late payment may still arrive
+
+    // Checks go on at the poll interval (80-120 s) while the grace window lasts, and the screen stays.
+    for (let i = 3; i <= 4; i++) {
+      await pass(120_000);
+      expect(watch.made('status')).to.equal(i);
+      expect(el.screen).to.equal('late');
+    }
+    expect(events.filter((e) => e.name === 'payin-expired')).to.have.length(0);
+
+    await pass(FOLLOW_GRACE_MS - 240_000);
     await untilScreen(el, 'expired');
+    expect(text(el)).to.contain('Start again');
+    expect(events.filter((e) => e.name === 'payin-expired')).to.have.length(1);
+  });
+
+  it('shows a payment confirmed during the grace window as paid', async () => {
+    const clock = new ManualClock();
+    const fake = await fakeScenario({ ttlMs: 60_000, noStream: true, autoExpire: false });
+    requests = watchRequests(fake.endpoint);
+    const watch = requests;
+    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 100_000, clock });
+    const events = recordEvents(el);
+    await el.start();
+    await untilScreen(el, 'pay');
+    await clock.until(() => watch.made('status') === 1, 'the first check');
+    await watch.answered();
+    await clock.advance(60_000);
+    await untilScreen(el, 'late');
+    await watch.answered();
+    await fake.set({ state: 'finished' });
+    await clock.advance(120_000);
+    await untilScreen(el, 'paid');
+    expect(events.map((e) => e.name).filter((n) => n !== 'payin-state')).to.deep.equal(['payin-created', 'payin-paid']);
   });
 
   it('names the smallest threshold crossed', () => {

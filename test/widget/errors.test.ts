@@ -1,5 +1,7 @@
 import { expect } from '@open-wc/testing';
 import { fakeScenario, mount, nextEvent, part, untilScreen } from './support/helpers.js';
+import { ManualClock } from './support/manual-clock.js';
+import { watchRequests } from './support/requests.js';
 
 describe('transport errors', () => {
   it('retries a create whose answer was lost without creating a second payment', async () => {
@@ -64,17 +66,33 @@ describe('transport errors', () => {
   });
 
   it('shows a failing connection while following, then recovers by itself', async () => {
+    const clock = new ManualClock();
     const fake = await fakeScenario({ noStream: true });
-    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 150 });
-    await el.start();
-    await untilScreen(el, 'pay');
-    const error = nextEvent(el, 'payin-error');
-    await fake.configure({ failStatus: 2, failWith: 503 });
-    expect((await error).detail).to.deep.include({ code: 'upstream_error', retryable: true });
-    await el.updateComplete;
-    expect(part(el, 'notice')!.textContent).to.contain('Connection lost');
-    await fake.set({ state: 'finished' });
-    await untilScreen(el, 'paid', 10_000);
-    expect(part(el, 'notice')).to.equal(null);
+    const requests = watchRequests(fake.endpoint);
+    try {
+      const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 1000, clock });
+      await el.start();
+      await untilScreen(el, 'pay');
+      await fake.configure({ failStatus: 2, failWith: 503 });
+      const error = nextEvent(el, 'payin-error');
+      await clock.until(() => requests.made('status') === 1, 'the first check');
+      expect((await error).detail).to.deep.include({ code: 'upstream_error', retryable: true });
+      await requests.answered();
+      await el.updateComplete;
+      expect(part(el, 'notice')!.textContent).to.contain('Connection lost');
+      await fake.set({ state: 'finished' });
+      // The retry after one failure comes within 2 s and fails again; the next, within 4 s, gets through.
+      await clock.advance(2000);
+      await requests.answered();
+      expect(requests.made('status')).to.equal(2);
+      await el.updateComplete;
+      expect(part(el, 'notice')!.textContent).to.contain('Connection lost');
+      await clock.advance(4000);
+      await untilScreen(el, 'paid');
+      expect(requests.made('status')).to.equal(3);
+      expect(part(el, 'notice')).to.equal(null);
+    } finally {
+      requests.restore();
+    }
   });
 });

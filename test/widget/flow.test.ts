@@ -1,15 +1,26 @@
-import { expect } from '@open-wc/testing';
-import { fakeScenario, mount, nextEvent, part, parts, recordEvents, sleep, text, uid, untilScreen } from './support/helpers.js';
+import { expect, waitUntil } from '@open-wc/testing';
+import { fakeScenario, mount, nextEvent, part, parts, recordEvents, text, uid, untilScreen } from './support/helpers.js';
+import { ManualClock } from './support/manual-clock.js';
 
 describe('the payment flow', () => {
   it('shows "preparing payment details" until the service assigns requisites', async () => {
-    const fake = await fakeScenario({ requisitesAfterMs: 800 });
-    const el = await mount(fake.endpoint, { method: 'upi' });
+    const clock = new ManualClock();
+    const fake = await fakeScenario({ requisitesAfterMs: 60_000, noStream: true });
+    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 1000, clock });
     part(el, 'pay-button')!.click();
     await untilScreen(el, 'preparing');
     expect(text(el)).to.contain('Preparing payment details');
     expect(part(el, 'amount')!.textContent).to.contain('499.00');
-    await untilScreen(el, 'pay');
+    await fake.configure({ clockSkewMs: 60_000 }); // a minute later for the service: requisites assigned
+    // The element learns it from its next check: time moves a poll interval at a time until the answer is in.
+    await waitUntil(
+      async () => {
+        await clock.advance(1200);
+        return el.screen === 'pay';
+      },
+      'the pay screen',
+      { timeout: 5000, interval: 20 },
+    );
     expect(part(el, 'requisites')!.textContent).to.contain('shop@okbank');
   });
 
@@ -44,7 +55,7 @@ describe('the payment flow', () => {
     await untilScreen(el, 'pay');
     const first = el.payment!.id;
     el.method = 'sbp';
-    for (let i = 0; i < 80 && el.payment?.method !== 'sbp'; i++) await sleep(50);
+    await waitUntil(() => el.payment?.method === 'sbp', 'the SBP payment', { timeout: 8000 });
     await untilScreen(el, 'pay');
     expect(el.payment!.method).to.equal('sbp');
     expect(el.payment!.id).not.to.equal(first);
@@ -55,11 +66,13 @@ describe('the payment flow', () => {
     const fake = await fakeScenario({ createDelayMs: 600 });
     const el = await mount(fake.endpoint, { orderId: uid('order-a'), method: 'upi', autostart: true });
     const second = uid('order-b');
-    await sleep(100);
+    await waitUntil(async () => (await fake.stats()).creates === 1, 'the first create at the proxy', { timeout: 5000 });
     el.orderId = second;
+    // Each create is answered 600 ms after it arrives, so the first answer is sent before the second: had the
+    // element taken it, the first order's payment would be the one shown (a second payment never replaces it).
     await untilScreen(el, 'pay');
-    await sleep(800); // past the first create's answer, which must not take over
     expect(el.payment!.orderId).to.equal(second);
+    expect((await fake.stats()).creates).to.equal(2);
   });
 
   it('without a QR shows the SBP instruction naming the bank, and copy buttons', async () => {
@@ -72,9 +85,10 @@ describe('the payment flow', () => {
     expect(parts(el, 'copy-button')).to.have.length(2);
   });
 
-  it('copies the phone number and says so visibly', async () => {
+  it('copies the phone number and says so visibly for two seconds', async () => {
+    const clock = new ManualClock();
     const fake = await fakeScenario();
-    const el = await mount(fake.endpoint, { method: 'sbp' });
+    const el = await mount(fake.endpoint, { method: 'sbp', clock });
     await el.start();
     await untilScreen(el, 'pay');
     let copied = '';
@@ -83,11 +97,16 @@ describe('the payment flow', () => {
     try {
       const button = parts<HTMLButtonElement>(el, 'copy-button')[1]!;
       button.click();
-      await sleep(50);
-      await el.updateComplete;
+      await waitUntil(() => button.textContent!.trim() === 'Copied', 'the button to say Copied', { timeout: 2000 });
       expect(copied).to.equal('+79001234567');
-      expect(button.textContent!.trim()).to.equal('Copied');
       expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).to.contain('Copied');
+      await clock.advance(1999);
+      await el.updateComplete;
+      expect(button.textContent!.trim()).to.equal('Copied');
+      await clock.advance(1);
+      await el.updateComplete;
+      expect(button.textContent!.trim()).to.equal('Copy');
+      expect(el.shadowRoot!.querySelector('[role="status"]')!.textContent).not.to.contain('Copied');
     } finally {
       Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: original });
     }
@@ -107,11 +126,10 @@ describe('the payment flow', () => {
       return true;
     };
     try {
-      parts<HTMLButtonElement>(el, 'copy-button')[0]!.click();
-      await sleep(50);
-      await el.updateComplete;
+      const button = parts<HTMLButtonElement>(el, 'copy-button')[0]!;
+      button.click();
+      await waitUntil(() => button.textContent!.trim() === 'Copied', 'the button to say Copied', { timeout: 2000 });
       expect(commanded).to.equal('copy:499.00');
-      expect(parts(el, 'copy-button')[0]!.textContent!.trim()).to.equal('Copied');
       expect(el.shadowRoot!.querySelector('textarea')).to.equal(null);
     } finally {
       Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: original });

@@ -1,10 +1,10 @@
 import { expect } from '@open-wc/testing';
-import { setViewport } from '@web/test-runner-commands';
 import jsQRModule from 'jsqr';
 import { render } from 'lit';
 import { qrSvg } from '../../src/widget/qr-code.js';
 import { qrMatrix } from '../../src/widget/qr-matrix.js';
-import { fakeScenario, mount, part, untilScreen } from './support/helpers.js';
+import type { PayinCheckout } from '../../src/widget/index.js';
+import { fakeScenario, mount, part, parts, untilScreen } from './support/helpers.js';
 
 // jsqr is CommonJS: served as an ES module its default export is the function itself.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
@@ -22,6 +22,20 @@ async function decode(svg: SVGSVGElement): Promise<string | undefined> {
   context.drawImage(image, 0, 0, width, width);
   const pixels = context.getImageData(0, 0, width, width);
   return jsQR(pixels.data, width, width)?.data;
+}
+
+/** On a phone the QR is inside the "Pay from another device" fold, closed at first, and still reads back. */
+async function foldedQr(el: PayinCheckout, text: string): Promise<void> {
+  const fold = part<HTMLDetailsElement>(el, 'other-device')!;
+  expect(fold.tagName).to.equal('DETAILS');
+  expect(fold.open).to.equal(false);
+  const svg = part<SVGSVGElement>(el, 'qr')!;
+  expect(fold.contains(svg)).to.equal(true);
+  expect(await decode(svg)).to.equal(text);
+  part(el, 'other-device-toggle')!.click();
+  await el.updateComplete;
+  expect(fold.open).to.equal(true);
+  expect(svg.getBoundingClientRect().width).to.be.greaterThan(100);
 }
 
 describe('the QR code', () => {
@@ -70,46 +84,74 @@ describe('the QR code', () => {
     }
   });
 
-  it('on a phone offers to open the payment app, only for upi:// and https:// texts', async () => {
-    await setViewport({ width: 380, height: 800 });
-    try {
-      const fake = await fakeScenario();
-      const el = await mount(fake.endpoint, { method: 'upi' });
+  it('on an Android phone offers each UPI app by its package, any UPI app, and the QR folded away', async () => {
+    const fake = await fakeScenario();
+    const el = await mount(fake.endpoint, { method: 'upi', platform: 'android' });
+    await el.start();
+    await untilScreen(el, 'pay');
+    const qr = el.payment!.qr!;
+    const query = qr.slice('upi://pay?'.length); // the service's own query, never rebuilt
+    expect(qr).to.match(/^upi:\/\/pay\?pa=/);
+    expect(parts<HTMLAnchorElement>(el, 'app-link').map((a) => [a.textContent!.trim(), a.getAttribute('href')])).to.deep.equal([
+      ['Google Pay', `intent://pay?${query}#Intent;scheme=upi;package=com.google.android.apps.nbu.paisa.user;end`],
+      ['PhonePe', `intent://pay?${query}#Intent;scheme=upi;package=com.phonepe.app;end`],
+      ['Paytm', `intent://pay?${query}#Intent;scheme=upi;package=net.one97.paytm;end`],
+      ['BHIM', `intent://pay?${query}#Intent;scheme=upi;package=in.org.npci.upiapp;end`],
+      ['Any UPI app', `upi://pay?${query}`],
+    ]);
+    expect(part(el, 'open-app')).to.equal(null);
+    await foldedQr(el, qr);
+  });
+
+  it('on an iPhone offers each UPI app by its own scheme, and "other" as upi://', async () => {
+    const fake = await fakeScenario();
+    const el = await mount(fake.endpoint, { method: 'upi', platform: 'ios' });
+    await el.start();
+    await untilScreen(el, 'pay');
+    const qr = el.payment!.qr!;
+    const query = qr.slice('upi://pay?'.length);
+    expect(parts<HTMLAnchorElement>(el, 'app-link').map((a) => a.getAttribute('href'))).to.deep.equal([
+      `gpay://upi/pay?${query}`,
+      `phonepe://pay?${query}`,
+      `paytmmp://upi/pay?${query}`,
+      `bhim://upi/pay?${query}`,
+      `upi://pay?${query}`,
+    ]);
+    await foldedQr(el, qr);
+  });
+
+  it('on a phone makes no link of a text that is no payment link', async () => {
+    for (const method of ['upi', 'sbp']) {
+      const fake = await fakeScenario({ qr: 'javascript:alert(1)' });
+      const el = await mount(fake.endpoint, { method, platform: 'android' });
       await el.start();
       await untilScreen(el, 'pay');
-      expect(part<HTMLAnchorElement>(el, 'open-app')!.getAttribute('href')).to.equal(el.payment!.qr);
-
-      const hostile = await fakeScenario({ qr: 'javascript:alert(1)' });
-      const other = await mount(hostile.endpoint, { method: 'sbp' });
-      await other.start();
-      await untilScreen(other, 'pay');
-      expect(part(other, 'open-app')).to.equal(null);
-    } finally {
-      await setViewport({ width: 1024, height: 768 });
+      const hrefs = [...el.shadowRoot!.querySelectorAll('a')].map((a) => a.getAttribute('href') ?? '');
+      const unsafe = hrefs.filter((h) => !/^(intent|upi|https):/.test(h));
+      expect(unsafe, method).to.deep.equal([]);
+      expect(parts(el, 'app-link'), method).to.have.length(0);
+      expect(part(el, 'open-app'), method).to.equal(null);
     }
   });
 
-  it('on a desktop shows the QR without the app button', async () => {
+  it('on a desktop shows the QR without app links', async () => {
     const fake = await fakeScenario();
-    const el = await mount(fake.endpoint, { method: 'upi' });
+    const el = await mount(fake.endpoint, { method: 'upi', platform: 'desktop' });
     await el.start();
     await untilScreen(el, 'pay');
     expect(part(el, 'qr')).to.exist;
+    expect(part(el, 'other-device')).to.equal(null);
+    expect(parts(el, 'app-link')).to.have.length(0);
     expect(part(el, 'open-app')).to.equal(null);
   });
 
-  it('shows the hosted page of an SBP payment as a QR and an app link', async () => {
-    await setViewport({ width: 380, height: 800 });
-    try {
-      const fake = await fakeScenario({ qr: 'https://pay.example/p/123' });
-      const el = await mount(fake.endpoint, { method: 'sbp' });
-      await el.start();
-      await untilScreen(el, 'pay');
-      expect(await decode(part<SVGSVGElement>(el, 'qr')!)).to.equal('https://pay.example/p/123');
-      expect(part<HTMLAnchorElement>(el, 'open-app')!.href).to.equal('https://pay.example/p/123');
-      expect(part(el, 'instruction')).to.equal(null);
-    } finally {
-      await setViewport({ width: 1024, height: 768 });
-    }
+  it('on a phone offers the hosted page of an SBP payment as a link, and its QR folded away', async () => {
+    const fake = await fakeScenario({ qr: 'https://pay.example/p/123' });
+    const el = await mount(fake.endpoint, { method: 'sbp', platform: 'android' });
+    await el.start();
+    await untilScreen(el, 'pay');
+    expect(part<HTMLAnchorElement>(el, 'open-app')!.href).to.equal('https://pay.example/p/123');
+    expect(part(el, 'instruction')).to.equal(null);
+    await foldedQr(el, 'https://pay.example/p/123');
   });
 });

@@ -1,5 +1,5 @@
 import { expect, waitUntil } from '@open-wc/testing';
-import { fakeScenario, openFrame, sleep, uid } from './support/helpers.js';
+import { fakeScenario, openFrame, uid } from './support/helpers.js';
 
 describe('after a reload', () => {
   it('shows the same payment with the same countdown, without creating another', async () => {
@@ -42,11 +42,11 @@ describe('after a reload', () => {
       expect(live.map((e) => e.detail.resumed)).to.deep.equal([false]);
       await page.reload();
       await waitUntil(() => page.el().screen === 'paid', 'the paid screen after the reload', { timeout: 8000 });
-      await sleep(300);
+      // The event fires as the answer is applied, before the screen shows it.
       const again = page.events().filter((e) => e.name === 'payin-paid');
       expect(again.map((e) => e.detail.resumed)).to.deep.equal([true]);
       await page.el().refresh();
-      await sleep(200);
+      await page.el().updateComplete;
       expect(page.events().filter((e) => e.name === 'payin-paid')).to.have.length(1);
       expect((await fake.stats()).creates).to.equal(1);
     } finally {

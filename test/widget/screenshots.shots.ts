@@ -1,6 +1,9 @@
 // Every screen, saved as a PNG by screenshots.config.mjs (not a test: it asserts nothing).
 import { emulateMedia, executeServerCommand, setViewport } from '@web/test-runner-commands';
-import { fakeScenario, mount, sleep, untilScreen } from './support/helpers.js';
+import { ManualClock } from './support/manual-clock.js';
+import { fakeScenario, mount, part, sleep, untilScreen } from './support/helpers.js';
+
+const C2B = 'https://qr.nspk.ru/AD10006M8KH1LSBP9B6PG3B6F8S51A3O?type=02&bank=100000000111&sum=150000&cur=RUB&crc=C08B';
 
 const shot = async (name: string) => {
   await sleep(150);
@@ -62,5 +65,43 @@ describe('screenshots', () => {
       await shot(`12-error-${suffix}`);
       error.remove();
     }
+  });
+
+  it('of the phone screens, at 375x667', async () => {
+    await emulateMedia({ colorScheme: 'light' });
+    await setViewport({ width: 375, height: 667 });
+    document.body.style.margin = '0';
+    document.body.style.background = '#fff';
+    const fake = await fakeScenario({ noStream: true });
+    for (const platform of ['android', 'ios']) {
+      const clock = new ManualClock();
+      const upi = await mount(fake.endpoint, { method: 'upi', platform, clock, noRemember: true, orderId: `phone-${platform}` });
+      await upi.start();
+      await untilScreen(upi, 'pay', 5000);
+      await shot(`20-phone-upi-${platform}`);
+      window.addEventListener('click', (e) => e.preventDefault(), { once: true });
+      part(upi, 'app-link')!.click();
+      await clock.advance(2_100);
+      await shot(`21-phone-upi-didnt-open-${platform}`);
+      part<HTMLDetailsElement>(upi, 'other-device')!.open = true;
+      await shot(`22-phone-upi-other-device-${platform}`);
+      upi.remove();
+    }
+    const c2b = await fakeScenario({ noStream: true, qr: C2B });
+    const sbp = await mount(c2b.endpoint, { method: 'sbp', platform: 'android', lang: 'ru', noRemember: true });
+    await sbp.start();
+    await untilScreen(sbp, 'pay', 5000);
+    await sleep(300);
+    await shot('23-phone-sbp-banks-ru-android');
+    sbp.remove();
+    const phoneShape = await mount(fake.endpoint, { method: 'sbp', platform: 'ios', noRemember: true });
+    await phoneShape.start();
+    await untilScreen(phoneShape, 'pay', 5000);
+    await sleep(300);
+    await shot('24-phone-sbp-transfer-ios');
+    await fake.set({ expiresInMs: 0 });
+    await untilScreen(phoneShape, 'late', 5000);
+    await shot('25-phone-late');
+    phoneShape.remove();
   });
 });

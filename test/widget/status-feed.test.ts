@@ -1,100 +1,175 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { nextDelay, SAFETY_POLL_MS } from '../../src/widget/controllers/poll-delay.js';
 import { StatusFeedController } from '../../src/widget/controllers/status-feed.js';
-import { systemClock } from '../../src/widget/clock.js';
-import { fakeScenario, mount, sleep, untilScreen } from './support/helpers.js';
+import { fakeScenario, mount, untilScreen } from './support/helpers.js';
+import { ManualClock } from './support/manual-clock.js';
+import { type RequestWatch, watchRequests } from './support/requests.js';
 
 const host = () => ({ addController() {}, removeController() {}, requestUpdate() {}, updateComplete: Promise.resolve(true) });
 
+/** Commands of the fake proxy that fakeScenario() does not name: `{release: true}`, `{dropStreams: true}`. */
+async function command(endpoint: string, body: Record<string, unknown>): Promise<void> {
+  const answer = await fetch(endpoint.replace(/payin$/, '__control'), {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!answer.ok) throw new Error(`fake control answered ${answer.status}`);
+}
+
 describe('following the payment', () => {
+  // The element runs on a manual clock: no check happens unless the test moves time, so each test says exactly
+  // when one is due, and waits (bounded) only for the network's answers.
+  let clock: ManualClock;
+  let requests: RequestWatch;
+  afterEach(() => requests?.restore());
+
+  /** Moves the clock by `ms`, then waits until the checks this started are answered. */
+  async function pass(ms: number): Promise<void> {
+    await clock.advance(ms);
+    await requests.answered();
+  }
+
+  /** Waits, without moving time, until the element has made `n` checks (a check "at once"), and their answers. */
+  async function untilChecks(n: number, what: string): Promise<void> {
+    await clock.until(() => requests.made('status') >= n, what);
+    expect(requests.made('status')).to.equal(n);
+    await requests.answered();
+  }
+
   it('prefers the event stream and then polls only as a slow safety net', async () => {
+    clock = new ManualClock();
     const fake = await fakeScenario();
-    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 100 });
+    requests = watchRequests(fake.endpoint);
+    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 100, clock });
     await el.start();
     await untilScreen(el, 'pay');
-    await waitUntil(async () => (await fake.stats()).streams === 1, 'the stream to open', { timeout: 5000 });
-    const before = (await fake.stats()).status;
-    await sleep(1200);
-    expect((await fake.stats()).status - before).to.be.at.most(1);
+    await fake.set({ state: 'in_check' });
+    // The clock has not moved, so this news came over the stream, which has opened.
+    await untilScreen(el, 'checking');
+    expect(requests.made('status')).to.equal(0);
+    // Not at the poll interval (100 ms) but at the safety interval, +-20 %.
+    await pass(SAFETY_POLL_MS * 0.8 - 1);
+    expect(requests.made('status')).to.equal(0);
+    await pass(SAFETY_POLL_MS * 0.4 + 1);
+    expect(requests.made('status')).to.equal(1);
+    await pass(SAFETY_POLL_MS * 0.8 - 1);
+    expect(requests.made('status')).to.equal(1);
     await fake.set({ state: 'finished' });
-    await untilScreen(el, 'paid', 3000);
+    await untilScreen(el, 'paid');
   });
 
-  it('polls at the poll interval when the proxy refuses the stream', async () => {
+  it('polls at the poll interval, with jitter, when the proxy refuses the stream', async () => {
+    clock = new ManualClock();
     const fake = await fakeScenario({ noStream: true });
-    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 200 });
+    requests = watchRequests(fake.endpoint);
+    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 2000, clock });
     await el.start();
     await untilScreen(el, 'pay');
-    const before = (await fake.stats()).status;
-    await sleep(2000);
-    const polls = (await fake.stats()).status - before;
-    // About 8 at 250 ms (the interval's floor); a busy machine makes fewer, never more than 2000 / 200 allows.
-    expect(polls).to.be.within(3, 10);
+    await untilChecks(1, 'the first check, at once');
+    for (let i = 2; i <= 5; i++) {
+      await pass(1600 - 1); // the interval less 20 %
+      expect(requests.made('status')).to.equal(i - 1);
+      await pass(800 + 1); // the interval plus 20 %
+      expect(requests.made('status')).to.equal(i);
+    }
   });
 
-  it('carries on by polling when the stream drops', async () => {
-    const fake = await fakeScenario({ dropStreamAfterMs: 400 });
-    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 200 });
+  it('carries on by polling at the poll interval when the stream drops', async () => {
+    clock = new ManualClock();
+    const fake = await fakeScenario();
+    requests = watchRequests(fake.endpoint);
+    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 2000, clock });
     await el.start();
     await untilScreen(el, 'pay');
-    await sleep(800);
+    await fake.set({ state: 'in_check' });
+    await untilScreen(el, 'checking'); // over the stream: it is open
+    await command(fake.endpoint, { dropStreams: true });
+    await fake.set({ state: 'finished' }); // no stream carries this any more
+    // The element checks at once when its stream fails (something may have happened meanwhile).
+    await untilChecks(1, 'a check when the stream dropped');
+    await untilScreen(el, 'paid');
+  });
+
+  it('checks every poll interval after a dropped stream, not at the safety interval', async () => {
+    clock = new ManualClock();
+    const fake = await fakeScenario();
+    requests = watchRequests(fake.endpoint);
+    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 2000, clock });
+    await el.start();
+    await untilScreen(el, 'pay');
+    await fake.set({ state: 'in_check' });
+    await untilScreen(el, 'checking');
+    await command(fake.endpoint, { dropStreams: true });
+    await untilChecks(1, 'a check when the stream dropped');
     await fake.set({ state: 'finished' });
-    await untilScreen(el, 'paid', 4000);
+    await pass(2400 + 1);
+    expect(requests.made('status')).to.equal(2);
+    await untilScreen(el, 'paid');
   });
 
-  it('backs off, with jitter, while checks fail', async () => {
+  it('backs off exponentially while checks fail, then polls at the interval again', async () => {
+    clock = new ManualClock();
     const fake = await fakeScenario({ noStream: true });
-    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 100 });
+    requests = watchRequests(fake.endpoint);
+    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 1000, clock });
     await el.start();
     await untilScreen(el, 'pay');
-    const from = (await fake.stats()).statusTimes.length;
     await fake.configure({ failStatus: 4, failWith: 500 });
-    await waitUntil(async () => (await fake.stats()).statusTimes.length >= from + 6, 'six more checks', { timeout: 15_000 });
-    const times = (await fake.stats()).statusTimes.slice(from);
-    const gaps = times.slice(1).map((t, i) => t - times[i]!);
-    // The floor makes a plain poll 200-300 ms apart, and failure n waits 250 ms * 2^n jittered to [50 %, 100 %].
-    // A check already on its way when the failures began shifts the sequence by one, so the test reads the
-    // spread rather than positions: the longest gap (after three or four failures, at least 1000 ms when sent)
-    // is well above the shortest. No upper limits: a busy machine only makes gaps longer. The exact delays are
-    // checked without waiting in the nextDelay tests below.
-    const longest = Math.max(...gaps);
-    const shortest = Math.min(...gaps);
-    expect(longest).to.be.at.least(750);
-    expect(longest).to.be.greaterThan(shortest * 1.8);
+    await untilChecks(1, 'the first check, at once');
+    // After failure n the wait is 1000 ms * 2^n with full jitter: between half of it and all of it.
+    for (const ceiling of [2000, 4000, 8000, 16_000]) {
+      const made = requests.made('status');
+      await pass(ceiling / 2 - 1);
+      expect(requests.made('status'), `no check before ${ceiling / 2} ms`).to.equal(made);
+      await pass(ceiling / 2 + 1);
+      expect(requests.made('status'), `a check by ${ceiling} ms`).to.equal(made + 1);
+    }
+    expect(el.screen).to.equal('pay');
+    // The fifth check succeeded: back to the poll interval (+-20 %).
+    await pass(1200 + 1);
+    expect(requests.made('status')).to.equal(6);
   });
 
   it('ignores an answer that is older than one already shown', async () => {
+    clock = new ManualClock();
     const fake = await fakeScenario({ noStream: true });
-    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 60_000 });
+    const el = await mount(fake.endpoint, { method: 'upi', clock });
     await el.start();
     await untilScreen(el, 'pay');
-    await fake.configure({ statusDelayMs: [1200, 0] });
-    const slow = el.refresh(); // answered late, with the state as it is now: pending
-    await sleep(200);
+    await fake.configure({ holdStatus: 1 });
+    const slow = el.refresh(); // its answer is taken now (pending) and held back
+    await waitUntil(async () => (await fake.stats()).status === 1, 'the held check to reach the proxy', { timeout: 5000 });
     await fake.set({ state: 'in_check' });
     await el.refresh();
     await untilScreen(el, 'checking');
+    await command(fake.endpoint, { release: true });
     await slow;
-    await sleep(100);
+    await el.updateComplete;
     expect(el.screen).to.equal('checking');
     expect(el.payment!.state).to.equal('in_check');
   });
 
   it('checks at once when the shopper comes back to the tab or back online', async () => {
+    clock = new ManualClock();
     const fake = await fakeScenario({ noStream: true });
-    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 60_000 });
+    requests = watchRequests(fake.endpoint);
+    const el = await mount(fake.endpoint, { method: 'upi', clock });
     await el.start();
     await untilScreen(el, 'pay');
-    await sleep(100);
-    const before = (await fake.stats()).status;
+    expect(requests.made('status')).to.equal(0);
     document.dispatchEvent(new Event('visibilitychange'));
-    await waitUntil(async () => (await fake.stats()).status === before + 1, 'a check on visibility', { timeout: 2000 });
+    expect(requests.made('status')).to.equal(1);
+    await requests.answered();
     window.dispatchEvent(new Event('online'));
-    await waitUntil(async () => (await fake.stats()).status === before + 2, 'a check when back online', { timeout: 2000 });
+    expect(requests.made('status')).to.equal(2);
+    await requests.answered();
   });
 
   it('stops following at its deadline and says so', async () => {
+    clock = new ManualClock();
     const fake = await fakeScenario({ noStream: true });
+    requests = watchRequests(fake.endpoint);
     const create = await fetch(`${fake.endpoint}/payments`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -108,16 +183,20 @@ describe('following the payment', () => {
       onTrouble: () => {},
       onFatal: () => {},
       onDeadline: () => deadline++,
-      pollInterval: () => 100,
-      clock: systemClock,
+      pollInterval: () => 250,
+      clock,
     });
     feed.setTarget({ endpoint: fake.endpoint, paymentId: payment.id, token });
-    feed.follow(Date.now() + 500);
-    await waitUntil(() => deadline === 1, 'the deadline', { timeout: 3000 });
-    const calls = (await fake.stats()).status;
-    await sleep(400);
-    expect((await fake.stats()).status).to.equal(calls);
-    expect(seen).to.be.at.least(2);
+    feed.follow(clock.now() + 1000);
+    // Checks every 200-300 ms until the deadline; one step of 300 ms makes at most one.
+    for (let i = 0; i < 10 && deadline === 0; i++) await pass(300);
+    expect(deadline).to.equal(1);
+    const made = requests.made('status');
+    expect(made).to.be.within(4, 7);
+    expect(seen).to.equal(made);
+    await pass(60_000);
+    expect(requests.made('status')).to.equal(made);
+    expect(clock.pending).to.equal(0);
     feed.stop();
   });
 });

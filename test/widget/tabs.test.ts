@@ -1,25 +1,39 @@
 import { expect, fixture, html, waitUntil } from '@open-wc/testing';
 import type { PayinCheckout } from '../../src/widget/index.js';
-import { fakeScenario, mount, recordEvents, sleep, uid, untilScreen } from './support/helpers.js';
+import { fakeScenario, mount, recordEvents, uid, untilScreen } from './support/helpers.js';
+import { ManualClock } from './support/manual-clock.js';
+import { type RequestWatch, watchRequests } from './support/requests.js';
 
 describe('several checkouts of one payment', () => {
+  // On one manual clock: polls happen only when the test moves time, so one follower makes exactly one check per
+  // step of the poll interval and two would make two.
+  let requests: RequestWatch | undefined;
+  afterEach(() => requests?.restore());
+
   it('follow it once between them, share its states, and announce the end once per page', async () => {
+    const clock = new ManualClock();
     const fake = await fakeScenario({ noStream: true });
+    const watch = (requests = watchRequests(fake.endpoint));
     const orderId = uid('order');
-    const first = await mount(fake.endpoint, { orderId, method: 'upi', pollInterval: 100 });
+    const first = await mount(fake.endpoint, { orderId, method: 'upi', pollInterval: 250, clock });
     await first.start();
     await untilScreen(first, 'pay');
     // A second checkout of the same order (another tab of the same shopper, here another element): it resumes.
-    const second = await mount(fake.endpoint, { orderId, method: 'upi', pollInterval: 100 });
+    const second = await mount(fake.endpoint, { orderId, method: 'upi', pollInterval: 250, clock });
     await untilScreen(second, 'pay');
     expect(second.payment!.id).to.equal(first.payment!.id);
     const logs = [recordEvents(first), recordEvents(second)];
-    const before = (await fake.stats()).status;
-    await sleep(1500);
-    const polls = (await fake.stats()).status - before;
-    // One follower polls at most 1500 / 200 (the 250 ms floor less its jitter) = 7 times; two would make ~12.
-    expect(polls).to.be.within(1, 7);
+    const resumed = watch.made('status'); // the second checkout's resume
+    await clock.until(() => watch.made('status') > resumed, "the leader's first check");
+    await watch.answered();
+    // Each check is due 200-300 ms after the last answer: one step of 300 ms is one check per follower.
+    for (let step = 1; step <= 5; step++) {
+      await clock.advance(300);
+      await watch.answered();
+      expect(watch.made('status') - resumed, `checks after step ${step}`).to.equal(1 + step);
+    }
     await fake.set({ state: 'finished' });
+    await clock.advance(300);
     await untilScreen(first, 'paid');
     await untilScreen(second, 'paid');
     expect(logs.flat().filter((e) => e.name === 'payin-paid')).to.have.length(1);
@@ -27,12 +41,14 @@ describe('several checkouts of one payment', () => {
   });
 
   it('hands the following over when the leading checkout goes away', async () => {
+    const clock = new ManualClock();
     const fake = await fakeScenario({ noStream: true });
+    const watch = (requests = watchRequests(fake.endpoint));
     const orderId = uid('order');
     const wrapper = await fixture<HTMLDivElement>(html`<div></div>`);
     const make = () => {
       const el = document.createElement('payin-checkout') as PayinCheckout;
-      Object.assign(el, { endpoint: fake.endpoint, orderId, method: 'upi', pollInterval: 100 });
+      Object.assign(el, { endpoint: fake.endpoint, orderId, method: 'upi', pollInterval: 250, clock });
       wrapper.append(el);
       return el;
     };
@@ -41,12 +57,20 @@ describe('several checkouts of one payment', () => {
     await untilScreen(leader, 'pay');
     const follower = make();
     await untilScreen(follower, 'pay');
+    await clock.until(() => watch.made('status') > 1, "the leader's first check");
+    await watch.answered();
     leader.remove();
-    await sleep(300);
-    const before = (await fake.stats()).status;
-    await sleep(1200);
-    expect((await fake.stats()).status - before).to.be.at.least(3);
+    // The follower takes the lead (the lock passes to it) and checks at once, then at its poll interval.
+    const before = watch.made('status');
+    await clock.until(() => watch.made('status') > before, "the new leader's first check");
+    await watch.answered();
+    for (let step = 1; step <= 3; step++) {
+      await clock.advance(300);
+      await watch.answered();
+      expect(watch.made('status') - before, `checks after step ${step}`).to.equal(1 + step);
+    }
     await fake.set({ state: 'finished' });
+    await clock.advance(300);
     await untilScreen(follower, 'paid');
   });
 

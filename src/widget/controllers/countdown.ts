@@ -6,7 +6,7 @@
  * payment expired: only the service decides that. Time comes from the element's clock, so tests move it.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../shared/clock.js';
 
 /** Seconds left at which the time is spoken, largest first. */
 export const ANNOUNCE_AT = [300, 120, 60, 30] as const;

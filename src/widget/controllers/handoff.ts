@@ -5,7 +5,7 @@
  * hidden in between, the shopper is offered another app or another device. On the element's clock.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../shared/clock.js';
 
 export const HANDOFF_MS = 2_000;
 

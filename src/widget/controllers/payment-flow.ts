@@ -12,7 +12,7 @@ import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { stateRank } from '../../shared/outcome.js';
 import type { PaymentView } from '../../shared/payment-view.js';
 import { createPayment, fetchStatus, isAbort, PayinError, toPayinError } from '../api-client.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import { emit } from '../events.js';
 import { claimFinalAnnouncement, clearRecord, loadRecord, saveRecord, type SessionRecord } from '../session-store.js';
 import { CountdownController } from './countdown.js';

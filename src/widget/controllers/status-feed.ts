@@ -7,7 +7,7 @@
  * dropped, and everything in flight is aborted on stop. Waits and the deadline are on the element's clock.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../../shared/clock.js';
 import { readPaymentView, type PaymentView } from '../../shared/payment-view.js';
 import { eventsUrl, fetchStatus, isAbort, toPayinError, type PayinError } from '../api-client.js';
 import { nextDelay } from './poll-delay.js';

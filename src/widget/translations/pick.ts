@@ -2,13 +2,13 @@
  * Which translation an element speaks: its own `lang`, else the closest ancestor's (through shadow roots, so a
  * widget inside another component still follows the page), else the document's, else English. Only the primary
  * language subtag chooses the strings; the full tag still drives Intl, so `en-IN` groups amounts the Indian way.
+ * English is built in; the others load on first use (languages.ts), once per page for every element.
  */
 import { en } from './en.js';
-import { hi } from './hi.js';
-import { ru } from './ru.js';
+import { LANGUAGES } from './languages.js';
 import type { Translation } from './translation.js';
 
-const TRANSLATIONS: Record<string, Translation> = { en, ru, hi };
+const loaded = new Map<string, Translation | Promise<Translation>>([['en', en]]);
 
 /** The nearest non-empty `lang`, walking out of shadow roots. */
 export function langOf(element: Element): string {
@@ -28,10 +28,29 @@ export interface Localized {
   locale: string;
 }
 
-export function pickTranslation(lang: string): Localized {
+/**
+ * The translation for `lang`, or, while it loads, a promise that settles once it can be picked. A language that
+ * fails to load (offline, not deployed beside the script) falls back to English, with one warning.
+ */
+export function pickTranslation(lang: string): Localized | Promise<unknown> {
   const primary = lang.toLowerCase().split(/[-_]/)[0] ?? '';
-  const t = TRANSLATIONS[primary];
-  if (!t) return { t: en, locale: 'en' };
+  let t = loaded.get(primary);
+  if (!t && LANGUAGES[primary]) {
+    t = LANGUAGES[primary]()
+      .then((translation) => {
+        if (typeof translation?.locale !== 'string') throw new TypeError('not a translation');
+        return translation;
+      })
+      .catch((error: unknown) => {
+        console.warn(`payin-checkout: the "${primary}" texts did not load, so English is shown.`, error);
+        return en;
+      });
+    t.then((translation) => loaded.set(primary, translation));
+    loaded.set(primary, t);
+  }
+  if (t instanceof Promise) return t;
+  // An unknown language, or one that fell back: English words with English numbers.
+  if (!t || (t === en && primary !== 'en')) return { t: en, locale: 'en' };
   try {
     return { t, locale: Intl.getCanonicalLocales(lang)[0] ?? t.locale };
   } catch {

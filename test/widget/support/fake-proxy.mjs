@@ -39,6 +39,8 @@ const DEFAULTS = {
   failWith: 502,
   /** The code those HTTP failures carry; default the proxy's own code for the status. */
   failCode: undefined,
+  /** The next N status answers are taken when asked and held until a `{release: true}` control call. */
+  holdStatus: 0,
   /** Delay for answers, in ms: one number, or a list consumed call by call (out-of-order answers). */
   statusDelayMs: 0,
   createDelayMs: 0,
@@ -47,7 +49,25 @@ const DEFAULTS = {
   retryAfterSeconds: 0,
   /** Requisites as the service would send them (e.g. markup, to prove it is shown as text). */
   requisites: undefined,
+  /** The answer of GET /sbp-banks: undefined for BANKS (logos on this origin), or any value to serve as it is. */
+  banks: undefined,
 };
+
+/** Nine NSPK members in the list's own shape and in the proxy's order, more than the chooser shows before its search field. */
+const BANKS = [
+  ['Сбербанк', 'bank100000000111', 'ru.sberbankmobile'],
+  ['Т-Банк', 'bank100000000004', 'com.idamob.tinkoff.android'],
+  ['ВТБ', 'bank100000000005', 'ru.vtb24.mobilebanking.android'],
+  ['Альфа-Банк', 'bank100000000008', 'ru.alfabank.mobile.android'],
+  ['Райффайзенбанк', 'bank100000000007', 'ru.raiffeisennews'],
+  ['Газпромбанк', 'bank100000000001', 'ru.gazprombank.android.mobilebank.app'],
+  ['Совкомбанк', 'bank100000000013', 'ru.sovcomcard.halva.v1'],
+  ['Озон Банк', 'bank100000000273', 'ru.ozon.fintech.finance'],
+  ['Точка', 'bank100000000284', 'com.tochka.bank'],
+].map(([bankName, schema, package_name]) => ({ bankName, schema, package_name, logoURL: `logos/${schema}.png` }));
+
+/** A 1x1 PNG: each bank's logo. */
+const LOGO = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 
 const scenarios = new Map();
 
@@ -57,8 +77,10 @@ function scenario(name) {
     s = {
       options: { ...DEFAULTS },
       payments: new Map(),
-      stats: { creates: 0, newPayments: 0, status: 0, streams: 0, statusTimes: [] },
+      stats: { creates: 0, newPayments: 0, status: 0, streams: 0, statusTimes: [], bankLists: 0 },
       streams: new Set(),
+      /** Releases of the held status answers. */
+      held: [],
       seq: 0,
     };
     scenarios.set(name, s);
@@ -148,6 +170,12 @@ async function control(s, req, res) {
     return send(res, 200, { stats: s.stats, payments: [...s.payments.values()].map((p) => view(s, p)), options: s.options });
   const body = (await readJson(req)) ?? {};
   if (body.options) Object.assign(s.options, body.options);
+  if (body.release) for (const release of s.held.splice(0)) release();
+  if (body.dropStreams) {
+    // A stream that breaks on cue: the open ones end and reconnects are refused, as by a proxy that lost them.
+    s.options.streamRefused = true;
+    for (const stream of [...s.streams]) stream.close();
+  }
   if (body.state || body.amount || body.expiresInMs !== undefined) {
     const p = body.paymentId ? s.payments.get(body.paymentId) : [...s.payments.values()].at(-1);
     if (!p) return send(res, 404, { error: { code: 'not_found', message: 'no payment' } });
@@ -219,6 +247,13 @@ async function status(s, req, res) {
   const p = body && find(s, body.paymentId, body.token);
   const answer = p ? view(s, p) : undefined; // taken now, sent after the delay: a late, stale answer
   await sleep(delay);
+  if (s.options.holdStatus > 0) {
+    s.options.holdStatus--;
+    await new Promise((resolve) => {
+      s.held.push(resolve);
+      res.on('close', resolve); // the page went away: nothing to hold for
+    });
+  }
   if (failed(s, 'failStatus', req, res)) return;
   if (!answer) return send(res, 404, { error: { code: 'not_found', message: 'no such payment' } });
   send(res, 200, { payment: answer });
@@ -236,6 +271,7 @@ function events(s, req, res, url) {
   let id = 0;
   const stream = {
     paymentId: p.id,
+    close: () => close(),
     write(v) {
       const data = JSON.stringify(v);
       if (data.replace(/"serverTime":"[^"]*"/, '') === last) return;
@@ -276,6 +312,16 @@ export function fakeProxyMiddleware() {
     if (route === 'payin/payments' && req.method === 'POST') return create(s, req, res);
     if (route === 'payin/status' && req.method === 'POST') return status(s, req, res);
     if (route === 'payin/events' && req.method === 'GET') return events(s, req, res, url);
+    if (route === 'payin/sbp-banks' && req.method === 'GET') {
+      s.stats.bankLists++;
+      const base = `${PREFIX}${name}/payin/sbp-banks/`;
+      const dictionary = BANKS.map((b) => ({ ...b, logoURL: base + b.logoURL }));
+      return send(res, 200, s.options.banks ?? { version: '1.0', dictionary });
+    }
+    if (/^payin\/sbp-banks\/logos\/bank\d{12}\.png$/.test(route)) {
+      res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'max-age=3600' });
+      return res.end(LOGO);
+    }
     send(res, 404, { error: { code: 'not_found', message: `no route ${route}` } });
   };
 }

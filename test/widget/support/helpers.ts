@@ -4,7 +4,7 @@
  */
 import { fixture, html, waitUntil } from '@open-wc/testing';
 import { ifDefined } from 'lit/directives/if-defined.js';
-import { type Clock, systemClock } from '../../../src/widget/clock.js';
+import { type Clock, systemClock } from '../../../src/shared/clock.js';
 import '../../../src/widget/index.js';
 import type { PayinCheckout } from '../../../src/widget/index.js';
 import type { PayinEventMap } from '../../../src/widget/events.js';
@@ -22,6 +22,8 @@ export interface FakeStats {
   status: number;
   streams: number;
   statusTimes: number[];
+  /** GET /sbp-banks answered. */
+  bankLists: number;
 }
 
 /** A scenario of the fake proxy (test/widget/support/fake-proxy.mjs) that only this test uses. */

@@ -1,61 +1,29 @@
 /**
- * The browser's manual clock for the widget tests (src/server/manual-clock.ts is the Node one): time moves only
- * through `advance(ms)`, which fires the timers that fall due in order and lets the promises each one starts
- * settle before the next. Network answers are real, so a test advances the clock and then waits, with a bound,
- * for what the answer changes.
+ * The manual clock of the proxy's and the sandbox's tests (src/shared/manual-clock.ts), starting now, since the
+ * fake proxy's payments expire on the real clock, plus `until()` for the browser: time moves only through
+ * `advance(ms)`; network answers are real, so a test advances the clock and then waits, with a bound, for what
+ * the answer changes.
  */
-import type { Clock } from '../../../src/widget/clock.js';
+import { waitUntil } from '@open-wc/testing';
+import { ManualClock as SharedManualClock } from '../../../src/shared/manual-clock.js';
 
-interface Timer {
-  id: number;
-  at: number;
-  callback: () => void;
-}
-
-export class ManualClock implements Clock {
-  #now: number;
-  #timers: Timer[] = [];
-  #nextId = 1;
-
+export class ManualClock extends SharedManualClock {
   constructor(start = Date.now()) {
-    this.#now = start;
+    super(start);
   }
 
-  now(): number {
-    return this.#now;
+  /**
+   * Without moving time, fires what is due now until `condition` holds, within `ms`: for the timers of no delay
+   * that something real sets (this tab taking the lead, a stream failing), which a test cannot await itself.
+   */
+  async until(condition: () => boolean, what: string, ms = 5000): Promise<void> {
+    await waitUntil(
+      async () => {
+        await this.advance(0);
+        return condition();
+      },
+      what,
+      { timeout: ms, interval: 20 },
+    );
   }
-
-  setTimeout(callback: () => void, ms: number): unknown {
-    const timer = { id: this.#nextId++, at: this.#now + Math.max(0, ms), callback };
-    this.#timers.push(timer);
-    return timer.id;
-  }
-
-  clearTimeout(handle: unknown): void {
-    this.#timers = this.#timers.filter((t) => t.id !== handle);
-  }
-
-  /** How many timers are waiting. */
-  get pending(): number {
-    return this.#timers.length;
-  }
-
-  /** Moves time forward by `ms`, firing due timers in order (bounded, so that a timer loop cannot hang a test). */
-  async advance(ms: number): Promise<void> {
-    const end = this.#now + ms;
-    for (let fired = 0; fired < 10_000; fired++) {
-      await settle();
-      const next = this.#timers.filter((t) => t.at <= end).sort((a, b) => a.at - b.at || a.id - b.id)[0];
-      if (!next) break;
-      this.#timers = this.#timers.filter((t) => t !== next);
-      this.#now = Math.max(this.#now, next.at);
-      next.callback();
-    }
-    this.#now = end;
-    await settle();
-  }
-}
-
-async function settle(): Promise<void> {
-  for (let i = 0; i < 20; i++) await Promise.resolve();
 }

@@ -1,6 +1,7 @@
 /**
- * Time as a dependency. The sandbox (expiry, requisites delay, callback retries) and the proxy (caches, rate
- * windows, retry backoff) take a Clock, so that tests move time forward instead of sleeping.
+ * Time as a dependency. The sandbox (expiry, requisites delay, callback retries), the proxy (caches, rate
+ * windows, retry backoff) and the element's controllers (countdown, status checks, the "didn't open?" hint) take
+ * a Clock, so that tests move time forward instead of sleeping. Runs anywhere: Node, workers, browsers.
  */
 
 export interface Clock {

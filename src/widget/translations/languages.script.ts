@@ -1,0 +1,20 @@
+/**
+ * The script-tag build's languages: `payin-checkout.<lang>.js` beside payin-checkout.iife.js (the build writes
+ * them there, each an ES module whose default export is the translation), found from the script's own address,
+ * so a shop adds no tag and no configuration. A strict CSP that lets the script load lets them load too: they
+ * come from the same place, and import() carries the script's nonce.
+ */
+import type { Translation } from './translation.js';
+
+// Read while the script runs: currentScript is gone once it has.
+const scriptUrl = typeof document === 'undefined' ? undefined : (document.currentScript as HTMLScriptElement | null)?.src;
+
+function besideTheScript(lang: string): () => Promise<Translation> {
+  // Without the script's address (not loaded by a script tag) the import fails, and English is shown.
+  return async () => (await import(/* @vite-ignore */ new URL(`payin-checkout.${lang}.js`, scriptUrl).href)).default;
+}
+
+export const LANGUAGES: Readonly<Record<string, () => Promise<Translation>>> = {
+  ru: besideTheScript('ru'),
+  hi: besideTheScript('hi'),
+};
