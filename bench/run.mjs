@@ -23,7 +23,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { runScript } from './support/child.mjs';
 import { markdownTable } from './support/format.mjs';
-import { cellsOf, COLUMNS } from './support/section.mjs';
+import { MARKDOWN_COLUMNS, markdownCellsOf } from './support/section.mjs';
 import { at, requireBuild } from './support/stack.mjs';
 
 requireBuild();
@@ -125,15 +125,13 @@ function benchmarksMarkdown() {
     ),
   ];
   for (const section of sections) {
-    const commands = [...new Set(section.rows.map((r) => r.command).filter(Boolean))];
     lines.push(
       '',
       `## ${section.title}`,
       '',
-      markdownTable(COLUMNS, section.rows.map(cellsOf)),
+      markdownTable(MARKDOWN_COLUMNS, section.rows.map(markdownCellsOf)),
       '',
-      ...(section.note ? [section.note, ''] : []),
-      `Command: ${commands.map((c) => `\`${c}\``).join(', ')} (${section.seconds.toFixed(0)} s in this run).`,
+      `${section.note ? `${section.note} ` : ''}(${section.seconds.toFixed(0)} s in this run.)`,
     );
   }
   return `${lines.join('\n')}\n`;

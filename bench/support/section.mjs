@@ -12,6 +12,10 @@ export const COLUMNS = ['figure', 'value', 'target', 'compared with (same run)',
  */
 export const cellsOf = (row) => [row.figure, row.value, row.target ?? '', row.compared ?? '', row.verdict ?? 'n/a'];
 
+/** BENCHMARKS.md adds the command behind each figure. */
+export const MARKDOWN_COLUMNS = [...COLUMNS, 'command'];
+export const markdownCellsOf = (row) => [...cellsOf(row), row.command ? `\`${row.command}\`` : ''];
+
 /** Prints the section and, under bench/run.mjs, sends it to the parent; resolves once it is sent. */
 export async function report(section) {
   console.log(`\n${section.title}\n${consoleTable(COLUMNS, section.rows.map(cellsOf))}`);

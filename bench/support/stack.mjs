@@ -33,8 +33,9 @@ export const ELSEWHERE = 'http://127.0.0.2:9';
 /**
  * @param {{
  *   sockets?: boolean, store?: object, requisitesDelayMs?: number, timeouts?: object, reconcileEveryMs?: number,
- *   maxConnections?: number, sandbox?: object, sandboxUrl?: string,
- * }} options `sandboxUrl`: use a sandbox served elsewhere (another process) instead of starting one.
+ *   maxConnections?: number, sandbox?: object, sandboxUrl?: string, wrap?: (handler: Function) => Function,
+ * }} options `sandboxUrl`: use a sandbox served elsewhere (another process) instead of starting one; `wrap`:
+ *   wraps the proxy's handler where it is served (to time requests).
  */
 export async function startStack(options = {}) {
   const { sockets = false, requisitesDelayMs = 0, maxConnections = 1_000 } = options;
@@ -46,7 +47,8 @@ export async function startStack(options = {}) {
   let sandboxUrl = options.sandboxUrl ?? NOWHERE;
   let servedProxy;
   if (sockets) {
-    servedProxy = await serve((request) => proxy(request), { maxConnections });
+    const handler = options.wrap ? options.wrap((request) => proxy(request)) : (request) => proxy(request);
+    servedProxy = await serve(handler, { maxConnections });
     proxyUrl = servedProxy.url;
     closers.push(() => servedProxy.close());
   }
