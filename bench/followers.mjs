@@ -3,7 +3,7 @@
 // jitter), half on the event stream (with its 15 s safety poll), from a second process. The proxy runs as a shop
 // runs it (default coalescing, pings, its 30 s reconcile loop) on loopback, and every status call it makes to the
 // sandbox is counted. A proxy that forwarded each poll would make one call per follower per interval.
-import { startHelper } from './support/child.mjs';
+import { startCompanion } from './support/child.mjs';
 import { verdict } from './support/format.mjs';
 import { commandOf, envNumber, report } from './support/section.mjs';
 import { BASE_PATH, createPayment, startStack, waitForStatus } from './support/stack.mjs';
@@ -14,7 +14,7 @@ const pollMs = envNumber('BENCH_FOLLOW_POLL_MS', 3_000, { min: 250, max: 60_000 
 const command = commandOf('followers.mjs', { BENCH_FOLLOW_MS: process.env.BENCH_FOLLOW_MS });
 
 const stack = await startStack({ sockets: true, reconcileEveryMs: 30_000, maxConnections: followers * 4 + 100 });
-const crowd = await startHelper('followers-child.mjs');
+const crowd = await startCompanion('followers-child.mjs');
 try {
   const created = await createPayment(stack);
   await waitForStatus(stack, created, (p) => p.state === 'pending');

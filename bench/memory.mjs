@@ -5,7 +5,7 @@
 // their own ids and orders, written through the store's API as the ledger writes them (creating 10,000 through
 // the proxy takes minutes here). BENCH_MEMORY_VIA=proxy creates every one through the proxy instead. Heaps are
 // read after a full GC: before (the proxy started, 20 payments made) and after.
-import { startHelper } from './support/child.mjs';
+import { startCompanion } from './support/child.mjs';
 import { bytesPer, mb, verdict } from './support/format.mjs';
 import { commandOf, envNumber, report } from './support/section.mjs';
 import { createSandbox, serve, until } from './support/stack.mjs';
@@ -20,7 +20,7 @@ const served = await serve(sandbox, { maxConnections: 5_000 });
 const results = {};
 try {
   for (const kind of ['memory', 'sqlite']) {
-    const child = await startHelper('memory-child.mjs', { execArgv: ['--expose-gc'] });
+    const child = await startCompanion('memory-child.mjs', { execArgv: ['--expose-gc'] });
     try {
       await child.request({ cmd: 'start', kind, sandboxUrl: served.url });
       const settled = async () => {

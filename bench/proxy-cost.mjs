@@ -4,7 +4,7 @@
 // call in flight asks the sandbox (the hop itself), and one with the default 1 s window (what a shop runs).
 // Latency added is measured on one connection, request after request (high-resolution clock); req/s and
 // p50/p99 under load with autocannon (10 connections, BENCH_LOAD_SECONDS, default 5).
-import { startHelper } from './support/child.mjs';
+import { startCompanion } from './support/child.mjs';
 import { ms, ratio, verdict } from './support/format.mjs';
 import { commandOf, envNumber, report } from './support/section.mjs';
 import { BASE_PATH, createPayment, signedStatusRequest, startStack, waitForStatus } from './support/stack.mjs';
@@ -15,7 +15,7 @@ const command = commandOf('proxy-cost.mjs', { BENCH_LOAD_SECONDS: process.env.BE
 
 const hop = await startStack({ sockets: true, timeouts: { coalesceMs: 0 } });
 const shared = await startStack({ sockets: true });
-const load = await startHelper('load-child.mjs');
+const load = await startCompanion('load-child.mjs');
 try {
   const pending = (p) => p.state === 'pending';
   const a = await createPayment(hop);

@@ -4,7 +4,7 @@
 // ceiling: routing, the token check, the rate-limit counter, the store read and the JSON answer.
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
-import { startHelper } from './support/child.mjs';
+import { startCompanion } from './support/child.mjs';
 import { ms, ratio, verdict } from './support/format.mjs';
 import { commandOf, envNumber, report } from './support/section.mjs';
 import { BASE_PATH, createPayment, signBody, startStack, waitForStatus } from './support/stack.mjs';
@@ -41,7 +41,7 @@ const hello = createServer((_request, response) => {
   response.end('hello world');
 });
 await new Promise((resolve) => hello.listen(0, '127.0.0.1', resolve));
-const load = await startHelper('load-child.mjs');
+const load = await startCompanion('load-child.mjs');
 try {
   const created = await createPayment(stack);
   await waitForStatus(stack, created, (p) => p.state === 'pending');

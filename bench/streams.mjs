@@ -5,7 +5,7 @@
 // sit idle. Fan-out: this process asks the sandbox to mark the payment paid and times until the last stream has
 // the new state. BENCH_STREAMS (default 1,000), BENCH_FANOUT_ROUNDS (default 3, the median is shown).
 import http from 'node:http';
-import { startHelper } from './support/child.mjs';
+import { startCompanion } from './support/child.mjs';
 import { bytesPer, ms, verdict } from './support/format.mjs';
 import { commandOf, envNumber, report } from './support/section.mjs';
 import { median, summarize } from './support/stats.mjs';
@@ -54,7 +54,7 @@ async function within(promise, timeoutMs, what) {
   }
 }
 
-const server = await startHelper('stream-server-child.mjs', { execArgv: ['--expose-gc'] });
+const server = await startCompanion('stream-server-child.mjs', { execArgv: ['--expose-gc'] });
 const results = [];
 try {
   const { proxyUrl, sandboxUrl } = await server.request({ cmd: 'start', maxConnections: streams + 500 });

@@ -1,5 +1,5 @@
 // Child processes for the bench: a figure script run by bench/run.mjs (its section comes back over IPC), and
-// helpers that live beside a measurement (the load generator, the stream server) and answer requests. Every
+// companion processes that live beside a measurement (the load generator, the stream server) and answer requests. Every
 // wait is bounded; stop() ends the one process it started.
 import { fork } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -44,10 +44,10 @@ export function runScript(script, { timeoutMs, execArgv = [], env = {} } = {}) {
 }
 
 /**
- * Starts a helper (a module under bench/support/ that calls serveRequests) and returns request(message), which
+ * Starts a companion process (a module under bench/support/ that calls serveRequests) and returns request(message), which
  * resolves with its answer, and stop().
  */
-export async function startHelper(module, { execArgv = [], readyTimeoutMs = 30_000 } = {}) {
+export async function startCompanion(module, { execArgv = [], readyTimeoutMs = 30_000 } = {}) {
   const child = fork(fileURLToPath(new URL(`support/${module}`, BENCH)), [], { execArgv, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const waiting = new Map();
   let nextId = 0;
@@ -88,7 +88,7 @@ export async function startHelper(module, { execArgv = [], readyTimeoutMs = 30_0
   return { request, stop, pid: child.pid };
 }
 
-/** In a helper: answers each request with handlers[cmd](message); 'ping' is built in. */
+/** In a companion process: answers each request with handlers[cmd](message); 'ping' is built in. */
 export function serveRequests(handlers) {
   process.on('message', async (message) => {
     const { id, cmd } = message ?? {};
@@ -100,7 +100,7 @@ export function serveRequests(handlers) {
       process.send({ id, error: error instanceof Error ? error.message : String(error) });
     }
   });
-  // The helper ends with its parent, and exits normally on SIGTERM (so that --cpu-prof can write its profile).
+  // The companion process ends with its parent, and exits normally on SIGTERM (so that --cpu-prof can write its profile).
   process.on('disconnect', () => process.exit(0));
   process.on('SIGTERM', () => process.exit(0));
 }
