@@ -1,201 +1,138 @@
-// `npm run bench`: what the package costs and what its shared work saves, measured on this machine and printed
-// as tables. Sizes are gzip (level 9) of real builds: the script-tag bundle as built, lit alone and the ES module
-// entry bundled the way a shop's bundler would. Ratios come from the real proxy and sandbox wired in memory (no
-// sockets): N concurrent status requests for one payment against the upstream calls they cost. HMAC throughput
-// is operations per second over a typical callback body. Nothing here asserts; the results also go to
-// bench/results/latest.json. Run after `npm run build`.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
+// `npm run bench` (after `npm run build`): runs each figure's script in a child process of its own, one after
+// another, prints their tables, and writes BENCHMARKS.md at the repository root and bench/results/latest.json.
+// Each figure has its value, its target, the figure it is compared with from the same run, pass/miss and the
+// command that measures it alone (`node bench/<script>`). Comparisons are ratios within one run; latencies are
+// medians and p95 over repeated runs. Nothing here asserts. The default run takes about three minutes.
+//
+// Knobs (environment variables), for longer or narrower runs:
+//   BENCH_ONLY=sizes,latency     run only these scripts (writes results/latest.json, leaves BENCHMARKS.md alone)
+//   BENCH_LOAD_SECONDS=5         autocannon duration per target (proxy-cost, store-answer)
+//   BENCH_CONNECTIONS=10         autocannon connections
+//   BENCH_FOLLOW_MS=10000        how long the 100 followers follow one payment (60000 for the issue's figure)
+//   BENCH_FOLLOWERS=100          followers, half polling, half on the event stream
+//   BENCH_STREAMS=1000           open event streams on one proxy process
+//   BENCH_FANOUT_ROUNDS=3        rounds of opening them and fanning one change out (the median is shown)
+//   BENCH_IDLE_MS=3000           how long the open streams sit idle while their CPU is measured
+//   BENCH_PAYMENTS=10000         pending payments in the memory / reconcile figures
+//   BENCH_MEMORY_VIA=proxy       create every one of them through the proxy (minutes) instead of copying one record
+//   BENCH_LATENCY_RUNS=20        browser runs per mode, after 2 warm-up runs
+//   BENCH_POLL_MS=1000           the element's poll-interval in the polling runs
+//   CHROME_PATH=/path/to/chrome  the browser for the latency figures
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg } from 'node:os';
+import { runScript } from './support/child.mjs';
+import { markdownTable } from './support/format.mjs';
+import { MARKDOWN_COLUMNS, markdownCellsOf } from './support/section.mjs';
+import { at, requireBuild } from './support/stack.mjs';
 
-const ROOT = new URL('../', import.meta.url);
-const at = (path) => new URL(path, ROOT);
-for (const file of ['dist/payin-checkout.iife.js', 'dist/widget/index.js', 'dist/proxy/index.js', 'dist/sandbox/index.js']) {
-  if (!existsSync(at(file))) {
-    console.error(`${file} is missing: run \`npm run build\` first.`);
-    process.exit(1);
-  }
-}
+requireBuild();
 
-const { createPayinProxy, silentLogger } = await import(at('dist/proxy/index.js').href);
-const { createSandbox, DEMO_MERCHANT } = await import(at('dist/sandbox/index.js').href);
-const { signBody, verifySignature } = await import(at('dist/shared/index.js').href);
-const { systemClock } = await import(at('dist/server/index.js').href);
-
-const gzip = (bytes) => gzipSync(bytes, { level: 9 }).byteLength;
-const kB = (bytes) => `${(bytes / 1000).toFixed(1)} kB`;
-
-async function bundle(options) {
-  const result = await build({
-    bundle: true,
-    minify: true,
-    target: 'es2022',
-    write: false,
-    logLevel: 'silent',
-    absWorkingDir: at('.').pathname,
-    ...options,
-  });
-  return result.outputFiles[0].contents;
-}
-
-function table(title, header, rows) {
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
-  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
-  console.log(`\n${title}\n${line(header)}\n${widths.map((w) => '-'.repeat(w)).join('  ')}`);
-  for (const row of rows) console.log(line(row));
-}
-
-// --- sizes ----------------------------------------------------------------------------------------------------
-const iife = readFileSync(at('dist/payin-checkout.iife.js'));
-const litAlone = await bundle({
-  stdin: {
-    contents: "export { LitElement, html, svg, css, nothing } from 'lit'; export { property } from 'lit/decorators.js';",
-    resolveDir: at('.').pathname,
-  },
-  format: 'iife',
-});
-const qrcodeCore = await bundle({
-  stdin: { contents: "export { create } from 'qrcode/lib/core/qrcode.js';", resolveDir: at('.').pathname },
-  format: 'iife',
-});
-const esmBundled = await bundle({ entryPoints: ['dist/widget/index.js'], format: 'esm' });
-const esmOwn = await bundle({ entryPoints: ['dist/widget/index.js'], format: 'esm', external: ['lit', 'lit/*', 'qrcode', 'qrcode/*'] });
-
-const sizes = {
-  iifeRaw: iife.byteLength,
-  iifeGzip: gzip(iife),
-  litGzip: gzip(litAlone),
-  qrcodeCoreGzip: gzip(qrcodeCore),
-  esmBundledGzip: gzip(esmBundled),
-  esmOwnGzip: gzip(esmOwn),
-};
-table(
-  'Sizes (gzip -9)',
-  ['what', 'bytes', 'size', 'share of script-tag build'],
-  [
-    ['script-tag build dist/payin-checkout.iife.js', sizes.iifeGzip, kB(sizes.iifeGzip), '100%'],
-    [
-      '  lit alone (LitElement, html, svg, css, @property)',
-      sizes.litGzip,
-      kB(sizes.litGzip),
-      `${((sizes.litGzip / sizes.iifeGzip) * 100).toFixed(0)}%`,
-    ],
-    [
-      '  qrcode core alone',
-      sizes.qrcodeCoreGzip,
-      kB(sizes.qrcodeCoreGzip),
-      `${((sizes.qrcodeCoreGzip / sizes.iifeGzip) * 100).toFixed(0)}%`,
-    ],
-    [
-      'ES module entry, bundled with lit and qrcode',
-      sizes.esmBundledGzip,
-      kB(sizes.esmBundledGzip),
-      `${((sizes.esmBundledGzip / sizes.iifeGzip) * 100).toFixed(0)}%`,
-    ],
-    [
-      'ES module entry, own code only (lit, qrcode external)',
-      sizes.esmOwnGzip,
-      kB(sizes.esmOwnGzip),
-      `${((sizes.esmOwnGzip / sizes.iifeGzip) * 100).toFixed(0)}%`,
-    ],
-    ['budget (aim / hard limit)', '', '20.0 kB / 24.0 kB', ''],
-  ],
-);
-
-// --- proxy status coalescing ------------------------------------------------------------------------------------
-// The proxy reaches the sandbox and the sandbox its callback through in-memory fetch functions: no ports.
-const SERVICE = 'http://127.0.0.1:9';
-const SHOP = 'http://127.0.0.1:9';
-let upstreamStatusCalls = 0;
-let proxy;
-const sandbox = createSandbox({ requisitesDelayMs: 0, fetch: async (input, init) => proxy(new Request(input, init)) });
-const serviceFetch = async (input, init) => {
-  const request = new Request(input, init);
-  if (new URL(request.url).pathname === '/api/v2/status') upstreamStatusCalls += 1;
-  return sandbox(request);
-};
-// The proxy's clock can jump ahead, so that each round starts past the window in which answers are shared.
-let skewMs = 0;
-const clock = { ...systemClock, now: () => Date.now() + skewMs };
-proxy = createPayinProxy({
-  clock,
-  provider: { baseUrl: SERVICE, merchantId: DEMO_MERCHANT.id, token: DEMO_MERCHANT.token, secret: DEMO_MERCHANT.secret },
-  callbackUrl: `${SHOP}/payin/callback`,
-  resolveOrder: () => ({ amount: '499.00', currency: 'INR' }),
-  fetch: serviceFetch,
-  logger: silentLogger,
-  limits: { createsPerMinute: 1_000_000, statusPerMinute: 1_000_000, streamsPerClient: 1_000_000 },
-  env: {},
-});
-
-const post = (path, body) =>
-  proxy(new Request(`${SHOP}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }));
-
-let orderSeq = 0;
-async function coalescing(concurrent) {
-  const created = await post('/payin/payments', { orderId: `B-${++orderSeq}`, method: 'upi' });
-  if (created.status !== 201) throw new Error(`create answered ${created.status}: ${await created.text()}`);
-  const { payment, token } = await created.json();
-  skewMs += 60_000;
-  upstreamStatusCalls = 0;
-  const answers = await Promise.all(Array.from({ length: concurrent }, () => post('/payin/status', { paymentId: payment.id, token })));
-  const ok = answers.filter((a) => a.status === 200).length;
-  await Promise.all(answers.map((a) => a.arrayBuffer()));
-  return { concurrent, ok, upstream: upstreamStatusCalls };
-}
-
-const coalesce = [];
-for (const n of [1, 10, 50, 200]) coalesce.push(await coalescing(n));
-table(
-  'Proxy status coalescing (concurrent browser status requests for one payment -> upstream status calls)',
-  ['concurrent requests', 'answered 200', 'upstream calls', 'requests per upstream call'],
-  coalesce.map((c) => [c.concurrent, c.ok, c.upstream, c.upstream ? (c.concurrent / c.upstream).toFixed(1) : 'n/a']),
-);
-await sandbox.close?.();
-
-// --- HMAC throughput ----------------------------------------------------------------------------------------------
-const body = JSON.stringify({
-  id: '66a3942dc1d4f',
-  orderId: 'A-1001',
-  state: 'finished',
-  status: true,
-  amount: '499.00',
-  init_amount: '499.00',
-  currency: 'INR',
-  method: 'upi',
-  created_at: '2026-01-15T10:00:00.000000Z',
-  expired_at: '2026-01-15T10:15:00.000000Z',
-  requisites: { address: 'payee@okdemo', recipient: 'Asha Verma', bank: 'Demo Bank of India' },
-  type: 'payin',
-  datetime: 1768471200,
-});
-
-async function throughput(label, operation, { maxOps = 200_000, maxMs = 1000 } = {}) {
-  for (let i = 0; i < 200; i++) await operation(); // warm up
-  const started = performance.now();
-  let ops = 0;
-  while (ops < maxOps && performance.now() - started < maxMs) {
-    await operation();
-    ops += 1;
-  }
-  const seconds = (performance.now() - started) / 1000;
-  return { label, ops, perSecond: Math.round(ops / seconds) };
-}
-
-const signature = await signBody('demo-secret', body);
-const hmac = [
-  await throughput('sign (signBody, hex)', () => signBody('demo-secret', body)),
-  await throughput('verify (verifySignature, hex)', () => verifySignature('demo-secret', body, signature)),
+const SCRIPTS = [
+  { id: 'sizes', script: 'sizes.mjs', title: 'Sizes' },
+  { id: 'latency', script: 'latency.mjs', title: 'Latency in Chromium' },
+  { id: 'proxy-cost', script: 'proxy-cost.mjs', title: 'Proxy cost' },
+  { id: 'store-answer', script: 'store-answer.mjs', title: 'A final status from the store' },
+  { id: 'followers', script: 'followers.mjs', title: 'Upstream load' },
+  { id: 'streams', script: 'streams.mjs', title: 'Open event streams' },
+  { id: 'memory', script: 'memory.mjs', title: 'Memory' },
+  { id: 'reconcile', script: 'reconcile.mjs', title: 'Reconcile sweep' },
 ];
-table(
-  `HMAC-SHA256 over a ${Buffer.byteLength(body)}-byte callback body`,
-  ['operation', 'runs', 'ops/s'],
-  hmac.map((h) => [h.label, h.ops, h.perSecond.toLocaleString('en-US')]),
-);
+const only = process.env.BENCH_ONLY?.split(',')
+  .map((id) => id.trim().replace(/\.mjs$/, ''))
+  .filter(Boolean);
+const unknown = only?.filter((id) => !SCRIPTS.some((s) => s.id === id)) ?? [];
+if (unknown.length) {
+  console.error(`BENCH_ONLY names no script ${unknown.join(', ')}; choose from ${SCRIPTS.map((s) => s.id).join(', ')}.`);
+  process.exit(1);
+}
+const chosen = only ? SCRIPTS.filter((s) => only.includes(s.id)) : SCRIPTS;
+
+const started = new Date();
+const machine = {
+  node: process.version,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  cores: cpus().length,
+  loadAtStart: loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' '),
+  commit: gitCommit(),
+};
+const sections = [];
+for (const { id, script, title } of chosen) {
+  const t = performance.now();
+  try {
+    const section = await runScript(script, { timeoutMs: 15 * 60_000 });
+    sections.push({ ...section, seconds: (performance.now() - t) / 1000 });
+  } catch (error) {
+    console.error(`\n${script} failed: ${error.message}`);
+    sections.push({
+      id,
+      title,
+      seconds: (performance.now() - t) / 1000,
+      note: `Not measured in this run: ${error.message}`,
+      rows: [{ figure: title, value: 'failed', verdict: 'n/a', command: `node bench/${script}` }],
+      raw: {},
+    });
+  }
+}
+const totalSeconds = (Date.now() - started.getTime()) / 1000;
 
 mkdirSync(at('bench/results/'), { recursive: true });
 writeFileSync(
   at('bench/results/latest.json'),
-  `${JSON.stringify({ at: new Date().toISOString(), node: process.version, sizes, coalesce, hmac }, null, 2)}\n`,
+  `${JSON.stringify({ at: started.toISOString(), seconds: totalSeconds, machine, sections }, null, 2)}\n`,
 );
-console.log('\nSaved to bench/results/latest.json');
+if (only) {
+  console.log(`\nSaved to bench/results/latest.json (BENCH_ONLY: BENCHMARKS.md left as it was). ${totalSeconds.toFixed(0)} s.`);
+} else {
+  writeFileSync(at('BENCHMARKS.md'), benchmarksMarkdown());
+  console.log(`\nWrote BENCHMARKS.md and bench/results/latest.json in ${totalSeconds.toFixed(0)} s.`);
+}
+
+function gitCommit() {
+  try {
+    return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: at('.'),
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
+function benchmarksMarkdown() {
+  const checked = sections.flatMap((s) =>
+    s.rows.filter((r) => r.verdict === 'pass' || r.verdict === 'miss').map((r) => ({ ...r, section: s })),
+  );
+  const passed = checked.filter((r) => r.verdict === 'pass').length;
+  const lines = [
+    '# Benchmarks',
+    '',
+    `Written by \`npm run bench\` on ${started.toISOString().slice(0, 16).replace('T', ' ')} UTC` +
+      `${machine.commit ? ` at commit ${machine.commit}` : ''}: Node ${machine.node}, ${machine.cores} x ${machine.cpu}, ` +
+      `load average ${machine.loadAtStart} at the start; the run took ${totalSeconds.toFixed(0)} s. Run \`npm run build\` ` +
+      'first. Each figure can be measured alone with the command in its table; the knobs for longer runs are listed at ' +
+      'the top of bench/run.mjs. Comparisons are ratios of figures measured in the same run, latencies are medians (p50) ' +
+      'and p95 over repeated runs. The machine is shared, so absolute figures move from run to run; the ratios move less.',
+    '',
+    `## Targets: ${passed} of ${checked.length} met`,
+    '',
+    markdownTable(
+      ['figure', 'value', 'target', 'verdict'],
+      checked.map((r) => [r.figure, r.value, r.target ?? '', r.verdict]),
+    ),
+  ];
+  for (const section of sections) {
+    lines.push(
+      '',
+      `## ${section.title}`,
+      '',
+      markdownTable(MARKDOWN_COLUMNS, section.rows.map(markdownCellsOf)),
+      '',
+      `${section.note ? `${section.note} ` : ''}(${section.seconds.toFixed(0)} s in this run.)`,
+    );
+  }
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,110 @@
+// Figure 3: a final payment's status answered from the store, against a bare node:http hello-world in the same
+// process and the same run, both under the same load from a second process (autocannon, 10 connections,
+// BENCH_LOAD_SECONDS, default 5). A final payment never asks the service again, so this is the proxy's own
+// ceiling: routing, the token check, the rate-limit counter, the store read and the JSON answer.
+import { createHmac } from 'node:crypto';
+import { createServer } from 'node:http';
+import { startCompanion } from './support/child.mjs';
+import { ms, ratio, verdict } from './support/format.mjs';
+import { commandOf, envNumber, report } from './support/section.mjs';
+import { BASE_PATH, createPayment, signBody, startStack, waitForStatus } from './support/stack.mjs';
+
+const seconds = envNumber('BENCH_LOAD_SECONDS', 5, { min: 1, max: 120 });
+const connections = envNumber('BENCH_CONNECTIONS', 10, { min: 1, max: 500 });
+const command = commandOf('store-answer.mjs', { BENCH_LOAD_SECONDS: process.env.BENCH_LOAD_SECONDS });
+
+/**
+ * Where the time of one answer goes: each status request checks the payment's token, an HMAC. Timed here three
+ * ways, one call after another: as the package does it (Web Crypto, importing the key for every call), with the
+ * imported key kept, and with node:crypto.
+ */
+async function hmacCosts(rounds = 3_000) {
+  const secret = 'a-derived-token-key-of-64-hex-characters-0123456789abcdef01234567';
+  const key = await crypto.subtle.importKey('raw', new TextEncoder().encode(secret), { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
+  const data = new TextEncoder().encode('6b0403ef2bf20');
+  const time = async (operation) => {
+    for (let i = 0; i < 200; i++) await operation();
+    const started = performance.now();
+    for (let i = 0; i < rounds; i++) await operation();
+    return ((performance.now() - started) / rounds) * 1000;
+  };
+  return {
+    importEveryCallMicros: await time(() => signBody(secret, '6b0403ef2bf20')),
+    keptKeyMicros: await time(() => crypto.subtle.sign('HMAC', key, data)),
+    nodeCryptoMicros: await time(() => createHmac('sha256', secret).update('6b0403ef2bf20').digest('hex')),
+  };
+}
+
+const stack = await startStack({ sockets: true });
+const hello = createServer((_request, response) => {
+  response.writeHead(200, { 'content-type': 'text/plain' });
+  response.end('hello world');
+});
+await new Promise((resolve) => hello.listen(0, '127.0.0.1', resolve));
+const load = await startCompanion('load-child.mjs');
+try {
+  const created = await createPayment(stack);
+  await waitForStatus(stack, created, (p) => p.state === 'pending');
+  stack.sandbox.act(created.payment.id, 'pay');
+  await waitForStatus(stack, created, (p) => p.state === 'finished');
+
+  const targets = {
+    hello: { url: `http://127.0.0.1:${hello.address().port}/`, method: 'GET' },
+    store: {
+      url: `${stack.proxyUrl}${BASE_PATH}/status`,
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ paymentId: created.payment.id, token: created.token }),
+    },
+  };
+  const results = {};
+  for (const [name, target] of Object.entries(targets)) {
+    const before = stack.calls.status;
+    const probe = await load.request({ cmd: 'probe', ...target, count: 2_000, maxMs: 2_000 });
+    const cannon = await load.request({ cmd: 'cannon', ...target, connections, durationSec: seconds }, (seconds + 30) * 1000);
+    results[name] = { probe, cannon, upstreamCalls: stack.calls.status - before };
+  }
+  const share = results.store.cannon.rps / results.hello.cannon.rps;
+  const hmac = await hmacCosts();
+  await report({
+    id: 'store-answer',
+    title: "A final payment's status from the store vs a bare node:http hello-world (same process, same run)",
+    note:
+      `Load: autocannon in a second process, ${connections} connections for ${seconds} s against each server in turn. ` +
+      `The proxy asked the sandbox ${results.store.upstreamCalls} times while it answered ${results.store.cannon.requests} requests.`,
+    rows: [
+      {
+        figure: `req/s of POST ${BASE_PATH}/status for a final payment, share of hello-world`,
+        value: `${Math.round(results.store.cannon.rps)} (${(share * 100).toFixed(0)}%)`,
+        target: '>= 50%',
+        compared: `hello-world ${Math.round(results.hello.cannon.rps)} req/s (${ratio(share)})`,
+        verdict: verdict(share >= 0.5),
+        command,
+      },
+      {
+        figure: 'p50 / p99 under load',
+        value: `${results.store.cannon.p50} / ${results.store.cannon.p99} ms`,
+        compared: `hello-world ${results.hello.cannon.p50} / ${results.hello.cannon.p99} ms`,
+        command,
+      },
+      {
+        figure: 'p50, one connection',
+        value: ms(results.store.probe.p50, 3),
+        compared: `hello-world ${ms(results.hello.probe.p50, 3)}`,
+        command,
+      },
+      {
+        figure: 'one HMAC as the token check makes it (Web Crypto, the key imported for every call)',
+        value: `${hmac.importEveryCallMicros.toFixed(0)} us`,
+        target: 'reported',
+        compared: `key kept: ${hmac.keptKeyMicros.toFixed(0)} us; node:crypto: ${hmac.nodeCryptoMicros.toFixed(1)} us`,
+        command,
+      },
+    ],
+    raw: { ...results, hmac },
+  });
+} finally {
+  await load.stop();
+  hello.closeAllConnections();
+  await new Promise((resolve) => hello.close(resolve));
+  await stack.close();
+}

@@ -1,0 +1,45 @@
+// The proxy process of the event-stream figure: the proxy and the sandbox on loopback ports, run with
+// --expose-gc so that heap samples are taken after a full collection. Its parent opens the streams from another
+// process and asks for samples of heap and CPU between steps, and for when the sandbox's callbacks reached the
+// proxy and were answered (performance.timeOrigin + now(): epoch milliseconds that both processes share).
+import { serveRequests } from './child.mjs';
+import { createPayment, startStack, waitForStatus } from './stack.mjs';
+
+let stack;
+/** When each callback reached the proxy and when it was answered, in epoch ms comparable across processes. */
+const callbacks = [];
+const epochNow = () => performance.timeOrigin + performance.now();
+const timeCallbacks = (handler) => async (request) => {
+  if (!request.url.endsWith('/callback')) return handler(request);
+  const arrived = epochNow();
+  const response = await handler(request);
+  callbacks.push({ arrived, answered: epochNow(), status: response.status });
+  return response;
+};
+
+function sample() {
+  globalThis.gc?.();
+  globalThis.gc?.();
+  const { heapUsed, rss } = process.memoryUsage();
+  const { user, system } = process.cpuUsage();
+  return { heapUsed, rss, cpuMicros: user + system, at: performance.now() };
+}
+
+serveRequests({
+  async start({ maxConnections }) {
+    stack = await startStack({ sockets: true, maxConnections, wrap: timeCallbacks });
+    return { proxyUrl: stack.proxyUrl, sandboxUrl: stack.sandboxUrl, gc: typeof globalThis.gc === 'function' };
+  },
+  async create() {
+    const created = await createPayment(stack);
+    await waitForStatus(stack, created, (p) => p.state === 'pending');
+    return { paymentId: created.payment.id, token: created.token };
+  },
+  sample: async () => sample(),
+  /** The callbacks timed since the last call. */
+  callbacks: async () => callbacks.splice(0),
+  async stop() {
+    await stack?.close();
+    return true;
+  },
+});
