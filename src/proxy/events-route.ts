@@ -10,8 +10,33 @@ import { ProxyError } from './errors.js';
 import { channelOf, type PublishedChange } from './ledger.js';
 import { isIncomplete, toPaymentView } from './payment-view-mapper.js';
 import { enforceRate, openStreamSlot } from './rate-limit.js';
-import { lastEventId, SSE_HEADERS, SseWriter } from './sse.js';
+import { encodedEvent, lastEventId, SSE_HEADERS, SseWriter } from './sse.js';
 import type { StoredView } from './store.js';
+
+interface Broadcast {
+  message: string;
+  version: number;
+  final: boolean;
+  /** Undefined when the view is incomplete and must not be shown. */
+  bytes: Uint8Array | undefined;
+}
+
+/** The last change each proxy broadcast. */
+const lastBroadcast = new WeakMap<ProxyContext, Broadcast>();
+
+/**
+ * A published change, parsed, mapped and encoded once for all the streams that follow the payment: the pub/sub
+ * hands the same message to each of them in turn, so one kept entry serves a fan-out to thousands.
+ */
+function broadcastOf(message: string, now: number): Broadcast {
+  if (lastBroadcast?.message === message) return lastBroadcast;
+  const change = JSON.parse(message) as PublishedChange;
+  const bytes = isIncomplete(change.view)
+    ? undefined
+    : encodedEvent('payment', change.version, JSON.stringify(toPaymentView(change.view, now)));
+  lastBroadcast = { message, version: change.version, final: change.view.final, bytes };
+  return lastBroadcast;
+}
 
 export async function handleEvents(request: Request, ctx: ProxyContext): Promise<Response> {
   const { options, ledger } = ctx;
@@ -60,8 +85,11 @@ export async function handleEvents(request: Request, ctx: ProxyContext): Promise
   try {
     // Subscribe before reading, so that a change between the two is not lost.
     unsubscribe = await store.subscribe(channelOf(paymentId), (message) => {
-      const change = JSON.parse(message) as PublishedChange;
-      deliver(change.version, change.view);
+      const change = broadcastOf(ctx, message);
+      if (ended || change.version <= sent || !change.bytes) return;
+      sent = change.version;
+      writer.encoded(change.bytes);
+      if (change.final) end();
     });
     if (ended) void unsubscribe().catch(() => {});
     const current = (await store.getPayment(paymentId)) ?? record;

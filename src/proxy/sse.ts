@@ -19,6 +19,11 @@ export function formatEvent(event: string, id: number | string, data: string): s
   return `event: ${event}\nid: ${id}\n${lines.join('\n')}\n\n`;
 }
 
+/** An event block as bytes, to be written to many streams. */
+export function encodedEvent(event: string, id: number | string, data: string): Uint8Array {
+  return encoder.encode(formatEvent(event, id, data));
+}
+
 export class SseWriter {
   readonly stream: ReadableStream<Uint8Array>;
   #controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -43,6 +48,17 @@ export class SseWriter {
 
   event(event: string, id: number, data: string): void {
     this.#write(formatEvent(event, id, data));
+  }
+
+  /** An event formatted and encoded once for every stream it goes to (encodedEvent). */
+  encoded(bytes: Uint8Array): void {
+    if (this.#closed) return;
+    try {
+      // Each stream gets its own copy: a reader may take the chunk's buffer.
+      this.#controller.enqueue(bytes.slice());
+    } catch {
+      this.#closed = true;
+    }
   }
 
   comment(text: string): void {
