@@ -28,14 +28,15 @@ const lastBroadcast = new WeakMap<ProxyContext, Broadcast>();
  * A published change, parsed, mapped and encoded once for all the streams that follow the payment: the pub/sub
  * hands the same message to each of them in turn, so one kept entry serves a fan-out to thousands.
  */
-function broadcastOf(message: string, now: number): Broadcast {
-  if (lastBroadcast?.message === message) return lastBroadcast;
+function broadcastOf(ctx: ProxyContext, message: string): Broadcast {
+  const last = lastBroadcast.get(ctx);
+  if (last?.message === message) return last;
   const change = JSON.parse(message) as PublishedChange;
-  const bytes = isIncomplete(change.view)
-    ? undefined
-    : encodedEvent('payment', change.version, JSON.stringify(toPaymentView(change.view, now)));
-  lastBroadcast = { message, version: change.version, final: change.view.final, bytes };
-  return lastBroadcast;
+  const view = isIncomplete(change.view) ? undefined : toPaymentView(change.view, ctx.options.clock.now());
+  const bytes = view && encodedEvent('payment', change.version, JSON.stringify(view));
+  const broadcast = { message, version: change.version, final: change.view.final, bytes };
+  lastBroadcast.set(ctx, broadcast);
+  return broadcast;
 }
 
 export async function handleEvents(request: Request, ctx: ProxyContext): Promise<Response> {
