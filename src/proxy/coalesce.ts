@@ -21,9 +21,10 @@ export class Coalescer {
     private readonly maxKeys = 10_000,
   ) {}
 
-  run(key: string, work: () => Promise<void>): Promise<void> {
+  /** `windowMs` 0: share only work in flight, for a caller that must not act on an answer from before it asked. */
+  run(key: string, work: () => Promise<void>, windowMs = this.windowMs): Promise<void> {
     const existing = this.#flights.get(key);
-    if (existing && (existing.doneAt === undefined || this.clock.now() - existing.doneAt < this.windowMs)) {
+    if (existing && (existing.doneAt === undefined || this.clock.now() - existing.doneAt < windowMs)) {
       return existing.promise;
     }
     const flight: Flight = { promise: Promise.resolve() };

@@ -105,7 +105,8 @@ async function adoptFromService(ctx: ProxyContext, order: CreateContext): Promis
 
 /**
  * The pending payment this request should get again, if any. Throws 409 when the order is paid. Payments of
- * the order that are still open are refreshed first, so that a payment paid a moment ago is not missed.
+ * the order that are still open are asked about first, never from a shared older answer, so that a payment paid a
+ * moment ago is not missed.
  */
 async function existingPayment(ctx: ProxyContext, order: CreateContext): Promise<PaymentRecord | undefined> {
   const { store, logger } = ctx.options;
@@ -118,7 +119,7 @@ async function existingPayment(ctx: ProxyContext, order: CreateContext): Promise
     if (!record) continue;
     if (!record.view.final && index < 5) {
       try {
-        await ctx.ledger.refresh(ref.id, 'create');
+        await ctx.ledger.refresh(ref.id, 'create', { fresh: true });
         record = (await store.getPayment(ref.id)) ?? record;
       } catch (error) {
         // A stored, complete view is good enough to hand out again; an incomplete one is not.

@@ -183,12 +183,14 @@ export class Ledger {
 
   /**
    * Asks the service about the payment, sharing the call with every request for it in flight or answered within
-   * the coalescing window, and records what it said.
+   * the coalescing window (in flight only, when `fresh`: a create must not make a second payment on an answer
+   * from seconds ago), and records what it said.
    */
-  refresh(paymentId: string, source: PaymentUpdateSource): Promise<void> {
-    return this.#coalescer.run(paymentId, async () => {
+  refresh(paymentId: string, source: PaymentUpdateSource, { fresh = false } = {}): Promise<void> {
+    const work = async () => {
       await this.observe(await this.fetchFresh(paymentId), undefined, source);
-    });
+    };
+    return fresh ? this.#coalescer.run(paymentId, work, 0) : this.#coalescer.run(paymentId, work);
   }
 
   /**

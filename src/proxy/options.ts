@@ -126,7 +126,11 @@ export interface ProxyTimeouts {
   statusMs: number;
   /** All attempts of a status lookup together, retries included. */
   statusDeadlineMs: number;
-  /** Status requests for one payment arriving this soon after an answer share it. */
+  /**
+   * Status requests for one payment arriving this soon after an answer share it. The default is the element's
+   * poll interval, so that any number of pollers cost at most one status call to the service per interval; a
+   * callback still reaches every poller at once, since the store answers them.
+   */
   coalesceMs: number;
   /** Comment lines on open event streams, and a status refresh while the payment is open. */
   pingMs: number;
@@ -154,7 +158,7 @@ export const DEFAULT_TIMEOUTS: ProxyTimeouts = {
   createMs: 15_000,
   statusMs: 5_000,
   statusDeadlineMs: 10_000,
-  coalesceMs: 1_000,
+  coalesceMs: 3_000,
   pingMs: 8_000,
   streamMaxMs: 30 * 60_000,
   claimLeaseMs: 60_000,

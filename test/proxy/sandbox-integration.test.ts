@@ -52,7 +52,7 @@ describe('the proxy against the real sandbox over loopback sockets', () => {
   });
 
   it('makes one upstream status call for 100 concurrent status requests for one payment', async () => {
-    live = await startLive({ limits: { statusPerMinute: 1_000 } });
+    live = await startLive({ limits: { statusPerMinute: 1_000 }, timeouts: { coalesceMs: 1_000 } });
     const { body } = await live.create('A-1');
     await new Promise((resolve) => setTimeout(resolve, 1_100)); // past the sharing window of the create's own call
     const before = live.apiCalls.filter((c) => c.path === '/api/v2/status').length;
