@@ -44,8 +44,7 @@ try {
       `The followers sent ${seen.polls} polls and ${seen.safetyPolls} safety polls and held ${seen.streamsOpened} streams ` +
       `(${seen.pollErrors + seen.streamErrors} errors); the proxy made ${stack.calls.status} status calls to the sandbox ` +
       `in ${(seen.elapsedMs / 1000).toFixed(1)} s, that is ${intervals.toFixed(1)} poll intervals of ${pollMs} ms. ` +
-      'The coalescing window is 1 s, so the proxy asks at most about once a second while anyone follows: below one call ' +
-      'per interval only when the interval is at most the window.',
+      "The coalescing window is 3 s, the element's poll interval, so the proxy asks at most once an interval while anyone follows.",
     rows: [
       {
         figure: 'upstream status calls per poll interval',

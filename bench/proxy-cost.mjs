@@ -1,7 +1,7 @@
 // Figure 2, the proxy's cost: POST /status for one pending payment through the proxy (node adapter `serve()`)
 // against the same signed request straight to the sandbox, both on loopback, the load from a second process
 // (support/load-child.mjs). Two proxies: one whose coalescing window is 0, so that every request that finds no
-// call in flight asks the sandbox (the hop itself), and one with the default 1 s window (what a shop runs).
+// call in flight asks the sandbox (the hop itself), and one with the default 3 s window (what a shop runs).
 // Latency added is measured on one connection, request after request (high-resolution clock); req/s and
 // p50/p99 under load with autocannon (10 connections, BENCH_LOAD_SECONDS, default 5).
 import { startCompanion } from './support/child.mjs';
@@ -53,7 +53,7 @@ try {
     note:
       'The sandbox and the proxy run in one process, the load in another. "One connection" sends requests one after ' +
       'another and times each with the high-resolution clock (p50 over up to 2,000 requests or 3 s). Under load, ' +
-      'autocannon records whole milliseconds. With the default 1 s coalescing window most status requests are ' +
+      'autocannon records whole milliseconds. With the default 3 s coalescing window most status requests are ' +
       'answered from the store without asking the sandbox, so they can be cheaper than the sandbox itself.',
     rows: [
       {
@@ -84,14 +84,14 @@ try {
         command,
       },
       {
-        figure: `req/s through the proxy, default 1 s coalescing (${load10})`,
+        figure: `req/s through the proxy, default 3 s coalescing (${load10})`,
         value: `${Math.round(coalesced.cannon.rps)} (${ratio(coalesced.cannon.rps / direct.cannon.rps)} of direct)`,
         target: 'as a ratio',
         compared: `sandbox direct ${Math.round(direct.cannon.rps)} req/s; ${coalesced.upstreamCalls} sandbox calls for ${coalesced.cannon.requests + coalesced.probe.n} requests`,
         command,
       },
       {
-        figure: `p50 / p99 under load, default 1 s coalescing (${load10}); one connection p50`,
+        figure: `p50 / p99 under load, default 3 s coalescing (${load10}); one connection p50`,
         value: `${coalesced.cannon.p50} / ${coalesced.cannon.p99} ms; ${ms(coalesced.probe.p50, 3)}`,
         compared: `sandbox direct ${direct.cannon.p50} / ${direct.cannon.p99} ms; ${ms(direct.probe.p50, 3)}`,
         command,
