@@ -13,8 +13,25 @@ const minutes = (clock: string) => {
 const seconds = (clock: string) => clock.split(':').reduce((a, b) => a * 60 + Number(b), 0);
 const spokenOf = (el: Element) => el.shadowRoot!.querySelector('[role="status"]')!.textContent!.trim();
 
+/** The requests of the test that runs, put back after it. */
+let requests: RequestWatch | undefined;
+
+/** A one-minute payment on a manual clock, followed by polling only, after its first status check. */
+async function payingOnAClock(options: Record<string, unknown> = {}) {
+  const clock = new ManualClock();
+  const fake = await fakeScenario({ ttlMs: 60_000, noStream: true, ...options });
+  requests = watchRequests(fake.endpoint);
+  const watch = requests;
+  const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 100_000, clock });
+  const events = recordEvents(el);
+  await el.start();
+  await untilScreen(el, 'pay');
+  await clock.until(() => watch.made('status') === 1, 'the first check');
+  await watch.answered();
+  return { clock, fake, watch, el, events };
+}
+
 describe('the countdown', () => {
-  let requests: RequestWatch | undefined;
   afterEach(() => {
     requests?.restore();
     requests = undefined;
@@ -64,16 +81,7 @@ describe('the countdown', () => {
   });
 
   it('after the expiry shows a late screen, keeps checking through the grace window, then says expired', async () => {
-    const clock = new ManualClock();
-    const fake = await fakeScenario({ ttlMs: 60_000, noStream: true });
-    requests = watchRequests(fake.endpoint);
-    const watch = requests;
-    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 100_000, clock });
-    const events = recordEvents(el);
-    await el.start();
-    await untilScreen(el, 'pay');
-    await clock.until(() => watch.made('status') === 1, 'the first check');
-    await watch.answered();
+    const { clock, fake, watch, el, events } = await payingOnAClock();
     // The service's clock moves with the page's, so that it expires the payment when its own time is up.
     let serviceAhead = 0;
     const pass = async (ms: number) => {
@@ -110,16 +118,7 @@ describe('the countdown', () => {
   });
 
   it('shows a payment confirmed during the grace window as paid', async () => {
-    const clock = new ManualClock();
-    const fake = await fakeScenario({ ttlMs: 60_000, noStream: true, autoExpire: false });
-    requests = watchRequests(fake.endpoint);
-    const watch = requests;
-    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 100_000, clock });
-    const events = recordEvents(el);
-    await el.start();
-    await untilScreen(el, 'pay');
-    await clock.until(() => watch.made('status') === 1, 'the first check');
-    await watch.answered();
+    const { clock, fake, watch, el, events } = await payingOnAClock({ autoExpire: false });
     await clock.advance(60_000);
     await untilScreen(el, 'late');
     await watch.answered();
