@@ -40,7 +40,9 @@ function appCatcher(sandboxUrl: string): string {
     // Web pages, and the QR image the element offers to save, open in the browser itself.
     if (/^(https?|data|blob):/i.test(href) || !/^[a-z][a-z0-9+.-]*:/i.test(href)) return;
     event.preventDefault();
-    location.assign(phonePage + encodeURIComponent(href));
+    // A phone opens the app with the page still loaded, so what the tap started (copying the phone number)
+    // finishes; leaving the page at once would cut it off. So the app opens a moment later.
+    setTimeout(() => location.assign(phonePage + encodeURIComponent(href)), 150);
   }, true);
 })();`;
 }
