@@ -7,7 +7,7 @@
 import { startCompanion } from './support/child.mjs';
 import { ms, ratio, verdict } from './support/format.mjs';
 import { commandOf, envNumber, report } from './support/section.mjs';
-import { BASE_PATH, createPayment, signedStatusRequest, startStack, waitForStatus } from './support/stack.mjs';
+import { createPayment, signedStatusRequest, startStack, statusTarget, waitForStatus } from './support/stack.mjs';
 
 const seconds = envNumber('BENCH_LOAD_SECONDS', 5, { min: 1, max: 120 });
 const connections = envNumber('BENCH_CONNECTIONS', 10, { min: 1, max: 500 });
@@ -25,16 +25,8 @@ try {
 
   const targets = {
     direct: { url: `${hop.sandboxUrl}/api/v2/status`, ...(await signedStatusRequest(a.payment.id)) },
-    hop: {
-      url: `${hop.proxyUrl}${BASE_PATH}/status`,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ paymentId: a.payment.id, token: a.token }),
-    },
-    shared: {
-      url: `${shared.proxyUrl}${BASE_PATH}/status`,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ paymentId: b.payment.id, token: b.token }),
-    },
+    hop: statusTarget(hop, a),
+    shared: statusTarget(shared, b),
   };
   const results = {};
   for (const [name, target] of Object.entries(targets)) {

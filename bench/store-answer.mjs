@@ -7,7 +7,7 @@ import { createServer } from 'node:http';
 import { startCompanion } from './support/child.mjs';
 import { ms, ratio, verdict } from './support/format.mjs';
 import { commandOf, envNumber, report } from './support/section.mjs';
-import { BASE_PATH, createPayment, signBody, startStack, waitForStatus } from './support/stack.mjs';
+import { BASE_PATH, createPayment, signBody, startStack, statusTarget, waitForStatus } from './support/stack.mjs';
 
 const seconds = envNumber('BENCH_LOAD_SECONDS', 5, { min: 1, max: 120 });
 const connections = envNumber('BENCH_CONNECTIONS', 10, { min: 1, max: 500 });
@@ -50,11 +50,7 @@ try {
 
   const targets = {
     hello: { url: `http://127.0.0.1:${hello.address().port}/`, method: 'GET' },
-    store: {
-      url: `${stack.proxyUrl}${BASE_PATH}/status`,
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ paymentId: created.payment.id, token: created.token }),
-    },
+    store: statusTarget(stack, created),
   };
   const results = {};
   for (const [name, target] of Object.entries(targets)) {

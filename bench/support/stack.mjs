@@ -170,6 +170,15 @@ export async function until(what, probe, timeoutMs = 30_000, everyMs = 20) {
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
+/** A browser's POST /status for a created payment, through the stack's proxy, as a load target. */
+export function statusTarget(stack, { payment, token }) {
+  return {
+    url: `${stack.proxyUrl}${BASE_PATH}/status`,
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ paymentId: payment.id, token }),
+  };
+}
+
 /** The exact request the proxy sends for one payment's status: body, Bearer token and Signature. */
 export async function signedStatusRequest(paymentId) {
   const body = JSON.stringify({ merchantId: DEMO_MERCHANT.id, paymentId });

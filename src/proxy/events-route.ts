@@ -13,30 +13,33 @@ import { enforceRate, openStreamSlot } from './rate-limit.js';
 import { encodedEvent, lastEventId, SSE_HEADERS, SseWriter } from './sse.js';
 import type { StoredView } from './store.js';
 
-interface Broadcast {
-  message: string;
+/** One state of the payment as an event block, ready to write to every stream that has not had it. */
+interface PaymentEvent {
   version: number;
   final: boolean;
   /** Undefined when the view is incomplete and must not be shown. */
   bytes: Uint8Array | undefined;
 }
 
-/** The last change each proxy broadcast. */
-const lastBroadcast = new WeakMap<ProxyContext, Broadcast>();
+function paymentEvent(ctx: ProxyContext, version: number, view: StoredView): PaymentEvent {
+  const shown = isIncomplete(view) ? undefined : toPaymentView(view, ctx.options.clock.now());
+  return { version, final: view.final, bytes: shown && encodedEvent('payment', version, JSON.stringify(shown)) };
+}
+
+/** The last change each proxy broadcast, with the message it came in. */
+const lastBroadcast = new WeakMap<ProxyContext, { message: string; event: PaymentEvent }>();
 
 /**
  * A published change, parsed, mapped and encoded once for all the streams that follow the payment: the pub/sub
  * hands the same message to each of them in turn, so one kept entry serves a fan-out to thousands.
  */
-function broadcastOf(ctx: ProxyContext, message: string): Broadcast {
+function broadcastOf(ctx: ProxyContext, message: string): PaymentEvent {
   const last = lastBroadcast.get(ctx);
-  if (last?.message === message) return last;
+  if (last?.message === message) return last.event;
   const change = JSON.parse(message) as PublishedChange;
-  const view = isIncomplete(change.view) ? undefined : toPaymentView(change.view, ctx.options.clock.now());
-  const bytes = view && encodedEvent('payment', change.version, JSON.stringify(view));
-  const broadcast = { message, version: change.version, final: change.view.final, bytes };
-  lastBroadcast.set(ctx, broadcast);
-  return broadcast;
+  const event = paymentEvent(ctx, change.version, change.view);
+  lastBroadcast.set(ctx, { message, event });
+  return event;
 }
 
 export async function handleEvents(request: Request, ctx: ProxyContext): Promise<Response> {
@@ -69,11 +72,11 @@ export async function handleEvents(request: Request, ctx: ProxyContext): Promise
     void release().catch((error) => logger.warn('could not give back an event-stream slot', { error: String(error) }));
   };
   const writer = new SseWriter(end);
-  const deliver = (version: number, view: StoredView) => {
-    if (ended || version <= sent || isIncomplete(view)) return;
+  const deliver = ({ version, final, bytes }: PaymentEvent) => {
+    if (ended || version <= sent || !bytes) return;
     sent = version;
-    writer.event('payment', version, JSON.stringify(toPaymentView(view, clock.now())));
-    if (view.final) end();
+    writer.write(bytes);
+    if (final) end();
   };
   const ping = () => {
     if (ended) return;
@@ -85,16 +88,10 @@ export async function handleEvents(request: Request, ctx: ProxyContext): Promise
   request.signal.addEventListener('abort', end, { once: true });
   try {
     // Subscribe before reading, so that a change between the two is not lost.
-    unsubscribe = await store.subscribe(channelOf(paymentId), (message) => {
-      const change = broadcastOf(ctx, message);
-      if (ended || change.version <= sent || !change.bytes) return;
-      sent = change.version;
-      writer.encoded(change.bytes);
-      if (change.final) end();
-    });
+    unsubscribe = await store.subscribe(channelOf(paymentId), (message) => deliver(broadcastOf(ctx, message)));
     if (ended) void unsubscribe().catch(() => {});
     const current = (await store.getPayment(paymentId)) ?? record;
-    deliver(current.version, current.view);
+    deliver(paymentEvent(ctx, current.version, current.view));
     if (!ended && isIncomplete(current.view)) ledger.refresh(paymentId, 'events').catch(() => {});
   } catch (error) {
     end();

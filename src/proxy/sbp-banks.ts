@@ -10,10 +10,9 @@
  */
 import { z } from 'zod';
 import { readBody } from '../server/body.js';
+import { isSbpBankSchema } from '../shared/qr-payload.js';
 import { describe, ProxyError } from './errors.js';
 import type { ResolvedOptions } from './options.js';
-
-const SCHEMA = /^bank\d{12}$/;
 
 /** Sberbank, T-Bank, VTB, Alfa, Raiffeisen, Gazprombank, Sovcombank, Promsvyazbank, Rosbank. */
 const LARGEST = [111, 4, 5, 8, 7, 1, 13, 10, 12].map((n) => `bank${String(1e11 + n)}`);
@@ -72,7 +71,7 @@ export class SbpBankList {
     if (cachedLogo) return logoResponse(cachedLogo);
     if (!this.#cached) await this.#refresh();
     const source = this.#logoSource(this.#cached?.members.find((m) => m.schema === schema)?.logoURL);
-    if (!SCHEMA.test(schema) || !source) throw new ProxyError('not_found', 'no logo for this bank');
+    if (!isSbpBankSchema(schema) || !source) throw new ProxyError('not_found', 'no logo for this bank');
     let logo: { bytes: Uint8Array<ArrayBuffer>; type: string };
     try {
       const answer = await this.options.fetch(source, { signal: AbortSignal.timeout(this.options.timeouts.statusMs) });
@@ -111,7 +110,7 @@ export class SbpBankList {
         if (!parsed.success) throw new Error('not a member list ({version, dictionary: [...]})');
         const members = parsed.data.dictionary.flatMap((entry) => {
           const member = memberSchema.safeParse(entry);
-          return member.success && SCHEMA.test(member.data.schema) ? [member.data] : [];
+          return member.success && isSbpBankSchema(member.data.schema) ? [member.data] : [];
         });
         if (members.length === 0) throw new Error('the member list has no usable entries');
         this.#cached = { members: inShowingOrder(members), version: parsed.data.version, fetchedAt: clock.now() };

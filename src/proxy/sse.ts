@@ -1,7 +1,8 @@
 /**
- * Server-sent events over a plain ReadableStream, so that any Fetch runtime can serve them. One writer per
- * stream; it formats `event:`/`id:`/`data:` blocks and comment lines, and turns every write after the stream
- * ended (the browser left, the payment became final) into a no-op instead of an exception.
+ * Server-sent events over a plain ReadableStream, so that any Fetch runtime can serve them. An event block is
+ * formatted and encoded once (encodedEvent) for every stream it goes to; one writer per stream writes it, and
+ * comment lines, and turns every write after the stream ended (the browser left, the payment became final) into
+ * a no-op instead of an exception.
  */
 
 const encoder = new TextEncoder();
@@ -46,23 +47,13 @@ export class SseWriter {
     return this.#closed;
   }
 
-  event(event: string, id: number, data: string): void {
-    this.#write(formatEvent(event, id, data));
-  }
-
-  /** An event formatted and encoded once for every stream it goes to (encodedEvent). */
-  encoded(bytes: Uint8Array): void {
-    if (this.#closed) return;
-    try {
-      // Each stream gets its own copy: a reader may take the chunk's buffer.
-      this.#controller.enqueue(bytes.slice());
-    } catch {
-      this.#closed = true;
-    }
+  /** An event block from encodedEvent; each stream gets its own copy, since a reader may take the chunk's buffer. */
+  write(bytes: Uint8Array): void {
+    this.#enqueue(bytes.slice());
   }
 
   comment(text: string): void {
-    this.#write(`: ${text}\n\n`);
+    this.#enqueue(encoder.encode(`: ${text}\n\n`));
   }
 
   close(): void {
@@ -75,10 +66,10 @@ export class SseWriter {
     }
   }
 
-  #write(text: string): void {
+  #enqueue(bytes: Uint8Array): void {
     if (this.#closed) return;
     try {
-      this.#controller.enqueue(encoder.encode(text));
+      this.#controller.enqueue(bytes);
     } catch {
       this.#closed = true;
     }

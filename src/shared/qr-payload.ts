@@ -44,6 +44,14 @@ export function isSbpQrLink(value: unknown): value is string {
   return typeof value === 'string' && NSPK.test(value);
 }
 
+/**
+ * A bank's `schema` in NSPK's member list (`bank` and 12 digits): the scheme of its app on iOS, which replaces
+ * `https` in a C2B link. Anything else is refused, so that no list entry can become another kind of link.
+ */
+export function isSbpBankSchema(value: unknown): value is string {
+  return typeof value === 'string' && /^bank\d{12}$/.test(value);
+}
+
 /** Looks for a qr.nspk.ru link in the places the service has been seen to put one. */
 export function findSbpQrLink(candidates: readonly unknown[]): string | undefined {
   for (const c of candidates) {

@@ -34,6 +34,9 @@ export interface AppLink {
 }
 
 const UPI_PAY = /^upi:\/\/pay\?/i;
+
+/** Text that can stand inside an intent link: a fragment or a space would end it early (no app links then; the QR still works). */
+const fitsInLink = (text: string) => !/[#\s]/.test(text);
 const INTENT_PAY = /^intent:\/\/pay\?([^#\s]*)#Intent;/i;
 
 /** The service's own Android intent for the payment, when it handed one over. */
@@ -49,8 +52,7 @@ export function upiQuery(payment: PaymentView): string | undefined {
   const qr = payment.qr;
   if (!qr) return undefined;
   const query = UPI_PAY.test(qr) ? qr.slice(10) : INTENT_PAY.exec(qr)?.[1];
-  // A query with a fragment or a space would break the intent around it: no app links then (the QR still works).
-  return query && !/[#\s]/.test(query) ? query : undefined;
+  return query && fitsInLink(query) ? query : undefined;
 }
 
 /** One link per app (the apps in the given order; iOS only those with a scheme), then "any UPI app". */
@@ -83,8 +85,7 @@ export interface SbpBank {
 
 /** The payment's C2B link (`https://qr.nspk.ru/<ID>?<P>`), if the service gave one. */
 export function c2bLink(payment: PaymentView): string | undefined {
-  // A fragment would end the intent around it early: no bank links then (the QR still works).
-  return isSbpQrLink(payment.qr) && !payment.qr.includes('#') ? payment.qr : undefined;
+  return isSbpQrLink(payment.qr) && fitsInLink(payment.qr) ? payment.qr : undefined;
 }
 
 /**

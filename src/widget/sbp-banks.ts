@@ -5,10 +5,10 @@
  * CSP (`img-src 'self'`) allows it and no third party learns who is paying. The proxy serves the list in the
  * order to show it (the largest banks first); the shopper's last bank goes in front.
  */
+import { isSbpBankSchema } from '../shared/qr-payload.js';
 import { routeUrl } from './api-client.js';
 import type { SbpBank } from './deep-links.js';
 
-const SCHEMA = /^bank\d{12}$/;
 const PACKAGE = /^[A-Za-z][\w.]{0,200}$/;
 
 const loaded = new Map<string, SbpBank[]>();
@@ -32,7 +32,7 @@ export function readSbpBanks(value: unknown, origin: string): SbpBank[] {
   const banks: SbpBank[] = [];
   for (const entry of list as Record<string, unknown>[]) {
     const { bankName, schema, package_name, logoURL } = entry ?? {};
-    if (typeof bankName !== 'string' || !bankName.trim() || typeof schema !== 'string' || !SCHEMA.test(schema)) continue;
+    if (typeof bankName !== 'string' || !bankName.trim() || !isSbpBankSchema(schema)) continue;
     const bank: SbpBank = { bankName: bankName.trim(), schema };
     if (typeof package_name === 'string' && PACKAGE.test(package_name)) bank.package_name = package_name;
     if (typeof logoURL === 'string') {

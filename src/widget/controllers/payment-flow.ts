@@ -315,8 +315,7 @@ export class PaymentFlowController implements ReactiveController {
 
   /** Local epoch ms at which following gives up: the end of the grace window on the corrected clock. */
   #deadline(): number {
-    const toExpiry = this.countdown.toExpiryMs ?? 0;
-    return this.#clock.now() + toExpiry + FOLLOW_GRACE_MS;
+    return this.#clock.now() + (this.countdown.toExpiryMs ?? 0) + FOLLOW_GRACE_MS;
   }
 
   #setTrouble(error: PayinError | undefined): void {
