@@ -84,7 +84,9 @@ describe('a soak', () => {
       expect(baseline).toBeDefined();
       expect(waves).toBeGreaterThan(2);
       expect(store.subscriptionCount).toBe(0);
-      expect(end.fds - baseline!.fds).toBeLessThan(25);
+      // Idle keep-alive sockets of the last wave (a stream and a create each side) come and go with timing; a
+      // leak of one descriptor per payment would pass this bound within seconds.
+      expect(end.fds - baseline!.fds).toBeLessThan(4 * WAVE);
       expect(end.heap - baseline!.heap).toBeLessThan(8 * 1024 * 1024);
       console.log(
         `soak: ${waves * WAVE} payments in ${waves} waves; heap ${((end.heap - baseline!.heap) / 1e6).toFixed(1)} MB and ${end.fds - baseline!.fds} fds from the baseline`,
