@@ -10,12 +10,13 @@ import { outcomeOf } from '../shared/outcome.js';
 import { verifySignature } from '../shared/hmac.js';
 import { parseCallbackBody } from '../shared/provider-messages.js';
 import { BodyConsumedError, BodyTooLargeError, parseJsonBytes, readBody } from '../server/body.js';
+import type { Answer, PlainRequest } from '../server/plain-exchange.js';
 import type { ProxyContext } from './context.js';
-import { jsonResponse, ProxyError } from './errors.js';
+import { jsonAnswer, ProxyError } from './errors.js';
 import type { ObservedPayment } from './payment-view-mapper.js';
 import { UpstreamError } from './upstream-client.js';
 
-export async function handleCallback(request: Request, ctx: ProxyContext): Promise<Response> {
+export async function handleCallback(request: PlainRequest, ctx: ProxyContext): Promise<Answer> {
   const { options, ledger } = ctx;
   const { provider, store, logger } = options;
   let bytes: Uint8Array;
@@ -66,7 +67,7 @@ export async function handleCallback(request: Request, ctx: ProxyContext): Promi
  * restart. A service that does not know the payment gets 200 and nothing changes; one that cannot answer now
  * gets 502, so that it delivers the notice again.
  */
-async function adoptUnknown(paymentId: string, ctx: ProxyContext): Promise<Response> {
+async function adoptUnknown(paymentId: string, ctx: ProxyContext): Promise<Answer> {
   const { ledger, options } = ctx;
   let fresh: ObservedPayment;
   try {
@@ -85,4 +86,4 @@ async function adoptUnknown(paymentId: string, ctx: ProxyContext): Promise<Respo
   return acknowledged();
 }
 
-const acknowledged = () => jsonResponse(200, { ok: true });
+const acknowledged = () => jsonAnswer(200, { ok: true });

@@ -6,10 +6,12 @@
  * where the URL the proxy sees may differ from the origin the browser sent. Every answer varies by Origin.
  */
 
+import type { Answer, PlainRequest } from '../server/plain-exchange.js';
+
 const ALLOWED_HEADERS = 'content-type, last-event-id';
 
 /** The CORS headers for an answer to `request` (at least `Vary: Origin`). */
-export function corsHeaders(request: Request, allowed: ReadonlySet<string>): Record<string, string> {
+export function corsHeaders(request: PlainRequest, allowed: ReadonlySet<string>): Record<string, string> {
   const origin = request.headers.get('origin');
   if (origin === null || !allowed.has(origin)) return { vary: 'Origin' };
   return {
@@ -20,31 +22,23 @@ export function corsHeaders(request: Request, allowed: ReadonlySet<string>): Rec
 }
 
 /** The answer to an OPTIONS preflight for a route that accepts `methods`. */
-export function preflightResponse(request: Request, allowed: ReadonlySet<string>, methods: readonly string[]): Response {
+export function preflightAnswer(request: PlainRequest, allowed: ReadonlySet<string>, methods: readonly string[]): Answer {
   const headers = corsHeaders(request, allowed);
   if (headers['access-control-allow-origin']) {
     headers['access-control-allow-methods'] = methods.join(', ');
     headers['access-control-allow-headers'] = ALLOWED_HEADERS;
     headers['access-control-max-age'] = '600';
   }
-  return new Response(null, { status: 204, headers });
+  return { status: 204, headers, body: null };
 }
 
-/** Copies `extra` onto a response, merging Vary. */
-export function withHeaders(response: Response, extra: Record<string, string>): Response {
+/** Copies `extra` (lower-case names) onto an answer, merging Vary. */
+export function withHeaders(answer: Answer, extra: Record<string, string>): Answer {
+  const { headers } = answer;
   for (const [key, value] of Object.entries(extra)) {
-    if (key === 'vary') {
-      const current = response.headers.get('vary');
-      if (
-        !current
-          ?.toLowerCase()
-          .split(/\s*,\s*/)
-          .includes('origin')
-      )
-        response.headers.set('vary', current ? `${current}, ${value}` : value);
-    } else {
-      response.headers.set(key, value);
-    }
+    const current = key === 'vary' ? headers.vary : undefined;
+    if (!current) headers[key] = value;
+    else if (!current.toLowerCase().split(/\s*,\s*/).includes(value.toLowerCase())) headers.vary = `${current}, ${value}`;
   }
-  return response;
+  return answer;
 }

@@ -1,14 +1,16 @@
 /**
- * createPayinProxy(options): the shop's side of the checkout as one Fetch handler. It routes the four paths under
- * `basePath`, answers CORS preflights and wrong methods, and is the one place where a thrown error becomes a
- * Response. Options are resolved (and checked) here, at start, so that a misconfigured proxy fails on boot rather
+ * createPayinProxy(options): the shop's side of the checkout as one Fetch handler. It routes the paths under
+ * `basePath`, answers CORS preflights and wrong methods, and is the one place where a thrown error becomes an
+ * answer. The routes work on plain requests and answers (server/plain-exchange.ts): the Fetch handler turns the
+ * answer into a Response, the node adapter writes it to the socket as it is. Options are resolved (and checked) here, at start, so that a misconfigured proxy fails on boot rather
  * than on the first shopper.
  */
+import { PLAIN_HANDLER, toResponse, type Answer, type PlainRequest } from '../server/plain-exchange.js';
 import type { ProxyContext } from './context.js';
 import { createContext } from './context.js';
 import { rememberClientAddress, type ProxyRequestInfo } from './client-address.js';
-import { corsHeaders, preflightResponse, withHeaders } from './cors.js';
-import { errorResponse, ProxyError } from './errors.js';
+import { corsHeaders, preflightAnswer, withHeaders } from './cors.js';
+import { errorAnswer, ProxyError } from './errors.js';
 import { handleCallback } from './callback-route.js';
 import { handleCreate } from './create-route.js';
 import { handleEvents } from './events-route.js';
@@ -34,11 +36,13 @@ export interface PayinProxy {
   reconcile(): Promise<ReconcileResult>;
   /** Stops the proxy's own timers (the reconcile loop, announcement retries). It does not close the store. */
   close(): Promise<void>;
+  /** The same handler over plain requests and answers, for the node adapter. */
+  readonly [PLAIN_HANDLER]: (request: PlainRequest, clientAddress: string | undefined) => Promise<Answer>;
 }
 
 interface Route {
   methods: readonly string[];
-  handle: (request: Request, ctx: ProxyContext) => Promise<Response>;
+  handle: (request: PlainRequest, ctx: ProxyContext) => Promise<Answer>;
   /** Browser routes get CORS; the service's callback does not. */
   browser: boolean;
 }
@@ -64,8 +68,8 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
 
   const underBase = (pathname: string) => pathname === basePath || pathname.startsWith(`${basePath}/`);
 
-  const handler = async function payinProxy(request: Request, info?: ProxyRequestInfo): Promise<Response> {
-    rememberClientAddress(request, info);
+  const answer = async (request: PlainRequest, clientAddress: string | undefined): Promise<Answer> => {
+    rememberClientAddress(request, clientAddress);
     const pathname = new URL(request.url).pathname;
     const key = pathname.slice(basePath.length);
     const route = !underBase(pathname)
@@ -76,20 +80,23 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
           ? LOGO_ROUTE
           : undefined;
     const cors = route?.browser ? corsHeaders(request, allowedOrigins) : {};
-    let response: Response;
+    let answer: Answer;
     try {
       if (!route) {
         throw new ProxyError('not_found', underBase(pathname) ? 'no such route' : `not a ${basePath} route`);
       }
-      if (request.method === 'OPTIONS' && route.browser) return preflightResponse(request, allowedOrigins, route.methods);
+      if (request.method === 'OPTIONS' && route.browser) return preflightAnswer(request, allowedOrigins, route.methods);
       if (!route.methods.includes(request.method)) {
         throw new ProxyError('method_not_allowed', `use ${route.methods.join(' or ')}`, { allow: route.methods });
       }
-      response = await route.handle(request, ctx);
+      answer = await route.handle(request, ctx);
     } catch (error) {
-      response = errorResponse(error, logger);
+      answer = errorAnswer(error, logger);
     }
-    return withHeaders(response, cors);
+    return withHeaders(answer, cors);
+  };
+  const handler = async function payinProxy(request: Request, info?: ProxyRequestInfo): Promise<Response> {
+    return toResponse(await answer(request, info?.clientAddress));
   };
 
   const sweep = () => reconcile(ctx.options, ctx.ledger, ctx.outbox, ctx.upstream);
@@ -105,6 +112,7 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
   startLoop();
 
   return Object.assign(handler, {
+    [PLAIN_HANDLER]: answer,
     basePath,
     matches: (request: Request) => underBase(new URL(request.url).pathname),
     reconcile: sweep,

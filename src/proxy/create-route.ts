@@ -10,9 +10,10 @@ import { randomToken } from '../shared/bytes.js';
 import { normalizeAmount, isPositiveAmount } from '../shared/money.js';
 import { orderIdProblem } from '../shared/order-id.js';
 import { sleep } from '../shared/clock.js';
+import { asFetchRequest, type Answer, type PlainRequest } from '../server/plain-exchange.js';
 import type { ProxyContext } from './context.js';
 import { createUpstreamPayment } from './create-upstream.js';
-import { describe, jsonResponse, ProxyError } from './errors.js';
+import { describe, jsonAnswer, ProxyError } from './errors.js';
 import { readJsonFields, requireText } from './json-body.js';
 import { orderLease } from './ledger.js';
 import { isIncomplete, toPaymentView, type CreateContext } from './payment-view-mapper.js';
@@ -24,7 +25,7 @@ import { UpstreamError } from './upstream-client.js';
 const CLAIM_POLL_MS = 100;
 const MAX_ORDER_TOKEN_CHARS = 4096;
 
-export async function handleCreate(request: Request, ctx: ProxyContext): Promise<Response> {
+export async function handleCreate(request: PlainRequest, ctx: ProxyContext): Promise<Answer> {
   const { options } = ctx;
   const body = await readJsonFields(request, options.limits.bodyBytes, ['orderId', 'method', 'orderToken'] as const);
   const orderId = exactOrderId(body.orderId);
@@ -34,7 +35,7 @@ export async function handleCreate(request: Request, ctx: ProxyContext): Promise
     throw new ProxyError('bad_request', `method must be one of: ${options.methods.join(', ')}`);
   }
   const orderToken = body.orderToken === undefined ? undefined : requireText(body.orderToken, 'orderToken', MAX_ORDER_TOKEN_CHARS);
-  const priced = await options.resolveOrder(orderId, method, request, orderToken === undefined ? {} : { orderToken });
+  const priced = await options.resolveOrder(orderId, method, asFetchRequest(request), orderToken === undefined ? {} : { orderToken });
   if (!priced) throw new ProxyError('not_found', 'no such order, or it cannot be paid from here');
   const amount = normalizeAmount(priced.amount);
   if (amount === undefined || !isPositiveAmount(amount) || !/^[A-Z]{3}$/.test(String(priced.currency))) {
@@ -54,7 +55,7 @@ function exactOrderId(value: unknown): string {
   return value;
 }
 
-async function createOrReuse(ctx: ProxyContext, order: CreateContext): Promise<Response> {
+async function createOrReuse(ctx: ProxyContext, order: CreateContext): Promise<Answer> {
   const { store, clock, timeouts } = ctx.options;
   const owner = randomToken(12);
   const lease = orderLease(order.orderId);
@@ -136,7 +137,7 @@ async function existingPayment(ctx: ProxyContext, order: CreateContext): Promise
 
 const orderPaid = () => new ProxyError('order_paid', 'this order is already paid');
 
-async function answer(ctx: ProxyContext, record: PaymentRecord, status: 200 | 201): Promise<Response> {
+async function answer(ctx: ProxyContext, record: PaymentRecord, status: 200 | 201): Promise<Answer> {
   const token = await ctx.tokens.issue(record.view.id);
-  return jsonResponse(status, { payment: toPaymentView(record.view, ctx.options.clock.now()), token });
+  return jsonAnswer(status, { payment: toPaymentView(record.view, ctx.options.clock.now()), token });
 }

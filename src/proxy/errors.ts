@@ -1,8 +1,9 @@
 /**
- * The proxy's one error class and the one place where an error becomes a Response. Routes throw ProxyError with
+ * The proxy's one error class and the one place where an error becomes an answer. Routes throw ProxyError with
  * a code from the closed list in src/shared/error-codes.ts; anything else is a bug or an outage and is answered
  * as a bare 500 `internal`, logged on the server, never with its stack or an upstream's words in the body.
  */
+import type { Answer } from '../server/plain-exchange.js';
 import { ERROR_CODES, type ApiErrorBody, type ErrorCode } from '../shared/error-codes.js';
 import type { ProxyLogger } from './logger.js';
 import { UpstreamError } from './upstream-client.js';
@@ -37,23 +38,23 @@ export class ProxyError extends Error {
 
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
-export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
-  return new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
+  return { status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
 }
 
 /** Turns anything thrown by a route into the answer the browser (or the service) gets. */
-export function errorResponse(error: unknown, logger: ProxyLogger): Response {
-  if (error instanceof UpstreamError) return errorResponse(fromUpstream(error), logger);
+export function errorAnswer(error: unknown, logger: ProxyLogger): Answer {
+  if (error instanceof UpstreamError) return errorAnswer(fromUpstream(error), logger);
   if (!(error instanceof ProxyError)) {
     logger.error('unexpected error in the payin proxy', { error: describe(error) });
-    return errorResponse(new ProxyError('internal', 'internal error'), logger);
+    return errorAnswer(new ProxyError('internal', 'internal error'), logger);
   }
   if (error.status >= 500) logger.warn(error.message, { code: error.code, cause: describe(error.options.cause) });
   const headers: Record<string, string> = {};
   if (error.options.retryAfter !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(error.options.retryAfter)));
   if (error.options.allow) headers.allow = error.options.allow.join(', ');
   const body: ApiErrorBody = { error: { code: error.code, message: error.message } };
-  return jsonResponse(error.status, body, headers);
+  return jsonAnswer(error.status, body, headers);
 }
 
 /** A short description for logs: the message, not the stack, and nothing from request bodies. */

@@ -5,6 +5,7 @@
  * status answers seen by any instance reach it; its ping also asks the service (coalesced) so that a shop whose
  * callbacks cannot reach it still sees the payment end. Slots per client are bounded and given back on close.
  */
+import type { Answer, PlainRequest } from '../server/plain-exchange.js';
 import { readableRecord, type ProxyContext } from './context.js';
 import { ProxyError } from './errors.js';
 import { channelOf, type PublishedChange } from './ledger.js';
@@ -42,7 +43,7 @@ function broadcastOf(ctx: ProxyContext, message: string): PaymentEvent {
   return event;
 }
 
-export async function handleEvents(request: Request, ctx: ProxyContext): Promise<Response> {
+export async function handleEvents(request: PlainRequest, ctx: ProxyContext): Promise<Answer> {
   const { options, ledger } = ctx;
   const { store, clock, timeouts, logger } = options;
   const query = new URL(request.url).searchParams;
@@ -54,7 +55,7 @@ export async function handleEvents(request: Request, ctx: ProxyContext): Promise
   let sent = lastEventId(request);
   if (sent > record.version) sent = 0; // an id from elsewhere: start over
   // A finished payment the browser has already seen: 204 tells EventSource to stop reconnecting.
-  if (record.view.final && sent >= record.version) return new Response(null, { status: 204 });
+  if (record.view.final && sent >= record.version) return { status: 204, headers: {}, body: null };
 
   const release = await openStreamSlot(options, request, `payment:${paymentId}`);
   let unsubscribe: (() => Promise<void>) | undefined;
@@ -102,5 +103,5 @@ export async function handleEvents(request: Request, ctx: ProxyContext): Promise
     pingTimer = clock.setTimeout(ping, timeouts.pingMs);
     endTimer = clock.setTimeout(end, timeouts.streamMaxMs);
   }
-  return new Response(writer.stream, { status: 200, headers: SSE_HEADERS });
+  return { status: 200, headers: { ...SSE_HEADERS }, body: writer.stream };
 }

@@ -5,10 +5,11 @@
  * at once that the shop's server decides the amount.
  */
 import { BodyConsumedError, BodyTooLargeError, isJsonRequest, parseJsonBytes, readBody } from '../server/body.js';
+import type { PlainRequest } from '../server/plain-exchange.js';
 import { ProxyError } from './errors.js';
 
 export async function readJsonFields<K extends string>(
-  request: Request,
+  request: PlainRequest,
   limit: number,
   fields: readonly K[],
 ): Promise<Partial<Record<K, unknown>>> {

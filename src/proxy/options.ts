@@ -12,6 +12,7 @@ import { consoleLogger, type ProxyLogger } from './logger.js';
 import { createMemoryStore } from './memory-store.js';
 import type { ProxyStore } from './store.js';
 import { processEnv } from '../server/env.js';
+import { asFetchRequest, type PlainRequest } from '../server/plain-exchange.js';
 
 export interface PricedOrder {
   /** The sum to pay, a decimal string ("250.00") or a number with at most two decimals. */
@@ -191,7 +192,7 @@ export interface ResolvedOptions {
   clock: Clock;
   random: () => number;
   logger: ProxyLogger;
-  clientId: (request: Request) => string | undefined;
+  clientId: (request: PlainRequest) => string | undefined;
 }
 
 export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
@@ -247,8 +248,13 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     clock,
     random: options.random ?? Math.random,
     logger: options.logger ?? consoleLogger,
-    clientId: options.clientId ?? clientAddressOf,
+    clientId: options.clientId ? shopClientId(options.clientId) : clientAddressOf,
   };
+}
+
+/** The shop's own clientId gets a Fetch Request, whatever the runtime handed the proxy. */
+function shopClientId(clientId: (request: Request) => string | undefined) {
+  return (request: PlainRequest) => clientId(asFetchRequest(request));
 }
 
 function assertHttpUrl(value: string, name: string): void {

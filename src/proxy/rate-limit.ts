@@ -6,6 +6,7 @@
  * payment), so that one busy shop is never limited as if all its shoppers were one client; a warning says once
  * how to hand the address over.
  */
+import type { PlainRequest } from '../server/plain-exchange.js';
 import { ProxyError } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 
@@ -16,7 +17,7 @@ export type RatedAction = 'create' | 'status';
 const warned = new WeakSet<ResolvedOptions>();
 
 /** `client:<id>`, or `<subject>` (such as `order:A-1`) when the runtime gave no client identity. */
-function limitKey(options: ResolvedOptions, request: Request, subject: string): string {
+function limitKey(options: ResolvedOptions, request: PlainRequest, subject: string): string {
   const client = options.clientId(request)?.trim();
   if (client) return `client:${client}`;
   if (!warned.has(options)) {
@@ -29,7 +30,7 @@ function limitKey(options: ResolvedOptions, request: Request, subject: string): 
 }
 
 /** Counts the request in this minute's window for its client (or its subject) and throws 429 past the limit. */
-export async function enforceRate(options: ResolvedOptions, request: Request, action: RatedAction, subject: string): Promise<void> {
+export async function enforceRate(options: ResolvedOptions, request: PlainRequest, action: RatedAction, subject: string): Promise<void> {
   const { clock, store, limits } = options;
   const limit = action === 'create' ? limits.createsPerMinute : limits.statusPerMinute;
   const now = clock.now();
@@ -45,7 +46,7 @@ export async function enforceRate(options: ResolvedOptions, request: Request, ac
  * Opens a stream slot for the client, or throws 429 when it has too many open. The returned function gives the
  * slot back; call it exactly once. The gauge expires with the longest possible stream, so a crash cannot leak it.
  */
-export async function openStreamSlot(options: ResolvedOptions, request: Request, subject: string): Promise<() => Promise<void>> {
+export async function openStreamSlot(options: ResolvedOptions, request: PlainRequest, subject: string): Promise<() => Promise<void>> {
   const { store, limits, timeouts } = options;
   const key = `streams:${limitKey(options, request, subject)}`;
   const ttl = timeouts.streamMaxMs + 60_000;

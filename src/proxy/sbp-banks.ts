@@ -10,8 +10,9 @@
  */
 import { z } from 'zod';
 import { readBody } from '../server/body.js';
+import type { Answer } from '../server/plain-exchange.js';
 import { isSbpBankSchema } from '../shared/qr-payload.js';
-import { describe, ProxyError } from './errors.js';
+import { describe, jsonAnswer, ProxyError } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 
 /** Sberbank, T-Bank, VTB, Alfa, Raiffeisen, Gazprombank, Sovcombank, Promsvyazbank, Rosbank. */
@@ -51,7 +52,7 @@ export class SbpBankList {
   constructor(private readonly options: ResolvedOptions) {}
 
   /** The list for the browser, logos pointing at `{basePath}/sbp-banks/logos/`. */
-  async answer(): Promise<Response> {
+  async answer(): Promise<Answer> {
     const { clock, basePath, sbpBanks } = this.options;
     if (!this.#cached || clock.now() - this.#cached.fetchedAt >= sbpBanks.ttlMs) await this.#refresh();
     const cached = this.#cached;
@@ -62,13 +63,13 @@ export class SbpBankList {
       ...(package_name ? { package_name } : {}),
       ...(this.#logoSource(logoURL) ? { logoURL: `${basePath}/sbp-banks/logos/${schema}.png` } : {}),
     }));
-    return Response.json({ version: cached.version ?? '', dictionary }, { headers: { 'cache-control': 'public, max-age=3600' } });
+    return jsonAnswer(200, { version: cached.version ?? '', dictionary }, { 'cache-control': 'public, max-age=3600' });
   }
 
   /** One bank's logo, fetched once from the list's URL for it. */
-  async logo(schema: string): Promise<Response> {
+  async logo(schema: string): Promise<Answer> {
     const cachedLogo = this.#logos.get(schema);
-    if (cachedLogo) return logoResponse(cachedLogo);
+    if (cachedLogo) return logoAnswer(cachedLogo);
     if (!this.#cached) await this.#refresh();
     const source = this.#logoSource(this.#cached?.members.find((m) => m.schema === schema)?.logoURL);
     if (!isSbpBankSchema(schema) || !source) throw new ProxyError('not_found', 'no logo for this bank');
@@ -83,7 +84,7 @@ export class SbpBankList {
       throw new ProxyError('upstream_error', 'the logo could not be fetched');
     }
     if (this.#logos.size < 500) this.#logos.set(schema, logo);
-    return logoResponse(logo);
+    return logoAnswer(logo);
   }
 
   /** Where a logo may be fetched from: https, or the list's own origin (a sandbox on loopback). */
@@ -131,6 +132,6 @@ export class SbpBankList {
   }
 }
 
-function logoResponse({ bytes, type }: { bytes: Uint8Array<ArrayBuffer>; type: string }): Response {
-  return new Response(bytes, { headers: { 'content-type': type, 'cache-control': 'public, max-age=86400' } });
+function logoAnswer({ bytes, type }: { bytes: Uint8Array<ArrayBuffer>; type: string }): Answer {
+  return { status: 200, headers: { 'content-type': type, 'cache-control': 'public, max-age=86400' }, body: bytes };
 }

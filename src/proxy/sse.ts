@@ -77,7 +77,7 @@ export class SseWriter {
 }
 
 /** The Last-Event-ID a reconnecting browser sends, as a version number (0 when absent or not a number). */
-export function lastEventId(request: Request): number {
+export function lastEventId(request: { readonly headers: { get(name: string): string | null } }): number {
   const raw = request.headers.get('last-event-id');
   const n = raw === null ? NaN : Number(raw.trim());
   return Number.isSafeInteger(n) && n > 0 ? n : 0;

@@ -3,14 +3,15 @@
  * and a wrong one reads like an unknown payment. A final payment is answered from the store; an open one is
  * refreshed from the service through the coalescer, so that many pollers of one payment cost one upstream call.
  */
+import type { Answer, PlainRequest } from '../server/plain-exchange.js';
 import type { ProxyContext } from './context.js';
 import { readableRecord } from './context.js';
-import { jsonResponse } from './errors.js';
+import { jsonAnswer } from './errors.js';
 import { readJsonFields, requireText } from './json-body.js';
 import { isIncomplete, toPaymentView } from './payment-view-mapper.js';
 import { enforceRate } from './rate-limit.js';
 
-export async function handleStatus(request: Request, ctx: ProxyContext): Promise<Response> {
+export async function handleStatus(request: PlainRequest, ctx: ProxyContext): Promise<Answer> {
   const { options } = ctx;
   const body = await readJsonFields(request, options.limits.bodyBytes, ['paymentId', 'token'] as const);
   const paymentId = requireText(body.paymentId, 'paymentId');
@@ -21,5 +22,5 @@ export async function handleStatus(request: Request, ctx: ProxyContext): Promise
     await ctx.ledger.refresh(paymentId, 'status');
     record = (await options.store.getPayment(paymentId)) ?? record;
   }
-  return jsonResponse(200, { payment: toPaymentView(record.view, options.clock.now()) });
+  return jsonAnswer(200, { payment: toPaymentView(record.view, options.clock.now()) });
 }

@@ -28,11 +28,27 @@ export class BodyConsumedError extends Error {
 /** Set by the node adapter on a request whose Node stream a body parser had already drained. */
 export const BODY_CONSUMED = Symbol.for('payin-checkout.bodyConsumed');
 
+/** A method of the node adapter's light request: the whole body, read before the handler ran, as bytes. */
+export const BYTES_IN_HAND = Symbol.for('payin-checkout.bytesInHand');
+
+interface BodySource {
+  readonly bodyUsed: boolean;
+  readonly headers: { get(name: string): string | null };
+  readonly body: ReadableStream<Uint8Array> | null;
+  [BODY_CONSUMED]?: boolean;
+  [BYTES_IN_HAND]?: () => Uint8Array<ArrayBuffer> | undefined;
+}
+
 /** The body of a request (or of an answer the server fetched), up to `limit` bytes. */
-export async function readBody(request: Request | Response, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  if (request.bodyUsed || (request as Request & { [BODY_CONSUMED]?: boolean })[BODY_CONSUMED]) throw new BodyConsumedError();
+export async function readBody(request: BodySource, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  if (request.bodyUsed || request[BODY_CONSUMED]) throw new BodyConsumedError();
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw new BodyTooLargeError(limit);
+  const inHand = request[BYTES_IN_HAND]?.();
+  if (inHand) {
+    if (inHand.byteLength > limit) throw new BodyTooLargeError(limit);
+    return inHand;
+  }
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -57,7 +73,7 @@ export async function readBody(request: Request | Response, limit: number): Prom
 }
 
 /** True when the request says its body is JSON (any charset). */
-export function isJsonRequest(request: Request): boolean {
+export function isJsonRequest(request: { readonly headers: { get(name: string): string | null } }): boolean {
   const type = request.headers.get('content-type') ?? '';
   return /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.test(type.trim());
 }

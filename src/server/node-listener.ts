@@ -2,11 +2,14 @@
  * Serves a Fetch handler `(Request) => Promise<Response>` on node:http, the shape of @hono/node-server's
  * listener: the incoming body is passed on as a stream with its exact bytes (signatures are computed over
  * them), streamed answers such as server-sent events are written as they come, and a client that goes away
- * aborts `request.signal` so that the handler can let go of its stream.
+ * aborts `request.signal` so that the handler can let go of its stream. A handler that also has a plain form
+ * (the proxy, see plain-exchange.ts) is served through it: a light request in, its answer written as it is.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { BODY_CONSUMED } from './body.js';
+import { NodeRequest } from './node-request.js';
+import { PLAIN_HANDLER, type Answer, type PlainHandler } from './plain-exchange.js';
 
 export type FetchHandler = (request: Request) => Promise<Response> | Response;
 
@@ -16,6 +19,37 @@ export interface NodeListenerOptions {
 }
 
 export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}) {
+  const plain = (handler as FetchHandler & { [PLAIN_HANDLER]?: PlainHandler })[PLAIN_HANDLER];
+  return plain ? plainListener(plain, options) : fetchListener(handler, options);
+}
+
+function plainListener(handler: PlainHandler, options: NodeListenerOptions) {
+  return async function listener(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    let request: NodeRequest;
+    try {
+      request = new NodeRequest(req, await smallBody(req));
+    } catch {
+      refuse(res, 400);
+      return;
+    }
+    res.on('close', () => {
+      if (!res.writableFinished) request.abort();
+    });
+    let body: Answer['body'];
+    try {
+      const answer = await handler(request, request.remoteAddress);
+      res.writeHead(answer.status, answer.headers);
+      body = answer.body;
+    } catch (error) {
+      fail(res, error, options);
+      return;
+    }
+    if (body instanceof ReadableStream) await writeStream(body, res, request.signal);
+    else res.end(body ?? undefined);
+  };
+}
+
+function fetchListener(handler: FetchHandler, options: NodeListenerOptions) {
   return async function listener(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const controller = new AbortController();
     res.on('close', () => {
@@ -27,26 +61,14 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
     } catch {
       // The Fetch API refuses some requests Node accepts: the methods it forbids (TRACE, TRACK, CONNECT) and
       // malformed URLs or header values. None of them can reach a Fetch handler; they are the client's error.
-      const forbidden = FORBIDDEN_METHODS.has((req.method ?? '').toUpperCase());
-      res.writeHead(forbidden ? 405 : 400, { 'content-type': 'application/json', ...(forbidden ? { allow: 'GET, POST, OPTIONS' } : {}) });
-      res.end(
-        forbidden
-          ? '{"error":{"code":"method_not_allowed","message":"method not allowed"}}'
-          : '{"error":{"code":"bad_request","message":"malformed request"}}',
-      );
+      refuse(res, FORBIDDEN_METHODS.has((req.method ?? '').toUpperCase()) ? 405 : 400);
       return;
     }
     let response: Response;
     try {
       response = await handler(request);
     } catch (error) {
-      options.onError?.(error);
-      if (!res.headersSent) {
-        res.writeHead(500, { 'content-type': 'application/json' });
-        res.end('{"error":{"code":"internal","message":"internal error"}}');
-      } else {
-        res.destroy();
-      }
+      fail(res, error, options);
       return;
     }
     await writeResponse(response, res, controller.signal);
@@ -55,6 +77,27 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
 
 const FORBIDDEN_METHODS = new Set(['TRACE', 'TRACK', 'CONNECT']);
 
+/** A request no handler can be given: a method Fetch forbids (405) or a malformed one (400). */
+function refuse(res: ServerResponse, status: 400 | 405): void {
+  res.writeHead(status, { 'content-type': 'application/json', ...(status === 405 ? { allow: 'GET, POST, OPTIONS' } : {}) });
+  res.end(
+    status === 405
+      ? '{"error":{"code":"method_not_allowed","message":"method not allowed"}}'
+      : '{"error":{"code":"bad_request","message":"malformed request"}}',
+  );
+}
+
+/** The handler threw: a bare 500, or a cut connection when the answer had begun. */
+function fail(res: ServerResponse, error: unknown, options: NodeListenerOptions): void {
+  options.onError?.(error);
+  if (!res.headersSent) {
+    res.writeHead(500, { 'content-type': 'application/json' });
+    res.end('{"error":{"code":"internal","message":"internal error"}}');
+  } else {
+    res.destroy();
+  }
+}
+
 /** Bodies that say they are this small are read here at once: cheaper than a web stream over the socket. */
 const SMALL_BODY_BYTES = 64 * 1024;
 
@@ -62,7 +105,7 @@ const SMALL_BODY_BYTES = 64 * 1024;
  * The whole body, when the request announces a small one (Content-Length) and nothing read it before; else
  * undefined, and the body goes on as a stream. A body longer than announced is left to the stream as well.
  */
-async function smallBody(req: IncomingMessage): Promise<Uint8Array | undefined> {
+async function smallBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | undefined> {
   const length = Number(req.headers['content-length']);
   if (!Number.isSafeInteger(length) || length <= 0 || length > SMALL_BODY_BYTES) return undefined;
   if (req.readableEnded || (req as IncomingMessage & { body?: unknown }).body !== undefined) return undefined;
@@ -116,7 +159,12 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
     res.end();
     return;
   }
-  const reader = response.body.getReader();
+  await writeStream(response.body, res, signal);
+}
+
+/** A streamed body (server-sent events among them), written as it comes; the client leaving cancels it. */
+async function writeStream(body: ReadableStream<Uint8Array>, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  const reader = body.getReader();
   const stop = () => void reader.cancel().catch(() => {});
   signal.addEventListener('abort', stop, { once: true });
   try {

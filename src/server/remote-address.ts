@@ -5,6 +5,6 @@
  */
 
 /** The peer address that toNodeListener attached, if any. */
-export function remoteAddressOf(request: Request): string | undefined {
-  return (request as Request & { remoteAddress?: string }).remoteAddress;
+export function remoteAddressOf(request: object): string | undefined {
+  return (request as { remoteAddress?: string }).remoteAddress;
 }

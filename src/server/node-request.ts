@@ -1,0 +1,120 @@
+/**
+ * A request read straight off node:http's IncomingMessage, for handlers that take a PlainRequest (the proxy).
+ * It builds nothing it is not asked for: headers are looked up in the raw header list, the abort signal exists
+ * once someone listens to it, and a small body already read by the adapter is handed over as bytes rather than
+ * through a web stream. A Fetch Request with the same method, URL, headers and body is built only when code
+ * outside the package needs one (the shop's own `resolveOrder` or `clientId`).
+ */
+import type { IncomingMessage } from 'node:http';
+import { Readable } from 'node:stream';
+import { BODY_CONSUMED, BYTES_IN_HAND } from './body.js';
+import { AS_FETCH_REQUEST, type PlainRequest } from './plain-exchange.js';
+
+export class NodeRequest implements PlainRequest {
+  readonly method: string;
+  readonly url: string;
+  /** The peer's address, for the per-client limits (remote-address.ts reads it). */
+  readonly remoteAddress: string | undefined;
+  readonly headers = { get: (name: string) => headerOf(this.#req.rawHeaders, name) };
+  readonly #req: IncomingMessage;
+  readonly #bytes: Uint8Array<ArrayBuffer> | undefined;
+  /** A body parser mounted in front (express.json() sets req.body; any parser drains the stream) left nothing. */
+  readonly #consumed: boolean;
+  #taken = false;
+  #stream: ReadableStream<Uint8Array> | null | undefined;
+  #controller: AbortController | undefined;
+  #aborted = false;
+  #request: Request | undefined;
+
+  /** `bytes`: the whole body when the adapter read it already. Throws on a URL that cannot be parsed. */
+  constructor(req: IncomingMessage, bytes: Uint8Array<ArrayBuffer> | undefined) {
+    this.#req = req;
+    this.#bytes = bytes;
+    this.method = req.method ?? 'GET';
+    const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+    this.url = new URL(req.url ?? '/', `${protocol}://${req.headers.host ?? 'localhost'}`).href;
+    this.remoteAddress = req.socket.remoteAddress;
+    this.#consumed = !bytes && (req.readableEnded || (req as IncomingMessage & { body?: unknown }).body !== undefined);
+  }
+
+  get signal(): AbortSignal {
+    if (!this.#controller) {
+      this.#controller = new AbortController();
+      if (this.#aborted) this.#controller.abort();
+    }
+    return this.#controller.signal;
+  }
+
+  /** The client went away before the answer was written. */
+  abort(): void {
+    this.#aborted = true;
+    this.#controller?.abort();
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    if (this.#stream === undefined) this.#stream = this.#hasBody() ? this.#openStream() : null;
+    return this.#stream;
+  }
+
+  get bodyUsed(): boolean {
+    return this.#taken || (this.#stream?.locked ?? false);
+  }
+
+  get [BODY_CONSUMED](): boolean {
+    return this.#consumed && this.#hasMethodBody();
+  }
+
+  /** readBody's shortcut: the bytes the adapter read, once, unless the stream was asked for instead. */
+  [BYTES_IN_HAND](): Uint8Array<ArrayBuffer> | undefined {
+    if (this.#bytes === undefined || this.#taken || this.#stream !== undefined) return undefined;
+    this.#taken = true;
+    return this.#bytes;
+  }
+
+  /**
+   * The same request as a Fetch Request, built once. Its body is the bytes the adapter read, so a hook may read
+   * them again; a body that arrived as a stream has been read by the proxy and is not repeated.
+   */
+  [AS_FETCH_REQUEST](): Request {
+    if (!this.#request) {
+      const headers = new Headers();
+      const raw = this.#req.rawHeaders;
+      for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+      const body = this.#hasMethodBody() ? this.#bytes : undefined;
+      this.#request = new Request(this.url, { method: this.method, headers, signal: this.signal, body });
+      Object.defineProperty(this.#request, 'remoteAddress', { value: this.remoteAddress, enumerable: false });
+    }
+    return this.#request;
+  }
+
+  #hasMethodBody(): boolean {
+    return this.method !== 'GET' && this.method !== 'HEAD';
+  }
+
+  #hasBody(): boolean {
+    return this.#hasMethodBody() && !this.#consumed && !this.#taken;
+  }
+
+  #openStream(): ReadableStream<Uint8Array> {
+    const bytes = this.#bytes;
+    if (!bytes) return Readable.toWeb(this.#req) as ReadableStream<Uint8Array>;
+    return new ReadableStream<Uint8Array>({
+      start(controller) {
+        if (bytes.byteLength) controller.enqueue(bytes);
+        controller.close();
+      },
+    });
+  }
+}
+
+/** A header's values joined by ", ", as Fetch's Headers.get gives them; null when absent. */
+function headerOf(raw: readonly string[], name: string): string | null {
+  const wanted = name.toLowerCase();
+  let value: string | null = null;
+  for (let i = 0; i < raw.length; i += 2) {
+    if (raw[i]!.length !== wanted.length || raw[i]!.toLowerCase() !== wanted) continue;
+    const next = raw[i + 1]!.trim();
+    value = value === null ? next : `${value}, ${next}`;
+  }
+  return value;
+}
