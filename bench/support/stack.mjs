@@ -19,7 +19,7 @@ export function requireBuild() {
 requireBuild();
 const { createPayinProxy, createMemoryStore, silentLogger } = await import(at('dist/proxy/index.js').href);
 const { createSandbox, DEMO_MERCHANT } = await import(at('dist/sandbox/index.js').href);
-const { serve } = await import(at('dist/server/index.js').href);
+const { serve, toNodeListener } = await import(at('dist/server/index.js').href);
 const { signBody, verifySignature } = await import(at('dist/shared/index.js').href);
 export { createMemoryStore, createPayinProxy, createSandbox, DEMO_MERCHANT, serve, signBody, verifySignature };
 
@@ -35,7 +35,8 @@ export const ELSEWHERE = 'http://127.0.0.2:9';
  *   sockets?: boolean, store?: object, requisitesDelayMs?: number, timeouts?: object, reconcileEveryMs?: number,
  *   maxConnections?: number, sandbox?: object, sandboxUrl?: string, wrap?: (handler: Function) => Function,
  * }} options `sandboxUrl`: use a sandbox served elsewhere (another process) instead of starting one; `wrap`:
- *   wraps the proxy's handler where it is served (to time requests).
+ *   wraps the proxy's handler where it is served (to time requests). Unwrapped, the proxy is served the way a
+ *   shop on node:http serves it, `toNodeListener(proxy)`.
  */
 export async function startStack(options = {}) {
   const { sockets = false, requisitesDelayMs = 0, maxConnections = 1_000 } = options;
@@ -47,8 +48,8 @@ export async function startStack(options = {}) {
   let sandboxUrl = options.sandboxUrl ?? NOWHERE;
   let servedProxy;
   if (sockets) {
-    const handler = options.wrap ? options.wrap((request) => proxy(request)) : (request) => proxy(request);
-    servedProxy = await serve(handler, { maxConnections });
+    // Listening before the proxy exists, because its callback address names the port; it is mounted below.
+    servedProxy = await serve(() => new Response('starting', { status: 503 }), { maxConnections });
     proxyUrl = servedProxy.url;
     closers.push(() => servedProxy.close());
   }
@@ -98,6 +99,10 @@ export async function startStack(options = {}) {
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
   });
   closers.unshift(() => proxy.close());
+  if (servedProxy) {
+    servedProxy.server.removeAllListeners('request');
+    servedProxy.server.on('request', toNodeListener(options.wrap ? options.wrap((request) => proxy(request)) : proxy));
+  }
 
   return {
     proxy,

@@ -27,7 +27,8 @@ function plainListener(handler: PlainHandler, options: NodeListenerOptions) {
   return async function listener(req: IncomingMessage, res: ServerResponse): Promise<void> {
     let request: NodeRequest;
     try {
-      request = new NodeRequest(req, await smallBody(req));
+      const small = smallBody(req);
+      request = new NodeRequest(req, small && (await small));
     } catch {
       refuse(res, 400);
       return;
@@ -57,7 +58,8 @@ function fetchListener(handler: FetchHandler, options: NodeListenerOptions) {
     });
     let request: Request;
     try {
-      request = toRequest(req, controller.signal, await smallBody(req));
+      const small = smallBody(req);
+      request = toRequest(req, controller.signal, small && (await small));
     } catch {
       // The Fetch API refuses some requests Node accepts: the methods it forbids (TRACE, TRACK, CONNECT) and
       // malformed URLs or header values. None of them can reach a Fetch handler; they are the client's error.
@@ -105,18 +107,29 @@ const SMALL_BODY_BYTES = 64 * 1024;
  * The whole body, when the request announces a small one (Content-Length) and nothing read it before; else
  * undefined, and the body goes on as a stream. A body longer than announced is left to the stream as well.
  */
-async function smallBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | undefined> {
+function smallBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | undefined> | undefined {
   const length = Number(req.headers['content-length']);
   if (!Number.isSafeInteger(length) || length <= 0 || length > SMALL_BODY_BYTES) return undefined;
   if (req.readableEnded || (req as IncomingMessage & { body?: unknown }).body !== undefined) return undefined;
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of req as AsyncIterable<Buffer>) {
-    chunks.push(chunk);
-    size += chunk.length;
-    if (size > length) break;
-  }
-  return Buffer.concat(chunks, size);
+  // Events rather than an async iterator: one body of a few hundred bytes is one 'data' and one 'end'.
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      size += chunk.length;
+    };
+    const onEnd = () => {
+      req.off('data', onData).off('error', onError).off('close', onClose);
+      resolve(Buffer.concat(chunks, size) as Uint8Array<ArrayBuffer>);
+    };
+    const onError = (error: Error) => {
+      req.off('data', onData).off('end', onEnd).off('close', onClose);
+      reject(error);
+    };
+    const onClose = () => onError(new Error('the client went away before its body arrived'));
+    req.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+  });
 }
 
 function toRequest(req: IncomingMessage, signal: AbortSignal, small?: Uint8Array): Request {

@@ -5,6 +5,7 @@
  */
 import { createPayinProxy, type PayinProxy, type PayinProxyOptions } from '../../src/proxy/index.js';
 import { silentLogger } from '../../src/proxy/logger.js';
+import { toNodeListener } from '../../src/server/node-listener.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import type { PaymentView } from '../../src/shared/payment-view.js';
@@ -42,10 +43,10 @@ export async function startLive(proxyOptions: Partial<PayinProxyOptions> = {}, s
     if (path.startsWith('/api/')) apiCalls.push({ path, at: Date.now() });
     return sandbox(request);
   });
-  let proxy!: PayinProxy;
-  const proxyServer = await serve((request) => proxy(request));
+  // Listening before the proxy exists, since its callback address names the port; mounted as a shop mounts it.
+  const proxyServer = await serve(() => new Response('starting', { status: 503 }));
   const updates: Live['updates'] = [];
-  proxy = createPayinProxy({
+  const proxy = createPayinProxy({
     provider: { baseUrl: sandboxServer.url, merchantId: 'demo-merchant', token: 'demo-token', secret: 'demo-secret' },
     callbackUrl: `${proxyServer.url}/payin/callback`,
     resolveOrder: (orderId) => (orderId.startsWith('missing') ? null : { amount: '499.00', currency: 'INR' }),
@@ -56,6 +57,8 @@ export async function startLive(proxyOptions: Partial<PayinProxyOptions> = {}, s
     env: {},
     ...proxyOptions,
   });
+  proxyServer.server.removeAllListeners('request');
+  proxyServer.server.on('request', toNodeListener(proxy));
   const postJson = async (path: string, body: unknown) => {
     const response = await fetch(`${proxyServer.url}/payin${path}`, {
       method: 'POST',
