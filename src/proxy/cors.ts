@@ -38,7 +38,13 @@ export function withHeaders(answer: Answer, extra: Record<string, string>): Answ
   for (const [key, value] of Object.entries(extra)) {
     const current = key === 'vary' ? headers.vary : undefined;
     if (!current) headers[key] = value;
-    else if (!current.toLowerCase().split(/\s*,\s*/).includes(value.toLowerCase())) headers.vary = `${current}, ${value}`;
+    else if (
+      !current
+        .toLowerCase()
+        .split(/\s*,\s*/)
+        .includes(value.toLowerCase())
+    )
+      headers.vary = `${current}, ${value}`;
   }
   return answer;
 }
