@@ -14,9 +14,9 @@ const connections = envNumber('BENCH_CONNECTIONS', 10, { min: 1, max: 500 });
 const command = commandOf('store-answer.mjs', { BENCH_LOAD_SECONDS: process.env.BENCH_LOAD_SECONDS });
 
 /**
- * Where the time of one answer goes: each status request checks the payment's token, an HMAC. Timed here three
- * ways, one call after another: as the package does it (Web Crypto, importing the key for every call), with the
- * imported key kept, and with node:crypto.
+ * What one HMAC costs, three ways, one call after another: as the package computes it (signBody: node:crypto
+ * where the runtime has it, see src/shared/hmac.ts), with Web Crypto and its key kept, and with node:crypto
+ * directly. A first token check, a signed request and a verified answer each pay one.
  */
 async function hmacCosts(rounds = 3_000) {
   const secret = 'a-derived-token-key-of-64-hex-characters-0123456789abcdef01234567';
@@ -29,7 +29,7 @@ async function hmacCosts(rounds = 3_000) {
     return ((performance.now() - started) / rounds) * 1000;
   };
   return {
-    importEveryCallMicros: await time(() => signBody(secret, '6b0403ef2bf20')),
+    packageMicros: await time(() => signBody(secret, '6b0403ef2bf20')),
     keptKeyMicros: await time(() => crypto.subtle.sign('HMAC', key, data)),
     nodeCryptoMicros: await time(() => createHmac('sha256', secret).update('6b0403ef2bf20').digest('hex')),
   };
@@ -89,10 +89,10 @@ try {
         command,
       },
       {
-        figure: 'one HMAC as the token check makes it (Web Crypto, the key imported for every call)',
-        value: `${hmac.importEveryCallMicros.toFixed(0)} us`,
+        figure: 'one HMAC as the package computes it (signBody)',
+        value: `${hmac.packageMicros.toFixed(1)} us`,
         target: 'reported',
-        compared: `key kept: ${hmac.keptKeyMicros.toFixed(0)} us; node:crypto: ${hmac.nodeCryptoMicros.toFixed(1)} us`,
+        compared: `Web Crypto, key kept: ${hmac.keptKeyMicros.toFixed(0)} us; node:crypto directly: ${hmac.nodeCryptoMicros.toFixed(1)} us`,
         command,
       },
     ],

@@ -25,6 +25,12 @@ export interface MemoryStoreOptions {
 /** One key per (payment, state) pair. */
 const pairKey = (paymentId: string, state: string) => `${paymentId}\u0000${state}`;
 
+/** A payment kept as JSON, as the other stores keep it: each read is a copy, and parsing is cheaper than cloning. */
+interface KeptPayment {
+  version: number;
+  json: string;
+}
+
 interface HeldEntry extends OutboxEntry {
   /** Epoch ms until which a deliverer holds the entry; 0 when nobody does. */
   heldUntil: number;
@@ -34,11 +40,11 @@ export class MemoryStore extends OneProcessStore implements ProxyStore {
   readonly #clock: Clock;
   readonly #ttlMs: number;
   /** Open payments and unpaid orders: scratch, bounded. */
-  readonly #openPayments: ExpiringMap<PaymentRecord>;
-  readonly #openOrders: ExpiringMap<OrderRecord>;
+  readonly #openPayments: ExpiringMap<KeptPayment>;
+  readonly #openOrders: ExpiringMap<string>;
   /** Final payments and paid orders: kept for the life of the process. */
-  readonly #finalPayments = new Map<string, PaymentRecord>();
-  readonly #paidOrders = new Map<string, OrderRecord>();
+  readonly #finalPayments = new Map<string, KeptPayment>();
+  readonly #paidOrders = new Map<string, string>();
   readonly #followed = new Set<string>();
   readonly #outbox = new Map<string, HeldEntry>();
   readonly #announced = new Set<string>();
@@ -66,32 +72,33 @@ export class MemoryStore extends OneProcessStore implements ProxyStore {
   }
 
   async getOrder(orderId: string): Promise<OrderRecord | undefined> {
-    return clone(this.#paidOrders.get(orderId) ?? this.#openOrders.get(orderId));
+    return parsed<OrderRecord>(this.#paidOrders.get(orderId) ?? this.#openOrders.get(orderId));
   }
 
   async putOrder(order: OrderRecord): Promise<void> {
     if (order.paidBy !== undefined) {
       this.#openOrders.delete(order.orderId);
-      this.#paidOrders.set(order.orderId, clone(order));
+      this.#paidOrders.set(order.orderId, JSON.stringify(order));
     } else if (!this.#paidOrders.has(order.orderId)) {
-      this.#openOrders.set(order.orderId, clone(order), this.#ttlMs);
+      this.#openOrders.set(order.orderId, JSON.stringify(order), this.#ttlMs);
     }
   }
 
   async getPayment(id: string): Promise<PaymentRecord | undefined> {
-    return clone(this.#finalPayments.get(id) ?? this.#openPayments.get(id));
+    return parsed<PaymentRecord>((this.#finalPayments.get(id) ?? this.#openPayments.get(id))?.json);
   }
 
   async putPayment(record: PaymentRecord, expectedVersion: number): Promise<boolean> {
     const id = record.view.id;
     const current = this.#finalPayments.get(id) ?? this.#openPayments.get(id);
     if ((current?.version ?? 0) !== expectedVersion) return false;
+    const kept = { version: record.version, json: JSON.stringify(record) };
     if (record.view.final) {
       this.#openPayments.delete(id);
-      this.#finalPayments.set(id, clone(record));
+      this.#finalPayments.set(id, kept);
     } else {
       this.#finalPayments.delete(id);
-      this.#openPayments.set(id, clone(record), this.#ttlMs);
+      this.#openPayments.set(id, kept, this.#ttlMs);
     }
     if (record.followUntil !== undefined) this.#followed.add(id);
     else this.#followed.delete(id);
@@ -151,8 +158,8 @@ export class MemoryStore extends OneProcessStore implements ProxyStore {
 }
 
 /** Callers get copies, as they would from a real store: mutating a read record must not change the stored one. */
-function clone<T>(value: T): T {
-  return value === undefined ? value : structuredClone(value);
+function parsed<T>(json: string | undefined): T | undefined {
+  return json === undefined ? undefined : (JSON.parse(json) as T);
 }
 
 export function createMemoryStore(options?: MemoryStoreOptions): MemoryStore {

@@ -2,6 +2,7 @@
  * The payment tokens: an HMAC of the payment id under a key derived from the shop's secret, the same on any
  * instance and after a restart, and kept for the payments asked about lately so that a poll costs no HMAC.
  */
+import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { PaymentTokens } from '../../src/proxy/payment-token.js';
 import { signBody } from '../../src/shared/hmac.js';
@@ -20,14 +21,13 @@ describe('payment tokens', () => {
   it('verify the right token only, and a poll after the first costs no HMAC', async () => {
     const tokens = new PaymentTokens('shop-secret');
     const token = await tokens.issue('p1');
-    const sign = vi.spyOn(crypto.subtle, 'sign');
-    const importKey = vi.spyOn(crypto.subtle, 'importKey');
+    // On Node the HMAC is node:crypto's (shared/hmac.ts); the module object is the one the provider calls.
+    const hmacs = vi.spyOn(createRequire(import.meta.url)('node:crypto') as typeof import('node:crypto'), 'createHmac');
     for (let i = 0; i < 5; i++) expect(await tokens.verify('p1', token)).toBe(true);
     expect(await tokens.verify('p1', `${token.slice(0, -1)}0`)).toBe(token.endsWith('0'));
     expect(await tokens.verify('p1', '')).toBe(false);
-    expect(sign).not.toHaveBeenCalled();
-    expect(await tokens.verify('p2', token)).toBe(false); // another payment: one HMAC, no key import
-    expect(sign).toHaveBeenCalledTimes(1);
-    expect(importKey).not.toHaveBeenCalled();
+    expect(hmacs).not.toHaveBeenCalled();
+    expect(await tokens.verify('p2', token)).toBe(false); // another payment: one HMAC
+    expect(hmacs).toHaveBeenCalledTimes(1);
   });
 });

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { signBody, verifySignature } from '../../src/shared/hmac.js';
+import {
+  nodeCryptoProvider,
+  signBody,
+  verifySignature,
+  webCryptoProvider,
+  type BinaryLike,
+  type HmacProvider,
+  type SignatureEncoding,
+} from '../../src/shared/hmac.js';
 import { bytesToBase64, hexToBytes } from '../../src/shared/bytes.js';
 
 const bytes = (value: number, length: number) => new Uint8Array(length).fill(value);
@@ -38,61 +46,74 @@ const RFC4231: { name: string; key: Uint8Array; data: Uint8Array; mac: string }[
   },
 ];
 
-describe('signBody and verifySignature', () => {
-  for (const vector of RFC4231) {
-    it(`match RFC 4231 test case ${vector.name}`, async () => {
-      const mac = await signBody(vector.key, vector.data);
-      expect(mac.slice(0, vector.mac.length)).toBe(vector.mac);
-      if (vector.mac.length === 64) expect(await verifySignature(vector.key, vector.data, vector.mac)).toBe(true);
-    });
-  }
+// Every provider must give the same bytes: node:crypto where the runtime has it, Web Crypto on edge workers.
+const PROVIDERS: HmacProvider[] = [nodeCryptoProvider(), webCryptoProvider].filter((p): p is HmacProvider => p !== undefined);
 
-  it("reproduce the provider's worked example over the exact bytes, spaces included", async () => {
-    const body = '{"order_id": "123", "currency": "uah", "wallet_type": "ecom", "amount": 10, "payway": "card"}';
-    expect(await signBody('secretKey', body)).toBe('0ff2fa58c4811407c4cd5fcb5adef76bf32c4213a579da5b17ebffb61525cb11');
-  });
-
-  it('refuse the same body once it is re-serialised', async () => {
-    const body = '{"order_id": "123", "amount": 10}';
-    const signature = await signBody('secretKey', body);
-    expect(await verifySignature('secretKey', body, signature)).toBe(true);
-    expect(await verifySignature('secretKey', JSON.stringify(JSON.parse(body)), signature)).toBe(false);
-  });
-
-  it('never verify an empty, missing, blank or malformed signature', async () => {
-    for (const signature of ['', '   ', undefined, null, 'zz', 'abc', '0'.repeat(63)]) {
-      expect(await verifySignature('secret', '{}', signature)).toBe(false);
-    }
-  });
-
-  it('refuse a signature made with another secret or over another body', async () => {
-    const signature = await signBody('secret-a', '{"a":1}');
-    expect(await verifySignature('secret-b', '{"a":1}', signature)).toBe(false);
-    expect(await verifySignature('secret-a', '{"a":2}', signature)).toBe(false);
-  });
-
-  it('accept uppercase hex and treat string and byte inputs alike', async () => {
-    const signature = await signBody(text('k'), text('body'));
-    expect(signature).toMatch(/^[0-9a-f]{64}$/);
-    expect(await signBody('k', 'body')).toBe(signature);
-    expect(await verifySignature('k', 'body', signature.toUpperCase())).toBe(true);
-  });
-
-  it('sign and verify in base64 when asked', async () => {
-    const hex = await signBody('k', 'body');
-    const b64 = await signBody('k', 'body', 'base64');
-    expect(b64).toBe(bytesToBase64(hexToBytes(hex)!));
-    expect(await verifySignature('k', 'body', b64, 'base64')).toBe(true);
-    expect(await verifySignature('k', 'body', hex, 'base64')).toBe(false);
-  });
-
-  it('refuse to sign with an empty secret, naming the setting to fix', async () => {
-    await expect(signBody('', 'body')).rejects.toThrow(/PAYIN_SECRET/);
-  });
-
-  it('hash UTF-8 text as UTF-8 bytes', async () => {
-    const { createHmac } = await import('node:crypto');
-    const body = '{"recipient":"Иван Петров","note":"पेमेंट"}';
-    expect(await signBody('k', body)).toBe(createHmac('sha256', 'k').update(Buffer.from(body, 'utf8')).digest('hex'));
-  });
+it('uses node:crypto on Node', () => {
+  expect(PROVIDERS.map((p) => p.name)).toEqual(['node:crypto', 'Web Crypto']);
 });
+
+for (const using of PROVIDERS) {
+  describe(`signBody and verifySignature with ${using.name}`, () => {
+    const sign = (secret: BinaryLike, body: BinaryLike, encoding?: SignatureEncoding) => signBody(secret, body, encoding, using);
+    const verify = (secret: BinaryLike, body: BinaryLike, signature: string | null | undefined, encoding?: SignatureEncoding) =>
+      verifySignature(secret, body, signature, encoding, using);
+
+    for (const vector of RFC4231) {
+      it(`match RFC 4231 test case ${vector.name}`, async () => {
+        const mac = await sign(vector.key, vector.data);
+        expect(mac.slice(0, vector.mac.length)).toBe(vector.mac);
+        if (vector.mac.length === 64) expect(await verify(vector.key, vector.data, vector.mac)).toBe(true);
+      });
+    }
+
+    it("reproduce the provider's worked example over the exact bytes, spaces included", async () => {
+      const body = '{"order_id": "123", "currency": "uah", "wallet_type": "ecom", "amount": 10, "payway": "card"}';
+      expect(await sign('secretKey', body)).toBe('0ff2fa58c4811407c4cd5fcb5adef76bf32c4213a579da5b17ebffb61525cb11');
+    });
+
+    it('refuse the same body once it is re-serialised', async () => {
+      const body = '{"order_id": "123", "amount": 10}';
+      const signature = await sign('secretKey', body);
+      expect(await verify('secretKey', body, signature)).toBe(true);
+      expect(await verify('secretKey', JSON.stringify(JSON.parse(body)), signature)).toBe(false);
+    });
+
+    it('never verify an empty, missing, blank or malformed signature', async () => {
+      for (const signature of ['', '   ', undefined, null, 'zz', 'abc', '0'.repeat(63)]) {
+        expect(await verify('secret', '{}', signature)).toBe(false);
+      }
+    });
+
+    it('refuse a signature made with another secret or over another body', async () => {
+      const signature = await sign('secret-a', '{"a":1}');
+      expect(await verify('secret-b', '{"a":1}', signature)).toBe(false);
+      expect(await verify('secret-a', '{"a":2}', signature)).toBe(false);
+    });
+
+    it('accept uppercase hex and treat string and byte inputs alike', async () => {
+      const signature = await sign(text('k'), text('body'));
+      expect(signature).toMatch(/^[0-9a-f]{64}$/);
+      expect(await sign('k', 'body')).toBe(signature);
+      expect(await verify('k', 'body', signature.toUpperCase())).toBe(true);
+    });
+
+    it('sign and verify in base64 when asked', async () => {
+      const hex = await sign('k', 'body');
+      const b64 = await sign('k', 'body', 'base64');
+      expect(b64).toBe(bytesToBase64(hexToBytes(hex)!));
+      expect(await verify('k', 'body', b64, 'base64')).toBe(true);
+      expect(await verify('k', 'body', hex, 'base64')).toBe(false);
+    });
+
+    it('refuse to sign with an empty secret, naming the setting to fix', async () => {
+      await expect(sign('', 'body')).rejects.toThrow(/PAYIN_SECRET/);
+    });
+
+    it('hash UTF-8 text as UTF-8 bytes', async () => {
+      const { createHmac } = await import('node:crypto');
+      const body = '{"recipient":"Иван Петров","note":"पेमेंट"}';
+      expect(await sign('k', body)).toBe(createHmac('sha256', 'k').update(Buffer.from(body, 'utf8')).digest('hex'));
+    });
+  });
+}
