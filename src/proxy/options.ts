@@ -10,6 +10,7 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import { clientAddressOf } from './client-address.js';
 import { consoleLogger, type ProxyLogger } from './logger.js';
 import { createMemoryStore } from './memory-store.js';
+import { serviceFetch } from './node-fetch.js';
 import type { ProxyStore } from './store.js';
 import { processEnv } from '../server/env.js';
 import { asFetchRequest, type PlainRequest } from '../server/plain-exchange.js';
@@ -96,7 +97,10 @@ export interface PayinProxyOptions {
   store?: ProxyStore;
   limits?: Partial<ProxyLimits>;
   timeouts?: Partial<ProxyTimeouts>;
-  /** The fetch used for the service (tests inject one). Default globalThis.fetch. */
+  /**
+   * The fetch used for the service (tests inject one). Default: on Node the proxy's POSTs go over node:http(s)
+   * with kept-alive sockets (node-fetch.ts), everything else through globalThis.fetch.
+   */
   fetch?: typeof fetch;
   clock?: Clock;
   /** Random numbers in [0, 1) for retry jitter. */
@@ -225,8 +229,8 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
   assertHttpUrl(callbackUrl, 'callbackUrl (PAYIN_CALLBACK_URL)');
   const basePath = `/${(options.basePath ?? '/payin').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
   const clock = options.clock ?? systemClock;
-  const fetchImpl = options.fetch ?? globalThis.fetch;
-  if (typeof fetchImpl !== 'function') throw new TypeError('createPayinProxy: no fetch in this runtime; pass options.fetch.');
+  if (typeof (options.fetch ?? globalThis.fetch) !== 'function') throw new TypeError('createPayinProxy: no fetch in this runtime; pass options.fetch.');
+  const fetchImpl = options.fetch ?? serviceFetch(globalThis.fetch);
   return {
     provider,
     basePath,
