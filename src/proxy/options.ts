@@ -229,7 +229,9 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
   assertHttpUrl(callbackUrl, 'callbackUrl (PAYIN_CALLBACK_URL)');
   const basePath = `/${(options.basePath ?? '/payin').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
   const clock = options.clock ?? systemClock;
-  if (typeof (options.fetch ?? globalThis.fetch) !== 'function') throw new TypeError('createPayinProxy: no fetch in this runtime; pass options.fetch.');
+  if (typeof (options.fetch ?? globalThis.fetch) !== 'function') {
+    throw new TypeError('createPayinProxy: no fetch in this runtime; pass options.fetch.');
+  }
   const fetchImpl = options.fetch ?? serviceFetch(globalThis.fetch);
   return {
     provider,

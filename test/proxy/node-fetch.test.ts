@@ -7,7 +7,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { serviceFetch } from '../../src/proxy/node-fetch.js';
 
 let server: Server | undefined;
-afterEach(() => new Promise<void>((resolve) => (server ? (server.closeAllConnections(), server.close(() => resolve())) : resolve())));
+afterEach(async () => {
+  server?.closeAllConnections();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+});
 
 async function listen(
   handle: (req: IncomingMessage, body: Buffer, res: ServerResponse) => void,
