@@ -70,27 +70,40 @@ export async function startStack(options = {}) {
     });
     closers.push(async () => sandbox.close());
     if (sockets) {
-      const served = await serve(sandbox, { maxConnections });
+      // Counted where they arrive, so that the proxy keeps its own default way to the service (node-fetch.ts).
+      const served = await serve(
+        (request) => {
+          const path = new URL(request.url).pathname;
+          if (path === '/api/v2/status') calls.status += 1;
+          else if (path === '/api/v2/payments') calls.create += 1;
+          return sandbox(request);
+        },
+        { maxConnections },
+      );
       sandboxUrl = served.url;
       closers.unshift(() => served.close());
     }
   }
-  const upstream =
-    sockets || options.sandboxUrl ? (input, init) => fetch(input, init) : async (input, init) => sandbox(new Request(input, init));
+  // In memory, the proxy's fetch calls the sandbox's handler and counts; on sockets it is the proxy's default.
+  const inMemory = !sockets && !options.sandboxUrl;
   proxy = createPayinProxy({
     provider: { baseUrl: sandboxUrl, merchantId: DEMO_MERCHANT.id, token: DEMO_MERCHANT.token, secret: DEMO_MERCHANT.secret },
     callbackUrl: `${proxyUrl}${BASE_PATH}/callback`,
     basePath: BASE_PATH,
     resolveOrder: () => ({ amount: '499.00', currency: 'INR' }),
-    fetch: async (input, init) => {
-      const path = new URL(typeof input === 'string' ? input : input.url).pathname;
-      if (path === '/api/v2/status') {
-        calls.status += 1;
-        const body = JSON.parse(new TextDecoder().decode(init.body));
-        calls.statusIds += body.paymentIds?.length ?? 1;
-      } else if (path === '/api/v2/payments') calls.create += 1;
-      return upstream(input, init);
-    },
+    ...(inMemory
+      ? {
+          fetch: async (input, init) => {
+            const path = new URL(typeof input === 'string' ? input : input.url).pathname;
+            if (path === '/api/v2/status') {
+              calls.status += 1;
+              const body = JSON.parse(new TextDecoder().decode(init.body));
+              calls.statusIds += body.paymentIds?.length ?? 1;
+            } else if (path === '/api/v2/payments') calls.create += 1;
+            return sandbox(new Request(input, init));
+          },
+        }
+      : {}),
     logger: silentLogger,
     limits: UNLIMITED,
     reconcileEveryMs: options.reconcileEveryMs ?? 0,
