@@ -209,7 +209,7 @@ export class PaymentFlowController implements ReactiveController {
     this.#lastMethod = method;
     return this.#step('creating', async (signal) => {
       const body = orderToken ? { orderId, method, orderToken } : { orderId, method };
-      const { payment, token } = await createPayment(endpoint, body, signal);
+      const { payment, token } = await createPayment(endpoint, body, signal, this.#clock);
       return { payment, record: { paymentId: payment.id, token, method } };
     });
   }
@@ -218,7 +218,7 @@ export class PaymentFlowController implements ReactiveController {
     const { endpoint } = this.#config();
     this.#lastMethod = record.method;
     return this.#step('resuming', async (signal) => {
-      const payment = await fetchStatus(endpoint, { paymentId: record.paymentId, token: record.token }, signal);
+      const payment = await fetchStatus(endpoint, { paymentId: record.paymentId, token: record.token }, signal, this.#clock);
       return { payment, record };
     });
   }
