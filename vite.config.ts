@@ -18,6 +18,22 @@ import { build as esbuild } from 'esbuild';
 import { transform as transformCss } from 'lightningcss';
 import { defineConfig, parseSync, type Plugin } from 'vite';
 
+/**
+ * Properties that only the element's own modules read and write (controller members, the options the controllers
+ * are built with, the flow's state, the screens' context), renamed by the minifier like local variables. A name
+ * belongs here only if nothing outside the bundle sees it: not Lit's lifecycle, not the public API (`start`,
+ * `payment`, attributes), not the proxy's JSON or what sessionStorage keeps, and not a translation key (the
+ * language files are built apart: `checkNow` is one), and no DOM or host object has a property of that name.
+ */
+const INTERNAL_PROPERTIES = new RegExp(
+  `^(?:${`countdown feed tabs sync announcedSeconds remainingMs toExpiryMs setTarget follow leading leave stop stuck
+  tapped banks want onZero onPayment onTrouble onFatal onDeadline onLead onPeerPayment phase trouble stalled late flow
+  isPhone bankQuery filterBanks setOtherDevice restart retryAfterMs toDetail announcedBefore streamOpen failures
+  interval isDark`
+    .split(/\s+/)
+    .join('|')})$`,
+);
+
 /** The languages beyond English: each becomes dist/payin-checkout.<lang>.js, loaded on demand from beside the script. */
 const LANGUAGES = ['ru', 'hi'];
 
@@ -44,6 +60,13 @@ export default defineConfig({
     target: 'es2022',
     minify: true,
     sourcemap: false,
+    rolldownOptions: {
+      output: {
+        // No Symbol.toStringTag on the PayinCheckout global: nothing reads it, and it costs bytes.
+        generatedCode: { symbols: false },
+        minify: { compress: true, mangle: true, mangleProps: { include: INTERNAL_PROPERTIES } },
+      },
+    },
     copyPublicDir: false,
     lib: {
       entry: 'src/widget/index.ts',
