@@ -113,10 +113,12 @@ describe('the countdown', () => {
     for (const gone of ['countdown', 'qr', 'requisites', 'copy-button', 'app-link']) expect(parts(el, gone), gone).to.have.length(0);
     expect(el.payment!.state).to.equal('expired'); // the service says so, but a late payment may still arrive
 
-    // Checks go on at the poll interval (80-120 s) while the grace window lasts, and the screen stays.
+    // Checks go on at the poll interval (80-120 s) while the grace window lasts, and the screen stays. An answer
+    // comes in at the end of a 10 s step, so the next check may fall 80 s on from anywhere in it: two in one
+    // 120 s stretch can happen, none cannot.
     for (let i = 3; i <= 4; i++) {
       await pass(120_000);
-      expect(watch.made('status')).to.equal(i);
+      expect(watch.made('status')).to.be.within(i, i + 1);
       expect(el.screen).to.equal('late');
     }
     expect(events.filter((e) => e.name === 'payin-expired')).to.have.length(0);
