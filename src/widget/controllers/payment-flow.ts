@@ -19,13 +19,8 @@ import { CountdownController } from './countdown.js';
 import { StatusFeedController } from './status-feed.js';
 import { TabCoordinationController } from './tab-coordination.js';
 
-/** The event each final outcome fires, once per page and payment. */
-const FINAL_EVENTS: Partial<Record<PaymentView['outcome'], 'payin-paid' | 'payin-underpaid' | 'payin-expired' | 'payin-failed'>> = {
-  paid: 'payin-paid',
-  underpaid: 'payin-underpaid',
-  expired: 'payin-expired',
-  failed: 'payin-failed',
-};
+/** The event a final outcome fires, once per page and payment: `payin-` and the outcome. */
+type FinalEvent = `payin-${'paid' | 'underpaid' | 'expired' | 'failed'}`;
 
 /**
  * The grace window after the expiry: following goes on this long without a final state ("Check again" restarts
@@ -147,16 +142,15 @@ export class PaymentFlowController implements ReactiveController {
   }
 
   /** Creates the payment (or resumes the one this tab already has for the order). Safe to call twice. */
-  start(method = this.#config().method ?? this.payment?.method ?? this.#lastMethod): Promise<void> {
+  async start(method = this.#config().method ?? this.payment?.method ?? this.#lastMethod): Promise<void> {
     if (this.#pending) return this.#pending;
-    // Not while the payment may still arrive: after the expiry the grace window ends before a new payment.
-    if (this.payment && (!this.payment.final || this.#state.late)) return Promise.resolve();
-    if (this.payment?.outcome === 'paid') return Promise.resolve();
-    if (this.payment) this.reset(true); // expired or failed: start again with a new payment
+    const open = this.payment;
+    // Not while the payment may still arrive (after the expiry the grace window ends first), nor once paid.
+    if (open && (!open.final || this.#state.late || open.outcome === 'paid')) return;
+    if (open) this.reset(true); // expired or failed: start again with a new payment
     const { endpoint, orderId } = this.#config();
     if (!orderId || !method) {
-      this.#fail(new PayinError('misconfigured', !orderId ? 'Set the order-id attribute.' : 'Set method or methods.'));
-      return Promise.resolve();
+      return this.#fail(new PayinError('misconfigured', !orderId ? 'Set the order-id attribute.' : 'Set method or methods.'));
     }
     const record = loadRecord(endpoint, orderId);
     return record?.method === method ? this.#resume(record) : this.#create(method);
@@ -301,8 +295,8 @@ export class PaymentFlowController implements ReactiveController {
     this.tabs.leave();
     const claim = claimFinalAnnouncement(this.#config().endpoint, payment.id);
     if (!claim) return;
-    const name = FINAL_EVENTS[payment.outcome] ?? 'payin-failed';
-    emit(this.#host, name, { payment, resumed: resumed || claim.announcedBefore });
+    // Only a final payment gets here, so its outcome is one of the four.
+    emit(this.#host, `payin-${payment.outcome}` as FinalEvent, { payment, resumed: resumed || claim.announcedBefore });
   }
 
   #follow(): void {
