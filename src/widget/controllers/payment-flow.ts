@@ -122,6 +122,12 @@ export class PaymentFlowController implements ReactiveController {
     return this.#state.payment;
   }
 
+  /** A payment is shown that may still change: not final, or final but held back in the grace window. */
+  get #unsettled(): boolean {
+    const { payment, late } = this.#state;
+    return !!payment && (!payment.final || late);
+  }
+
   /** Resumes a remembered payment, or autostarts; called whenever the configuration may have changed. */
   sync(): void {
     const { endpoint, orderId, methods, autostart, method } = this.#config();
@@ -146,7 +152,7 @@ export class PaymentFlowController implements ReactiveController {
     if (this.#pending) return this.#pending;
     const open = this.payment;
     // Not while the payment may still arrive (after the expiry the grace window ends first), nor once paid.
-    if (open && (!open.final || this.#state.late || open.outcome === 'paid')) return;
+    if (this.#unsettled || open?.outcome === 'paid') return;
     if (open) this.reset(true); // expired or failed: start again with a new payment
     const { endpoint, orderId } = this.#config();
     if (!orderId || !method) {
@@ -160,7 +166,7 @@ export class PaymentFlowController implements ReactiveController {
   refresh(): Promise<void> {
     if (this.#state.phase === 'error') return this.retry();
     this.#set({ stalled: false });
-    if (this.payment && (!this.payment.final || this.#state.late) && this.tabs.leading) this.feed.follow(this.#deadline());
+    if (this.#unsettled && this.tabs.leading) this.feed.follow(this.#deadline());
     return this.feed.checkNow();
   }
 
@@ -194,8 +200,7 @@ export class PaymentFlowController implements ReactiveController {
   }
 
   hostConnected(): void {
-    const { payment, phase, late } = this.#state;
-    if (payment && (!payment.final || late) && this.#token && phase === 'active') this.#follow();
+    if (this.#unsettled && this.#token && this.#state.phase === 'active') this.#follow();
   }
 
   #create(method: string): Promise<void> {
@@ -234,7 +239,7 @@ export class PaymentFlowController implements ReactiveController {
         const resumed = phase === 'resuming';
         emit(this.#host, 'payin-created', { payment, resumed });
         this.#accept(payment, resumed ? 'resume' : 'create');
-        if (!payment.final || this.#state.late) this.#follow();
+        if (this.#unsettled) this.#follow();
       },
       (error: unknown) => {
         if (run !== this.#run || isAbort(error)) return;
