@@ -1,8 +1,8 @@
 /**
  * The script-tag build: one self-contained file, dist/payin-checkout.iife.js, that a shop adds with
  * `<script src=".../payin-checkout.iife.js"></script>` and nothing else. Lit and qrcode are bundled in (qrcode
- * is CommonJS; Vite converts it). The ES module build comes from tsc (tsconfig.build.json) into the same dist/,
- * so this build must never empty the folder. The React demo has its own config (demo/react/vite.config.ts).
+ * is CommonJS: qrcodeAsModules() below loads its core files as ES modules). The ES module build comes from tsc
+ * (tsconfig.build.json) into the same dist/, so this build must never empty the folder. The React demo has its own config (demo/react/vite.config.ts).
  *
  * English is in the bundle; every other language is its own small file beside it (dist/payin-checkout.<lang>.js,
  * an ES module whose default export is the translation), which the script loads when an element first speaks it:
@@ -16,7 +16,23 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import { transform as transformCss } from 'lightningcss';
-import { defineConfig, type Plugin } from 'vite';
+import { defineConfig, parseSync, type Plugin } from 'vite';
+
+/**
+ * Properties that only the element's own modules read and write (controller members, the options the controllers
+ * are built with, the flow's state, the screens' context), renamed by the minifier like local variables. A name
+ * belongs here only if nothing outside the bundle sees it: not Lit's lifecycle, not the public API (`start`,
+ * `payment`, attributes), not the proxy's JSON or what sessionStorage keeps, and not a translation key (the
+ * language files are built apart: `checkNow` is one), and no DOM or host object has a property of that name.
+ */
+const INTERNAL_PROPERTIES = new RegExp(
+  `^(?:${`countdown feed tabs sync announcedSeconds remainingMs toExpiryMs setTarget follow leading leave stop stuck
+  tapped banks want onZero onPayment onTrouble onFatal onDeadline onLead onPeerPayment phase trouble stalled late flow
+  isPhone bankQuery filterBanks setOtherDevice restart retryAfterMs toDetail announcedBefore streamOpen failures
+  interval isDark`
+    .split(/\s+/)
+    .join('|')})$`,
+);
 
 /** The languages beyond English: each becomes dist/payin-checkout.<lang>.js, loaded on demand from beside the script. */
 const LANGUAGES = ['ru', 'hi'];
@@ -24,7 +40,12 @@ const LANGUAGES = ['ru', 'hi'];
 export default defineConfig({
   // Nothing in public/ belongs in the bundle's folder.
   publicDir: false,
-  plugins: [minifyElementCss(), languageFiles(LANGUAGES), jsxTypings({ manifest: 'custom-elements.json', outDir: 'dist/jsx' })],
+  plugins: [
+    qrcodeAsModules(),
+    minifyTemplates(),
+    languageFiles(LANGUAGES),
+    jsxTypings({ manifest: 'custom-elements.json', outDir: 'dist/jsx' }),
+  ],
   resolve: {
     alias: [
       {
@@ -39,6 +60,13 @@ export default defineConfig({
     target: 'es2022',
     minify: true,
     sourcemap: false,
+    rolldownOptions: {
+      output: {
+        // No Symbol.toStringTag on the PayinCheckout global: nothing reads it, and it costs bytes.
+        generatedCode: { symbols: false },
+        minify: { compress: true, mangle: true, mangleProps: { include: INTERNAL_PROPERTIES } },
+      },
+    },
     copyPublicDir: false,
     lib: {
       entry: 'src/widget/index.ts',
@@ -50,21 +78,82 @@ export default defineConfig({
 });
 
 /**
- * The element's stylesheet is CSS in a `css` template literal, which a JavaScript minifier leaves as written:
- * this minifies it with Lightning CSS (the CSS engine Vite itself uses) in the script-tag build.
+ * Lit templates are string literals, which a JavaScript minifier leaves as written: this minifies them in the
+ * script-tag build. In `html` and `svg` templates a run of whitespace with a line break in it (the source's
+ * indentation) becomes one space, which HTML renders the same (the element has no <pre> or <textarea>
+ * template); a `css` stylesheet goes through Lightning CSS (the CSS engine Vite itself uses). Works on the
+ * TypeScript source, through the parser Vite exports, so that a `${...}` inside a template is never touched.
  */
-function minifyElementCss(): Plugin {
+function minifyTemplates(): Plugin {
   return {
-    name: 'payin-minify-element-css',
+    name: 'payin-minify-templates',
     apply: 'build',
     transform(code, id) {
-      if (!id.endsWith('/payin-checkout.styles.ts')) return null;
-      const replaced = code.replace(/css`([^`$]*)`/g, (_, text: string) => {
-        const { code: minified } = transformCss({ filename: 'payin-checkout.css', code: Buffer.from(text), minify: true });
-        return `css\`${minified.toString().replace(/[`\\]/g, (c) => `\\${c}`)}\``;
-      });
-      if (replaced === code) this.error('no css`...` stylesheet found to minify');
-      return { code: replaced, map: null };
+      if (!/\/src\/widget\/.*\.ts$/.test(id) || !/\b(html|svg|css)`/.test(code)) return null;
+      const edits: { start: number; end: number; text: string }[] = [];
+      const visit = (node: unknown): void => {
+        if (!node || typeof node !== 'object') return;
+        const n = node as { type?: string; tag?: { type: string; name?: string }; quasi?: TemplateLiteral };
+        const tag = n.type === 'TaggedTemplateExpression' && n.tag?.type === 'Identifier' ? n.tag.name : undefined;
+        if (tag === 'css') {
+          if (n.quasi!.quasis.length !== 1) this.error(`${id}: a css\`...\` stylesheet with \${...} cannot be minified`);
+          const [q] = n.quasi!.quasis;
+          const { code: css } = transformCss({ filename: 'element.css', code: Buffer.from(q!.value.raw), minify: true });
+          edits.push({
+            start: q!.start + 1,
+            end: q!.start + 1 + q!.value.raw.length,
+            text: css.toString().replace(/[`\\]|\$\{/g, (c) => `\\${c}`),
+          });
+        } else if (tag === 'html' || tag === 'svg') {
+          for (const q of n.quasi!.quasis) {
+            const raw = q.value.raw;
+            const text = raw.replace(/\s*\n\s*/g, ' ');
+            if (text !== raw) edits.push({ start: q.start + 1, end: q.start + 1 + raw.length, text });
+          }
+        }
+        for (const value of Object.values(node)) if (value && typeof value === 'object') visit(value);
+      };
+      visit(parseSync(id, code, { lang: 'ts' }).program);
+      if (edits.length === 0) return null;
+      let out = code;
+      for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+      return { code: out, map: null };
+    },
+  };
+}
+
+interface TemplateLiteral {
+  quasis: { start: number; value: { raw: string } }[];
+}
+
+/**
+ * qrcode is CommonJS: bundled as it is, each of the core files that qr-matrix.ts imports is wrapped in a
+ * module-loader closure and its functions stay properties with their long names (`exports.getSymbolTotalCodewords`),
+ * which no minifier may rename. Its files are plain (`const x = require('./y')`, `exports.name = ...`,
+ * `module.exports = Class`), so this loads each one as the same code written as an ES module: the functions become
+ * top-level bindings that tree-shaking and mangling reach (0.8 kB gzip of the script). Anything else in a file
+ * (a future version written differently) stops the build instead of bundling a half-converted module.
+ */
+function qrcodeAsModules(): Plugin {
+  return {
+    name: 'payin-qrcode-as-modules',
+    apply: 'build',
+    enforce: 'pre',
+    load(id) {
+      if (!/\/node_modules\/qrcode\/lib\/core\/[\w-]+\.js$/.test(id)) return null;
+      const dir = id.slice(0, id.lastIndexOf('/') + 1);
+      const hasDefault = (file: string) => /^module\.exports = /m.test(readFileSync(`${dir}${file}.js`, 'utf8'));
+      const code = readFileSync(id, 'utf8')
+        .replace(/^const (\w+) = require\('\.\/([\w-]+)'\)\.(\w+)$/gm, "import { $3 as $1 } from './$2.js'")
+        .replace(/^const (\w+) = require\('\.\/([\w-]+)'\)$/gm, (_, local: string, file: string) =>
+          hasDefault(file) ? `import ${local} from './${file}.js'` : `import * as ${local} from './${file}.js'`,
+        )
+        .replace(/^exports\.(\w+) = function(?: \w+)? ?\(/gm, 'export function $1 (')
+        .replace(/^exports\.(\w+) = /gm, 'export const $1 = ')
+        .replace(/\bexports\.(\w+)/g, '$1')
+        .replace(/^module\.exports = (\w+)$/m, 'export default $1');
+      if (/\brequire\(|\bexports\b/.test(code)) this.error(`${id} is not in the CommonJS shape qrcodeAsModules() converts`);
+      return code;
     },
   };
 }

@@ -50,6 +50,7 @@ export interface StatusAnswer {
 }
 
 const STRING_FIELDS = ['id', 'orderId', 'method', 'state', 'amount', 'currency', 'createdAt', 'expiresAt', 'serverTime'] as const;
+const OPTIONAL_FIELDS = ['initAmount', 'qr', 'payUrl'] as const;
 
 /**
  * A structural check of what came over the wire, for the browser. It does not trust `outcome` or `final` from
@@ -64,22 +65,9 @@ export function readPaymentView(value: unknown): PaymentView | undefined {
   // turn a "paid" into an "underpaid", never the other way.
   const derived = outcomeOf(v.state as string);
   const outcome = derived === 'paid' && v.outcome === 'underpaid' ? 'underpaid' : derived;
-  const view: PaymentView = {
-    id: v.id as string,
-    orderId: v.orderId as string,
-    method: v.method as string,
-    state: v.state as string,
-    outcome,
-    final: isFinalOutcome(outcome),
-    amount: v.amount as string,
-    currency: v.currency as string,
-    createdAt: v.createdAt as string,
-    expiresAt: v.expiresAt as string,
-    serverTime: v.serverTime as string,
-  };
-  if (typeof v.initAmount === 'string') view.initAmount = v.initAmount;
-  if (typeof v.qr === 'string') view.qr = v.qr;
-  if (typeof v.payUrl === 'string') view.payUrl = v.payUrl;
+  const view = { outcome, final: isFinalOutcome(outcome) } as PaymentView;
+  for (const key of STRING_FIELDS) view[key] = v[key] as string;
+  for (const key of OPTIONAL_FIELDS) if (typeof v[key] === 'string') view[key] = v[key];
   const r = v.requisites as Record<string, unknown> | undefined;
   if (r && typeof r === 'object' && typeof r.address === 'string') {
     view.requisites = { address: r.address };

@@ -1,10 +1,11 @@
 /**
  * The browser's side of the proxy contract (the README's server setup): create, status and the event-stream URL. Every call takes
- * an AbortSignal and has its own time limit, and every failure becomes one PayinError carrying the code the UI
+ * an AbortSignal and has its own time limit, on the element's clock (so tests move it), and every failure becomes one PayinError carrying the code the UI
  * and the `payin-error` event speak in. Nothing the proxy answers is trusted as-is: payments go through
  * readPaymentView, which derives `outcome` and `final` again from `state`.
  */
 import { isErrorCode, isRetryable } from '../shared/error-codes.js';
+import type { Clock } from '../shared/clock.js';
 import { readPaymentView, type PaymentView } from '../shared/payment-view.js';
 import type { ErrorEventDetail, WidgetErrorCode } from './events.js';
 
@@ -52,8 +53,9 @@ export async function createPayment(
   endpoint: string,
   body: { orderId: string; method: string; orderToken?: string },
   signal: AbortSignal,
+  clock: Clock,
 ): Promise<{ payment: PaymentView; token: string }> {
-  const answer = await postJson(routeUrl(endpoint, 'payments'), body, signal);
+  const answer = await postJson(routeUrl(endpoint, 'payments'), body, signal, clock);
   const payment = readPaymentView(answer.payment);
   if (!payment || typeof answer.token !== 'string' || !answer.token) {
     throw new PayinError('bad_response', 'no {payment, token}: is endpoint the proxy?');
@@ -61,20 +63,25 @@ export async function createPayment(
   return { payment, token: answer.token };
 }
 
-export async function fetchStatus(endpoint: string, body: { paymentId: string; token: string }, signal: AbortSignal): Promise<PaymentView> {
-  const answer = await postJson(routeUrl(endpoint, 'status'), body, signal);
+export async function fetchStatus(
+  endpoint: string,
+  body: { paymentId: string; token: string },
+  signal: AbortSignal,
+  clock: Clock,
+): Promise<PaymentView> {
+  const answer = await postJson(routeUrl(endpoint, 'status'), body, signal, clock);
   const payment = readPaymentView(answer.payment);
   if (!payment) throw new PayinError('bad_response', 'no valid {payment}');
   return payment;
 }
 
-async function postJson(url: string, body: unknown, signal: AbortSignal): Promise<Record<string, unknown>> {
+async function postJson(url: string, body: unknown, signal: AbortSignal, clock: Clock): Promise<Record<string, unknown>> {
   // AbortSignal.any is too new for Safari 16: one controller follows both the caller and the time limit.
   const controller = new AbortController();
   const onAbort = () => controller.abort(signal.reason);
   if (signal.aborted) onAbort();
   signal.addEventListener('abort', onAbort, { once: true });
-  const timer = setTimeout(() => controller.abort(new DOMException('time limit', 'TimeoutError')), REQUEST_TIMEOUT_MS);
+  const timer = clock.setTimeout(() => controller.abort(new DOMException('time limit', 'TimeoutError')), REQUEST_TIMEOUT_MS);
   try {
     let response: Response;
     try {
@@ -95,7 +102,7 @@ async function postJson(url: string, body: unknown, signal: AbortSignal): Promis
     if (!json || typeof json !== 'object') throw new PayinError('bad_response', `${url}: not JSON`);
     return json as Record<string, unknown>;
   } finally {
-    clearTimeout(timer);
+    clock.clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
   }
 }

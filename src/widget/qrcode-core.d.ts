@@ -1,5 +1,7 @@
 // Types for the building blocks of the qrcode package's encoder that qr-matrix.ts imports one by one (the
-// package types only its top-level API). Only what is used is declared.
+// package types only its top-level API). Only what is used is declared. The files whose `module.exports` is a class
+// have a default export; the others are imported as namespaces of their `exports.name` members (Node, bundlers
+// and the script-tag build, which loads them as ES modules, all see those as named exports).
 declare module 'qrcode/lib/core/bit-matrix.js' {
   class BitMatrix {
     constructor(size: number);
@@ -18,37 +20,27 @@ declare module 'qrcode/lib/core/reed-solomon-encoder.js' {
   export default ReedSolomonEncoder;
 }
 declare module 'qrcode/lib/core/error-correction-level.js' {
-  const levels: { M: { bit: number } };
-  export default levels;
+  export const M: { bit: number };
 }
 declare module 'qrcode/lib/core/error-correction-code.js' {
-  const ecCode: {
-    getBlocksCount(version: number, level: { bit: number }): number;
-    getTotalCodewordsCount(version: number, level: { bit: number }): number;
-  };
-  export default ecCode;
+  export function getBlocksCount(version: number, level: { bit: number }): number;
+  export function getTotalCodewordsCount(version: number, level: { bit: number }): number;
 }
 declare module 'qrcode/lib/core/utils.js' {
-  const utils: { getSymbolSize(version: number): number; getSymbolTotalCodewords(version: number): number };
-  export default utils;
+  export function getSymbolSize(version: number): number;
+  export function getSymbolTotalCodewords(version: number): number;
 }
 declare module 'qrcode/lib/core/finder-pattern.js' {
-  const finder: { getPositions(version: number): [number, number][] };
-  export default finder;
+  export function getPositions(version: number): [number, number][];
 }
 declare module 'qrcode/lib/core/alignment-pattern.js' {
-  const alignment: { getPositions(version: number): [number, number][] };
-  export default alignment;
+  export function getPositions(version: number): [number, number][];
 }
 declare module 'qrcode/lib/core/format-info.js' {
-  const formatInfo: { getEncodedBits(level: { bit: number }, mask: number): number };
-  export default formatInfo;
+  export function getEncodedBits(level: { bit: number }, mask: number): number;
 }
 declare module 'qrcode/lib/core/mask-pattern.js' {
   import type BitMatrix from 'qrcode/lib/core/bit-matrix.js';
-  const maskPattern: {
-    getBestMask(matrix: BitMatrix, setupFormat: (mask: number) => void): number;
-    applyMask(mask: number, matrix: BitMatrix): void;
-  };
-  export default maskPattern;
+  export function getBestMask(matrix: BitMatrix, setupFormat: (mask: number) => void): number;
+  export function applyMask(mask: number, matrix: BitMatrix): void;
 }

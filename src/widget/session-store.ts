@@ -20,9 +20,13 @@ const ANNOUNCED_MAX = 50;
 /** Final events fired in this page's life, whatever the number of elements. */
 const announcedThisPage = new Set<string>();
 
-function storage(): Storage | undefined {
+/**
+ * Runs `use` on sessionStorage; storage that is missing or throws (private modes, sandboxed frames, quota) makes
+ * it answer undefined, as if nothing was remembered.
+ */
+function withStorage<T>(use: (storage: Storage) => T): T | undefined {
   try {
-    return typeof sessionStorage === 'undefined' ? undefined : sessionStorage;
+    return use(sessionStorage);
   } catch {
     return undefined;
   }
@@ -41,41 +45,26 @@ export function sessionKey(endpoint: string, orderId: string): string {
 }
 
 export function loadRecord(endpoint: string, orderId: string): SessionRecord | undefined {
-  try {
-    const raw = storage()?.getItem(sessionKey(endpoint, orderId));
-    const value = raw ? (JSON.parse(raw) as Partial<SessionRecord>) : undefined;
-    if (typeof value?.paymentId === 'string' && typeof value.token === 'string' && typeof value.method === 'string') {
-      return { paymentId: value.paymentId, token: value.token, method: value.method };
-    }
-  } catch {
-    // A corrupt entry is as good as none.
+  // A corrupt entry is as good as none.
+  const value = withStorage((s) => JSON.parse(s.getItem(sessionKey(endpoint, orderId)) ?? 'null') as Partial<SessionRecord> | null);
+  if (typeof value?.paymentId === 'string' && typeof value.token === 'string' && typeof value.method === 'string') {
+    return { paymentId: value.paymentId, token: value.token, method: value.method };
   }
   return undefined;
 }
 
+/** Without storage a reload starts over; the proxy still answers the same pending payment. */
 export function saveRecord(endpoint: string, orderId: string, record: SessionRecord): void {
-  try {
-    storage()?.setItem(sessionKey(endpoint, orderId), JSON.stringify(record));
-  } catch {
-    // Without storage a reload starts over; the proxy still answers the same pending payment.
-  }
+  withStorage((s) => s.setItem(sessionKey(endpoint, orderId), JSON.stringify(record)));
 }
 
 export function clearRecord(endpoint: string, orderId: string): void {
-  try {
-    storage()?.removeItem(sessionKey(endpoint, orderId));
-  } catch {
-    // Nothing to clear.
-  }
+  withStorage((s) => s.removeItem(sessionKey(endpoint, orderId)));
 }
 
 function announcedList(): string[] {
-  try {
-    const list = JSON.parse(storage()?.getItem(ANNOUNCED) ?? '[]') as unknown;
-    return Array.isArray(list) ? list.filter((id): id is string => typeof id === 'string') : [];
-  } catch {
-    return [];
-  }
+  const list = withStorage((s) => JSON.parse(s.getItem(ANNOUNCED) ?? '[]') as unknown);
+  return Array.isArray(list) ? list.filter((id): id is string => typeof id === 'string') : [];
 }
 
 /**
@@ -89,12 +78,7 @@ export function claimFinalAnnouncement(endpoint: string, paymentId: string): { a
   announcedThisPage.add(key);
   const list = announcedList();
   const announcedBefore = list.includes(key);
-  if (!announcedBefore) {
-    try {
-      storage()?.setItem(ANNOUNCED, JSON.stringify([...list, key].slice(-ANNOUNCED_MAX)));
-    } catch {
-      // The page-level set still keeps this page from announcing twice.
-    }
-  }
+  // Without storage the page-level set still keeps this page from announcing twice.
+  if (!announcedBefore) withStorage((s) => s.setItem(ANNOUNCED, JSON.stringify([...list, key].slice(-ANNOUNCED_MAX))));
   return { announcedBefore };
 }

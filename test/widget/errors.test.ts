@@ -65,6 +65,31 @@ describe('transport errors', () => {
     expect((await fake.stats()).creates).to.equal(0);
   });
 
+  it("gives up on a create that gets no answer in 15 s of the element's clock, as a retryable timeout", async () => {
+    const clock = new ManualClock();
+    // The first create is answered only after 30 s of real time; the retry at once.
+    const fake = await fakeScenario({ createDelayMs: [30_000] });
+    const requests = watchRequests(fake.endpoint);
+    try {
+      const el = await mount(fake.endpoint, { method: 'upi', clock });
+      const error = nextEvent(el, 'payin-error', 4000);
+      void el.start();
+      await untilScreen(el, 'loading');
+      expect(requests.made('payments')).to.equal(1);
+      await clock.advance(14_999);
+      await el.updateComplete;
+      expect(el.screen).to.equal('loading');
+      await clock.advance(1);
+      expect((await error).detail).to.deep.include({ code: 'timeout', retryable: true });
+      await untilScreen(el, 'error');
+      part(el, 'retry-button')!.click();
+      await untilScreen(el, 'pay');
+      expect((await fake.stats()).newPayments).to.equal(1);
+    } finally {
+      requests.restore();
+    }
+  });
+
   it('shows a failing connection while following, then recovers by itself', async () => {
     const clock = new ManualClock();
     const fake = await fakeScenario({ noStream: true });

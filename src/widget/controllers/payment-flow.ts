@@ -19,13 +19,8 @@ import { CountdownController } from './countdown.js';
 import { StatusFeedController } from './status-feed.js';
 import { TabCoordinationController } from './tab-coordination.js';
 
-/** The event each final outcome fires, once per page and payment. */
-const FINAL_EVENTS: Partial<Record<PaymentView['outcome'], 'payin-paid' | 'payin-underpaid' | 'payin-expired' | 'payin-failed'>> = {
-  paid: 'payin-paid',
-  underpaid: 'payin-underpaid',
-  expired: 'payin-expired',
-  failed: 'payin-failed',
-};
+/** The event a final outcome fires, once per page and payment: `payin-` and the outcome. */
+type FinalEvent = `payin-${'paid' | 'underpaid' | 'expired' | 'failed'}`;
 
 /**
  * The grace window after the expiry: following goes on this long without a final state ("Check again" restarts
@@ -127,6 +122,12 @@ export class PaymentFlowController implements ReactiveController {
     return this.#state.payment;
   }
 
+  /** A payment is shown that may still change: not final, or final but held back in the grace window. */
+  get #unsettled(): boolean {
+    const { payment, late } = this.#state;
+    return !!payment && (!payment.final || late);
+  }
+
   /** Resumes a remembered payment, or autostarts; called whenever the configuration may have changed. */
   sync(): void {
     const { endpoint, orderId, methods, autostart, method } = this.#config();
@@ -147,16 +148,15 @@ export class PaymentFlowController implements ReactiveController {
   }
 
   /** Creates the payment (or resumes the one this tab already has for the order). Safe to call twice. */
-  start(method = this.#config().method ?? this.payment?.method ?? this.#lastMethod): Promise<void> {
+  async start(method = this.#config().method ?? this.payment?.method ?? this.#lastMethod): Promise<void> {
     if (this.#pending) return this.#pending;
-    // Not while the payment may still arrive: after the expiry the grace window ends before a new payment.
-    if (this.payment && (!this.payment.final || this.#state.late)) return Promise.resolve();
-    if (this.payment?.outcome === 'paid') return Promise.resolve();
-    if (this.payment) this.reset(true); // expired or failed: start again with a new payment
+    const open = this.payment;
+    // Not while the payment may still arrive (after the expiry the grace window ends first), nor once paid.
+    if (this.#unsettled || open?.outcome === 'paid') return;
+    if (open) this.reset(true); // expired or failed: start again with a new payment
     const { endpoint, orderId } = this.#config();
     if (!orderId || !method) {
-      this.#fail(new PayinError('misconfigured', !orderId ? 'Set the order-id attribute.' : 'Set method or methods.'));
-      return Promise.resolve();
+      return this.#fail(new PayinError('misconfigured', !orderId ? 'Set the order-id attribute.' : 'Set method or methods.'));
     }
     const record = loadRecord(endpoint, orderId);
     return record?.method === method ? this.#resume(record) : this.#create(method);
@@ -166,7 +166,7 @@ export class PaymentFlowController implements ReactiveController {
   refresh(): Promise<void> {
     if (this.#state.phase === 'error') return this.retry();
     this.#set({ stalled: false });
-    if (this.payment && (!this.payment.final || this.#state.late) && this.tabs.leading) this.feed.follow(this.#deadline());
+    if (this.#unsettled && this.tabs.leading) this.feed.follow(this.#deadline());
     return this.feed.checkNow();
   }
 
@@ -200,8 +200,7 @@ export class PaymentFlowController implements ReactiveController {
   }
 
   hostConnected(): void {
-    const { payment, phase, late } = this.#state;
-    if (payment && (!payment.final || late) && this.#token && phase === 'active') this.#follow();
+    if (this.#unsettled && this.#token && this.#state.phase === 'active') this.#follow();
   }
 
   #create(method: string): Promise<void> {
@@ -209,7 +208,7 @@ export class PaymentFlowController implements ReactiveController {
     this.#lastMethod = method;
     return this.#step('creating', async (signal) => {
       const body = orderToken ? { orderId, method, orderToken } : { orderId, method };
-      const { payment, token } = await createPayment(endpoint, body, signal);
+      const { payment, token } = await createPayment(endpoint, body, signal, this.#clock);
       return { payment, record: { paymentId: payment.id, token, method } };
     });
   }
@@ -218,7 +217,7 @@ export class PaymentFlowController implements ReactiveController {
     const { endpoint } = this.#config();
     this.#lastMethod = record.method;
     return this.#step('resuming', async (signal) => {
-      const payment = await fetchStatus(endpoint, { paymentId: record.paymentId, token: record.token }, signal);
+      const payment = await fetchStatus(endpoint, { paymentId: record.paymentId, token: record.token }, signal, this.#clock);
       return { payment, record };
     });
   }
@@ -240,7 +239,7 @@ export class PaymentFlowController implements ReactiveController {
         const resumed = phase === 'resuming';
         emit(this.#host, 'payin-created', { payment, resumed });
         this.#accept(payment, resumed ? 'resume' : 'create');
-        if (!payment.final || this.#state.late) this.#follow();
+        if (this.#unsettled) this.#follow();
       },
       (error: unknown) => {
         if (run !== this.#run || isAbort(error)) return;
@@ -301,8 +300,8 @@ export class PaymentFlowController implements ReactiveController {
     this.tabs.leave();
     const claim = claimFinalAnnouncement(this.#config().endpoint, payment.id);
     if (!claim) return;
-    const name = FINAL_EVENTS[payment.outcome] ?? 'payin-failed';
-    emit(this.#host, name, { payment, resumed: resumed || claim.announcedBefore });
+    // Only a final payment gets here, so its outcome is one of the four.
+    emit(this.#host, `payin-${payment.outcome}` as FinalEvent, { payment, resumed: resumed || claim.announcedBefore });
   }
 
   #follow(): void {

@@ -86,7 +86,7 @@ export class StatusFeedController implements ReactiveController {
     const call = ++this.#calls;
     const { signal } = this.#abort;
     try {
-      const payment = await fetchStatus(target.endpoint, { paymentId: target.paymentId, token: target.token }, signal);
+      const payment = await fetchStatus(target.endpoint, { paymentId: target.paymentId, token: target.token }, signal, this.#options.clock);
       if (signal.aborted || call < this.#applied) return;
       this.#applied = call;
       this.#failures = 0;
