@@ -27,11 +27,15 @@ async function pollAll(proxyUrl, polled, concurrency) {
  */
 async function openStream(proxyUrl, { id, token }, timeoutMs) {
   const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new Error(`the event stream of ${id} was silent for ${timeoutMs} ms`)), timeoutMs);
+  const timer = setTimeout(() => controller.abort(new Error(`the event stream of ${id} was still open after ${timeoutMs} ms`)), timeoutMs);
   const answer = await fetch(`${proxyUrl}${BASE_PATH}/events?paymentId=${encodeURIComponent(id)}&token=${token}`, {
     signal: controller.signal,
   });
-  if (answer.status !== 200) throw new Error(`the event stream of ${id} answered ${answer.status}`);
+  if (answer.status !== 200) {
+    clearTimeout(timer);
+    controller.abort();
+    throw new Error(`the event stream of ${id} answered ${answer.status}`);
+  }
   const reader = answer.body.pipeThrough(new TextDecoderStream()).getReader();
   let buffered = '';
   const next = async (wanted) => {
@@ -60,7 +64,7 @@ async function openStream(proxyUrl, { id, token }, timeoutMs) {
  * One round. `polled` are polled; streams are opened on `moving` (this round's payments to put in check),
  * `paying` (last round's, to be paid) and `others`, which are only read and closed. Resolves with what it did.
  */
-export async function soakRound({ proxyUrl, sandbox, polled, moving, paying, others, concurrency = 16, timeoutMs = 30_000 }) {
+export async function soakRound({ proxyUrl, sandbox, polled, moving, paying, others, concurrency = 16, timeoutMs = 60_000 }) {
   await pollAll(proxyUrl, polled, concurrency);
 
   const followed = [...moving, ...paying, ...others];
