@@ -68,7 +68,8 @@ try {
       `(memory ${(results.memory.createMs / 1000).toFixed(1)} s, SQLite ${(results.sqlite.createMs / 1000).toFixed(1)} s). ` +
       '"Followed" is what the store then lists for reconciliation: the memory store keeps at most 10,000 open payments by ' +
       'default (maxEntries) and drops the oldest past that. SQLite keeps its pages outside the JavaScript heap, so its ' +
-      'resident memory is shown beside the heap. Not yet measured: the heap over a long soak.',
+      'resident memory is shown beside the heap. Whether the heap stays flat while the proxy works: see the soak section ' +
+      '(node bench/soak-memory.mjs).',
     rows,
     raw: { payments, results },
   });

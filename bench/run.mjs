@@ -15,6 +15,8 @@
 //   BENCH_IDLE_MS=3000           how long the open streams sit idle while their CPU is measured
 //   BENCH_PAYMENTS=10000         pending payments in the memory / reconcile figures
 //   BENCH_MEMORY_VIA=proxy       create every one of them through the proxy (minutes) instead of copying one record
+//   BENCH_SOAK_ROUNDS=12         rounds of the memory soak per store (about 3 to 6 s each)
+//   BENCH_SOAK_SNAPSHOTS=dir     also write the soak proxy's heap snapshots after round 2 and the last, to compare
 //   BENCH_LATENCY_RUNS=20        browser runs per mode, after 2 warm-up runs
 //   BENCH_POLL_MS=1000           the element's poll-interval in the polling runs
 //   CHROME_PATH=/path/to/chrome  the browser for the latency figures
@@ -36,6 +38,7 @@ const SCRIPTS = [
   { id: 'followers', script: 'followers.mjs', title: 'Upstream load' },
   { id: 'streams', script: 'streams.mjs', title: 'Open event streams' },
   { id: 'memory', script: 'memory.mjs', title: 'Memory' },
+  { id: 'soak-memory', script: 'soak-memory.mjs', title: 'Memory over a soak' },
   { id: 'reconcile', script: 'reconcile.mjs', title: 'Reconcile sweep' },
 ];
 const only = process.env.BENCH_ONLY?.split(',')
