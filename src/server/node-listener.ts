@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { BODY_CONSUMED } from './body.js';
+import { sendEventStream } from './event-stream-sink.js';
 
 export type FetchHandler = (request: Request) => Promise<Response> | Response;
 
@@ -116,6 +117,8 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
     res.end();
     return;
   }
+  // The proxy's event streams are written straight to the socket (see event-stream-sink.ts).
+  if (sendEventStream(response.body, res)) return;
   const reader = response.body.getReader();
   const stop = () => void reader.cancel().catch(() => {});
   signal.addEventListener('abort', stop, { once: true });
