@@ -3,7 +3,9 @@
 // stream is the growth of the heap (after a full GC) from before the streams to when all are open, divided by
 // their number; CPU per stream is the proxy process's CPU time to open them, and its CPU per second while they
 // sit idle. Fan-out: this process asks the sandbox to mark the payment paid and times until the last stream has
-// the new state. BENCH_STREAMS (default 1,000), BENCH_FANOUT_ROUNDS (default 3, the median is shown);
+// the new state. BENCH_STREAMS (default 1,000), BENCH_FANOUT_ROUNDS (default 3, the median is shown), after
+// BENCH_FANOUT_WARMUP rounds (default 1) that are shown apart: a fresh process runs the fan-out's code for the
+// first time, unoptimised, and a proxy that has served a while has not;
 // BENCH_CPU_PROFILE=<dir> writes a CPU profile of each fan-out, of the proxy process and of this one (the reading
 // side is part of the figure), as fanout-<round>-{proxy,reader}.cpuprofile.
 import { mkdirSync } from 'node:fs';
@@ -17,8 +19,12 @@ import { median, summarize } from './support/stats.mjs';
 
 const streams = envNumber('BENCH_STREAMS', 1_000, { min: 1, max: 10_000 });
 const rounds = envNumber('BENCH_FANOUT_ROUNDS', 3, { min: 1, max: 50 });
+const warmups = envNumber('BENCH_FANOUT_WARMUP', 1, { min: 0, max: 10 });
 const idleMs = envNumber('BENCH_IDLE_MS', 3_000, { min: 500, max: 600_000 });
-const command = commandOf('streams.mjs', { BENCH_STREAMS: process.env.BENCH_STREAMS });
+const command = commandOf('streams.mjs', {
+  BENCH_STREAMS: process.env.BENCH_STREAMS,
+  BENCH_FANOUT_WARMUP: process.env.BENCH_FANOUT_WARMUP,
+});
 const BASE_PATH = '/payin';
 const profileDir = process.env.BENCH_CPU_PROFILE?.trim() ? resolve(process.env.BENCH_CPU_PROFILE.trim()) : undefined;
 if (profileDir) mkdirSync(profileDir, { recursive: true });
@@ -68,12 +74,13 @@ async function within(promise, timeoutMs, what) {
 }
 
 const server = await startCompanion('stream-server-child.mjs', { execArgv: ['--expose-gc'] });
-const results = [];
+/** Every round, the warm-up ones first. */
+const all = [];
 try {
   const { proxyUrl, sandboxUrl } = await server.request({ cmd: 'start', maxConnections: streams + 500 });
   // The first fetch of a process loads its HTTP client (tens of ms): not a part of any round's fan-out.
   await (await fetch(`${sandboxUrl}/`)).arrayBuffer();
-  for (let round = 0; round < rounds; round++) {
+  for (let round = 0; round < warmups + rounds; round++) {
     const { paymentId, token } = await server.request({ cmd: 'create' });
     const url = `${proxyUrl}${BASE_PATH}/events?paymentId=${encodeURIComponent(paymentId)}&token=${encodeURIComponent(token)}`;
     const before = await server.request({ cmd: 'sample' });
@@ -112,7 +119,7 @@ try {
     const changedEpoch = performance.timeOrigin + changed;
     for (const s of open) s.close();
     agent.destroy();
-    results.push({
+    all.push({
       openedMs,
       heapPerStream: (opened.heapUsed - before.heapUsed) / streams,
       rssPerStream: (opened.rss - before.rss) / streams,
@@ -125,14 +132,16 @@ try {
       callbackAnsweredMs: callback ? callback.answered - changedEpoch : undefined,
       callbackCpuMs: callback ? callback.cpuMicros / 1000 : undefined,
     });
-    const r = results.at(-1);
+    const r = all.at(-1);
     // Each round on stderr, since the median hides how much a loaded machine moves the figure.
     console.error(
-      `round ${round + 1}: last ${ms(r.fanout.max)}, first ${ms(r.fanout.min)}, callback answered ${ms(r.callbackAnsweredMs)}, ` +
+      `${round < warmups ? 'warm-up' : 'round'} ${round + 1}: last ${ms(r.fanout.max)}, first ${ms(r.fanout.min)}, callback answered ${ms(r.callbackAnsweredMs)}, ` +
         `CPU proxy ${ms(r.fanoutProxyCpuMs)} (callback ${ms(r.callbackCpuMs)}) / reader ${ms(r.fanoutReaderCpuMs)}`,
     );
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
+  const results = all.slice(warmups);
+  const cold = all[0];
   const pick = (f) => median(results.map(f));
   const fanoutLast = pick((r) => r.fanout.max);
   await report({
@@ -157,6 +166,17 @@ try {
         verdict: verdict(fanoutLast <= 100),
         command,
       },
+      ...(warmups
+        ? [
+            {
+              figure: 'the same, the first fan-out of a freshly started proxy process',
+              value: ms(cold.fanout.max),
+              target: 'reported',
+              compared: 'the warm-up round, not in the median: the code runs for the first time, unoptimised',
+              command,
+            },
+          ]
+        : []),
       {
         figure: "of which: the sandbox's callback reaches the proxy / the proxy has answered it",
         value: `${ms(pick((r) => r.callbackArrivedMs))} / ${ms(pick((r) => r.callbackAnsweredMs))}`,
@@ -169,7 +189,7 @@ try {
         value: `${ms(pick((r) => r.fanoutProxyCpuMs))} / ${ms(pick((r) => r.fanoutReaderCpuMs))}`,
         target: 'reported',
         compared:
-          `from the pay request to the last arrival (the proxy's read just after, so it includes closing the streams); ` +
+          `from the pay request to the last arrival (the proxy's read just after, so it includes ending the streams); ` +
           `the proxy's from the callback's arrival to its answer: ${ms(pick((r) => r.callbackCpuMs))}`,
         command,
       },
@@ -187,7 +207,7 @@ try {
         command,
       },
     ],
-    raw: { streams, rounds, idleMs, results },
+    raw: { streams, rounds, warmups, idleMs, results, warmup: all.slice(0, warmups) },
   });
 } finally {
   await server.request({ cmd: 'stop' }).catch(() => {});
