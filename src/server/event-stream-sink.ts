@@ -20,7 +20,7 @@ function endSoon(res: ServerResponse): void {
 }
 
 function endAll(): void {
-  for (const res of ending.splice(0)) res.end();
+  for (const res of ending.splice(0)) if (!res.destroyed) res.end();
 }
 
 /**
