@@ -6,7 +6,7 @@
  *
  * A server adapter that can write to its socket itself (the node one) may take the stream's place with a sink
  * (attachEventSink): the writer then writes each block straight to it, with no web stream, reader loop or copy
- * per stream, which is what a fan-out of one change to thousands of streams spends its time on. Whichever way
+ * per stream; for one change going to a thousand streams those were most of the proxy's work. Whichever way
  * the bytes go, a reader that falls more than MAX_UNREAD_BYTES behind is dropped rather than buffered for: every
  * event is a whole state, so the browser's EventSource reconnects and gets the current one.
  */
