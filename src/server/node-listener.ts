@@ -8,6 +8,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { BODY_CONSUMED } from './body.js';
+import { sendEventStream } from './event-stream-sink.js';
 import { NodeRequest } from './node-request.js';
 import { PLAIN_HANDLER, type Answer, type PlainHandler } from './plain-exchange.js';
 
@@ -177,6 +178,8 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
 
 /** A streamed body (server-sent events among them), written as it comes; the client leaving cancels it. */
 async function writeStream(body: ReadableStream<Uint8Array>, res: ServerResponse, signal: AbortSignal): Promise<void> {
+  // The proxy's event streams are written straight to the socket (see event-stream-sink.ts).
+  if (sendEventStream(body, res)) return;
   const reader = body.getReader();
   const stop = () => void reader.cancel().catch(() => {});
   signal.addEventListener('abort', stop, { once: true });

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { encodedEvent, MAX_UNREAD_BYTES, SseWriter } from '../../src/proxy/sse.js';
 import { setup, until } from './harness.js';
 import { SseReader } from './sse-reader.js';
 
@@ -90,5 +91,21 @@ describe('GET /payin/events', () => {
     controllers[0]!.abort();
     await until(() => t.store.subscriptionCount === 1, 'the subscription to be released');
     expect((await openEvents(t, body.payment.id, body.token)).status).toBe(200);
+  });
+});
+
+describe('an event stream read as a web stream (runtimes other than node:http)', () => {
+  it('is dropped, not buffered for, once its reader is more than MAX_UNREAD_BYTES behind', async () => {
+    let left = 0;
+    const writer = new SseWriter(() => left++);
+    const reader = writer.stream.getReader();
+    const block = encodedEvent('fill', 1, 'x'.repeat(1024));
+    writer.write(block);
+    expect((await reader.read()).value).toEqual(block);
+    let written = 0;
+    for (; written < 1_000 && !writer.closed; written++) writer.write(block);
+    expect(written * block.byteLength).toBeLessThanOrEqual(MAX_UNREAD_BYTES + block.byteLength);
+    expect(left).toBe(1);
+    await expect(reader.read()).rejects.toThrow(/behind/);
   });
 });
