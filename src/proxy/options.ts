@@ -10,7 +10,8 @@ import { systemClock, type Clock } from '../shared/clock.js';
 import { clientAddressOf } from './client-address.js';
 import { consoleLogger, type ProxyLogger } from './logger.js';
 import { createMemoryStore } from './memory-store.js';
-import { serviceFetch } from './node-fetch.js';
+import { nodeTransport } from './node-transport.js';
+import { fetchTransport, type ServiceTransport } from './service-transport.js';
 import type { ProxyStore } from './store.js';
 import { processEnv } from '../server/env.js';
 import { asFetchRequest, type PlainRequest } from '../server/plain-exchange.js';
@@ -98,8 +99,8 @@ export interface PayinProxyOptions {
   limits?: Partial<ProxyLimits>;
   timeouts?: Partial<ProxyTimeouts>;
   /**
-   * The fetch used for the service (tests inject one). Default: on Node the proxy's POSTs go over node:http(s)
-   * with kept-alive sockets (node-fetch.ts), everything else through globalThis.fetch.
+   * The fetch used for the service (tests inject one). Default globalThis.fetch, except that on Node the signed
+   * POSTs then go over node:http(s) with kept-alive sockets (node-transport.ts).
    */
   fetch?: typeof fetch;
   clock?: Clock;
@@ -193,6 +194,8 @@ export interface ResolvedOptions {
   limits: ProxyLimits;
   timeouts: ProxyTimeouts;
   fetch: typeof fetch;
+  /** The signed POSTs to the service: over `fetch`, or over node:http on Node when no fetch was given. */
+  transport: ServiceTransport;
   clock: Clock;
   random: () => number;
   logger: ProxyLogger;
@@ -232,7 +235,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
   if (typeof (options.fetch ?? globalThis.fetch) !== 'function') {
     throw new TypeError('createPayinProxy: no fetch in this runtime; pass options.fetch.');
   }
-  const fetchImpl = options.fetch ?? serviceFetch(globalThis.fetch);
+  const fetchImpl = options.fetch ?? globalThis.fetch;
   return {
     provider,
     basePath,
@@ -251,6 +254,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
     // Called unbound: some runtimes (workerd) throw "Illegal invocation" when fetch is called as a method.
     fetch: (input, init) => fetchImpl(input, init),
+    transport: (options.fetch ? undefined : nodeTransport()) ?? fetchTransport((input, init) => fetchImpl(input, init)),
     clock,
     random: options.random ?? Math.random,
     logger: options.logger ?? consoleLogger,

@@ -44,6 +44,7 @@ export class UpstreamError extends Error {
 export type StatusQuery = { paymentId: string } | { orderId: string } | { paymentIds: string[] };
 
 const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 /** True for the service's `{status: false, ...}` failure body. */
 function isRefusal(answer: unknown): boolean {
@@ -97,8 +98,7 @@ export class UpstreamClient {
     let text: Uint8Array;
     let answerSignature: string | null;
     try {
-      const response = await this.options.fetch(`${provider.baseUrl}${path}`, {
-        method: 'POST',
+      const answer = await this.options.transport(`${provider.baseUrl}${path}`, {
         headers: {
           'content-type': 'application/json',
           accept: 'application/json',
@@ -108,9 +108,9 @@ export class UpstreamClient {
         body: bytes,
         signal: controller.signal,
       });
-      status = response.status;
-      answerSignature = response.headers.get('signature');
-      text = new Uint8Array(await response.arrayBuffer());
+      status = answer.status;
+      answerSignature = answer.header('signature');
+      text = answer.bytes;
     } catch (error) {
       // The cause is kept for the log line (errors.ts describes it), so that "Illegal invocation" or a DNS
       // failure is seen, not guessed.
@@ -142,7 +142,7 @@ export class UpstreamClient {
     }
     let json: unknown;
     try {
-      json = JSON.parse(new TextDecoder().decode(text));
+      json = JSON.parse(decoder.decode(text));
     } catch {
       json = undefined;
     }

@@ -39,7 +39,8 @@ function plainListener(handler: PlainHandler, options: NodeListenerOptions) {
     });
     let body: Answer['body'];
     try {
-      const answer = await handler(request, request.remoteAddress);
+      // The peer's address travels on the request itself (remote-address.ts reads it).
+      const answer = await handler(request, undefined);
       res.writeHead(answer.status, answer.headers);
       body = answer.body;
     } catch (error) {

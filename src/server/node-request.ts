@@ -9,13 +9,14 @@ import type { IncomingMessage } from 'node:http';
 import { Readable } from 'node:stream';
 import { BODY_CONSUMED, BYTES_IN_HAND } from './body.js';
 import { AS_FETCH_REQUEST, type PlainRequest } from './plain-exchange.js';
+import { rawHeader } from './raw-headers.js';
 
 export class NodeRequest implements PlainRequest {
   readonly method: string;
   readonly url: string;
   /** The peer's address, for the per-client limits (remote-address.ts reads it). */
   readonly remoteAddress: string | undefined;
-  readonly headers = { get: (name: string) => headerOf(this.#req.rawHeaders, name) };
+  readonly headers = { get: (name: string) => rawHeader(this.#req.rawHeaders, name) };
   readonly #req: IncomingMessage;
   readonly #bytes: Uint8Array<ArrayBuffer> | undefined;
   /** A body parser mounted in front (express.json() sets req.body; any parser drains the stream) left nothing. */
@@ -105,16 +106,4 @@ export class NodeRequest implements PlainRequest {
       },
     });
   }
-}
-
-/** A header's values joined by ", ", as Fetch's Headers.get gives them; null when absent. */
-function headerOf(raw: readonly string[], name: string): string | null {
-  const wanted = name.toLowerCase();
-  let value: string | null = null;
-  for (let i = 0; i < raw.length; i += 2) {
-    if (raw[i]!.length !== wanted.length || raw[i]!.toLowerCase() !== wanted) continue;
-    const next = raw[i + 1]!.trim();
-    value = value === null ? next : `${value}, ${next}`;
-  }
-  return value;
 }

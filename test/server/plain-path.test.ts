@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createPayinProxy, type PayinProxyOptions } from '../../src/proxy/index.js';
 import { silentLogger } from '../../src/proxy/logger.js';
 import { readBody } from '../../src/server/body.js';
+import { remoteAddressOf } from '../../src/server/remote-address.js';
 import { PLAIN_HANDLER, type PlainHandler, type PlainRequest } from '../../src/server/plain-exchange.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { createSandbox, DEMO_MERCHANT } from '../../src/sandbox/index.js';
@@ -135,14 +136,14 @@ describe('the proxy on node:http', () => {
 
   it('reads headers as Fetch does, and the body whole whether it came small, large or chunked', async () => {
     const url = await served(
-      plainOnly(async (request: PlainRequest, clientAddress) => {
+      plainOnly(async (request: PlainRequest) => {
         const bytes = await readBody(request, 1024 * 1024);
         const info = {
           method: request.method,
           url: request.url,
           repeated: request.headers.get('X-Repeated'),
           absent: request.headers.get('x-absent'),
-          clientAddress,
+          peer: remoteAddressOf(request),
           size: bytes.byteLength,
           last: bytes.at(-1),
           usedAfter: request.bodyUsed,
@@ -169,7 +170,7 @@ describe('the proxy on node:http', () => {
       url: `${url}/p?q=1`,
       repeated: 'a, b',
       absent: null,
-      clientAddress: '127.0.0.1',
+      peer: '127.0.0.1',
       size,
       last: 0x7a,
       usedAfter: true,

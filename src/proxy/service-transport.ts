@@ -1,0 +1,30 @@
+/**
+ * How the proxy's signed POSTs reach the payment service and how their answers come back: read whole, with
+ * only what the upstream client looks at (the status, the Signature header, the bytes). Over a Fetch function
+ * (`options.fetch`, or globalThis.fetch where nothing better exists), or over node:http on Node
+ * (node-transport.ts), where building a Fetch Response for each answer would cost more than the rest of its
+ * handling.
+ */
+
+export interface ServiceAnswer {
+  status: number;
+  /** A header of the answer, as Headers.get gives it. */
+  header(name: string): string | null;
+  bytes: Uint8Array;
+}
+
+export interface ServicePost {
+  headers: Record<string, string>;
+  body: Uint8Array;
+  signal: AbortSignal;
+}
+
+export type ServiceTransport = (url: string, post: ServicePost) => Promise<ServiceAnswer>;
+
+export function fetchTransport(fetchImpl: typeof fetch): ServiceTransport {
+  return async (url, { headers, body, signal }) => {
+    const response = await fetchImpl(url, { method: 'POST', headers, body: body as Uint8Array<ArrayBuffer>, signal });
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    return { status: response.status, header: (name) => response.headers.get(name), bytes };
+  };
+}

@@ -1,0 +1,15 @@
+/**
+ * A header looked up in node:http's raw list (name, value, name, value...), as Fetch's Headers.get answers:
+ * any case, repeated lines joined by ", ", null when absent. Building a Headers object for one or two lookups
+ * costs more than the lookups. No node:* import, so that the proxy's transport can use it too.
+ */
+export function rawHeader(raw: readonly string[], name: string): string | null {
+  const wanted = name.toLowerCase();
+  let value: string | null = null;
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    if (raw[i]!.length !== wanted.length || raw[i]!.toLowerCase() !== wanted) continue;
+    const next = raw[i + 1]!.trim();
+    value = value === null ? next : `${value}, ${next}`;
+  }
+  return value;
+}
