@@ -2,7 +2,7 @@
 // another, prints their tables, and writes BENCHMARKS.md at the repository root and bench/results/latest.json.
 // Each figure has its value, its target, the figure it is compared with from the same run, pass/miss and the
 // command that measures it alone (`node bench/<script>`). Comparisons are ratios within one run; latencies are
-// medians and p95 over repeated runs. Nothing here asserts. The default run takes about three minutes.
+// medians and p95 over repeated runs. Nothing here asserts. The default run takes about three and a half minutes.
 //
 // Knobs (environment variables), for longer or narrower runs:
 //   BENCH_ONLY=sizes,latency     run only these scripts (writes results/latest.json, leaves BENCHMARKS.md alone)
@@ -13,6 +13,8 @@
 //   BENCH_STREAMS=1000           open event streams on one proxy process
 //   BENCH_FANOUT_ROUNDS=3        rounds of opening them and fanning one change out (the median is shown)
 //   BENCH_IDLE_MS=3000           how long the open streams sit idle while their CPU is measured
+//   BENCH_FANOUT_WARMUP=1        fan-out rounds of a freshly started proxy, shown apart from the median
+//   BENCH_CPU_PROFILE=dir        write CPU profiles of each fan-out (the proxy process and the reading one)
 //   BENCH_PAYMENTS=10000         pending payments in the memory / reconcile figures
 //   BENCH_MEMORY_VIA=proxy       create every one of them through the proxy (minutes) instead of copying one record
 //   BENCH_SOAK_ROUNDS=12         rounds of the memory soak per store (about 3 to 6 s each)
