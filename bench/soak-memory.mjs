@@ -38,12 +38,20 @@ const sandbox = createSandbox({
   maxPayments: 2 * payments + 1_000,
   fetch: (input, init) => (held.callbacks ? Promise.resolve(new Response('held')) : fetch(input, init)),
 });
-const served = await serve(sandbox, { maxConnections: 5_000 });
+// The proxy's calls to the service are counted where they arrive, so that the proxy keeps its default transport.
+let upstream = 0;
+const served = await serve(
+  (request) => {
+    if (new URL(request.url).pathname.startsWith('/api/')) upstream += 1;
+    return sandbox(request);
+  },
+  { maxConnections: 5_000 },
+);
 
 /** Idle keep-alive sockets of the proxy's upstream pool are closed here, the proxy's own in the child. */
 async function sample(child) {
   served.server.closeIdleConnections();
-  return child.request({ cmd: 'sample' });
+  return { ...(await child.request({ cmd: 'sample' })), upstream };
 }
 
 async function soak(kind) {

@@ -5,25 +5,13 @@ import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { serveRequests } from './child.mjs';
-import { at, copyPayments, createPayment, createPayments, startStack, waitForStatus } from './stack.mjs';
+import { at, copyPayments, createPayment, createPayments, followedCount, startStack, waitForStatus } from './stack.mjs';
 
 const { storeFromUrl } = await import(at('dist/server/index.js').href);
 
 let stack;
 let store;
 let file;
-
-async function followedCount() {
-  let n = 0;
-  let after;
-  for (let page = 0; page < 10_000; page++) {
-    const ids = await store.followedPayments(1_000, after);
-    if (ids.length === 0) break;
-    n += ids.length;
-    after = ids[ids.length - 1];
-  }
-  return n;
-}
 
 serveRequests({
   async start({ kind, sandboxUrl }) {
@@ -46,7 +34,7 @@ serveRequests({
     return { ms: performance.now() - started };
   },
   async sample() {
-    const followed = await followedCount();
+    const followed = await followedCount(store);
     globalThis.gc?.();
     globalThis.gc?.();
     const { heapUsed, rss, external } = process.memoryUsage();

@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import v8 from 'node:v8';
 import { serveRequests } from './child.mjs';
-import { at, BASE_PATH, copyPayments, createPayinProxy, DEMO_MERCHANT, serve } from './stack.mjs';
+import { at, BASE_PATH, copyPayments, createPayinProxy, DEMO_MERCHANT, followedCount, serve } from './stack.mjs';
 
-const { storeFromUrl } = await import(at('dist/server/index.js').href);
+const { storeFromUrl, toNodeListener } = await import(at('dist/server/index.js').href);
 const { silentLogger } = await import(at('dist/proxy/index.js').href);
 
 // All the soak's load comes from one address: per-client limits would refuse it.
@@ -23,7 +23,6 @@ let store;
 let file;
 let announced = 0;
 let requests = 0;
-let upstream = 0;
 
 /** Heap after full collections, with turns of the event loop between them so that finalizers and closes run too. */
 async function heapAfterGc() {
@@ -35,30 +34,13 @@ async function heapAfterGc() {
   return process.memoryUsage();
 }
 
-async function followedCount() {
-  let n = 0;
-  let after;
-  for (let page = 0; page < 10_000; page++) {
-    const ids = await store.followedPayments(1_000, after);
-    if (ids.length === 0) break;
-    n += ids.length;
-    after = ids[ids.length - 1];
-  }
-  return n;
-}
-
 serveRequests({
   async start({ kind, sandboxUrl }) {
     if (typeof globalThis.gc !== 'function') throw new Error('run with --expose-gc');
     file = kind === 'sqlite' ? join(tmpdir(), `payin-soak-${process.pid}.db`) : undefined;
     store = await storeFromUrl(file ? `sqlite:${file}` : 'memory:');
-    served = await serve(
-      (request) => {
-        requests += 1;
-        return proxy(request);
-      },
-      { maxConnections: 5_000 },
-    );
+    // Listening first, since the callback address names the port; then mounted as a shop on node:http mounts it.
+    served = await serve(() => new Response('starting', { status: 503 }), { maxConnections: 5_000 });
     proxy = createPayinProxy({
       provider: { baseUrl: sandboxUrl, merchantId: DEMO_MERCHANT.id, token: DEMO_MERCHANT.token, secret: DEMO_MERCHANT.secret },
       callbackUrl: `${served.url}${BASE_PATH}/callback`,
@@ -72,10 +54,12 @@ serveRequests({
       reconcileEveryMs: 0,
       env: {},
       store,
-      fetch: (input, init) => {
-        upstream += 1;
-        return fetch(input, init);
-      },
+    });
+    const listener = toNodeListener(proxy);
+    served.server.removeAllListeners('request');
+    served.server.on('request', (req, res) => {
+      requests += 1;
+      listener(req, res);
     });
     return { proxyUrl: served.url, callbackUrl: `${served.url}${BASE_PATH}/callback` };
   },
@@ -104,10 +88,10 @@ serveRequests({
    */
   async sample() {
     served.server.closeIdleConnections();
-    const followed = await followedCount();
+    const followed = await followedCount(store);
     const { heapUsed, rss, external } = await heapAfterGc();
     const spaces = Object.fromEntries(v8.getHeapSpaceStatistics().map((s) => [s.space_name, s.space_used_size]));
-    return { heapUsed, rss, external, spaces, followed, announced, requests, upstream, subscriptions: store.subscriptionCount };
+    return { heapUsed, rss, external, spaces, followed, announced, requests, subscriptions: store.subscriptionCount };
   },
   /** A heap snapshot after full collections, for DevTools' comparison view. */
   async snapshot({ path }) {

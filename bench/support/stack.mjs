@@ -227,3 +227,16 @@ export async function copyPayments(store, template, n, ids) {
     await store.putOrder({ orderId, payments: [{ id, method: record.view.method }] });
   }
 }
+
+/** How many payments a store follows (the reconcile sweep's list), read page by page as the sweep reads it. */
+export async function followedCount(store) {
+  let n = 0;
+  let after;
+  for (let page = 0; page < 10_000; page++) {
+    const ids = await store.followedPayments(1_000, after);
+    if (ids.length === 0) break;
+    n += ids.length;
+    after = ids[ids.length - 1];
+  }
+  return n;
+}

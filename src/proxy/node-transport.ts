@@ -7,6 +7,7 @@
  * Other runtimes (Bun, Deno, workers) build their node:http on their fetch, so they keep fetch.
  */
 import { rawHeader } from '../server/raw-headers.js';
+import { concatBytes } from '../shared/bytes.js';
 import type { ServiceAnswer, ServiceTransport } from './service-transport.js';
 
 interface NodeHttp {
@@ -68,24 +69,11 @@ export function nodeTransport(): ServiceTransport | undefined {
         answer.on('error', reject);
         answer.on('aborted', () => reject(new Error('the service closed the connection mid-answer')));
         answer.on('end', () =>
-          resolve({ status: answer.statusCode ?? 0, header: (name) => rawHeader(answer.rawHeaders, name), bytes: joined(chunks) }),
+          resolve({ status: answer.statusCode ?? 0, header: (name) => rawHeader(answer.rawHeaders, name), bytes: concatBytes(chunks) }),
         );
       });
       request.on('error', reject);
       request.end(body);
     });
   };
-}
-
-function joined(chunks: Uint8Array[]): Uint8Array {
-  if (chunks.length === 1) return chunks[0]!;
-  let size = 0;
-  for (const chunk of chunks) size += chunk.byteLength;
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
 }

@@ -4,6 +4,8 @@
  * returned untouched, because signatures are computed over exactly these bytes.
  */
 
+import { concatBytes } from '../shared/bytes.js';
+
 export class BodyTooLargeError extends Error {
   readonly status = 413;
   constructor(readonly limit: number) {
@@ -63,13 +65,7 @@ export async function readBody(request: BodySource, limit: number): Promise<Uint
     }
     chunks.push(value);
   }
-  const out = new Uint8Array(size);
-  let offset = 0;
-  for (const chunk of chunks) {
-    out.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return out;
+  return concatBytes(chunks);
 }
 
 /** True when the request says its body is JSON (any charset). */

@@ -72,3 +72,17 @@ export function randomToken(bytes = 24): string {
   const raw = crypto.getRandomValues(new Uint8Array(bytes));
   return bytesToBase64(raw).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
+
+/** The chunks of a body, one after another, in one array (the one chunk itself when there is only one). */
+export function concatBytes(chunks: readonly Uint8Array[]): Uint8Array<ArrayBuffer> {
+  if (chunks.length === 1 && chunks[0]!.buffer instanceof ArrayBuffer) return chunks[0] as Uint8Array<ArrayBuffer>;
+  let size = 0;
+  for (const chunk of chunks) size += chunk.byteLength;
+  const out = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return out;
+}

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
-import { base64ToBytes, bytesToBase64, bytesToHex, hexToBytes, randomToken, timingSafeEqual } from '../../src/shared/bytes.js';
+import { base64ToBytes, bytesToBase64, bytesToHex, concatBytes, hexToBytes, randomToken, timingSafeEqual } from '../../src/shared/bytes.js';
 
 describe('byte helpers', () => {
+  it('join the chunks of a body in order, whatever their number', () => {
+    const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+    const enc = (s: string) => new TextEncoder().encode(s);
+    expect(text(concatBytes([]))).toBe('');
+    expect(text(concatBytes([enc('Иван')]))).toBe('Иван');
+    expect(text(concatBytes([enc('{"a":'), enc(''), enc('1}')]))).toBe('{"a":1}');
+  });
+
   it('round-trip hex and base64 for every length up to 40 bytes', () => {
     for (let n = 0; n <= 40; n++) {
       const data = Uint8Array.from({ length: n }, (_, i) => (i * 37 + n) & 255);
