@@ -29,14 +29,11 @@ function plainListener(handler: PlainHandler, options: NodeListenerOptions) {
     let request: NodeRequest;
     try {
       const small = smallBody(req);
-      request = new NodeRequest(req, small && (await small));
+      request = new NodeRequest(req, small && (await small), res);
     } catch {
       refuse(res, 400);
       return;
     }
-    res.on('close', () => {
-      if (!res.writableFinished) request.abort();
-    });
     let body: Answer['body'];
     try {
       // The peer's address travels on the request itself (remote-address.ts reads it).

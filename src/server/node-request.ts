@@ -5,7 +5,7 @@
  * through a web stream. A Fetch Request with the same method, URL, headers and body is built only when code
  * outside the package needs one (the shop's own `resolveOrder` or `clientId`).
  */
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { BODY_CONSUMED, BYTES_IN_HAND } from './body.js';
 import { AS_FETCH_REQUEST, type PlainRequest } from './plain-exchange.js';
@@ -18,18 +18,20 @@ export class NodeRequest implements PlainRequest {
   readonly remoteAddress: string | undefined;
   readonly headers = { get: (name: string) => rawHeader(this.#req.rawHeaders, name) };
   readonly #req: IncomingMessage;
+  /** The answer in the making, whose early close aborts `signal`; none for a request that is not served. */
+  readonly #res: ServerResponse | undefined;
   readonly #bytes: Uint8Array<ArrayBuffer> | undefined;
   /** A body parser mounted in front (express.json() sets req.body; any parser drains the stream) left nothing. */
   readonly #consumed: boolean;
   #taken = false;
   #stream: ReadableStream<Uint8Array> | null | undefined;
   #controller: AbortController | undefined;
-  #aborted = false;
   #request: Request | undefined;
 
   /** `bytes`: the whole body when the adapter read it already. Throws on a URL that cannot be parsed. */
-  constructor(req: IncomingMessage, bytes: Uint8Array<ArrayBuffer> | undefined) {
+  constructor(req: IncomingMessage, bytes: Uint8Array<ArrayBuffer> | undefined, res?: ServerResponse) {
     this.#req = req;
+    this.#res = res;
     this.#bytes = bytes;
     this.method = req.method ?? 'GET';
     const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
@@ -38,18 +40,16 @@ export class NodeRequest implements PlainRequest {
     this.#consumed = !bytes && (req.readableEnded || (req as IncomingMessage & { body?: unknown }).body !== undefined);
   }
 
+  /** Aborted when the client goes away before the answer is written; watched from the first time it is asked for. */
   get signal(): AbortSignal {
     if (!this.#controller) {
-      this.#controller = new AbortController();
-      if (this.#aborted) this.#controller.abort();
+      const controller = new AbortController();
+      this.#controller = controller;
+      const res = this.#res;
+      if (!res || (res.destroyed && !res.writableFinished)) controller.abort();
+      else res.once('close', () => res.writableFinished || controller.abort());
     }
     return this.#controller.signal;
-  }
-
-  /** The client went away before the answer was written. */
-  abort(): void {
-    this.#aborted = true;
-    this.#controller?.abort();
   }
 
   get body(): ReadableStream<Uint8Array> | null {

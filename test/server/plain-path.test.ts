@@ -5,7 +5,7 @@
  * Request.
  */
 import { request as httpRequest, type OutgoingHttpHeaders } from 'node:http';
-import { connect } from 'node:net';
+import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createPayinProxy, type PayinProxyOptions } from '../../src/proxy/index.js';
 import { silentLogger } from '../../src/proxy/logger.js';
@@ -185,18 +185,32 @@ describe('the proxy on node:http', () => {
     const inHandler = new Promise<void>((resolve) => (arrived = resolve));
     let aborted: (value: boolean) => void = () => {};
     const sawAbort = new Promise<boolean>((resolve) => (aborted = resolve));
+    // A handler that first looks at the signal after the client has gone finds it aborted all the same.
+    let lateArrived: () => void = () => {};
+    const lateInHandler = new Promise<void>((resolve) => (lateArrived = resolve));
+    let clientGone: () => void = () => {};
+    const gone = new Promise<void>((resolve) => (clientGone = resolve));
+    let lateAborted: (value: boolean) => void = () => {};
+    const sawLateAbort = new Promise<boolean>((resolve) => (lateAborted = resolve));
     const url = new URL(
       await served(
         plainOnly(async (request) => {
-          if (new URL(request.url).pathname === '/wait') {
+          const path = new URL(request.url).pathname;
+          if (path === '/wait') {
             arrived();
             await new Promise<void>((resolve) => request.signal.addEventListener('abort', () => resolve(), { once: true }));
             aborted(request.signal.aborted);
+          } else if (path === '/late') {
+            lateArrived();
+            await gone;
+            lateAborted(request.signal.aborted);
           }
           return { status: 200, headers: {}, body: 'ok' };
         }),
       ),
     );
+    const sockets: Socket[] = [];
+    running.at(-1)!.server.on('connection', (socket) => sockets.push(socket));
     const raw = (text: string) =>
       new Promise<string>((resolve, reject) => {
         const socket = connect(Number(url.port), url.hostname, () => socket.write(text));
@@ -216,5 +230,11 @@ describe('the proxy on node:http', () => {
     await inHandler;
     waiting.destroy();
     expect(await sawAbort).toBe(true);
+
+    const late = connect(Number(url.port), url.hostname, () => late.write('GET /late HTTP/1.1\r\nHost: x\r\n\r\n'));
+    await lateInHandler;
+    sockets.at(-1)!.once('close', () => clientGone());
+    late.destroy();
+    expect(await sawLateAbort).toBe(true);
   });
 });
