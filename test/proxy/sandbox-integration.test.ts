@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { signBody } from '../../src/shared/hmac.js';
+import { ManualClock } from '../../src/shared/manual-clock.js';
 import { eventually, startLive, type Live } from './sandbox-harness.js';
 import { SseReader } from './sse-reader.js';
 
@@ -52,9 +53,12 @@ describe('the proxy against the real sandbox over loopback sockets', () => {
   });
 
   it('makes one upstream status call for 100 concurrent status requests for one payment', async () => {
-    live = await startLive({ limits: { statusPerMinute: 1_000 }, timeouts: { coalesceMs: 1_000 } });
+    // The proxy's clock stands still while the requests arrive, so that however slowly a loaded machine delivers
+    // them, they all fall in one sharing window; it moves only to leave the window of the create's own call.
+    const clock = new ManualClock(Date.now());
+    live = await startLive({ clock, limits: { statusPerMinute: 1_000 }, timeouts: { coalesceMs: 1_000 } });
     const { body } = await live.create('A-1');
-    await new Promise((resolve) => setTimeout(resolve, 1_100)); // past the sharing window of the create's own call
+    await clock.advance(1_100);
     const before = live.apiCalls.filter((c) => c.path === '/api/v2/status').length;
     const answers = await Promise.all(Array.from({ length: 100 }, () => live!.status(body.payment.id, body.token)));
     expect(answers.every((a) => a.status === 200 && a.body.payment.id === body.payment.id)).toBe(true);
