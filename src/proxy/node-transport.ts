@@ -7,6 +7,7 @@
  * Other runtimes (Bun, Deno, workers) build their node:http on their fetch, so they keep fetch.
  */
 import { rawHeader } from '../server/raw-headers.js';
+import { builtinModule } from '../shared/builtin-module.js';
 import { concatBytes } from '../shared/bytes.js';
 import type { ServiceAnswer, ServiceTransport } from './service-transport.js';
 
@@ -34,22 +35,12 @@ function isNode(): boolean {
   return g.process?.versions?.node !== undefined && g.Bun === undefined && g.Deno === undefined && g.WebSocketPair === undefined;
 }
 
-function builtin(id: string): NodeHttp | undefined {
-  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  try {
-    const module = process?.getBuiltinModule?.(id) as Partial<NodeHttp> | undefined;
-    return typeof module?.request === 'function' ? (module as NodeHttp) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 const IDLE_SOCKET_MS = 4_000;
 
 /** The transport over node:http(s), or undefined where the runtime is not Node. */
 export function nodeTransport(): ServiceTransport | undefined {
-  const http = isNode() ? builtin('node:http') : undefined;
-  const https = isNode() ? builtin('node:https') : undefined;
+  const http = isNode() ? builtinModule<NodeHttp>('node:http', 'request') : undefined;
+  const https = isNode() ? builtinModule<NodeHttp>('node:https', 'request') : undefined;
   if (!http || !https) return undefined;
   // An idle socket is let go after 4 s, as undici does, unless the service's Keep-Alive hint says sooner (Node
   // reads it): reusing one the service has just closed would fail a signed POST that was never delivered.

@@ -9,7 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { BODY_CONSUMED } from './body.js';
 import { sendEventStream } from './event-stream-sink.js';
-import { NodeRequest } from './node-request.js';
+import { bodyReadBefore, NodeRequest, requestUrl } from './node-request.js';
+import { fetchHeaders } from './raw-headers.js';
 import { PLAIN_HANDLER, type Answer, type PlainHandler } from './plain-exchange.js';
 
 export type FetchHandler = (request: Request) => Promise<Response> | Response;
@@ -109,7 +110,7 @@ const SMALL_BODY_BYTES = 64 * 1024;
 function smallBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | undefined> | undefined {
   const length = Number(req.headers['content-length']);
   if (!Number.isSafeInteger(length) || length <= 0 || length > SMALL_BODY_BYTES) return undefined;
-  if (req.readableEnded || (req as IncomingMessage & { body?: unknown }).body !== undefined) return undefined;
+  if (bodyReadBefore(req)) return undefined;
   // Events rather than an async iterator: one body of a few hundred bytes is one 'data' and one 'end'.
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
@@ -132,15 +133,11 @@ function smallBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | unde
 }
 
 function toRequest(req: IncomingMessage, signal: AbortSignal, small?: Uint8Array): Request {
-  const host = req.headers.host ?? 'localhost';
-  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  const url = new URL(req.url ?? '/', `${protocol}://${host}`);
-  const headers = new Headers();
-  for (let i = 0; i < req.rawHeaders.length; i += 2) headers.append(req.rawHeaders[i]!, req.rawHeaders[i + 1]!);
+  const url = requestUrl(req);
+  const headers = fetchHeaders(req.rawHeaders);
   const method = req.method ?? 'GET';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };
-  // A body parser in front (express.json() sets req.body; any parser drains the stream) leaves nothing to read.
-  const consumed = !small && (req.readableEnded || (req as IncomingMessage & { body?: unknown }).body !== undefined);
+  const consumed = !small && bodyReadBefore(req);
   if (small && method !== 'GET' && method !== 'HEAD') {
     init.body = small as Uint8Array<ArrayBuffer>;
   } else if (method !== 'GET' && method !== 'HEAD' && !consumed) {

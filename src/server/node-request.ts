@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { BODY_CONSUMED, BYTES_IN_HAND } from './body.js';
 import { AS_FETCH_REQUEST, type PlainRequest } from './plain-exchange.js';
-import { rawHeader } from './raw-headers.js';
+import { fetchHeaders, rawHeader } from './raw-headers.js';
 
 export class NodeRequest implements PlainRequest {
   readonly method: string;
@@ -21,7 +21,7 @@ export class NodeRequest implements PlainRequest {
   /** The answer in the making, whose early close aborts `signal`; none for a request that is not served. */
   readonly #res: ServerResponse | undefined;
   readonly #bytes: Uint8Array<ArrayBuffer> | undefined;
-  /** A body parser mounted in front (express.json() sets req.body; any parser drains the stream) left nothing. */
+  /** The body was read before the adapter got the request (bodyReadBefore). */
   readonly #consumed: boolean;
   #taken = false;
   #stream: ReadableStream<Uint8Array> | null | undefined;
@@ -34,10 +34,9 @@ export class NodeRequest implements PlainRequest {
     this.#res = res;
     this.#bytes = bytes;
     this.method = req.method ?? 'GET';
-    const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-    this.url = new URL(req.url ?? '/', `${protocol}://${req.headers.host ?? 'localhost'}`).href;
+    this.url = requestUrl(req);
     this.remoteAddress = req.socket.remoteAddress;
-    this.#consumed = !bytes && (req.readableEnded || (req as IncomingMessage & { body?: unknown }).body !== undefined);
+    this.#consumed = !bytes && bodyReadBefore(req);
   }
 
   /** Aborted when the client goes away before the answer is written; watched from the first time it is asked for. */
@@ -78,9 +77,7 @@ export class NodeRequest implements PlainRequest {
    */
   [AS_FETCH_REQUEST](): Request {
     if (!this.#request) {
-      const headers = new Headers();
-      const raw = this.#req.rawHeaders;
-      for (let i = 0; i < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+      const headers = fetchHeaders(this.#req.rawHeaders);
       const body = this.#hasMethodBody() ? this.#bytes : undefined;
       this.#request = new Request(this.url, { method: this.method, headers, signal: this.signal, body });
       Object.defineProperty(this.#request, 'remoteAddress', { value: this.remoteAddress, enumerable: false });
@@ -106,4 +103,15 @@ export class NodeRequest implements PlainRequest {
       },
     });
   }
+}
+
+/** A body parser mounted in front (express.json() sets req.body; any parser drains the stream) left nothing to read. */
+export function bodyReadBefore(req: IncomingMessage): boolean {
+  return req.readableEnded || (req as IncomingMessage & { body?: unknown }).body !== undefined;
+}
+
+/** The request's absolute URL, from its target and Host; throws on one that cannot be parsed. */
+export function requestUrl(req: IncomingMessage): string {
+  const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
+  return new URL(req.url ?? '/', `${protocol}://${req.headers.host ?? 'localhost'}`).href;
 }

@@ -13,3 +13,10 @@ export function rawHeader(raw: readonly string[], name: string): string | null {
   }
   return value;
 }
+
+/** The raw list as a Fetch Headers object, every line kept, for code that needs a real Request. */
+export function fetchHeaders(raw: readonly string[]): Headers {
+  const headers = new Headers();
+  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  return headers;
+}

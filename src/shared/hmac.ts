@@ -6,6 +6,7 @@
  * Verification decodes the offered signature and compares in constant time; an empty, missing or undecodable
  * signature never verifies (the service sends an EMPTY Signature header for a merchant without a secret).
  */
+import { builtinModule } from './builtin-module.js';
 import { bytesToBase64, bytesToHex, base64ToBytes, hexToBytes, toBytes } from './bytes.js';
 
 export type SignatureEncoding = 'hex' | 'base64';
@@ -21,19 +22,8 @@ interface NodeCrypto {
   createHmac(algorithm: 'sha256', key: Uint8Array): { update(data: Uint8Array): { digest(): Uint8Array } };
 }
 
-/** node:crypto, when the runtime hands it over without an import (so bundles for workers never ask for it). */
-function nodeCrypto(): NodeCrypto | undefined {
-  const process = (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process;
-  try {
-    const module = process?.getBuiltinModule?.('node:crypto') as Partial<NodeCrypto> | undefined;
-    return typeof module?.createHmac === 'function' ? (module as NodeCrypto) : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
 export function nodeCryptoProvider(): HmacProvider | undefined {
-  const node = nodeCrypto();
+  const node = builtinModule<NodeCrypto>('node:crypto', 'createHmac');
   if (!node) return undefined;
   return {
     name: 'node:crypto',
