@@ -35,16 +35,17 @@ export function preflightAnswer(request: PlainRequest, allowed: ReadonlySet<stri
 /** Copies `extra` (lower-case names) onto an answer, merging Vary. */
 export function withHeaders(answer: Answer, extra: Record<string, string>): Answer {
   const { headers } = answer;
-  for (const [key, value] of Object.entries(extra)) {
+  for (const key in extra) {
+    const value = extra[key]!;
     const current = key === 'vary' ? headers.vary : undefined;
     if (!current) headers[key] = value;
-    else if (
-      !current
-        .toLowerCase()
-        .split(/\s*,\s*/)
-        .includes(value.toLowerCase())
-    )
-      headers.vary = `${current}, ${value}`;
+    else if (!varies(current, value)) headers.vary = `${current}, ${value}`;
   }
   return answer;
+}
+
+/** True when the Vary list `list` already names `name` (any case). */
+function varies(list: string, name: string): boolean {
+  const wanted = name.toLowerCase();
+  return list.split(',').some((item) => item.trim().toLowerCase() === wanted);
 }

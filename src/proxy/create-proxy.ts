@@ -5,7 +5,7 @@
  * answer into a Response, the node adapter writes it to the socket as it is. Options are resolved (and checked) here, at start, so that a misconfigured proxy fails on boot rather
  * than on the first shopper.
  */
-import { PLAIN_HANDLER, toResponse, type Answer, type PlainRequest } from '../server/plain-exchange.js';
+import { pathnameOf, PLAIN_HANDLER, toResponse, type Answer, type PlainRequest } from '../server/plain-exchange.js';
 import type { ProxyContext } from './context.js';
 import { createContext } from './context.js';
 import { rememberClientAddress, type ProxyRequestInfo } from './client-address.js';
@@ -58,7 +58,7 @@ const ROUTES: Record<string, Route> = {
 /** `/sbp-banks/logos/<schema>.png`: the one route with a parameter in its path. */
 const LOGO_ROUTE: Route = {
   methods: ['GET', 'HEAD'],
-  handle: (request, ctx) => ctx.sbpBanks.logo(/\/sbp-banks\/logos\/([^/]+)\.png$/.exec(new URL(request.url).pathname)?.[1] ?? ''),
+  handle: (request, ctx) => ctx.sbpBanks.logo(/\/sbp-banks\/logos\/([^/]+)\.png$/.exec(pathnameOf(request))?.[1] ?? ''),
   browser: true,
 };
 
@@ -70,7 +70,7 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
 
   const answer = async (request: PlainRequest, clientAddress: string | undefined): Promise<Answer> => {
     rememberClientAddress(request, clientAddress);
-    const pathname = new URL(request.url).pathname;
+    const pathname = pathnameOf(request);
     const key = pathname.slice(basePath.length);
     const route = !underBase(pathname)
       ? undefined

@@ -39,7 +39,12 @@ export class ProxyError extends Error {
 const JSON_HEADERS = { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' };
 
 export function jsonAnswer(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
-  return { status, headers: { ...JSON_HEADERS, ...headers }, body: JSON.stringify(body) };
+  return jsonTextAnswer(status, JSON.stringify(body), headers);
+}
+
+/** The same for a body already written as JSON text. */
+export function jsonTextAnswer(status: number, json: string, headers: Record<string, string> = {}): Answer {
+  return { status, headers: { ...JSON_HEADERS, ...headers }, body: json };
 }
 
 /** Turns anything thrown by a route into the answer the browser (or the service) gets. */

@@ -25,10 +25,15 @@ export interface MemoryStoreOptions {
 /** One key per (payment, state) pair. */
 const pairKey = (paymentId: string, state: string) => `${paymentId}\u0000${state}`;
 
-/** A payment kept as JSON, as the other stores keep it: each read is a copy, and parsing is cheaper than cloning. */
+/**
+ * A payment as the other stores would give it back (a copy through JSON, so nothing the caller still holds is
+ * shared), frozen to the last nested object: every read hands out this same record without copying it again, a
+ * status poll of a final payment being the proxy's most frequent read. The proxy never changes a record it read
+ * (it writes a new one); a frozen record makes sure that nobody does.
+ */
 interface KeptPayment {
   version: number;
-  json: string;
+  record: PaymentRecord;
 }
 
 interface HeldEntry extends OutboxEntry {
@@ -85,14 +90,14 @@ export class MemoryStore extends OneProcessStore implements ProxyStore {
   }
 
   async getPayment(id: string): Promise<PaymentRecord | undefined> {
-    return parsed<PaymentRecord>((this.#finalPayments.get(id) ?? this.#openPayments.get(id))?.json);
+    return (this.#finalPayments.get(id) ?? this.#openPayments.get(id))?.record;
   }
 
   async putPayment(record: PaymentRecord, expectedVersion: number): Promise<boolean> {
     const id = record.view.id;
     const current = this.#finalPayments.get(id) ?? this.#openPayments.get(id);
     if ((current?.version ?? 0) !== expectedVersion) return false;
-    const kept = { version: record.version, json: JSON.stringify(record) };
+    const kept = { version: record.version, record: deepFreeze(JSON.parse(JSON.stringify(record)) as PaymentRecord) };
     if (record.view.final) {
       this.#openPayments.delete(id);
       this.#finalPayments.set(id, kept);
@@ -160,6 +165,14 @@ export class MemoryStore extends OneProcessStore implements ProxyStore {
 /** Callers get copies, as they would from a real store: mutating a read record must not change the stored one. */
 function parsed<T>(json: string | undefined): T | undefined {
   return json === undefined ? undefined : (JSON.parse(json) as T);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object') {
+    for (const nested of Object.values(value)) deepFreeze(nested);
+    Object.freeze(value);
+  }
+  return value;
 }
 
 export function createMemoryStore(options?: MemoryStoreOptions): MemoryStore {

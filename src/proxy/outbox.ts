@@ -59,7 +59,8 @@ export class Outbox {
         }
         info = { ...info, ...settled };
       }
-      await onPaymentUpdate(toPaymentView(record.view, clock.now()), info);
+      // A copy of its own: the stored record may be shared and frozen (memory-store.ts).
+      await onPaymentUpdate(structuredClone(toPaymentView(record.view, clock.now())), info);
       await store.commitAnnouncement(paymentId, state);
       return true;
     } catch (error) {

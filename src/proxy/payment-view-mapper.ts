@@ -111,11 +111,22 @@ export function isIncomplete(view: StoredView): boolean {
 
 /** The answer for the browser, stamped with the proxy's clock. */
 export function toPaymentView(view: StoredView, now: number): PaymentView {
-  if (!view.createdAt || !view.expiresAt) {
-    throw new ProxyError('upstream_error', "the service has not told the payment's expiry yet; try again shortly");
-  }
+  if (!view.createdAt || !view.expiresAt) throw expiryNotKnown();
   return { ...view, createdAt: view.createdAt, expiresAt: view.expiresAt, serverTime: toIso(now) };
 }
+
+/**
+ * `{"payment": toPaymentView(view, now)}` as JSON text, written without the copy: the stored view's own JSON
+ * with the time appended, which is what JSON.stringify writes for the copy (its keys in the same order). It
+ * answers every status poll.
+ */
+export function paymentAnswerJson(view: StoredView, now: number): string {
+  if (!view.createdAt || !view.expiresAt) throw expiryNotKnown();
+  if (Object.hasOwn(view, 'serverTime')) return JSON.stringify({ payment: toPaymentView(view, now) });
+  return `{"payment":${JSON.stringify(view).slice(0, -1)},"serverTime":"${toIso(now)}"}}`;
+}
+
+const expiryNotKnown = () => new ProxyError('upstream_error', "the service has not told the payment's expiry yet; try again shortly");
 
 function isoOf(value: unknown): string | undefined {
   const ms = parseTimestamp(value);

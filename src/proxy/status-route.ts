@@ -6,9 +6,9 @@
 import type { Answer, PlainRequest } from '../server/plain-exchange.js';
 import type { ProxyContext } from './context.js';
 import { readableRecord } from './context.js';
-import { jsonAnswer } from './errors.js';
+import { jsonTextAnswer } from './errors.js';
 import { readJsonFields, requireText } from './json-body.js';
-import { isIncomplete, toPaymentView } from './payment-view-mapper.js';
+import { isIncomplete, paymentAnswerJson } from './payment-view-mapper.js';
 import { enforceRate } from './rate-limit.js';
 
 export async function handleStatus(request: PlainRequest, ctx: ProxyContext): Promise<Answer> {
@@ -22,5 +22,5 @@ export async function handleStatus(request: PlainRequest, ctx: ProxyContext): Pr
     await ctx.ledger.refresh(paymentId, 'status');
     record = (await options.store.getPayment(paymentId)) ?? record;
   }
-  return jsonAnswer(200, { payment: toPaymentView(record.view, options.clock.now()) });
+  return jsonTextAnswer(200, paymentAnswerJson(record.view, options.clock.now()));
 }

@@ -9,8 +9,8 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { BODY_CONSUMED } from './body.js';
 import { sendEventStream } from './event-stream-sink.js';
-import { bodyReadBefore, NodeRequest, requestUrl } from './node-request.js';
-import { fetchHeaders } from './raw-headers.js';
+import { bodyReadBefore, NodeRequest, requestTarget } from './node-request.js';
+import { fetchHeaders, rawHeader } from './raw-headers.js';
 import { PLAIN_HANDLER, type Answer, type PlainHandler } from './plain-exchange.js';
 
 export type FetchHandler = (request: Request) => Promise<Response> | Response;
@@ -108,7 +108,8 @@ const SMALL_BODY_BYTES = 64 * 1024;
  * undefined, and the body goes on as a stream. A body longer than announced is left to the stream as well.
  */
 function smallBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | undefined> | undefined {
-  const length = Number(req.headers['content-length']);
+  // From the raw list: the first look at `req.headers` builds the whole header object.
+  const length = Number(rawHeader(req.rawHeaders, 'content-length'));
   if (!Number.isSafeInteger(length) || length <= 0 || length > SMALL_BODY_BYTES) return undefined;
   if (bodyReadBefore(req)) return undefined;
   // Events rather than an async iterator: one body of a few hundred bytes is one 'data' and one 'end'.
@@ -133,7 +134,7 @@ function smallBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | unde
 }
 
 function toRequest(req: IncomingMessage, signal: AbortSignal, small?: Uint8Array): Request {
-  const url = requestUrl(req);
+  const { url } = requestTarget(req);
   const headers = fetchHeaders(req.rawHeaders);
   const method = req.method ?? 'GET';
   const init: RequestInit & { duplex?: 'half' } = { method, headers, signal };

@@ -10,10 +10,13 @@ import { Readable } from 'node:stream';
 import { BODY_CONSUMED, BYTES_IN_HAND } from './body.js';
 import { AS_FETCH_REQUEST, type PlainRequest } from './plain-exchange.js';
 import { fetchHeaders, rawHeader } from './raw-headers.js';
+import { parseRequestTarget, type RequestTarget } from './request-target.js';
 
 export class NodeRequest implements PlainRequest {
   readonly method: string;
   readonly url: string;
+  /** The URL's path, known without parsing the URL again (the proxy's router reads it). */
+  readonly pathname: string;
   /** The peer's address, for the per-client limits (remote-address.ts reads it). */
   readonly remoteAddress: string | undefined;
   readonly headers = { get: (name: string) => rawHeader(this.#req.rawHeaders, name) };
@@ -34,7 +37,7 @@ export class NodeRequest implements PlainRequest {
     this.#res = res;
     this.#bytes = bytes;
     this.method = req.method ?? 'GET';
-    this.url = requestUrl(req);
+    ({ url: this.url, pathname: this.pathname } = requestTarget(req));
     this.remoteAddress = req.socket.remoteAddress;
     this.#consumed = !bytes && bodyReadBefore(req);
   }
@@ -110,8 +113,8 @@ export function bodyReadBefore(req: IncomingMessage): boolean {
   return req.readableEnded || (req as IncomingMessage & { body?: unknown }).body !== undefined;
 }
 
-/** The request's absolute URL, from its target and Host; throws on one that cannot be parsed. */
-export function requestUrl(req: IncomingMessage): string {
+/** The request's absolute URL and its path, from its target and Host; throws on one that cannot be parsed. */
+export function requestTarget(req: IncomingMessage): RequestTarget {
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  return new URL(req.url ?? '/', `${protocol}://${req.headers.host ?? 'localhost'}`).href;
+  return parseRequestTarget(req.url ?? '/', protocol, rawHeader(req.rawHeaders, 'host') ?? 'localhost');
 }

@@ -11,6 +11,8 @@
 export interface PlainRequest {
   readonly method: string;
   readonly url: string;
+  /** The URL's path, where the request knows it without a parse (the node adapter's light request does). */
+  readonly pathname?: string;
   readonly headers: { get(name: string): string | null };
   readonly signal: AbortSignal;
   readonly body: ReadableStream<Uint8Array> | null;
@@ -38,6 +40,11 @@ export function asFetchRequest(request: PlainRequest): Request {
   const build = (request as PlainRequest & { [AS_FETCH_REQUEST]?: () => Request })[AS_FETCH_REQUEST];
   if (!build) throw new TypeError('this request cannot be turned into a Fetch Request');
   return build.call(request);
+}
+
+/** The request's path, parsed from its URL only when the request does not know it already. */
+export function pathnameOf(request: PlainRequest): string {
+  return request.pathname ?? new URL(request.url).pathname;
 }
 
 export function toResponse(answer: Answer): Response {

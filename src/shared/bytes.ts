@@ -57,13 +57,16 @@ export function base64ToBytes(text: string): Uint8Array | undefined {
   return out;
 }
 
-/** Compares two strings in time that depends only on their lengths, for tokens and other secrets. */
+/**
+ * Compares two strings in time that depends only on their lengths, for tokens and other secrets. Code units are
+ * compared as they are: encoding both to UTF-8 first cost more than the comparison.
+ */
 export function timingSafeEqual(a: string, b: string): boolean {
-  const x = toBytes(a);
-  const y = toBytes(b);
-  let diff = x.length ^ y.length;
-  const n = Math.max(x.length, y.length);
-  for (let i = 0; i < n; i++) diff |= (x[i % (x.length || 1)] ?? 0) ^ (y[i % (y.length || 1)] ?? 0);
+  let diff = a.length ^ b.length;
+  const n = Math.max(a.length, b.length);
+  const x = a.length || 1;
+  const y = b.length || 1;
+  for (let i = 0; i < n; i++) diff |= (a.charCodeAt(i % x) || 0) ^ (b.charCodeAt(i % y) || 0);
   return diff === 0;
 }
 

@@ -29,7 +29,11 @@ export function formatServiceTimestamp(epochMs: number): string {
   return `${iso.slice(0, 23)}000Z`;
 }
 
+/** The last one written: every answer stamps the time, and many answers fall in the same millisecond. */
+let lastIso = { epochMs: Number.NaN, iso: '' };
+
 /** An ISO string for the browser (milliseconds). */
 export function toIso(epochMs: number): string {
-  return new Date(epochMs).toISOString();
+  if (epochMs !== lastIso.epochMs) lastIso = { epochMs, iso: new Date(epochMs).toISOString() };
+  return lastIso.iso;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mergeObservation, toPaymentView } from '../../src/proxy/payment-view-mapper.js';
+import { mergeObservation, paymentAnswerJson, toPaymentView } from '../../src/proxy/payment-view-mapper.js';
 
 const context = { orderId: 'A-1', method: 'sbp', amount: '250.00', currency: 'RUB' };
 
@@ -45,5 +45,31 @@ describe('mergeObservation', () => {
     const view = mergeObservation(undefined, { id: 'p1', state: 'on_hold' }, context);
     expect(view).toMatchObject({ outcome: 'checking', final: false });
     expect(mergeObservation(view, { id: 'p1', state: 'finished' }).outcome).toBe('paid');
+  });
+});
+
+describe('paymentAnswerJson', () => {
+  it('writes the same text as JSON.stringify({payment: toPaymentView(view, now)}), and refuses the same views', () => {
+    const open = mergeObservation(
+      undefined,
+      {
+        id: 'p1',
+        state: 'pending',
+        created_at: '2026-01-15T10:00:00Z',
+        expired_at: '2026-01-15T10:15:00Z',
+        requisites: { address: 'payee@okdemo', recipient: 'Ravi "R" Kumar' },
+      },
+      { ...context, method: 'upi', currency: 'INR' },
+    );
+    const paid = mergeObservation(open, { id: 'p1', state: 'finished' });
+    for (const [view, now] of [
+      [open, Date.UTC(2026, 0, 15, 10, 1)],
+      [paid, Date.UTC(2026, 0, 15, 10, 2, 3, 4)],
+    ] as const) {
+      expect(paymentAnswerJson(view, now)).toBe(JSON.stringify({ payment: toPaymentView(view, now) }));
+    }
+    const unknownExpiry = mergeObservation(undefined, { id: 'p2', state: 'pending' }, context);
+    expect(() => paymentAnswerJson(unknownExpiry, 0)).toThrow(/expiry/);
+    expect(() => toPaymentView(unknownExpiry, 0)).toThrow(/expiry/);
   });
 });

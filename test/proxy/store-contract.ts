@@ -59,16 +59,32 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
       await close?.();
     });
 
-    it('keeps orders and payments, and hands out copies', async () => {
+    it('keeps orders and payments, and no change to a record written or read reaches the stored one', async () => {
       const { store, close } = await fixture();
       const id = unique();
       await store.putOrder({ orderId: id, payments: [{ id: 'p1', method: 'upi' }] });
       expect(await store.getOrder(id)).toEqual({ orderId: id, payments: [{ id: 'p1', method: 'upi' }] });
       expect(await store.getOrder(unique())).toBeUndefined();
-      expect(await store.putPayment(record(id, 1), 0)).toBe(true);
+      const written = record(id, 1);
+      written.view.requisites = { address: 'payee@okdemo' };
+      expect(await store.putPayment(written, 0)).toBe(true);
+      written.view.state = 'expired';
       const read = (await store.getPayment(id))!;
-      read.view.state = 'finished';
-      expect((await store.getPayment(id))!.view.state).toBe('pending');
+      expect(read.view.state).toBe('pending');
+      // A store hands out a copy, or a frozen record that refuses the change (the memory store shares one).
+      try {
+        read.view.state = 'finished';
+      } catch (error) {
+        expect(error).toBeInstanceOf(TypeError);
+      }
+      try {
+        read.view.requisites!.address = 'changed@okdemo';
+      } catch (error) {
+        expect(error).toBeInstanceOf(TypeError);
+      }
+      const again = (await store.getPayment(id))!;
+      expect(again.view.state).toBe('pending');
+      expect(again.view.requisites!.address).not.toBe('changed@okdemo');
       await close?.();
     });
 

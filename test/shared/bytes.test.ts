@@ -31,6 +31,12 @@ describe('byte helpers', () => {
     expect(timingSafeEqual('token', 'token-abc')).toBe(false);
     expect(timingSafeEqual('', 'a')).toBe(false);
     expect(timingSafeEqual('', '')).toBe(true);
+    expect(timingSafeEqual('a', '')).toBe(false);
+    expect(timingSafeEqual('token-abc', 'Token-abc')).toBe(false);
+    expect(timingSafeEqual('ab', 'abab')).toBe(false);
+    expect(timingSafeEqual('\u0000', '')).toBe(false);
+    expect(timingSafeEqual('ключ-ё', 'ключ-ё')).toBe(true);
+    expect(timingSafeEqual('ключ-ё', 'ключ-е')).toBe(false);
   });
 
   it('make URL-safe tokens of at least 128 bits that do not repeat', () => {

@@ -25,4 +25,9 @@ describe('timestamps', () => {
     expect(parseTimestamp(formatServiceTimestamp(t))).toBe(t);
     expect(toIso(t)).toBe('2026-01-15T10:00:00.042Z');
   });
+
+  it('write each time as its own, whatever was written just before', () => {
+    const times = [0, 1, 1, 0, Date.UTC(2026, 0, 15), 1, Date.UTC(2026, 0, 15)];
+    for (const t of times) expect(toIso(t)).toBe(new Date(t).toISOString());
+  });
 });
