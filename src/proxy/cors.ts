@@ -35,17 +35,15 @@ export function preflightAnswer(request: PlainRequest, allowed: ReadonlySet<stri
 /** Copies `extra` (lower-case names) onto an answer, merging Vary. */
 export function withHeaders(answer: Answer, extra: Record<string, string>): Answer {
   const { headers } = answer;
-  for (const key in extra) {
-    const value = extra[key]!;
-    const current = key === 'vary' ? headers.vary : undefined;
-    if (!current) headers[key] = value;
-    else if (!varies(current, value)) headers.vary = `${current}, ${value}`;
+  for (const key of Object.keys(extra)) {
+    if (key !== 'vary') headers[key] = extra[key]!;
+    else headers.vary = headers.vary ? mergedVary(headers.vary, extra.vary!) : extra.vary!;
   }
   return answer;
 }
 
-/** True when the Vary list `list` already names `name` (any case). */
-function varies(list: string, name: string): boolean {
+/** The Vary list `list` with `name` added, unless it names it already (any case). */
+function mergedVary(list: string, name: string): string {
   const wanted = name.toLowerCase();
-  return list.split(',').some((item) => item.trim().toLowerCase() === wanted);
+  return list.split(',').some((item) => item.trim().toLowerCase() === wanted) ? list : `${list}, ${name}`;
 }

@@ -123,7 +123,19 @@ export function toPaymentView(view: StoredView, now: number): PaymentView {
 export function paymentAnswerJson(view: StoredView, now: number): string {
   if (!view.createdAt || !view.expiresAt) throw expiryNotKnown();
   if (Object.hasOwn(view, 'serverTime')) return JSON.stringify({ payment: toPaymentView(view, now) });
-  return `{"payment":${JSON.stringify(view).slice(0, -1)},"serverTime":"${toIso(now)}"}}`;
+  return `{"payment":${viewJsonOpen(view)},"serverTime":"${toIso(now)}"}}`;
+}
+
+/** The JSON of frozen views (the memory store's, which every read of one version shares), without its closing brace. */
+const frozenViewJson = new WeakMap<StoredView, string>();
+
+function viewJsonOpen(view: StoredView): string {
+  let json = frozenViewJson.get(view);
+  if (json === undefined) {
+    json = JSON.stringify(view).slice(0, -1);
+    if (Object.isFrozen(view)) frozenViewJson.set(view, json);
+  }
+  return json;
 }
 
 const expiryNotKnown = () => new ProxyError('upstream_error', "the service has not told the payment's expiry yet; try again shortly");

@@ -62,11 +62,11 @@ export function base64ToBytes(text: string): Uint8Array | undefined {
  * compared as they are: encoding both to UTF-8 first cost more than the comparison.
  */
 export function timingSafeEqual(a: string, b: string): boolean {
+  // Strings of unequal length are unequal, but `a` is still walked through, so that no early return tells where
+  // (or whether) a guess of the right length went wrong.
+  const other = a.length === b.length ? b : a;
   let diff = a.length ^ b.length;
-  const n = Math.max(a.length, b.length);
-  const x = a.length || 1;
-  const y = b.length || 1;
-  for (let i = 0; i < n; i++) diff |= (a.charCodeAt(i % x) || 0) ^ (b.charCodeAt(i % y) || 0);
+  for (let i = 0; i < a.length; i++) diff |= a.charCodeAt(i) ^ other.charCodeAt(i);
   return diff === 0;
 }
 
