@@ -121,15 +121,17 @@ function smallBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | unde
       size += chunk.length;
     };
     const onEnd = () => {
-      req.off('data', onData).off('error', onError).off('close', onClose);
+      stop();
       resolve(Buffer.concat(chunks, size) as Uint8Array<ArrayBuffer>);
     };
     const onError = (error: Error) => {
-      req.off('data', onData).off('end', onEnd).off('close', onClose);
+      stop();
       reject(error);
     };
     const onClose = () => onError(new Error('the client went away before its body arrived'));
-    req.on('data', onData).once('end', onEnd).once('error', onError).once('close', onClose);
+    // `on`, not `once`: whichever settles takes all four off, and `once` would wrap each listener anew.
+    const stop = () => req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
   });
 }
 

@@ -116,6 +116,95 @@ describe('an event stream on node:http', () => {
   });
 });
 
+/** Everything the server sends on a raw socket until it closes the connection or `until` matches the text so far. */
+function readAll(socket: Socket, until: (text: string) => boolean): Promise<string> {
+  return within(
+    new Promise<string>((resolve) => {
+      let text = '';
+      socket.setEncoding('latin1');
+      socket.on('data', (chunk: string) => {
+        text += chunk;
+        if (until(text)) resolve(text);
+      });
+      socket.on('close', () => resolve(text));
+    }),
+    'the whole answer',
+  );
+}
+
+function rawClient(): Socket {
+  const url = new URL(running!.url);
+  const socket = connect(Number(url.port), url.hostname);
+  sockets.push(socket);
+  socket.on('error', () => {});
+  return socket;
+}
+
+describe('an event stream on node:http, byte for byte', () => {
+  const block = (n: number) => new TextDecoder().decode(step(n));
+  const chunk = (n: number) => `${step(n).byteLength.toString(16)}\r\n${block(n)}\r\n`;
+
+  it('frames each block as one chunk after the head, and ends with the last chunk', async () => {
+    const first = await serveWriter((writer) => writer.write(step(1)));
+    const socket = rawClient();
+    socket.write(`GET /events HTTP/1.1\r\nhost: x\r\n\r\n`);
+    const reading = readAll(socket, (text) => text.endsWith('\r\n0\r\n\r\n'));
+    const { writer } = await first();
+    writer.write(step(2));
+    writer.write(new Uint8Array(0)); // nothing to send: an empty chunk would end the answer
+    writer.write(step(2)); // the same bytes again: the same chunk
+    writer.close();
+    const text = await reading;
+    const [head, body] = [text.slice(0, text.indexOf('\r\n\r\n')), text.slice(text.indexOf('\r\n\r\n') + 4)];
+    expect(head).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(head).toMatch(/\r\ntransfer-encoding: chunked/i);
+    expect(body).toBe(`${chunk(1)}${chunk(2)}${chunk(2)}0\r\n\r\n`);
+  });
+
+  it('sends the blocks unframed to an HTTP/1.0 client, and closes the connection to end', async () => {
+    const first = await serveWriter((writer) => writer.write(step(1)));
+    const socket = rawClient();
+    socket.write(`GET /events HTTP/1.0\r\nhost: x\r\n\r\n`);
+    const reading = readAll(socket, () => false);
+    const { writer } = await first();
+    writer.write(step(2));
+    writer.close();
+    const text = await reading;
+    expect(text).toMatch(/^HTTP\/1\.1 200 OK\r\n/);
+    expect(text).not.toMatch(/transfer-encoding/i);
+    expect(text.slice(text.indexOf('\r\n\r\n') + 4)).toBe(`${block(1)}${block(2)}`);
+  });
+
+  it('keeps a pipelined stream behind the answer before it on the same connection', async () => {
+    let writer: SseWriter | undefined;
+    let answerSlow!: () => void;
+    running = await serve(async (request) => {
+      if (new URL(request.url).pathname === '/slow') {
+        await new Promise<void>((resolve) => (answerSlow = resolve));
+        return new Response('slow answer');
+      }
+      writer = new SseWriter(() => {});
+      writer.write(step(1));
+      return new Response(writer.stream, { headers: SSE_HEADERS });
+    });
+    const socket = rawClient();
+    socket.write(`GET /slow HTTP/1.1\r\nhost: x\r\n\r\nGET /events HTTP/1.1\r\nhost: x\r\n\r\n`);
+    const reading = readAll(socket, (text) => text.endsWith('\r\n0\r\n\r\n'));
+    await until(() => writer !== undefined && answerSlow !== undefined, 'both requests');
+    writer!.write(step(2)); // the stream's socket is still the slow answer's
+    answerSlow();
+    await until(() => writer!.closed || socket.bytesRead > 0, 'the slow answer');
+    writer!.write(step(3));
+    writer!.close();
+    const text = await reading;
+    const slowEnd = text.indexOf('slow answer');
+    const streamHead = text.indexOf('HTTP/1.1 200 OK', 1);
+    expect(slowEnd).toBeGreaterThan(0);
+    expect(streamHead).toBeGreaterThan(slowEnd);
+    expect(text.slice(text.indexOf('\r\n\r\n', streamHead) + 4)).toBe(`${chunk(1)}${chunk(2)}${chunk(3)}0\r\n\r\n`);
+  });
+});
+
 describe("the proxy's payment stream on node:http", () => {
   function eventsUrl(paymentId: string, token: string) {
     return `${running!.url}/payin/events?paymentId=${encodeURIComponent(paymentId)}&token=${encodeURIComponent(token)}`;
