@@ -122,7 +122,8 @@ function smallBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | unde
     };
     const onEnd = () => {
       stop();
-      resolve(Buffer.concat(chunks, size) as Uint8Array<ArrayBuffer>);
+      // One chunk (a small body's usual case) is handed over as it is: a stream's chunks are the reader's to keep.
+      resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)) as Uint8Array<ArrayBuffer>);
     };
     const onError = (error: Error) => {
       stop();

@@ -19,7 +19,7 @@ export class NodeRequest implements PlainRequest {
   readonly pathname: string;
   /** The peer's address, for the per-client limits (remote-address.ts reads it). */
   readonly remoteAddress: string | undefined;
-  readonly headers = { get: (name: string) => rawHeader(this.#req.rawHeaders, name) };
+  readonly headers: RawHeaders;
   readonly #req: IncomingMessage;
   /** The answer in the making, whose early close aborts `signal`; none for a request that is not served. */
   readonly #res: ServerResponse | undefined;
@@ -34,6 +34,7 @@ export class NodeRequest implements PlainRequest {
   /** `bytes`: the whole body when the adapter read it already. Throws on a URL that cannot be parsed. */
   constructor(req: IncomingMessage, bytes: Uint8Array<ArrayBuffer> | undefined, res?: ServerResponse) {
     this.#req = req;
+    this.headers = new RawHeaders(req.rawHeaders);
     this.#res = res;
     this.#bytes = bytes;
     this.method = req.method ?? 'GET';
@@ -105,6 +106,15 @@ export class NodeRequest implements PlainRequest {
         controller.close();
       },
     });
+  }
+}
+
+/** Headers.get over node's raw list, a method rather than a closure made for every request. */
+class RawHeaders {
+  constructor(private readonly raw: readonly string[]) {}
+
+  get(name: string): string | null {
+    return rawHeader(this.raw, name);
   }
 }
 
