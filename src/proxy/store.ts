@@ -79,6 +79,10 @@ export interface ProxyStore {
   /** Written only by the holder of the order's lease, so a plain write is enough. */
   putOrder(order: OrderRecord): Promise<void>;
 
+  /**
+   * The stored record. No change made to it may reach the store: hand out a copy (what a read from a database
+   * is), or a record frozen to its last nested object (the memory store shares one per version).
+   */
   getPayment(id: string): Promise<PaymentRecord | undefined>;
   /**
    * Writes the record only when the stored version is `expectedVersion` (0: nothing stored yet). False when
