@@ -68,8 +68,8 @@ export function sendEventStream(body: ReadableStream<Uint8Array>, res: ServerRes
     write(bytes) {
       if (res.destroyed || bytes.byteLength === 0) return;
       socket ??= chunkedSocket(res);
-      if (socket) socket.write(chunkOf(bytes));
-      else res.write(bytes);
+      if (!socket) res.write(bytes);
+      else if (!socket.destroyed) socket.write(chunkOf(bytes));
     },
     // ServerResponse counts its socket's buffer too, so this is what the client has not taken either way.
     get unread() {
