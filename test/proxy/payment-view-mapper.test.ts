@@ -68,6 +68,14 @@ describe('paymentAnswerJson', () => {
     ] as const) {
       expect(paymentAnswerJson(view, now)).toBe(JSON.stringify({ payment: toPaymentView(view, now) }));
     }
+    // A frozen view (the memory store's) has its JSON kept: each version still answers as itself, at each time.
+    const frozenOpen = Object.freeze(structuredClone(open));
+    const frozenPaid = Object.freeze(structuredClone(paid));
+    for (const now of [1, 2, 1]) {
+      for (const view of [frozenOpen, frozenPaid]) {
+        expect(paymentAnswerJson(view, now)).toBe(JSON.stringify({ payment: toPaymentView(view, now) }));
+      }
+    }
     const unknownExpiry = mergeObservation(undefined, { id: 'p2', state: 'pending' }, context);
     expect(() => paymentAnswerJson(unknownExpiry, 0)).toThrow(/expiry/);
     expect(() => toPaymentView(unknownExpiry, 0)).toThrow(/expiry/);
