@@ -23,7 +23,7 @@ import { defineConfig, parseSync, type Plugin } from 'vite';
  * are built with, the flow's state, the screens' context), renamed by the minifier like local variables. A name
  * belongs here only if nothing outside the bundle sees it: not Lit's lifecycle, not the public API (`start`,
  * `payment`, attributes), not the proxy's JSON or what sessionStorage keeps, and not a translation key (the
- * language files are built apart: `checkNow` is one), and no DOM or host object has a property of that name.
+ * language files are built apart; SHORT_TRANSLATION_KEYS renames those), and no DOM or host object has a property of that name.
  */
 const INTERNAL_PROPERTIES = new RegExp(
   `^(?:${`countdown feed tabs sync announcedSeconds remainingMs toExpiryMs setTarget follow leading leave stop stuck
@@ -37,12 +37,43 @@ const INTERNAL_PROPERTIES = new RegExp(
 /** The languages beyond English: each becomes dist/payin-checkout.<lang>.js, loaded on demand from beside the script. */
 const LANGUAGES = ['ru', 'hi'];
 
+/**
+ * Members of the Translation interface that keep their names: those that are also a name outside the bundle (the
+ * element's `title` and `methods`, the payment's `address`), `locale` (a language file is checked by it), and
+ * those read by a computed name (`t[\`${screen}Heading\`]` and the error screen's `t[action]`).
+ */
+const KEPT_TRANSLATION_KEYS = new Set(
+  'locale title methods address retry startAgain paidHeading underpaidHeading expiredHeading failedHeading lateHeading'.split(' '),
+);
+
+/**
+ * Every other translation key and its short name in the script and in the language files alike (`$0`, `$1`, ...:
+ * names the minifier never gives a property of its own, as long as it renames fewer than a few thousand). The
+ * keys are long words that each appear only a few times, so gzip cannot fold them: 0.2 kB of the script.
+ */
+export const SHORT_TRANSLATION_KEYS: ReadonlyMap<string, string> = (() => {
+  const file = fileURLToPath(new URL('src/widget/translations/translation.ts', import.meta.url));
+  const program = parseSync(file, readFileSync(file, 'utf8'), { lang: 'ts' }).program as unknown as {
+    body: { type: string; declaration?: { type: string; id?: { name: string }; body?: { body: { key?: { name?: string } }[] } } }[];
+  };
+  const declaration = program.body.find((s) => s.declaration?.id?.name === 'Translation')?.declaration;
+  const names = (declaration?.body?.body ?? []).map((m) => m.key?.name).filter((n): n is string => !!n);
+  if (names.length < 20) throw new Error(`${file}: the Translation interface was not found`);
+  const alphabet = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  return new Map(names.filter((n) => !KEPT_TRANSLATION_KEYS.has(n)).map((n, i) => [n, `$${alphabet[i]}`]));
+})();
+
 export default defineConfig({
   // Nothing in public/ belongs in the bundle's folder.
   publicDir: false,
   plugins: [
     qrcodeAsModules(),
     minifyTemplates(),
+    {
+      name: 'payin-short-translation-keys',
+      apply: 'build',
+      transform: (code, id) => (/\/src\/widget\/.*\.ts$/.test(id) ? shortenTranslationKeys(code, id) : null),
+    },
     languageFiles(LANGUAGES),
     jsxTypings({ manifest: 'custom-elements.json', outDir: 'dist/jsx' }),
   ],
@@ -122,6 +153,40 @@ function minifyTemplates(): Plugin {
   };
 }
 
+/**
+ * Renames the keys of SHORT_TRANSLATION_KEYS wherever they are a property name in the widget's code (`t.payButton`,
+ * `{payButton: ...}`, a method or class field of that name): the same name everywhere, so that a key that is also
+ * an internal property (the status feed's `checkNow`, the screens' `copy`) stays consistent with itself.
+ */
+function shortenTranslationKeys(code: string, id: string): string | null {
+  const edits: { start: number; end: number; text: string }[] = [];
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const n = node as { type?: string; computed?: boolean; shorthand?: boolean; key?: NamedNode; property?: NamedNode };
+    const key =
+      n.type === 'MemberExpression'
+        ? n.property
+        : /^(Property|MethodDefinition|PropertyDefinition)$/.test(n.type ?? '')
+          ? n.key
+          : undefined;
+    const short = key?.type === 'Identifier' && !n.computed ? SHORT_TRANSLATION_KEYS.get(key.name) : undefined;
+    if (key && short) edits.push({ start: key.start, end: key.end, text: n.shorthand ? `${short}: ${key.name}` : short });
+    for (const value of Object.values(node)) if (value && typeof value === 'object') visit(value);
+  };
+  visit(parseSync(id, code, { lang: 'ts' }).program);
+  if (edits.length === 0) return null;
+  let out = code;
+  for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  return out;
+}
+
+interface NamedNode {
+  type: string;
+  name: string;
+  start: number;
+  end: number;
+}
+
 interface TemplateLiteral {
   quasis: { start: number; value: { raw: string } }[];
 }
@@ -178,6 +243,17 @@ function languageFiles(languages: string[]): Plugin {
           minify: true,
           charset: 'utf8',
           logLevel: 'warning',
+          plugins: [
+            {
+              name: 'payin-short-translation-keys',
+              setup(build) {
+                build.onLoad({ filter: /\/src\/widget\/.*\.ts$/ }, ({ path }) => {
+                  const code = readFileSync(path, 'utf8');
+                  return { contents: shortenTranslationKeys(code, path) ?? code, loader: 'ts' };
+                });
+              },
+            },
+          ],
         });
       }
     },
