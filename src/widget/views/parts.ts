@@ -9,7 +9,7 @@ import { formatAmount, formatClock } from '../format.js';
 import type { ViewContext } from './view-context.js';
 
 export function heading(text: string): TemplateResult {
-  return html`<h2 part="heading" id="heading" class="heading" tabindex="-1">${text}</h2>`;
+  return html`<h2 part="heading" id="heading" tabindex="-1">${text}</h2>`;
 }
 
 export function spinner(): TemplateResult {
@@ -51,6 +51,6 @@ export function notices(ctx: ViewContext): TemplateResult | typeof nothing {
   if (!state.trouble && !state.stalled) return nothing;
   return html`<div part="notice" class="notice">
     <span>${state.stalled ? t.followStopped : t.connectionTrouble}</span>
-    <button part="check-button" class="link" type="button" @click=${ctx.refresh}>${t.checkNow}</button>
+    <button part="check-button" class="link" type="button" @click=${() => ctx.flow.refresh()}>${t.checkNow}</button>
   </div>`;
 }
