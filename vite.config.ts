@@ -12,7 +12,7 @@
  * custom-elements.json, so that they can never drift from the element: the manifest is generated from the
  * element's JSDoc by `cem analyze`, which therefore runs before this build.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import { transform as transformCss } from 'lightningcss';
@@ -28,7 +28,7 @@ import { defineConfig, parseSync, type Plugin } from 'vite';
 const INTERNAL_PROPERTIES = new RegExp(
   `^(?:${`countdown feed tabs sync announcedSeconds remainingMs toExpiryMs setTarget follow leading leave stop stuck
   tapped banks want onZero onPayment onTrouble onFatal onDeadline onLead onPeerPayment phase trouble stalled late flow
-  isPhone bankQuery filterBanks setOtherDevice restart retryAfterMs toDetail announcedBefore streamOpen failures
+  isPhone bankQuery filterBanks setOtherDevice record retryAfterMs toDetail announcedBefore streamOpen failures
   interval isDark`
     .split(/\s+/)
     .join('|')})$`,
@@ -115,6 +115,35 @@ export default defineConfig({
  * template); a `css` stylesheet goes through Lightning CSS (the CSS engine Vite itself uses). Works on the
  * TypeScript source, through the parser Vite exports, so that a `${...}` inside a template is never touched.
  */
+/** A class selector in a stylesheet (`.pay-body`); a number such as `.5em` is none. */
+const CLASS_SELECTOR = /\.(-?[_a-zA-Z][\w-]*)/g;
+
+/**
+ * The stylesheet's class names and their short names (`a`, `b`, ...), which minifyTemplates() writes into the
+ * stylesheet and into the static text of every template's class attribute: only the element's own shadow tree
+ * uses them (the styling API is its parts and custom properties), so no name is seen outside. A class that the
+ * code also writes as a string of its own (`'primary'`, `'done'`, a screen's name such as `'error'`,
+ * `'copy-scratch'`) keeps its name, since it may reach the attribute through an expression.
+ */
+const SHORT_CLASSES: ReadonlyMap<string, string> = (() => {
+  const dir = fileURLToPath(new URL('src/widget/', import.meta.url));
+  const strings = new Set<string>();
+  let css = '';
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const n = node as { type?: string; value?: unknown; tag?: { name?: string }; quasi?: TemplateLiteral };
+    if (n.type === 'Literal' && typeof n.value === 'string') strings.add(n.value);
+    if (n.type === 'TaggedTemplateExpression' && n.tag?.name === 'css') css += n.quasi!.quasis.map((q) => q.value.raw).join('');
+    for (const value of Object.values(node)) if (value && typeof value === 'object') visit(value);
+  };
+  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    if (file.endsWith('.ts')) visit(parseSync(file, readFileSync(dir + file, 'utf8'), { lang: 'ts' }).program);
+  }
+  const names = [...new Set(Array.from(css.matchAll(CLASS_SELECTOR), (m) => m[1]!))].filter((name) => !strings.has(name));
+  const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  return new Map(names.map((name, i) => [name, `${letters[i % letters.length]}${i < letters.length ? '' : i}`]));
+})();
+
 function minifyTemplates(): Plugin {
   return {
     name: 'payin-minify-templates',
@@ -133,12 +162,24 @@ function minifyTemplates(): Plugin {
           edits.push({
             start: q!.start + 1,
             end: q!.start + 1 + q!.value.raw.length,
-            text: css.toString().replace(/[`\\]|\$\{/g, (c) => `\\${c}`),
+            text: css
+              .toString()
+              .replace(CLASS_SELECTOR, (selector, name: string) => (SHORT_CLASSES.has(name) ? `.${SHORT_CLASSES.get(name)}` : selector))
+              .replace(/[`\\]|\$\{/g, (c) => `\\${c}`),
           });
         } else if (tag === 'html' || tag === 'svg') {
+          let inClass = false;
           for (const q of n.quasi!.quasis) {
             const raw = q.value.raw;
-            const text = raw.replace(/\s*\n\s*/g, ' ');
+            // Static class names come first in an attribute (`class="copy ${...}"`): after a ${...} only its end.
+            if (inClass && !raw.startsWith('"')) this.error(`${id}: write the static classes before the \${...} in \`${raw}\``);
+            const text = raw
+              .replace(/\s*\n\s*/g, ' ')
+              .replace(
+                /(\bclass=")([^"]*)/g,
+                (_, attribute: string, names: string) => attribute + names.replace(/[^\s]+/g, (name) => SHORT_CLASSES.get(name) ?? name),
+              );
+            inClass = /\bclass="[^"]*$/.test(raw);
             if (text !== raw) edits.push({ start: q.start + 1, end: q.start + 1 + raw.length, text });
           }
         }
