@@ -29,14 +29,13 @@ export class PayinError extends Error implements ErrorEventDetail {
   }
 }
 
-/** Anything thrown while talking to the proxy, as a PayinError (callers check isAbort first: an abort is no error). */
+/**
+ * Anything thrown while talking to the proxy, as a PayinError. An abort is no error: it is thrown only when the
+ * caller's own signal aborted, and callers drop the answers of what they aborted before reading their errors.
+ */
 export function toPayinError(error: unknown): PayinError {
   if (error instanceof PayinError) return error;
-  return new PayinError('network_error', error instanceof Error ? error.message : String(error));
-}
-
-export function isAbort(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'AbortError';
+  return new PayinError('network_error', String(error));
 }
 
 /** `{endpoint}/{route}`, tolerating a trailing slash on the endpoint. */

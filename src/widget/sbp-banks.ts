@@ -19,7 +19,8 @@ export async function loadSbpBanks(endpoint: string, signal: AbortSignal): Promi
   const known = loaded.get(url.href);
   if (known) return known;
   const answer = await fetch(url, { signal, credentials: 'same-origin', headers: { accept: 'application/json' } });
-  if (!answer.ok) throw new Error(`${url.pathname}: HTTP ${answer.status}`);
+  // Nobody reads the error (the chooser just stays out); not caching it lets the next element try again.
+  if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
   const banks = readSbpBanks(await answer.json(), url.origin);
   loaded.set(url.href, banks);
   return banks;
