@@ -27,7 +27,7 @@ export function payScreen(ctx: ViewContext, payment: PaymentView): TemplateResul
       ${
         ctx.stuck
           ? html`<div part="notice" class="notice" role="status"><span>${t.didntOpen}</span>
-            ${qr ? html`<button class="link" type="button" @click=${() => ctx.setOtherDevice(true)}>${t.otherDevice}</button>` : nothing}</div>`
+            ${qr ? html`<button class="link" @click=${() => ctx.setOtherDevice(true)}>${t.otherDevice}</button>` : nothing}</div>`
           : nothing
       }
       ${countdown(ctx)} ${notices(ctx)} ${details(ctx, payment, chooser === nothing && !page)}
@@ -72,6 +72,6 @@ function details(ctx: ViewContext, payment: PaymentView, instruct: boolean): Tem
 
 export function otherMethod(ctx: ViewContext): TemplateResult | typeof nothing {
   if (ctx.methods.length < 2) return nothing;
-  return html`<button part="other-method-button" class="link" type="button" @click=${() => ctx.flow.reset()}>
+  return html`<button part="other-method-button" class="link" @click=${() => ctx.flow.reset()}>
     ${ctx.t.otherMethod}</button>`;
 }
