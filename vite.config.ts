@@ -20,16 +20,18 @@ import { defineConfig, parseSync, type Plugin } from 'vite';
 
 /**
  * Properties that only the element's own modules read and write (controller members, the options the controllers
- * are built with, the flow's state, the screens' context), renamed by the minifier like local variables. A name
+ * are built with, the flow's state, the screens' context, and on the last line the qrcode core's mask patterns,
+ * penalty weights, Reed-Solomon encoder and bit matrix), renamed by the minifier like local variables. A name
  * belongs here only if nothing outside the bundle sees it: not Lit's lifecycle, not the public API (`start`,
  * `payment`, attributes), not the proxy's JSON or what sessionStorage keeps, and not a translation key (the
- * language files are built apart; SHORT_TRANSLATION_KEYS renames those), and no DOM or host object has a property of that name.
+ * language files are built apart; SHORT_TRANSLATION_KEYS renames those), and no DOM or host object, and no other
+ * module of the bundle, has a property of that name (so not qrcode's `size`, `data`, `get`, `set` or `encode`).
  */
 const INTERNAL_PROPERTIES = new RegExp(
   `^(?:${`countdown feed tabs sync announcedSeconds remainingMs toExpiryMs setTarget follow leading leave stop stuck
   tapped banks want onZero onPayment onTrouble onFatal onDeadline onLead onPeerPayment phase trouble stalled late flow
   isPhone bankQuery filterBanks setOtherDevice record retryAfterMs toDetail announcedBefore streamOpen failures
-  interval isDark`
+  interval isDark PATTERN\\d+ N[1-4] genPoly degree initialize reservedBit isReserved xor`
     .split(/\s+/)
     .join('|')})$`,
 );
