@@ -12,7 +12,7 @@
  * custom-elements.json, so that they can never drift from the element: the manifest is generated from the
  * element's JSDoc by `cem analyze`, which therefore runs before this build.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import { transform as transformCss } from 'lightningcss';
@@ -20,16 +20,18 @@ import { defineConfig, parseSync, type Plugin } from 'vite';
 
 /**
  * Properties that only the element's own modules read and write (controller members, the options the controllers
- * are built with, the flow's state, the screens' context), renamed by the minifier like local variables. A name
+ * are built with, the flow's state, the screens' context, and on the last line the qrcode core's mask patterns,
+ * penalty weights, Reed-Solomon encoder and bit matrix), renamed by the minifier like local variables. A name
  * belongs here only if nothing outside the bundle sees it: not Lit's lifecycle, not the public API (`start`,
  * `payment`, attributes), not the proxy's JSON or what sessionStorage keeps, and not a translation key (the
- * language files are built apart: `checkNow` is one), and no DOM or host object has a property of that name.
+ * language files are built apart; SHORT_TRANSLATION_KEYS renames those), and no DOM or host object, and no other
+ * module of the bundle, has a property of that name (so not qrcode's `size`, `data`, `get`, `set` or `encode`).
  */
 const INTERNAL_PROPERTIES = new RegExp(
   `^(?:${`countdown feed tabs sync announcedSeconds remainingMs toExpiryMs setTarget follow leading leave stop stuck
   tapped banks want onZero onPayment onTrouble onFatal onDeadline onLead onPeerPayment phase trouble stalled late flow
-  isPhone bankQuery filterBanks setOtherDevice restart retryAfterMs toDetail announcedBefore streamOpen failures
-  interval isDark`
+  isPhone bankQuery filterBanks setOtherDevice record retryAfterMs toDetail announcedBefore streamOpen failures
+  interval isDark PATTERN\\d+ N[1-4] genPoly degree initialize reservedBit isReserved xor`
     .split(/\s+/)
     .join('|')})$`,
 );
@@ -37,12 +39,43 @@ const INTERNAL_PROPERTIES = new RegExp(
 /** The languages beyond English: each becomes dist/payin-checkout.<lang>.js, loaded on demand from beside the script. */
 const LANGUAGES = ['ru', 'hi'];
 
+/**
+ * Members of the Translation interface that keep their names: those that are also a name outside the bundle (the
+ * element's `title` and `methods`, the payment's `address`), `locale` (a language file is checked by it), and
+ * those read by a computed name (`t[\`${screen}Heading\`]` and the error screen's `t[action]`).
+ */
+const KEPT_TRANSLATION_KEYS = new Set(
+  'locale title methods address retry startAgain paidHeading underpaidHeading expiredHeading failedHeading lateHeading'.split(' '),
+);
+
+/**
+ * Every other translation key and its short name in the script and in the language files alike (`$0`, `$1`, ...:
+ * names the minifier never gives a property of its own, as long as it renames fewer than a few thousand). The
+ * keys are long words that each appear only a few times, so gzip cannot fold them: 0.2 kB of the script.
+ */
+export const SHORT_TRANSLATION_KEYS: ReadonlyMap<string, string> = (() => {
+  const file = fileURLToPath(new URL('src/widget/translations/translation.ts', import.meta.url));
+  const program = parseSync(file, readFileSync(file, 'utf8'), { lang: 'ts' }).program as unknown as {
+    body: { type: string; declaration?: { type: string; id?: { name: string }; body?: { body: { key?: { name?: string } }[] } } }[];
+  };
+  const declaration = program.body.find((s) => s.declaration?.id?.name === 'Translation')?.declaration;
+  const names = (declaration?.body?.body ?? []).map((m) => m.key?.name).filter((n): n is string => !!n);
+  if (names.length < 20) throw new Error(`${file}: the Translation interface was not found`);
+  const alphabet = '0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  return new Map(names.filter((n) => !KEPT_TRANSLATION_KEYS.has(n)).map((n, i) => [n, `$${alphabet[i]}`]));
+})();
+
 export default defineConfig({
   // Nothing in public/ belongs in the bundle's folder.
   publicDir: false,
   plugins: [
     qrcodeAsModules(),
     minifyTemplates(),
+    {
+      name: 'payin-short-translation-keys',
+      apply: 'build',
+      transform: (code, id) => (/\/src\/widget\/.*\.ts$/.test(id) ? shortenTranslationKeys(code, id) : null),
+    },
     languageFiles(LANGUAGES),
     jsxTypings({ manifest: 'custom-elements.json', outDir: 'dist/jsx' }),
   ],
@@ -84,6 +117,35 @@ export default defineConfig({
  * template); a `css` stylesheet goes through Lightning CSS (the CSS engine Vite itself uses). Works on the
  * TypeScript source, through the parser Vite exports, so that a `${...}` inside a template is never touched.
  */
+/** A class selector in a stylesheet (`.pay-body`); a number such as `.5em` is none. */
+const CLASS_SELECTOR = /\.(-?[_a-zA-Z][\w-]*)/g;
+
+/**
+ * The stylesheet's class names and their short names (`a`, `b`, ...), which minifyTemplates() writes into the
+ * stylesheet and into the static text of every template's class attribute: only the element's own shadow tree
+ * uses them (the styling API is its parts and custom properties), so no name is seen outside. A class that the
+ * code also writes as a string of its own (`'primary'`, `'done'`, a screen's name such as `'error'`,
+ * `'copy-scratch'`) keeps its name, since it may reach the attribute through an expression.
+ */
+const SHORT_CLASSES: ReadonlyMap<string, string> = (() => {
+  const dir = fileURLToPath(new URL('src/widget/', import.meta.url));
+  const strings = new Set<string>();
+  let css = '';
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const n = node as { type?: string; value?: unknown; tag?: { name?: string }; quasi?: TemplateLiteral };
+    if (n.type === 'Literal' && typeof n.value === 'string') strings.add(n.value);
+    if (n.type === 'TaggedTemplateExpression' && n.tag?.name === 'css') css += n.quasi!.quasis.map((q) => q.value.raw).join('');
+    for (const value of Object.values(node)) if (value && typeof value === 'object') visit(value);
+  };
+  for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    if (file.endsWith('.ts')) visit(parseSync(file, readFileSync(dir + file, 'utf8'), { lang: 'ts' }).program);
+  }
+  const names = [...new Set(Array.from(css.matchAll(CLASS_SELECTOR), (m) => m[1]!))].filter((name) => !strings.has(name));
+  const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
+  return new Map(names.map((name, i) => [name, `${letters[i % letters.length]}${i < letters.length ? '' : i}`]));
+})();
+
 function minifyTemplates(): Plugin {
   return {
     name: 'payin-minify-templates',
@@ -102,12 +164,24 @@ function minifyTemplates(): Plugin {
           edits.push({
             start: q!.start + 1,
             end: q!.start + 1 + q!.value.raw.length,
-            text: css.toString().replace(/[`\\]|\$\{/g, (c) => `\\${c}`),
+            text: css
+              .toString()
+              .replace(CLASS_SELECTOR, (selector, name: string) => (SHORT_CLASSES.has(name) ? `.${SHORT_CLASSES.get(name)}` : selector))
+              .replace(/[`\\]|\$\{/g, (c) => `\\${c}`),
           });
         } else if (tag === 'html' || tag === 'svg') {
+          let inClass = false;
           for (const q of n.quasi!.quasis) {
             const raw = q.value.raw;
-            const text = raw.replace(/\s*\n\s*/g, ' ');
+            // Static class names come first in an attribute (`class="copy ${...}"`): after a ${...} only its end.
+            if (inClass && !raw.startsWith('"')) this.error(`${id}: write the static classes before the \${...} in \`${raw}\``);
+            const text = raw
+              .replace(/\s*\n\s*/g, ' ')
+              .replace(
+                /(\bclass=")([^"]*)/g,
+                (_, attribute: string, names: string) => attribute + names.replace(/[^\s]+/g, (name) => SHORT_CLASSES.get(name) ?? name),
+              );
+            inClass = /\bclass="[^"]*$/.test(raw);
             if (text !== raw) edits.push({ start: q.start + 1, end: q.start + 1 + raw.length, text });
           }
         }
@@ -120,6 +194,40 @@ function minifyTemplates(): Plugin {
       return { code: out, map: null };
     },
   };
+}
+
+/**
+ * Renames the keys of SHORT_TRANSLATION_KEYS wherever they are a property name in the widget's code (`t.payButton`,
+ * `{payButton: ...}`, a method or class field of that name): the same name everywhere, so that a key that is also
+ * an internal property (the status feed's `checkNow`, the screens' `copy`) stays consistent with itself.
+ */
+function shortenTranslationKeys(code: string, id: string): string | null {
+  const edits: { start: number; end: number; text: string }[] = [];
+  const visit = (node: unknown): void => {
+    if (!node || typeof node !== 'object') return;
+    const n = node as { type?: string; computed?: boolean; shorthand?: boolean; key?: NamedNode; property?: NamedNode };
+    const key =
+      n.type === 'MemberExpression'
+        ? n.property
+        : /^(Property|MethodDefinition|PropertyDefinition)$/.test(n.type ?? '')
+          ? n.key
+          : undefined;
+    const short = key?.type === 'Identifier' && !n.computed ? SHORT_TRANSLATION_KEYS.get(key.name) : undefined;
+    if (key && short) edits.push({ start: key.start, end: key.end, text: n.shorthand ? `${short}: ${key.name}` : short });
+    for (const value of Object.values(node)) if (value && typeof value === 'object') visit(value);
+  };
+  visit(parseSync(id, code, { lang: 'ts' }).program);
+  if (edits.length === 0) return null;
+  let out = code;
+  for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
+  return out;
+}
+
+interface NamedNode {
+  type: string;
+  name: string;
+  start: number;
+  end: number;
 }
 
 interface TemplateLiteral {
@@ -178,6 +286,17 @@ function languageFiles(languages: string[]): Plugin {
           minify: true,
           charset: 'utf8',
           logLevel: 'warning',
+          plugins: [
+            {
+              name: 'payin-short-translation-keys',
+              setup(build) {
+                build.onLoad({ filter: /\/src\/widget\/.*\.ts$/ }, ({ path }) => {
+                  const code = readFileSync(path, 'utf8');
+                  return { contents: shortenTranslationKeys(code, path) ?? code, loader: 'ts' };
+                });
+              },
+            },
+          ],
         });
       }
     },

@@ -29,14 +29,13 @@ export class PayinError extends Error implements ErrorEventDetail {
   }
 }
 
-/** Anything thrown while talking to the proxy, as a PayinError (callers check isAbort first: an abort is no error). */
+/**
+ * Anything thrown while talking to the proxy, as a PayinError. An abort is no error: it is thrown only when the
+ * caller's own signal aborted, and callers drop the answers of what they aborted before reading their errors.
+ */
 export function toPayinError(error: unknown): PayinError {
   if (error instanceof PayinError) return error;
-  return new PayinError('network_error', error instanceof Error ? error.message : String(error));
-}
-
-export function isAbort(error: unknown): boolean {
-  return error instanceof DOMException && error.name === 'AbortError';
+  return new PayinError('network_error', String(error));
 }
 
 /** `{endpoint}/{route}`, tolerating a trailing slash on the endpoint. */
@@ -45,8 +44,7 @@ export function routeUrl(endpoint: string, route: string): string {
 }
 
 export function eventsUrl(endpoint: string, paymentId: string, token: string): string {
-  const query = `paymentId=${encodeURIComponent(paymentId)}&token=${encodeURIComponent(token)}`;
-  return `${routeUrl(endpoint, 'events')}?${query}`;
+  return `${routeUrl(endpoint, 'events')}?paymentId=${encodeURIComponent(paymentId)}&token=${encodeURIComponent(token)}`;
 }
 
 export async function createPayment(
@@ -55,12 +53,9 @@ export async function createPayment(
   signal: AbortSignal,
   clock: Clock,
 ): Promise<{ payment: PaymentView; token: string }> {
-  const answer = await postJson(routeUrl(endpoint, 'payments'), body, signal, clock);
-  const payment = readPaymentView(answer.payment);
-  if (!payment || typeof answer.token !== 'string' || !answer.token) {
-    throw new PayinError('bad_response', 'no {payment, token}: is endpoint the proxy?');
-  }
-  return { payment, token: answer.token };
+  const { payment, token } = await postJson(routeUrl(endpoint, 'payments'), body, signal, clock);
+  if (typeof token !== 'string' || !token) throw new PayinError('bad_response', 'no token');
+  return { payment, token };
 }
 
 export async function fetchStatus(
@@ -69,38 +64,33 @@ export async function fetchStatus(
   signal: AbortSignal,
   clock: Clock,
 ): Promise<PaymentView> {
-  const answer = await postJson(routeUrl(endpoint, 'status'), body, signal, clock);
-  const payment = readPaymentView(answer.payment);
-  if (!payment) throw new PayinError('bad_response', 'no valid {payment}');
-  return payment;
+  return (await postJson(routeUrl(endpoint, 'status'), body, signal, clock)).payment;
 }
 
-async function postJson(url: string, body: unknown, signal: AbortSignal, clock: Clock): Promise<Record<string, unknown>> {
+/** POSTs `body` as JSON; answers the JSON with its payment read, or throws the PayinError of what went wrong. */
+async function postJson(url: string, body: unknown, signal: AbortSignal, clock: Clock): Promise<{ payment: PaymentView; token?: unknown }> {
   // AbortSignal.any is too new for Safari 16: one controller follows both the caller and the time limit.
   const controller = new AbortController();
-  const onAbort = () => controller.abort(signal.reason);
+  const onAbort = () => controller.abort();
   if (signal.aborted) onAbort();
-  signal.addEventListener('abort', onAbort, { once: true });
-  const timer = clock.setTimeout(() => controller.abort(new DOMException('time limit', 'TimeoutError')), REQUEST_TIMEOUT_MS);
+  signal.addEventListener('abort', onAbort);
+  const timer = clock.setTimeout(onAbort, REQUEST_TIMEOUT_MS);
   try {
-    let response: Response;
-    try {
-      response = await fetch(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'application/json' },
-        body: JSON.stringify(body),
-        credentials: 'same-origin',
-        signal: controller.signal,
-      });
-    } catch (error) {
-      if (signal.aborted) throw signal.reason ?? error;
-      if (controller.signal.aborted) throw new PayinError('timeout', `${url}: no answer`);
-      throw new PayinError('network_error', `${url}: ${(error as Error).message}`);
-    }
+    // credentials: 'same-origin' is fetch's default.
+    const response = await fetch(url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+      signal: controller.signal,
+    }).catch((error: Error) => {
+      if (signal.aborted) throw signal.reason;
+      throw new PayinError(controller.signal.aborted ? 'timeout' : 'network_error', `${url}: ${error.message}`);
+    });
     const json = await response.json().catch(() => undefined);
     if (!response.ok) throw httpError(response, json);
-    if (!json || typeof json !== 'object') throw new PayinError('bad_response', `${url}: not JSON`);
-    return json as Record<string, unknown>;
+    const payment = readPaymentView(json?.payment);
+    if (!payment) throw new PayinError('bad_response', `${url}: no payment: is endpoint the proxy?`);
+    return { payment, token: json.token };
   } finally {
     clock.clearTimeout(timer);
     signal.removeEventListener('abort', onAbort);
@@ -120,7 +110,7 @@ function httpError(response: Response, json: unknown): PayinError {
         : status >= 500
           ? 'internal'
           : 'bad_request';
-  const message = typeof error?.message === 'string' ? error.message : `HTTP ${status}`;
-  const retryAfter = Number(response.headers.get('retry-after'));
-  return new PayinError(code, message, Number.isFinite(retryAfter) && retryAfter > 0 ? retryAfter * 1000 : undefined);
+  // A Retry-After that is no positive number of seconds is NaN, 0 or negative here: no wait then.
+  const retryAfterMs = Number(response.headers.get('retry-after')) * 1000;
+  return new PayinError(code, String(error?.message ?? `HTTP ${status}`), retryAfterMs > 0 ? retryAfterMs : undefined);
 }

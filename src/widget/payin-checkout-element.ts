@@ -278,10 +278,6 @@ export class PayinCheckout extends LitElement {
       setOtherDevice: (open) => this.#ui(() => (this.#otherDevice = open)),
       copied: this.#copied,
       copy: (key, text) => void this.#copy(key, text),
-      start: (method) => void this.#flow.start(method),
-      restart: () => this.#flow.reset(true),
-      retry: () => void this.#flow.retry(),
-      refresh: () => void this.#flow.refresh(),
     };
     const left = this.#flow.countdown.announcedSeconds;
     const spoken = this.#copied

@@ -9,7 +9,7 @@ import { css } from 'lit';
 
 export const styles = css`
   :host {
-    --payin-font-family: inherit;
+    /* --payin-font-family has no default: unset, font-family falls back to inheriting. */
     --payin-font-size: 1rem;
     --payin-color-text: #1b1f24;
     --payin-color-muted: #57606a;

@@ -18,8 +18,10 @@ export async function loadSbpBanks(endpoint: string, signal: AbortSignal): Promi
   const url = new URL(routeUrl(endpoint, 'sbp-banks'), document.baseURI);
   const known = loaded.get(url.href);
   if (known) return known;
-  const answer = await fetch(url, { signal, credentials: 'same-origin', headers: { accept: 'application/json' } });
-  if (!answer.ok) throw new Error(`${url.pathname}: HTTP ${answer.status}`);
+  // Same-origin credentials are fetch's default; the proxy answers JSON whatever the Accept header says.
+  const answer = await fetch(url, { signal });
+  // Nobody reads the error (the chooser just stays out); not caching it lets the next element try again.
+  if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
   const banks = readSbpBanks(await answer.json(), url.origin);
   loaded.set(url.href, banks);
   return banks;

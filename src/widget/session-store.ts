@@ -47,10 +47,9 @@ export function sessionKey(endpoint: string, orderId: string): string {
 export function loadRecord(endpoint: string, orderId: string): SessionRecord | undefined {
   // A corrupt entry is as good as none.
   const value = withStorage((s) => JSON.parse(s.getItem(sessionKey(endpoint, orderId)) ?? 'null') as Partial<SessionRecord> | null);
-  if (typeof value?.paymentId === 'string' && typeof value.token === 'string' && typeof value.method === 'string') {
-    return { paymentId: value.paymentId, token: value.token, method: value.method };
-  }
-  return undefined;
+  return typeof value?.paymentId === 'string' && typeof value.token === 'string' && typeof value.method === 'string'
+    ? (value as SessionRecord)
+    : undefined;
 }
 
 /** Without storage a reload starts over; the proxy still answers the same pending payment. */

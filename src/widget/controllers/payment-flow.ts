@@ -11,7 +11,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { stateRank } from '../../shared/outcome.js';
 import type { PaymentView } from '../../shared/payment-view.js';
-import { createPayment, fetchStatus, isAbort, PayinError, toPayinError } from '../api-client.js';
+import { createPayment, fetchStatus, PayinError, toPayinError } from '../api-client.js';
 import type { Clock } from '../../shared/clock.js';
 import { emit } from '../events.js';
 import { claimFinalAnnouncement, clearRecord, loadRecord, saveRecord, type SessionRecord } from '../session-store.js';
@@ -242,10 +242,9 @@ export class PaymentFlowController implements ReactiveController {
         if (this.#unsettled) this.#follow();
       },
       (error: unknown) => {
-        if (run !== this.#run || isAbort(error)) return;
-        const failure = toPayinError(error);
-        if (phase === 'resuming' && failure.code === 'not_found') clearRecord(endpoint, orderId);
-        this.#fail(failure);
+        // Aborted only by reset(), which starts a new run. A payment the proxy does not know is forgotten by #fail().
+        if (run !== this.#run) return;
+        this.#fail(toPayinError(error));
       },
     );
     this.#pending = done.finally(() => {

@@ -9,7 +9,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Clock } from '../../shared/clock.js';
 import { readPaymentView, type PaymentView } from '../../shared/payment-view.js';
-import { eventsUrl, fetchStatus, isAbort, toPayinError, type PayinError } from '../api-client.js';
+import { eventsUrl, fetchStatus, toPayinError, type PayinError } from '../api-client.js';
 import { nextDelay } from './poll-delay.js';
 
 export interface FeedTarget {
@@ -94,7 +94,8 @@ export class StatusFeedController implements ReactiveController {
       this.#options.onTrouble(undefined);
       this.#options.onPayment(payment);
     } catch (error) {
-      if (signal.aborted || isAbort(error)) return;
+      if (signal.aborted) return; // stop() aborted it: no error
+
       const failure = toPayinError(error);
       if (!failure.retryable) {
         this.stop();

@@ -43,7 +43,8 @@ export class TabCoordinationController implements ReactiveController {
       };
       this.#channel = channel;
     }
-    const locks = typeof navigator === 'undefined' ? undefined : navigator.locks;
+    // Only a connected element joins, so this runs in a browser (never in server-side rendering).
+    const locks = navigator.locks;
     if (!locks) {
       this.#lead();
       return;

@@ -25,7 +25,7 @@ function keep(ctx: ViewContext, text: string): TemplateResult | typeof nothing {
   if (!url) return nothing;
   const file = pngFile(url, FILE_NAME);
   if (navigator.canShare?.({ files: [file] })) {
-    return html`<button part="share-button" class="button" type="button"
+    return html`<button part="share-button" class="button"
       @click=${() => navigator.share({ files: [file], title: ctx.t.qrLabel }).catch(() => undefined)}>${ctx.t.shareQr}</button>`;
   }
   return html`<a part="save-link" class="button" href=${url} download=${FILE_NAME}>${ctx.t.saveQr}</a>`;

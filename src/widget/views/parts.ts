@@ -1,7 +1,8 @@
 /**
  * Pieces several screens share: the focusable heading every screen starts with (focus moves there when the
  * screen changes), the amount, the countdown and the notices about a failing connection or a stalled check.
- * Every value from the service is rendered as text through Lit bindings, never as markup.
+ * Every value from the service is rendered as text through Lit bindings, never as markup. The buttons of every
+ * screen go without type="button": in the shadow tree they have no form owner, so nothing is submitted.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PaymentView } from '../../shared/payment-view.js';
@@ -9,7 +10,7 @@ import { formatAmount, formatClock } from '../format.js';
 import type { ViewContext } from './view-context.js';
 
 export function heading(text: string): TemplateResult {
-  return html`<h2 part="heading" id="heading" class="heading" tabindex="-1">${text}</h2>`;
+  return html`<h2 part="heading" id="heading" tabindex="-1">${text}</h2>`;
 }
 
 export function spinner(): TemplateResult {
@@ -30,7 +31,7 @@ export function amountBlock(ctx: ViewContext, payment: PaymentView, copyable: bo
 
 export function copyButton(ctx: ViewContext, key: string, text: string, describedBy: string): TemplateResult {
   const done = ctx.copied === key;
-  return html`<button part="copy-button" class="copy ${done ? 'done' : ''}" type="button"
+  return html`<button part="copy-button" class="copy ${done ? 'done' : ''}"
     aria-describedby=${describedBy} @click=${() => ctx.copy(key, text)}>${done ? ctx.t.copied : ctx.t.copy}</button>`;
 }
 
@@ -51,6 +52,6 @@ export function notices(ctx: ViewContext): TemplateResult | typeof nothing {
   if (!state.trouble && !state.stalled) return nothing;
   return html`<div part="notice" class="notice">
     <span>${state.stalled ? t.followStopped : t.connectionTrouble}</span>
-    <button part="check-button" class="link" type="button" @click=${ctx.refresh}>${t.checkNow}</button>
+    <button part="check-button" class="link" @click=${() => ctx.flow.refresh()}>${t.checkNow}</button>
   </div>`;
 }

@@ -27,7 +27,7 @@ export function payScreen(ctx: ViewContext, payment: PaymentView): TemplateResul
       ${
         ctx.stuck
           ? html`<div part="notice" class="notice" role="status"><span>${t.didntOpen}</span>
-            ${qr ? html`<button class="link" type="button" @click=${() => ctx.setOtherDevice(true)}>${t.otherDevice}</button>` : nothing}</div>`
+            ${qr ? html`<button class="link" @click=${() => ctx.setOtherDevice(true)}>${t.otherDevice}</button>` : nothing}</div>`
           : nothing
       }
       ${countdown(ctx)} ${notices(ctx)} ${details(ctx, payment, chooser === nothing && !page)}
@@ -53,17 +53,17 @@ function details(ctx: ViewContext, payment: PaymentView, instruct: boolean): Tem
   const { t } = ctx;
   const r = payment.requisites;
   return html`<div class="details">
-    ${instruct ? html`<p part="instruction" class="instruction">${payment.method === 'sbp' ? t.sbpInstruction(r?.bank) : t.instruction}</p>` : nothing}
+    ${instruct ? html`<p part="instruction">${payment.method === 'sbp' ? t.sbpInstruction(r?.bank) : t.instruction}</p>` : nothing}
     ${
       r
         ? html`<dl part="requisites" class="requisites">
-          <div part="requisite" class="requisite">
+          <div part="requisite">
             <dt id="address-label">${t.address[payment.method] ?? t.address.other}</dt>
             <dd><span class="value mono">${r.address}</span>
               ${copyButton(ctx, 'address', r.address, 'address-label')}</dd>
           </div>
-          ${r.recipient ? html`<div part="requisite" class="requisite"><dt>${t.recipientLabel}</dt><dd><span class="value">${r.recipient}</span></dd></div>` : nothing}
-          ${r.bank ? html`<div part="requisite" class="requisite"><dt>${t.bankLabel}</dt><dd><span class="value">${r.bank}</span></dd></div>` : nothing}
+          ${r.recipient ? html`<div part="requisite"><dt>${t.recipientLabel}</dt><dd><span class="value">${r.recipient}</span></dd></div>` : nothing}
+          ${r.bank ? html`<div part="requisite"><dt>${t.bankLabel}</dt><dd><span class="value">${r.bank}</span></dd></div>` : nothing}
         </dl>`
         : nothing
     }
@@ -72,6 +72,6 @@ function details(ctx: ViewContext, payment: PaymentView, instruct: boolean): Tem
 
 export function otherMethod(ctx: ViewContext): TemplateResult | typeof nothing {
   if (ctx.methods.length < 2) return nothing;
-  return html`<button part="other-method-button" class="link" type="button" @click=${ctx.restart}>
+  return html`<button part="other-method-button" class="link" @click=${() => ctx.flow.reset()}>
     ${ctx.t.otherMethod}</button>`;
 }

@@ -17,13 +17,13 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
   switch (screen) {
     case 'start':
       return html`${heading(t.title)}
-        <button part="pay-button" class="button primary" type="button" @click=${() => ctx.start()}>${t.payButton}</button>`;
+        <button part="pay-button" class="button primary" @click=${() => ctx.flow.start()}>${t.payButton}</button>`;
     case 'choose':
       return html`${heading(t.chooseMethod)}
         <div class="methods" role="group" aria-labelledby="heading">
           ${ctx.methods.map(
-            (m) => html`<button part="method-button" class="button method" type="button" data-method=${m}
-              @click=${() => ctx.start(m)}>${t.methods[m] ?? m.toUpperCase()}</button>`,
+            (m) => html`<button part="method-button" class="button"
+              @click=${() => ctx.flow.start(m)}>${t.methods[m] ?? m.toUpperCase()}</button>`,
           )}
         </div>`;
     case 'loading':
@@ -43,7 +43,7 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
       return html`<div part="result" class="result paid">
         <span part="result-icon" class="icon" aria-hidden="true">✓</span>
         ${heading(t.paidHeading)}
-        <p part="paid-amount" class="paid-amount">${
+        <p part="paid-amount">${
           payment.initAmount
             ? t.paidDifferent(money(ctx, payment), money(ctx, payment, payment.initAmount))
             : t.paidAmount(money(ctx, payment))
@@ -54,7 +54,7 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
       return html`<div part="result" class="result underpaid">
         <span part="result-icon" class="icon" aria-hidden="true">!</span>
         ${heading(t.underpaidHeading)}
-        <p part="paid-amount" class="paid-amount">${t.underpaidAmount(money(ctx, payment), money(ctx, payment, payment.initAmount ?? payment.amount))}</p>
+        <p part="paid-amount">${t.underpaidAmount(money(ctx, payment), money(ctx, payment, payment.initAmount ?? payment.amount))}</p>
         <p class="hint">${t.underpaidHint}</p>
       </div>`;
     case 'expired':
@@ -63,7 +63,7 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
         <span part="result-icon" class="icon" aria-hidden="true">${screen === 'expired' ? '!' : '✕'}</span>
         ${heading(screen === 'expired' ? t.expiredHeading : t.failedHeading)}
         <p class="hint">${screen === 'expired' ? t.expiredHint : t.failedHint}</p>
-        <button part="restart-button" class="button primary" type="button" @click=${() => ctx.start()}>${t.startAgain}</button>
+        <button part="restart-button" class="button primary" @click=${() => ctx.flow.start()}>${t.startAgain}</button>
         ${otherMethod(ctx)}
       </div>`;
     case 'error':
@@ -78,5 +78,5 @@ function errorScreen(ctx: ViewContext): TemplateResult {
   const action = errorAction(error);
   return html`${heading(t.errorHeading)}
     <p part="error" class="error" data-code=${code}>${t.errors[errorKind(code)]}</p>
-    ${action ? html`<button part="retry-button" class="button primary" type="button" @click=${ctx.retry}>${t[action]}</button>` : nothing}`;
+    ${action ? html`<button part="retry-button" class="button primary" @click=${() => ctx.flow.retry()}>${t[action]}</button>` : nothing}`;
 }

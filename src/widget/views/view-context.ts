@@ -27,6 +27,7 @@ export interface ViewContext {
   t: Translation;
   /** BCP 47 tag for Intl. */
   locale: string;
+  /** The payment flow: the buttons start, retry, refresh and reset it (back to the method choice or the pay button). */
   flow: PaymentFlowController;
   state: FlowState;
   /** The methods the shopper may choose from (empty or one: no choice). */
@@ -51,11 +52,6 @@ export interface ViewContext {
   /** Key of the value just copied (its button says "Copied"), if any. */
   copied: string | undefined;
   copy(key: string, text: string): void;
-  start(method?: string): void;
-  /** Back to the method choice (or the pay button), forgetting the payment. */
-  restart(): void;
-  retry(): void;
-  refresh(): void;
 }
 
 /** Which screen a flow state is. */
