@@ -12,6 +12,7 @@ interface Entry<T> {
 
 export class ExpiringMap<T> {
   #map = new Map<string, Entry<T>>();
+  #newest: string | undefined;
   constructor(
     private readonly clock: Clock,
     private readonly maxEntries: number,
@@ -28,8 +29,17 @@ export class ExpiringMap<T> {
   }
 
   set(key: string, value: T, ttlMs: number): void {
+    const expiresAt = this.clock.now() + ttlMs;
+    // The key set last is at the young end already: a counter of one busy client is written in place.
+    const newest = key === this.#newest ? this.#map.get(key) : undefined;
+    if (newest) {
+      newest.value = value;
+      newest.expiresAt = expiresAt;
+      return;
+    }
     this.#map.delete(key);
-    this.#map.set(key, { value, expiresAt: this.clock.now() + ttlMs });
+    this.#map.set(key, { value, expiresAt });
+    this.#newest = key;
     while (this.#map.size > this.maxEntries) this.#map.delete(this.#map.keys().next().value!);
   }
 
