@@ -15,7 +15,10 @@ import { median } from './support/stats.mjs';
 const seconds = envNumber('BENCH_LOAD_SECONDS', 3, { min: 1, max: 120 });
 const rounds = envNumber('BENCH_LOAD_ROUNDS', 3, { min: 1, max: 20 });
 const connections = envNumber('BENCH_CONNECTIONS', 10, { min: 1, max: 500 });
-const command = commandOf('store-answer.mjs', { BENCH_LOAD_SECONDS: process.env.BENCH_LOAD_SECONDS, BENCH_LOAD_ROUNDS: process.env.BENCH_LOAD_ROUNDS });
+const command = commandOf('store-answer.mjs', {
+  BENCH_LOAD_SECONDS: process.env.BENCH_LOAD_SECONDS,
+  BENCH_LOAD_ROUNDS: process.env.BENCH_LOAD_ROUNDS,
+});
 
 /**
  * What one HMAC costs, three ways, one call after another: as the package computes it (signBody: node:crypto
