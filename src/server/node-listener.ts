@@ -122,8 +122,9 @@ function smallBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | unde
     };
     const onEnd = () => {
       stop();
-      // One chunk (a small body's usual case) is handed over as it is: a stream's chunks are the reader's to keep.
-      resolve((chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size)) as Uint8Array<ArrayBuffer>);
+      // Copied even when it is one chunk: handing the chunk itself over measured slower, not faster (the
+      // proxy's hop to the service in bench/proxy-cost.mjs added 1.1-1.5 ms instead of 0.57-0.65 ms).
+      resolve(Buffer.concat(chunks, size) as Uint8Array<ArrayBuffer>);
     };
     const onError = (error: Error) => {
       stop();
