@@ -7,7 +7,7 @@
 // Knobs (environment variables), for longer or narrower runs:
 //   BENCH_ONLY=sizes,latency     run only these scripts (writes results/latest.json, leaves BENCHMARKS.md alone)
 //   BENCH_LOAD_SECONDS=5         autocannon duration per target (proxy-cost; store-answer: per target and round, default 3)
-//   BENCH_LOAD_ROUNDS=3          store-answer: rounds in which hello-world, the bare POST and the proxy take turns
+//   BENCH_LOAD_ROUNDS=5          store-answer: rounds in which hello-world, the bare POST and the proxy take turns
 //   BENCH_CONNECTIONS=10         autocannon connections
 //   BENCH_FOLLOW_MS=10000        how long the 100 followers follow one payment (60000 for the figure)
 //   BENCH_FOLLOWERS=100          followers, half polling, half on the event stream

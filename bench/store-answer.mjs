@@ -2,7 +2,7 @@
 // process and the same run, both under the same load from a second process (autocannon, 10 connections,
 // BENCH_LOAD_SECONDS per target and round, default 3). A final payment never asks the service again, so this is
 // the proxy's own ceiling: routing, the token check, the rate-limit counter, the store read and the JSON answer.
-// The targets take turns over BENCH_LOAD_ROUNDS rounds (default 3) and the share is the median of the rounds'
+// The targets take turns over BENCH_LOAD_ROUNDS rounds (default 5) and the share is the median of the rounds'
 // shares: on a shared machine another process's burst then lands in one round's pair, not in one whole target.
 import { createHmac } from 'node:crypto';
 import { createServer } from 'node:http';
@@ -13,7 +13,7 @@ import { BASE_PATH, createPayment, signBody, startStack, statusTarget, waitForSt
 import { median } from './support/stats.mjs';
 
 const seconds = envNumber('BENCH_LOAD_SECONDS', 3, { min: 1, max: 120 });
-const rounds = envNumber('BENCH_LOAD_ROUNDS', 3, { min: 1, max: 20 });
+const rounds = envNumber('BENCH_LOAD_ROUNDS', 5, { min: 1, max: 20 });
 const connections = envNumber('BENCH_CONNECTIONS', 10, { min: 1, max: 500 });
 const command = commandOf('store-answer.mjs', {
   BENCH_LOAD_SECONDS: process.env.BENCH_LOAD_SECONDS,
