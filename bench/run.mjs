@@ -9,6 +9,7 @@
 //   BENCH_LOAD_SECONDS=5         autocannon duration per target (proxy-cost; store-answer: per target and round, default 3)
 //   BENCH_LOAD_ROUNDS=5          store-answer: rounds in which hello-world, the bare POST and the proxy take turns
 //   BENCH_CONNECTIONS=10         autocannon connections
+//   BENCH_PROBE_ROUNDS=5         proxy-cost: rounds in which the sandbox and the proxy take turns on one connection
 //   BENCH_FOLLOW_MS=10000        how long the 100 followers follow one payment (60000 for the figure)
 //   BENCH_FOLLOWERS=100          followers, half polling, half on the event stream
 //   BENCH_STREAMS=1000           open event streams on one proxy process
