@@ -32,8 +32,13 @@ export class PaymentTokens {
 
   /** Constant-time check of a token the browser sent. */
   async verify(paymentId: string, token: string): Promise<boolean> {
-    // A kept token is compared at once: no HMAC, and no second promise for every poll.
-    return timingSafeEqual(this.#issued.get(paymentId) ?? (await this.issue(paymentId)), token);
+    return this.verifyKept(paymentId, token) ?? timingSafeEqual(await this.issue(paymentId), token);
+  }
+
+  /** verify() without a promise, for a payment whose token is kept; undefined when it is not (call verify()). */
+  verifyKept(paymentId: string, token: string): boolean | undefined {
+    const kept = this.#issued.get(paymentId);
+    return kept === undefined ? undefined : timingSafeEqual(kept, token);
   }
 
   #derivedKey(): Promise<string> {

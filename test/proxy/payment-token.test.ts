@@ -26,6 +26,11 @@ describe('payment tokens', () => {
     for (let i = 0; i < 5; i++) expect(await tokens.verify('p1', token)).toBe(true);
     expect(await tokens.verify('p1', `${token.slice(0, -1)}0`)).toBe(token.endsWith('0'));
     expect(await tokens.verify('p1', '')).toBe(false);
+    expect([tokens.verifyKept('p1', token), tokens.verifyKept('p1', 'x'), tokens.verifyKept('p3', token)]).toEqual([
+      true,
+      false,
+      undefined,
+    ]);
     expect(hmacs).not.toHaveBeenCalled();
     expect(await tokens.verify('p2', token)).toBe(false); // another payment: one HMAC
     expect(hmacs).toHaveBeenCalledTimes(1);
