@@ -122,8 +122,8 @@ function smallBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | unde
     };
     const onEnd = () => {
       stop();
-      // Copied even when it is one chunk: handing the chunk itself over measured slower, not faster (the
-      // proxy's hop to the service in bench/proxy-cost.mjs added 1.1-1.5 ms instead of 0.57-0.65 ms).
+      // Copied even when it is one chunk: handing the chunk itself over saved nothing measurable (the first runs
+      // of bench/proxy-cost.mjs with it looked slower, though that figure later moved 0.5-1.7 ms on the same code).
       resolve(Buffer.concat(chunks, size) as Uint8Array<ArrayBuffer>);
     };
     const onError = (error: Error) => {
