@@ -2,7 +2,7 @@
 // another, prints their tables, and writes BENCHMARKS.md at the repository root and bench/results/latest.json.
 // Each figure has its value, its target, the figure it is compared with from the same run, pass/miss and the
 // command that measures it alone (`node bench/<script>`). Comparisons are ratios within one run; latencies are
-// medians and p95 over repeated runs. Nothing here asserts. The default run takes about three and a half minutes.
+// medians and p95 over repeated runs. Nothing here asserts. The default run takes about four minutes.
 //
 // Knobs (environment variables), for longer or narrower runs:
 //   BENCH_ONLY=sizes,latency     run only these scripts (writes results/latest.json, leaves BENCHMARKS.md alone)
