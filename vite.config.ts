@@ -110,13 +110,6 @@ export default defineConfig({
   },
 });
 
-/**
- * Lit templates are string literals, which a JavaScript minifier leaves as written: this minifies them in the
- * script-tag build. In `html` and `svg` templates a run of whitespace with a line break in it (the source's
- * indentation) becomes one space, which HTML renders the same (the element has no <pre> or <textarea>
- * template); a `css` stylesheet goes through Lightning CSS (the CSS engine Vite itself uses). Works on the
- * TypeScript source, through the parser Vite exports, so that a `${...}` inside a template is never touched.
- */
 /** A class selector in a stylesheet (`.pay-body`); a number such as `.5em` is none. */
 const CLASS_SELECTOR = /\.(-?[_a-zA-Z][\w-]*)/g;
 
@@ -131,30 +124,34 @@ const SHORT_CLASSES: ReadonlyMap<string, string> = (() => {
   const dir = fileURLToPath(new URL('src/widget/', import.meta.url));
   const strings = new Set<string>();
   let css = '';
-  const visit = (node: unknown): void => {
-    if (!node || typeof node !== 'object') return;
+  const visit = (node: object): void => {
     const n = node as { type?: string; value?: unknown; tag?: { name?: string }; quasi?: TemplateLiteral };
     if (n.type === 'Literal' && typeof n.value === 'string') strings.add(n.value);
     if (n.type === 'TaggedTemplateExpression' && n.tag?.name === 'css') css += n.quasi!.quasis.map((q) => q.value.raw).join('');
-    for (const value of Object.values(node)) if (value && typeof value === 'object') visit(value);
   };
   for (const file of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
-    if (file.endsWith('.ts')) visit(parseSync(file, readFileSync(dir + file, 'utf8'), { lang: 'ts' }).program);
+    if (file.endsWith('.ts')) walk(parseSync(file, readFileSync(dir + file, 'utf8'), { lang: 'ts' }).program, visit);
   }
   const names = [...new Set(Array.from(css.matchAll(CLASS_SELECTOR), (m) => m[1]!))].filter((name) => !strings.has(name));
   const letters = 'abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ';
   return new Map(names.map((name, i) => [name, `${letters[i % letters.length]}${i < letters.length ? '' : i}`]));
 })();
 
+/**
+ * Lit templates are string literals, which a JavaScript minifier leaves as written: this minifies them in the
+ * script-tag build. In `html` and `svg` templates a run of whitespace with a line break in it (the source's
+ * indentation) becomes one space, which HTML renders the same (the element has no <pre> or <textarea>
+ * template); a `css` stylesheet goes through Lightning CSS (the CSS engine Vite itself uses). Works on the
+ * TypeScript source, through the parser Vite exports, so that a `${...}` inside a template is never touched.
+ */
 function minifyTemplates(): Plugin {
   return {
     name: 'payin-minify-templates',
     apply: 'build',
     transform(code, id) {
       if (!/\/src\/widget\/.*\.ts$/.test(id) || !/\b(html|svg|css)`/.test(code)) return null;
-      const edits: { start: number; end: number; text: string }[] = [];
-      const visit = (node: unknown): void => {
-        if (!node || typeof node !== 'object') return;
+      const edits: Edit[] = [];
+      walk(parseSync(id, code, { lang: 'ts' }).program, (node) => {
         const n = node as { type?: string; tag?: { type: string; name?: string }; quasi?: TemplateLiteral };
         const tag = n.type === 'TaggedTemplateExpression' && n.tag?.type === 'Identifier' ? n.tag.name : undefined;
         if (tag === 'css') {
@@ -185,13 +182,8 @@ function minifyTemplates(): Plugin {
             if (text !== raw) edits.push({ start: q.start + 1, end: q.start + 1 + raw.length, text });
           }
         }
-        for (const value of Object.values(node)) if (value && typeof value === 'object') visit(value);
-      };
-      visit(parseSync(id, code, { lang: 'ts' }).program);
-      if (edits.length === 0) return null;
-      let out = code;
-      for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
-      return { code: out, map: null };
+      });
+      return edits.length === 0 ? null : { code: applyEdits(code, edits), map: null };
     },
   };
 }
@@ -202,9 +194,8 @@ function minifyTemplates(): Plugin {
  * an internal property (the status feed's `checkNow`, the screens' `copy`) stays consistent with itself.
  */
 function shortenTranslationKeys(code: string, id: string): string | null {
-  const edits: { start: number; end: number; text: string }[] = [];
-  const visit = (node: unknown): void => {
-    if (!node || typeof node !== 'object') return;
+  const edits: Edit[] = [];
+  walk(parseSync(id, code, { lang: 'ts' }).program, (node) => {
     const n = node as { type?: string; computed?: boolean; shorthand?: boolean; key?: NamedNode; property?: NamedNode };
     const key =
       n.type === 'MemberExpression'
@@ -214,10 +205,26 @@ function shortenTranslationKeys(code: string, id: string): string | null {
           : undefined;
     const short = key?.type === 'Identifier' && !n.computed ? SHORT_TRANSLATION_KEYS.get(key.name) : undefined;
     if (key && short) edits.push({ start: key.start, end: key.end, text: n.shorthand ? `${short}: ${key.name}` : short });
-    for (const value of Object.values(node)) if (value && typeof value === 'object') visit(value);
-  };
-  visit(parseSync(id, code, { lang: 'ts' }).program);
-  if (edits.length === 0) return null;
+  });
+  return edits.length === 0 ? null : applyEdits(code, edits);
+}
+
+/** Calls `visit` on every object in a parsed program (nodes and their lists), each before what it holds. */
+function walk(node: unknown, visit: (node: object) => void): void {
+  if (!node || typeof node !== 'object') return;
+  visit(node);
+  for (const value of Object.values(node)) walk(value, visit);
+}
+
+/** A replacement of the source text from `start` to `end`. */
+interface Edit {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** `code` with `edits` made, which must not overlap; the last first, so that earlier offsets stay right. */
+function applyEdits(code: string, edits: Edit[]): string {
   let out = code;
   for (const e of edits.sort((a, b) => b.start - a.start)) out = out.slice(0, e.start) + e.text + out.slice(e.end);
   return out;

@@ -46,8 +46,7 @@ export function createContext(options: ResolvedOptions): ProxyContext {
  * looked up at the service and recorded again, so the open checkout goes on.
  */
 export async function readableRecord(ctx: ProxyContext, paymentId: string, token: string): Promise<PaymentRecord> {
-  // Most checks find the token kept (a checkout polls): compared without a promise.
-  if (!(ctx.tokens.verifyKept(paymentId, token) ?? (await ctx.tokens.verify(paymentId, token)))) throw notFound();
+  if (!(await ctx.tokens.verify(paymentId, token))) throw notFound();
   const record = await ctx.options.store.getPayment(paymentId);
   if (record) return record;
   let adopted: PaymentRecord | undefined;

@@ -4,7 +4,7 @@
  * the contract names. An unknown field is refused rather than ignored, so that a page that sends `amount` learns
  * at once that the shop's server decides the amount.
  */
-import { BodyConsumedError, BodyTooLargeError, bodyInHand, isJsonRequest, parseJsonBytes, readBody } from '../server/body.js';
+import { BodyConsumedError, BodyTooLargeError, isJsonRequest, parseJsonBytes, readBody } from '../server/body.js';
 import type { PlainRequest } from '../server/plain-exchange.js';
 import { ProxyError } from './errors.js';
 
@@ -18,7 +18,7 @@ export async function readJsonFields<K extends string>(
   }
   let bytes: Uint8Array;
   try {
-    bytes = bodyInHand(request, limit) ?? (await readBody(request, limit));
+    bytes = await readBody(request, limit);
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw new ProxyError('payload_too_large', `the body is larger than ${limit} bytes`);
     if (error instanceof BodyConsumedError) throw new ProxyError('internal', error.message, { cause: error });

@@ -35,7 +35,7 @@ export class PaymentTokens {
     return this.verifyKept(paymentId, token) ?? timingSafeEqual(await this.issue(paymentId), token);
   }
 
-  /** verify() without a promise, for a payment whose token is kept; undefined when it is not (call verify()). */
+  /** The check of a token kept for the payment, with no HMAC; undefined when none is kept (verify() makes it). */
   verifyKept(paymentId: string, token: string): boolean | undefined {
     const kept = this.#issued.get(paymentId);
     return kept === undefined ? undefined : timingSafeEqual(kept, token);

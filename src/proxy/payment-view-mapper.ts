@@ -122,7 +122,6 @@ export function toPaymentView(view: StoredView, now: number): PaymentView {
  */
 export function paymentAnswerJson(view: StoredView, now: number): string {
   if (!view.createdAt || !view.expiresAt) throw expiryNotKnown();
-  if (Object.hasOwn(view, 'serverTime')) return JSON.stringify({ payment: toPaymentView(view, now) });
   return `{"payment":${viewJsonOpen(view)},"serverTime":"${toIso(now)}"}}`;
 }
 

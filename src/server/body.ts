@@ -43,8 +43,14 @@ interface BodySource {
 
 /** The body of a request (or of an answer the server fetched), up to `limit` bytes. */
 export async function readBody(request: BodySource, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  const inHand = bodyInHand(request, limit);
-  if (inHand) return inHand;
+  if (request.bodyUsed || request[BODY_CONSUMED]) throw new BodyConsumedError();
+  const declared = request.headers.get('content-length');
+  if (declared !== null && Number(declared) > limit) throw new BodyTooLargeError(limit);
+  const inHand = request[BYTES_IN_HAND]?.();
+  if (inHand) {
+    if (inHand.byteLength > limit) throw new BodyTooLargeError(limit);
+    return inHand;
+  }
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -60,19 +66,6 @@ export async function readBody(request: BodySource, limit: number): Promise<Uint
     chunks.push(value);
   }
   return concatBytes(chunks);
-}
-
-/**
- * readBody's checks, and the body itself when the adapter has read it already (BYTES_IN_HAND), with no promise:
- * undefined when it must be read from the stream. Throws as readBody does.
- */
-export function bodyInHand(request: BodySource, limit: number): Uint8Array<ArrayBuffer> | undefined {
-  if (request.bodyUsed || request[BODY_CONSUMED]) throw new BodyConsumedError();
-  const declared = request.headers.get('content-length');
-  if (declared !== null && Number(declared) > limit) throw new BodyTooLargeError(limit);
-  const inHand = request[BYTES_IN_HAND]?.();
-  if (inHand && inHand.byteLength > limit) throw new BodyTooLargeError(limit);
-  return inHand;
 }
 
 /** True when the request says its body is JSON (any charset). */

@@ -45,8 +45,8 @@ function plainListener(handler: PlainHandler, options: NodeListenerOptions) {
       fail(res, error, options);
       return;
     }
-    if (typeof body === 'string' || body === null || !(body instanceof ReadableStream)) res.end(body ?? undefined);
-    else await writeStream(body, res, request.signal);
+    if (body instanceof ReadableStream) await writeStream(body, res, request.signal);
+    else res.end(body ?? undefined);
   };
 }
 
