@@ -60,17 +60,11 @@ export interface FlowConfig {
   pollInterval: number;
 }
 
-/** Milliseconds from the answer's `serverTime` to the payment's expiry (negative once past it). */
-function toExpiry(payment: PaymentView): number {
-  return Date.parse(payment.expiresAt) - Date.parse(payment.serverTime);
-}
-
 export class PaymentFlowController implements ReactiveController {
   readonly countdown: CountdownController;
   readonly feed: StatusFeedController;
   readonly tabs: TabCoordinationController;
   #token: string | undefined;
-  #run = 0;
   #abort = new AbortController();
   #pending: Promise<void> | undefined;
   #lastMethod: string | undefined;
@@ -141,7 +135,7 @@ export class PaymentFlowController implements ReactiveController {
     if (this.#state.phase !== 'idle' || this.payment || !orderId) return;
     const record = loadRecord(endpoint, orderId);
     if (record && (method ? record.method === method : methods.length === 0 || methods.includes(record.method))) {
-      void this.#resume(record);
+      void this.#step(record.method, record);
     } else if (autostart && method) {
       void this.start();
     }
@@ -159,7 +153,7 @@ export class PaymentFlowController implements ReactiveController {
       return this.#fail(new PayinError('misconfigured', !orderId ? 'Set the order-id attribute.' : 'Set method or methods.'));
     }
     const record = loadRecord(endpoint, orderId);
-    return record?.method === method ? this.#resume(record) : this.#create(method);
+    return this.#step(method, record?.method === method ? record : undefined);
   }
 
   /** Checks the status at once and follows again after a stall; after an error, repeats what failed. */
@@ -185,7 +179,6 @@ export class PaymentFlowController implements ReactiveController {
   /** Forgets the payment of this order in this tab (`forget`) and goes back to the start. */
   reset(forget = true): void {
     const { endpoint, orderId } = this.#config();
-    this.#run++;
     this.#abort.abort();
     this.#abort = new AbortController();
     this.#pending = undefined;
@@ -203,94 +196,73 @@ export class PaymentFlowController implements ReactiveController {
     if (this.#unsettled && this.#token && this.#state.phase === 'active') this.#follow();
   }
 
-  #create(method: string): Promise<void> {
+  /**
+   * Creates a payment, or resumes the one in `record`: an answer after a reset() (which aborts the signal) is
+   * ignored, and a failure becomes the error screen.
+   */
+  #step(method: string, record?: SessionRecord): Promise<void> {
     const { endpoint, orderId, orderToken } = this.#config();
+    const { signal } = this.#abort;
+    const resumed = !!record;
     this.#lastMethod = method;
-    return this.#step('creating', async (signal) => {
-      const body = orderToken ? { orderId, method, orderToken } : { orderId, method };
-      const { payment, token } = await createPayment(endpoint, body, signal, this.#clock);
-      return { payment, record: { paymentId: payment.id, token, method } };
-    });
-  }
-
-  #resume(record: SessionRecord): Promise<void> {
-    const { endpoint } = this.#config();
-    this.#lastMethod = record.method;
-    return this.#step('resuming', async (signal) => {
-      const payment = await fetchStatus(endpoint, { paymentId: record.paymentId, token: record.token }, signal, this.#clock);
-      return { payment, record };
-    });
-  }
-
-  /** One create or resume: stale runs are ignored, failures become the error screen. */
-  #step(
-    phase: 'creating' | 'resuming',
-    work: (signal: AbortSignal) => Promise<{ payment: PaymentView; record: SessionRecord }>,
-  ): Promise<void> {
-    const run = ++this.#run;
-    const { endpoint, orderId } = this.#config();
     this.#order = orderId;
-    this.#set({ phase, error: undefined });
-    const done = work(this.#abort.signal).then(
-      ({ payment, record }) => {
-        if (run !== this.#run) return;
-        saveRecord(endpoint, orderId, record);
-        this.#token = record.token;
-        const resumed = phase === 'resuming';
+    this.#set({ phase: resumed ? 'resuming' : 'creating', error: undefined });
+    const work = record
+      ? fetchStatus(endpoint, { paymentId: record.paymentId, token: record.token }, signal, this.#clock).then((payment) => ({
+          payment,
+          token: record.token,
+        }))
+      : createPayment(endpoint, orderToken ? { orderId, method, orderToken } : { orderId, method }, signal, this.#clock);
+    const done = work.then(
+      ({ payment, token }) => {
+        if (signal.aborted) return;
+        saveRecord(endpoint, orderId, { paymentId: payment.id, token, method });
+        this.#token = token;
         emit(this.#host, 'payin-created', { payment, resumed });
         this.#accept(payment, resumed ? 'resume' : 'create');
         if (this.#unsettled) this.#follow();
       },
+      // Aborted only by reset(), which starts anew. A payment the proxy does not know is forgotten by #fail().
       (error: unknown) => {
-        // Aborted only by reset(), which starts a new run. A payment the proxy does not know is forgotten by #fail().
-        if (run !== this.#run) return;
-        this.#fail(toPayinError(error));
+        if (!signal.aborted) this.#fail(toPayinError(error));
       },
     );
-    this.#pending = done.finally(() => {
-      if (run === this.#run) this.#pending = undefined;
-    });
-    return this.#pending;
+    return (this.#pending = done.finally(() => {
+      if (!signal.aborted) this.#pending = undefined;
+    }));
   }
 
   /** Applies a payment if it is news: same payment, not an older state, not an older answer. */
   #accept(next: PaymentView, origin: Origin): void {
     const { payment: current, late } = this.#state;
-    const held = !!current?.final && late;
     if (current) {
-      if (next.id !== current.id || (current.final && !held) || (held && !next.final)) return;
+      // A final payment changes no more, except one held back in the grace window, by a final state.
+      if (next.id !== current.id || (current.final && !(late && next.final))) return;
       const rank = stateRank(next.state) - stateRank(current.state);
-      const older = Date.parse(next.serverTime) < Date.parse(current.serverTime);
-      if (rank < 0 || (rank === 0 && older)) return;
+      if (rank < 0 || (!rank && Date.parse(next.serverTime) < Date.parse(current.serverTime))) return;
     }
     // An "expired" from the service at or after the expiry, within the grace window: held as "still checking".
-    const since = -toExpiry(next);
+    const since = Date.parse(next.serverTime) - Date.parse(next.expiresAt);
     const hold = next.outcome === 'expired' && this.#graceOver !== next.id && since >= -1000 && since < FOLLOW_GRACE_MS;
-    const left = next.final && !hold ? undefined : toExpiry(next);
-    this.#set({ payment: next, phase: 'active', stalled: false, late: hold || (left !== undefined && left <= 0) });
-    if (left === undefined) this.countdown.stop();
-    else this.countdown.set(next.expiresAt, next.serverTime);
+    this.#set({ payment: next, phase: 'active', stalled: false, late: hold || (!next.final && since >= 0) });
+    if (hold || !next.final) this.countdown.set(next.expiresAt, next.serverTime);
+    else this.countdown.stop();
     if (origin !== 'peer') this.tabs.share(next);
     const resumed = origin === 'resume';
     if (!current || current.state !== next.state) emit(this.#host, 'payin-state', { payment: next, resumed });
     if (hold) {
       this.#clock.clearTimeout(this.#graceTimer);
       this.#graceTimer = this.#clock.setTimeout(() => void this.#endGrace(next.id, resumed), FOLLOW_GRACE_MS - since);
-      return;
-    }
-    if (next.final) this.#finish(next, resumed);
+    } else if (next.final) this.#finish(next, resumed);
   }
 
-  /** The grace window of a held "expired" is over: one last check, then it is final. */
+  /** The grace window of a held "expired" is over: one last check, then it is final (and shared with the other tabs). */
   async #endGrace(id: string, resumed: boolean): Promise<void> {
     if (this.tabs.leading) await this.feed.checkNow();
     const { payment, late } = this.#state;
     if (payment?.id !== id || !payment.final || !late) return;
     this.#graceOver = id;
-    this.#set({ late: false });
-    this.countdown.stop();
-    this.tabs.share(payment);
-    this.#finish(payment, resumed);
+    this.#accept(payment, resumed ? 'resume' : 'feed');
   }
 
   /** A final state: following ends and its event fires, once per page. */
@@ -317,10 +289,9 @@ export class PaymentFlowController implements ReactiveController {
   }
 
   #setTrouble(error: PayinError | undefined): void {
-    const began = error && !this.#state.trouble;
-    if (!error && !this.#state.trouble) return;
-    this.#set({ trouble: error });
-    if (began) emit(this.#host, 'payin-error', error.toDetail());
+    const had = this.#state.trouble;
+    if (error || had) this.#set({ trouble: error });
+    if (error && !had) emit(this.#host, 'payin-error', error.toDetail());
   }
 
   #fail(error: PayinError): void {
