@@ -47,28 +47,18 @@ export function eventsUrl(endpoint: string, paymentId: string, token: string): s
   return `${routeUrl(endpoint, 'events')}?paymentId=${encodeURIComponent(paymentId)}&token=${encodeURIComponent(token)}`;
 }
 
-export async function createPayment(
+/**
+ * POSTs `body` as JSON to the proxy's `route`: `payments` creates (and answers the payment's read token too),
+ * `status` reads the payment again. Answers the payment, read, or throws the PayinError of what went wrong.
+ */
+export async function callProxy(
   endpoint: string,
-  body: { orderId: string; method: string; orderToken?: string },
+  route: 'payments' | 'status',
+  body: { orderId: string; method: string; orderToken?: string } | { paymentId: string; token: string },
   signal: AbortSignal,
   clock: Clock,
 ): Promise<{ payment: PaymentView; token: string }> {
-  const { payment, token } = await postJson(routeUrl(endpoint, 'payments'), body, signal, clock);
-  if (typeof token !== 'string' || !token) throw new PayinError('bad_response', 'no token');
-  return { payment, token };
-}
-
-export async function fetchStatus(
-  endpoint: string,
-  body: { paymentId: string; token: string },
-  signal: AbortSignal,
-  clock: Clock,
-): Promise<PaymentView> {
-  return (await postJson(routeUrl(endpoint, 'status'), body, signal, clock)).payment;
-}
-
-/** POSTs `body` as JSON; answers the JSON with its payment read, or throws the PayinError of what went wrong. */
-async function postJson(url: string, body: unknown, signal: AbortSignal, clock: Clock): Promise<{ payment: PaymentView; token?: unknown }> {
+  const url = routeUrl(endpoint, route);
   // AbortSignal.any is too new for Safari 16: one controller follows both the caller and the time limit.
   const controller = new AbortController();
   const onAbort = () => controller.abort();
@@ -89,7 +79,9 @@ async function postJson(url: string, body: unknown, signal: AbortSignal, clock: 
     const json = await response.json().catch(() => undefined);
     if (!response.ok) throw httpError(response, json);
     const payment = readPaymentView(json?.payment);
-    if (!payment) throw new PayinError('bad_response', `${url}: no payment: is endpoint the proxy?`);
+    if (!payment || (route === 'payments' && (typeof json.token !== 'string' || !json.token))) {
+      throw new PayinError('bad_response', `${url}: no payment or no token: is endpoint the proxy?`);
+    }
     return { payment, token: json.token };
   } finally {
     clock.clearTimeout(timer);

@@ -11,7 +11,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { stateRank } from '../../shared/outcome.js';
 import type { PaymentView } from '../../shared/payment-view.js';
-import { createPayment, fetchStatus, PayinError, toPayinError } from '../api-client.js';
+import { callProxy, PayinError, toPayinError } from '../api-client.js';
 import type { Clock } from '../../shared/clock.js';
 import { emit } from '../events.js';
 import { claimFinalAnnouncement, clearRecord, loadRecord, saveRecord, type SessionRecord } from '../session-store.js';
@@ -207,14 +207,11 @@ export class PaymentFlowController implements ReactiveController {
     this.#lastMethod = method;
     this.#order = orderId;
     this.#set({ phase: resumed ? 'resuming' : 'creating', error: undefined });
-    const work = record
-      ? fetchStatus(endpoint, { paymentId: record.paymentId, token: record.token }, signal, this.#clock).then((payment) => ({
-          payment,
-          token: record.token,
-        }))
-      : createPayment(endpoint, orderToken ? { orderId, method, orderToken } : { orderId, method }, signal, this.#clock);
-    const done = work.then(
+    // JSON.stringify leaves out an orderToken that is undefined.
+    const body = record ? { paymentId: record.paymentId, token: record.token } : { orderId, method, orderToken };
+    const done = callProxy(endpoint, record ? 'status' : 'payments', body, signal, this.#clock).then(
       ({ payment, token }) => {
+        token = record?.token ?? token;
         if (signal.aborted) return;
         saveRecord(endpoint, orderId, { paymentId: payment.id, token, method });
         this.#token = token;

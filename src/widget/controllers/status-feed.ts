@@ -3,13 +3,13 @@
  * (with a slow safety poll beside it, because a stream can stall without an error), else polling with jittered
  * backoff (poll-delay.ts). Coming back to the tab or back online checks at once: that is the moment a shopper
  * returns from the bank app. Polling ends a little after the expiry (the deadline), so that a forgotten tab does
- * not poll forever. Answers are numbered like Lit Task's call ids: an answer older than one already applied is
- * dropped, and everything in flight is aborted on stop. Waits and the deadline are on the element's clock.
+ * not poll forever. Everything in flight is aborted on stop; an answer older than one already shown is dropped by
+ * the payment flow, which compares states and answer times. Waits and the deadline are on the element's clock.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Clock } from '../../shared/clock.js';
 import { readPaymentView, type PaymentView } from '../../shared/payment-view.js';
-import { eventsUrl, fetchStatus, toPayinError, type PayinError } from '../api-client.js';
+import { callProxy, eventsUrl, toPayinError, type PayinError } from '../api-client.js';
 import { nextDelay } from './poll-delay.js';
 
 export interface FeedTarget {
@@ -41,8 +41,6 @@ export class StatusFeedController implements ReactiveController {
   #streamFailures = 0;
   #failures = 0;
   #retryAfterMs = 0;
-  #calls = 0;
-  #applied = 0;
 
   readonly #options: StatusFeedOptions;
 
@@ -83,12 +81,16 @@ export class StatusFeedController implements ReactiveController {
     const target = this.#target;
     if (!target) return;
     this.#options.clock.clearTimeout(this.#timer);
-    const call = ++this.#calls;
     const { signal } = this.#abort;
     try {
-      const payment = await fetchStatus(target.endpoint, { paymentId: target.paymentId, token: target.token }, signal, this.#options.clock);
-      if (signal.aborted || call < this.#applied) return;
-      this.#applied = call;
+      const { payment } = await callProxy(
+        target.endpoint,
+        'status',
+        { paymentId: target.paymentId, token: target.token },
+        signal,
+        this.#options.clock,
+      );
+      if (signal.aborted) return;
       this.#failures = 0;
       this.#retryAfterMs = 0;
       this.#options.onTrouble(undefined);
@@ -155,13 +157,12 @@ export class StatusFeedController implements ReactiveController {
       this.#schedule(); // from now on the poll is only a safety net
     });
     stream.addEventListener('payment', (event) => {
-      let payment: PaymentView | undefined;
       try {
-        payment = readPaymentView(JSON.parse((event as MessageEvent<string>).data));
+        const payment = readPaymentView(JSON.parse((event as MessageEvent<string>).data));
+        if (payment && this.#stream === stream) this.#options.onPayment(payment);
       } catch {
-        payment = undefined;
+        // Not JSON: skipped, as a message that is no payment is.
       }
-      if (payment && this.#stream === stream) this.#options.onPayment(payment);
     });
     stream.addEventListener('error', () => {
       if (this.#stream !== stream) return;
