@@ -49,8 +49,16 @@ export interface StatusAnswer {
   payment: PaymentView;
 }
 
-const STRING_FIELDS = ['id', 'orderId', 'method', 'state', 'amount', 'currency', 'createdAt', 'expiresAt', 'serverTime'] as const;
-const OPTIONAL_FIELDS = ['initAmount', 'qr', 'payUrl'] as const;
+const STRING_FIELDS = ['id', 'orderId', 'method', 'state', 'amount', 'currency', 'createdAt', 'expiresAt', 'serverTime'];
+
+/**
+ * Copies the string members `keys` of `from` into `to`; answers false when one is not a string and `required`.
+ * A primitive or null `from` has no members.
+ */
+function copyStrings(from: unknown, to: Record<string, unknown>, keys: string[], required?: boolean): boolean {
+  const v = Object(from) as Record<string, unknown>;
+  return keys.every((key) => (typeof v[key] === 'string' ? ((to[key] = v[key]), true) : !required));
+}
 
 /**
  * A structural check of what came over the wire, for the browser. It does not trust `outcome` or `final` from
@@ -58,21 +66,19 @@ const OPTIONAL_FIELDS = ['initAmount', 'qr', 'payUrl'] as const;
  * the widget say "paid".
  */
 export function readPaymentView(value: unknown): PaymentView | undefined {
-  if (typeof value !== 'object' || value === null) return undefined;
-  const v = value as Record<string, unknown>;
-  for (const key of STRING_FIELDS) if (typeof v[key] !== 'string') return undefined;
+  const view = {} as PaymentView;
+  if (!copyStrings(value, view as never, STRING_FIELDS, true)) return undefined;
+  copyStrings(value, view as never, ['initAmount', 'qr', 'payUrl']);
   // The one outcome taken from the answer: a finished payment the proxy found short of its price. It can only
   // turn a "paid" into an "underpaid", never the other way.
-  const derived = outcomeOf(v.state as string);
-  const outcome = derived === 'paid' && v.outcome === 'underpaid' ? 'underpaid' : derived;
-  const view = { outcome, final: isFinalOutcome(outcome) } as PaymentView;
-  for (const key of STRING_FIELDS) view[key] = v[key] as string;
-  for (const key of OPTIONAL_FIELDS) if (typeof v[key] === 'string') view[key] = v[key];
-  const r = v.requisites as Record<string, unknown> | undefined;
-  if (r && typeof r === 'object' && typeof r.address === 'string') {
-    view.requisites = { address: r.address };
-    if (typeof r.recipient === 'string') view.requisites.recipient = r.recipient;
-    if (typeof r.bank === 'string') view.requisites.bank = r.bank;
+  const derived = outcomeOf(view.state);
+  view.outcome = derived === 'paid' && (value as { outcome?: unknown }).outcome === 'underpaid' ? 'underpaid' : derived;
+  view.final = isFinalOutcome(view.outcome);
+  const requisites = {} as Requisites;
+  const r = (value as { requisites?: unknown }).requisites;
+  if (copyStrings(r, requisites as never, ['address'], true)) {
+    copyStrings(r, requisites as never, ['recipient', 'bank']);
+    view.requisites = requisites;
   }
   return view;
 }
