@@ -27,8 +27,8 @@ export function crossedThreshold(beforeMs: number, afterMs: number): number | un
 export class CountdownController implements ReactiveController {
   /** Seconds left at the last threshold crossed (what the live region speaks), if any. */
   announcedSeconds: number | undefined;
-  #expiresAt: number | undefined;
-  #offset = 0;
+  /** When the time is up, on the local clock (the server's expiry, corrected by its clock); undefined when stopped. */
+  #end: number | undefined;
   #lastLeft = Infinity;
   #zeroCalled = false;
   #timer: unknown;
@@ -44,30 +44,23 @@ export class CountdownController implements ReactiveController {
     host.addController(this);
   }
 
-  /** Starts or corrects the countdown from a payment's `expiresAt` and the `serverTime` of its answer. */
-  set(expiresAtIso: string, serverTimeIso: string): void {
-    // The proxy writes ISO 8601 with milliseconds, which Date.parse reads in every evergreen browser.
-    const expiresAt = Date.parse(expiresAtIso);
-    const serverTime = Date.parse(serverTimeIso);
-    if (Number.isNaN(expiresAt)) {
-      this.stop();
-      return;
-    }
-    if (!Number.isNaN(serverTime)) this.#offset = serverTime - this.#clock.now();
-    if (expiresAt !== this.#expiresAt) {
-      this.#expiresAt = expiresAt;
+  /**
+   * Starts or corrects the countdown from an answer's milliseconds to the expiry, on the server's clock (its
+   * `expiresAt` less its `serverTime`): a phone whose clock is off counts to the real expiry. NaN stops it.
+   */
+  set(toExpiryMs: number): void {
+    if (Number.isNaN(toExpiryMs)) return this.stop();
+    if (this.#end === undefined) {
       this.#zeroCalled = false;
-      this.announcedSeconds = undefined;
-      this.#lastLeft = this.remainingMs ?? Infinity;
+      this.#lastLeft = Math.max(0, toExpiryMs);
     }
+    this.#end = this.#clock.now() + toExpiryMs;
     this.#tick();
   }
 
   stop(): void {
     this.#clock.clearTimeout(this.#timer);
-    this.#timer = undefined;
-    this.#expiresAt = undefined;
-    this.announcedSeconds = undefined;
+    this.#end = this.announcedSeconds = undefined;
   }
 
   /** Milliseconds left on the server's clock, or undefined when no countdown runs. */
@@ -78,16 +71,15 @@ export class CountdownController implements ReactiveController {
 
   /** Like remainingMs, but negative once the expiry is past. */
   get toExpiryMs(): number | undefined {
-    return this.#expiresAt === undefined ? undefined : this.#expiresAt - (this.#clock.now() + this.#offset);
+    return this.#end === undefined ? undefined : this.#end - this.#clock.now();
   }
 
   hostConnected(): void {
-    if (this.#expiresAt !== undefined) this.#tick();
+    if (this.#end !== undefined) this.#tick();
   }
 
   hostDisconnected(): void {
     this.#clock.clearTimeout(this.#timer);
-    this.#timer = undefined;
   }
 
   #tick(): void {
@@ -98,14 +90,12 @@ export class CountdownController implements ReactiveController {
     if (crossed !== undefined) this.announcedSeconds = crossed;
     this.#lastLeft = left;
     this.#host.requestUpdate();
-    if (left <= 0) {
-      if (!this.#zeroCalled) {
-        this.#zeroCalled = true;
-        this.#options.onZero();
-      }
-      return;
+    if (left > 0) {
+      // Wake up just after the displayed second changes.
+      this.#timer = this.#clock.setTimeout(() => this.#tick(), (left % 1000 || 1000) + 5);
+    } else if (!this.#zeroCalled) {
+      this.#zeroCalled = true;
+      this.#options.onZero();
     }
-    // Wake up just after the displayed second changes.
-    this.#timer = this.#clock.setTimeout(() => this.#tick(), (left % 1000 || 1000) + 5);
   }
 }

@@ -242,7 +242,7 @@ export class PaymentFlowController implements ReactiveController {
     const since = Date.parse(next.serverTime) - Date.parse(next.expiresAt);
     const hold = next.outcome === 'expired' && this.#graceOver !== next.id && since >= -1000 && since < FOLLOW_GRACE_MS;
     this.#set({ payment: next, phase: 'active', stalled: false, late: hold || (!next.final && since >= 0) });
-    if (hold || !next.final) this.countdown.set(next.expiresAt, next.serverTime);
+    if (hold || !next.final) this.countdown.set(-since);
     else this.countdown.stop();
     if (origin !== 'peer') this.tabs.share(next);
     const resumed = origin === 'resume';
