@@ -57,7 +57,11 @@ const STRING_FIELDS = ['id', 'orderId', 'method', 'state', 'amount', 'currency',
  */
 function copyStrings(from: unknown, to: Record<string, unknown>, keys: string[], required?: boolean): boolean {
   const v = Object(from) as Record<string, unknown>;
-  return keys.every((key) => (typeof v[key] === 'string' ? ((to[key] = v[key]), true) : !required));
+  for (const key of keys) {
+    if (typeof v[key] === 'string') to[key] = v[key];
+    else if (required) return false;
+  }
+  return true;
 }
 
 /**

@@ -49,7 +49,10 @@ export class CountdownController implements ReactiveController {
    * `expiresAt` less its `serverTime`): a phone whose clock is off counts to the real expiry. NaN stops it.
    */
   set(toExpiryMs: number): void {
-    if (Number.isNaN(toExpiryMs)) return this.stop();
+    if (Number.isNaN(toExpiryMs)) {
+      this.stop();
+      return;
+    }
     if (this.#end === undefined) {
       this.#zeroCalled = false;
       this.#lastLeft = Math.max(0, toExpiryMs);
