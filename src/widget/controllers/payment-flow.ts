@@ -14,7 +14,7 @@ import type { PaymentView } from '../../shared/payment-view.js';
 import { callProxy, PayinError, toPayinError } from '../api-client.js';
 import type { Clock } from '../../shared/clock.js';
 import { emit } from '../events.js';
-import { claimFinalAnnouncement, clearRecord, loadRecord, saveRecord, type SessionRecord } from '../session-store.js';
+import { claimFinalAnnouncement, clearRecord, loadRecord, saveRecord } from '../session-store.js';
 import { CountdownController } from './countdown.js';
 import { StatusFeedController } from './status-feed.js';
 import { TabCoordinationController } from './tab-coordination.js';
@@ -68,7 +68,7 @@ export class PaymentFlowController implements ReactiveController {
   #abort = new AbortController();
   #pending: Promise<void> | undefined;
   #lastMethod: string | undefined;
-  /** The order of the create or resume in flight (or that failed), before any payment is there to say it. */
+  /** The order and method of the last create or resume (in flight, failed, or whose payment is shown). */
   #order: string | undefined;
   #state: FlowState = IDLE;
   #graceTimer: unknown;
@@ -126,34 +126,64 @@ export class PaymentFlowController implements ReactiveController {
   sync(): void {
     const { endpoint, orderId, methods, autostart, method } = this.#config();
     const open = this.payment;
-    const forOrder = open?.orderId ?? this.#order;
     // The host named another order (also while a create or resume is on its way), or another method for an open
     // payment: follow the new configuration (for another method the proxy makes a new payment; the choice wins
     // over the open one).
-    if (forOrder !== undefined && forOrder !== orderId) this.reset(false);
+    if (this.#order !== undefined && this.#order !== orderId) this.reset(false);
     else if (open && method && !open.final && open.method !== method) this.reset(true);
     if (this.#state.phase !== 'idle' || this.payment || !orderId) return;
-    const record = loadRecord(endpoint, orderId);
-    if (record && (method ? record.method === method : methods.length === 0 || methods.includes(record.method))) {
-      void this.#step(record.method, record);
+    // The payment this tab has for the order, when it is for the method asked (or one offered): start() resumes it.
+    const remembered = loadRecord(endpoint, orderId)?.method;
+    if (remembered && (method ? remembered === method : methods.length === 0 || methods.includes(remembered))) {
+      void this.start(remembered);
     } else if (autostart && method) {
       void this.start();
     }
   }
 
-  /** Creates the payment (or resumes the one this tab already has for the order). Safe to call twice. */
-  async start(method = this.#config().method ?? this.payment?.method ?? this.#lastMethod): Promise<void> {
+  /**
+   * Creates the payment, or resumes the one this tab already has for the order and method (reads its status
+   * with the remembered token). Safe to call twice. An answer after a reset() (which aborts its signal) is
+   * ignored; a failure becomes the error screen.
+   */
+  async start(method = this.#config().method ?? this.#lastMethod): Promise<void> {
     if (this.#pending) return this.#pending;
     const open = this.payment;
     // Not while the payment may still arrive (after the expiry the grace window ends first), nor once paid.
     if (this.#unsettled || open?.outcome === 'paid') return;
     if (open) this.reset(true); // expired or failed: start again with a new payment
-    const { endpoint, orderId } = this.#config();
+    const { endpoint, orderId, orderToken } = this.#config();
     if (!orderId || !method) {
       return this.#fail(new PayinError('misconfigured', !orderId ? 'Set the order-id attribute.' : 'Set method or methods.'));
     }
-    const record = loadRecord(endpoint, orderId);
-    return this.#step(method, record?.method === method ? record : undefined);
+    const remembered = loadRecord(endpoint, orderId);
+    const record = remembered?.method === method ? remembered : undefined;
+    const resumed = !!record;
+    const { signal } = this.#abort;
+    this.#lastMethod = method;
+    this.#order = orderId;
+    this.#set({ phase: resumed ? 'resuming' : 'creating', error: undefined });
+    // JSON.stringify leaves out an orderToken that is undefined.
+    const body = record ? { paymentId: record.paymentId, token: record.token } : { orderId, method, orderToken };
+    this.#pending = callProxy(endpoint, record ? 'status' : 'payments', body, signal, this.#clock)
+      .then(
+        ({ payment, token }) => {
+          if (signal.aborted) return;
+          this.#token = token = record?.token ?? token;
+          saveRecord(endpoint, orderId, { paymentId: payment.id, token, method });
+          emit(this.#host, 'payin-created', { payment, resumed });
+          this.#accept(payment, resumed ? 'resume' : 'create');
+          if (this.#unsettled) this.#follow();
+        },
+        // Aborted only by reset(), which starts anew. A payment the proxy does not know is forgotten by #fail().
+        (error: unknown) => {
+          if (!signal.aborted) this.#fail(toPayinError(error));
+        },
+      )
+      .finally(() => {
+        if (!signal.aborted) this.#pending = undefined;
+      });
+    return this.#pending;
   }
 
   /** Checks the status at once and follows again after a stall; after an error, repeats what failed. */
@@ -171,7 +201,7 @@ export class PaymentFlowController implements ReactiveController {
       this.#follow();
       return this.feed.checkNow();
     }
-    const method = this.payment?.method ?? this.#lastMethod;
+    const method = this.#lastMethod;
     this.reset(false); // keeps the remembered payment, if any: start() resumes it
     return this.start(method);
   }
@@ -193,40 +223,7 @@ export class PaymentFlowController implements ReactiveController {
   }
 
   hostConnected(): void {
-    if (this.#unsettled && this.#token && this.#state.phase === 'active') this.#follow();
-  }
-
-  /**
-   * Creates a payment, or resumes the one in `record`: an answer after a reset() (which aborts the signal) is
-   * ignored, and a failure becomes the error screen.
-   */
-  #step(method: string, record?: SessionRecord): Promise<void> {
-    const { endpoint, orderId, orderToken } = this.#config();
-    const { signal } = this.#abort;
-    const resumed = !!record;
-    this.#lastMethod = method;
-    this.#order = orderId;
-    this.#set({ phase: resumed ? 'resuming' : 'creating', error: undefined });
-    // JSON.stringify leaves out an orderToken that is undefined.
-    const body = record ? { paymentId: record.paymentId, token: record.token } : { orderId, method, orderToken };
-    const done = callProxy(endpoint, record ? 'status' : 'payments', body, signal, this.#clock).then(
-      ({ payment, token }) => {
-        token = record?.token ?? token;
-        if (signal.aborted) return;
-        saveRecord(endpoint, orderId, { paymentId: payment.id, token, method });
-        this.#token = token;
-        emit(this.#host, 'payin-created', { payment, resumed });
-        this.#accept(payment, resumed ? 'resume' : 'create');
-        if (this.#unsettled) this.#follow();
-      },
-      // Aborted only by reset(), which starts anew. A payment the proxy does not know is forgotten by #fail().
-      (error: unknown) => {
-        if (!signal.aborted) this.#fail(toPayinError(error));
-      },
-    );
-    return (this.#pending = done.finally(() => {
-      if (!signal.aborted) this.#pending = undefined;
-    }));
+    if (this.#unsettled && this.#state.phase === 'active') this.#follow();
   }
 
   /** Applies a payment if it is news: same payment, not an older state, not an older answer. */
