@@ -61,23 +61,19 @@ export function clearRecord(endpoint: string, orderId: string): void {
   withStorage((s) => s.removeItem(sessionKey(endpoint, orderId)));
 }
 
-function announcedList(): string[] {
-  const list = withStorage((s) => JSON.parse(s.getItem(ANNOUNCED) ?? '[]') as unknown);
-  return Array.isArray(list) ? list.filter((id): id is string => typeof id === 'string') : [];
-}
-
 /**
  * Claims the announcement of a payment's final state for this page. Answers undefined when this page already
  * announced it, else whether an earlier page of this tab did (then the event says `resumed: true`).
  */
-export function claimFinalAnnouncement(endpoint: string, paymentId: string): { announcedBefore: boolean } | undefined {
+export function claimFinalAnnouncement(endpoint: string, paymentId: string): boolean | undefined {
   // The endpoint as the records have it, so that "/payin" and "/payin/" are one proxy here too.
-  const key = `${absolute(endpoint)}|${paymentId}`;
+  const key = sessionKey(endpoint, paymentId);
   if (announcedThisPage.has(key)) return undefined;
   announcedThisPage.add(key);
-  const list = announcedList();
-  const announcedBefore = list.includes(key);
+  const stored = withStorage((s) => JSON.parse(s.getItem(ANNOUNCED) ?? '[]') as unknown);
+  const list = Array.isArray(stored) ? stored : [];
+  const before = list.includes(key);
   // Without storage the page-level set still keeps this page from announcing twice.
-  if (!announcedBefore) withStorage((s) => s.setItem(ANNOUNCED, JSON.stringify([...list, key].slice(-ANNOUNCED_MAX))));
-  return { announcedBefore };
+  if (!before) withStorage((s) => s.setItem(ANNOUNCED, JSON.stringify([...list, key].slice(-ANNOUNCED_MAX))));
+  return before;
 }

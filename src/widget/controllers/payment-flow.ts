@@ -263,10 +263,10 @@ export class PaymentFlowController implements ReactiveController {
   #finish(payment: PaymentView, resumed: boolean): void {
     this.feed.stop();
     this.tabs.leave();
-    const claim = claimFinalAnnouncement(this.#config().endpoint, payment.id);
-    if (!claim) return;
+    const before = claimFinalAnnouncement(this.#config().endpoint, payment.id);
+    if (before === undefined) return;
     // Only a final payment gets here, so its outcome is one of the four.
-    emit(this.#host, `payin-${payment.outcome}` as FinalEvent, { payment, resumed: resumed || claim.announcedBefore });
+    emit(this.#host, `payin-${payment.outcome}` as FinalEvent, { payment, resumed: resumed || before });
   }
 
   #follow(): void {
@@ -289,7 +289,8 @@ export class PaymentFlowController implements ReactiveController {
   }
 
   #fail(error: PayinError): void {
-    if (error.code === 'not_found') clearRecord(this.#config().endpoint, this.#config().orderId);
+    const { endpoint, orderId } = this.#config();
+    if (error.code === 'not_found') clearRecord(endpoint, orderId);
     this.#set({ error, phase: 'error' });
     emit(this.#host, 'payin-error', error.toDetail());
   }

@@ -37,9 +37,10 @@ export class TabCoordinationController implements ReactiveController {
     this.#paymentId = paymentId;
     if (typeof BroadcastChannel !== 'undefined') {
       const channel = new BroadcastChannel(PREFIX + paymentId);
-      channel.onmessage = (event: MessageEvent<{ payment?: unknown }>) => {
-        const payment = readPaymentView(event.data?.payment);
-        if (payment && payment.id === this.#paymentId) this.#options.onPeerPayment(payment);
+      // The channel is this payment's: the flow still drops anything about another.
+      channel.onmessage = (event) => {
+        const payment = readPaymentView(event.data);
+        if (payment) this.#options.onPeerPayment(payment);
       };
       this.#channel = channel;
     }
@@ -56,7 +57,9 @@ export class TabCoordinationController implements ReactiveController {
         if (release.signal.aborted) return undefined;
         this.#lead();
         // Held until leave(): the promise settles when this tab stops following.
-        return new Promise<void>((resolve) => release.signal.addEventListener('abort', () => resolve(), { once: true }));
+        return new Promise((resolve) => {
+          release.signal.onabort = resolve;
+        });
       })
       .catch(() => {
         // Aborted while waiting in line: nothing to release.
@@ -65,11 +68,8 @@ export class TabCoordinationController implements ReactiveController {
 
   /** Tells the other tabs about a state this tab learned. */
   share(payment: PaymentView): void {
-    try {
-      this.#channel?.postMessage({ payment });
-    } catch {
-      // A closed channel: the other tabs follow on their own.
-    }
+    // leave() closes the channel and forgets it, so this one is open.
+    this.#channel?.postMessage(payment);
   }
 
   leave(): void {
