@@ -43,8 +43,11 @@ export function routeUrl(endpoint: string, route: string): string {
   return `${endpoint.replace(/\/+$/, '')}/${route}`;
 }
 
-export function eventsUrl(endpoint: string, paymentId: string, token: string): string {
-  return `${routeUrl(endpoint, 'events')}?paymentId=${encodeURIComponent(paymentId)}&token=${encodeURIComponent(token)}`;
+/** What reads one payment (its status, its event stream): its id and the read token its create answered. */
+export type PaymentRead = { paymentId: string; token: string };
+
+export function eventsUrl(endpoint: string, read: PaymentRead): string {
+  return `${routeUrl(endpoint, 'events')}?${new URLSearchParams(read)}`;
 }
 
 /**
@@ -54,7 +57,7 @@ export function eventsUrl(endpoint: string, paymentId: string, token: string): s
 export async function callProxy(
   endpoint: string,
   route: 'payments' | 'status',
-  body: { orderId: string; method: string; orderToken?: string } | { paymentId: string; token: string },
+  body: { orderId: string; method: string; orderToken?: string } | PaymentRead,
   signal: AbortSignal,
   clock: Clock,
 ): Promise<{ payment: PaymentView; token: string }> {

@@ -186,7 +186,7 @@ describe('following the payment', () => {
       pollInterval: () => 250,
       clock,
     });
-    feed.setTarget({ endpoint: fake.endpoint, paymentId: payment.id, token });
+    feed.setTarget(fake.endpoint, { paymentId: payment.id, token });
     feed.follow(clock.now() + 1000);
     // Checks every 200-300 ms until the deadline; one step of 300 ms makes at most one.
     for (let i = 0; i < 10 && deadline === 0; i++) await pass(300);

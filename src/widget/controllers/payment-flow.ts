@@ -11,7 +11,7 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { stateRank } from '../../shared/outcome.js';
 import type { PaymentView } from '../../shared/payment-view.js';
-import { callProxy, PayinError, toPayinError } from '../api-client.js';
+import { callProxy, PayinError, type PaymentRead, toPayinError } from '../api-client.js';
 import type { Clock } from '../../shared/clock.js';
 import { emit } from '../events.js';
 import { claimFinalAnnouncement, clearRecord, loadRecord, saveRecord } from '../session-store.js';
@@ -64,7 +64,8 @@ export class PaymentFlowController implements ReactiveController {
   readonly countdown: CountdownController;
   readonly feed: StatusFeedController;
   readonly tabs: TabCoordinationController;
-  #token: string | undefined;
+  /** The shown payment's id and read token, one object per payment (the status feed keeps its target by it). */
+  #read: PaymentRead | undefined;
   #abort = new AbortController();
   #pending: Promise<void> | undefined;
   #lastMethod: string | undefined;
@@ -169,8 +170,9 @@ export class PaymentFlowController implements ReactiveController {
       .then(
         ({ payment, token }) => {
           if (signal.aborted) return;
-          this.#token = token = record?.token ?? token;
-          saveRecord(endpoint, orderId, { paymentId: payment.id, token, method });
+          const read = { paymentId: payment.id, token: record?.token ?? token };
+          this.#read = read;
+          saveRecord(endpoint, orderId, { ...read, method });
           emit(this.#host, 'payin-created', { payment, resumed });
           this.#accept(payment, resumed ? 'resume' : 'create');
           if (this.#unsettled) this.#follow();
@@ -196,7 +198,7 @@ export class PaymentFlowController implements ReactiveController {
 
   /** Repeats the failed step; never creates a second payment (a create is idempotent per order and method). */
   retry(): Promise<void> {
-    if (this.payment && this.#token && this.#state.error?.retryable !== false) {
+    if (this.payment && this.#read && this.#state.error?.retryable !== false) {
       this.#set({ error: undefined, phase: 'active' });
       this.#follow();
       return this.feed.checkNow();
@@ -217,7 +219,7 @@ export class PaymentFlowController implements ReactiveController {
     this.countdown.stop();
     this.#clock.clearTimeout(this.#graceTimer);
     if (forget && orderId) clearRecord(endpoint, orderId);
-    this.#token = this.#lastMethod = this.#order = undefined;
+    this.#read = this.#lastMethod = this.#order = undefined;
     this.#state = IDLE;
     this.#host.requestUpdate();
   }
@@ -270,8 +272,8 @@ export class PaymentFlowController implements ReactiveController {
   }
 
   #follow(): void {
-    if (!this.payment || !this.#token || !this.#host.isConnected) return;
-    this.feed.setTarget({ endpoint: this.#config().endpoint, paymentId: this.payment.id, token: this.#token });
+    if (!this.payment || !this.#read || !this.#host.isConnected) return;
+    this.feed.setTarget(this.#config().endpoint, this.#read);
     // Already leading (a retry after an error): follow again; else lead now or when another tab lets go.
     if (this.tabs.leading) this.feed.follow(this.#deadline());
     else this.tabs.join(this.payment.id);

@@ -9,14 +9,8 @@
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Clock } from '../../shared/clock.js';
 import { readPaymentView, type PaymentView } from '../../shared/payment-view.js';
-import { callProxy, eventsUrl, toPayinError, type PayinError } from '../api-client.js';
+import { callProxy, eventsUrl, toPayinError, type PayinError, type PaymentRead } from '../api-client.js';
 import { nextDelay } from './poll-delay.js';
-
-export interface FeedTarget {
-  endpoint: string;
-  paymentId: string;
-  token: string;
-}
 
 export interface StatusFeedOptions {
   onPayment: (payment: PaymentView) => void;
@@ -31,7 +25,8 @@ export interface StatusFeedOptions {
 }
 
 export class StatusFeedController implements ReactiveController {
-  #target: FeedTarget | undefined;
+  #endpoint = '';
+  #target: PaymentRead | undefined;
   #following = false;
   #deadline = Infinity;
   #abort = new AbortController();
@@ -49,10 +44,11 @@ export class StatusFeedController implements ReactiveController {
     host.addController(this);
   }
 
-  /** Which payment single checks (checkNow) are about, without following it. */
-  setTarget(target: FeedTarget): void {
-    if (this.#target?.paymentId === target.paymentId && this.#target.token === target.token) return;
+  /** Which payment single checks (checkNow) are about, without following it: the same `target` object keeps it. */
+  setTarget(endpoint: string, target: PaymentRead): void {
+    if (this.#target === target) return;
     this.stop();
+    this.#endpoint = endpoint;
     this.#target = target;
   }
 
@@ -83,13 +79,7 @@ export class StatusFeedController implements ReactiveController {
     this.#options.clock.clearTimeout(this.#timer);
     const { signal } = this.#abort;
     try {
-      const { payment } = await callProxy(
-        target.endpoint,
-        'status',
-        { paymentId: target.paymentId, token: target.token },
-        signal,
-        this.#options.clock,
-      );
+      const { payment } = await callProxy(this.#endpoint, 'status', target, signal, this.#options.clock);
       if (signal.aborted) return;
       this.#failures = 0;
       this.#retryAfterMs = 0;
@@ -149,7 +139,7 @@ export class StatusFeedController implements ReactiveController {
   #openStream(): void {
     const target = this.#target;
     if (!target || typeof EventSource === 'undefined' || this.#streamFailures >= 3) return;
-    const stream = new EventSource(eventsUrl(target.endpoint, target.paymentId, target.token));
+    const stream = new EventSource(eventsUrl(this.#endpoint, target));
     this.#stream = stream;
     stream.addEventListener('open', () => {
       this.#streamOpen = true;
