@@ -39,37 +39,24 @@ const UPI_PAY = /^upi:\/\/pay\?/i;
 const fitsInLink = (text: string) => !/[#\s]/.test(text);
 const INTENT_PAY = /^intent:\/\/pay\?([^#\s]*)#Intent;/i;
 
-/** The service's own Android intent for the payment, when it handed one over. */
-export function serviceIntent(payment: PaymentView): string | undefined {
-  return payment.qr && INTENT_PAY.test(payment.qr) ? payment.qr : undefined;
-}
-
 /**
- * `<Q>`: the query of the payment's UPI link. The proxy hands over the service's own link unchanged, or (when the
- * service gave none) the one src/shared/qr-payload.ts built from the requisites, so it is taken as it comes.
+ * One link per app (the apps in the given order; iOS only those with a scheme), then "any UPI app", from `<Q>`:
+ * the query of the payment's UPI link. The proxy hands over the service's own link unchanged (or its own Android
+ * intent, which an Android phone then opens as it is), or (when the service gave none) the one
+ * src/shared/qr-payload.ts built from the requisites, so it is taken as it comes.
  */
-export function upiQuery(payment: PaymentView): string | undefined {
-  const qr = payment.qr;
-  if (!qr) return undefined;
-  const query = UPI_PAY.test(qr) ? qr.slice(10) : INTENT_PAY.exec(qr)?.[1];
-  return query && fitsInLink(query) ? query : undefined;
-}
-
-/** One link per app (the apps in the given order; iOS only those with a scheme), then "any UPI app". */
 export function upiLinks(payment: PaymentView, platform: Platform, apps: readonly string[]): AppLink[] {
-  const q = upiQuery(payment);
-  if (!q) return [];
-  const any = { id: ANY_APP, href: `upi://pay?${q}` };
-  if (platform === 'android') {
-    const own = serviceIntent(payment);
-    if (own) return [{ id: ANY_APP, href: own }];
-    return [
-      ...apps.flatMap((id) => (UPI_APPS[id] ? [{ id, href: `intent://pay?${q}#Intent;scheme=upi;package=${UPI_APPS[id][1]};end` }] : [])),
-      any,
-    ];
-  }
-  if (platform === 'ios') return [...apps.flatMap((id) => (UPI_APPS[id]?.[2] ? [{ id, href: UPI_APPS[id][2] + q }] : [])), any];
-  return [any];
+  const qr = payment.qr ?? '';
+  const intent = INTENT_PAY.exec(qr);
+  const q = UPI_PAY.test(qr) ? qr.slice(10) : intent?.[1];
+  if (!q || !fitsInLink(q)) return [];
+  if (intent && platform === 'android') return [{ id: ANY_APP, href: qr }];
+  const links = apps.flatMap((id) => {
+    const [, pkg, ios] = UPI_APPS[id] ?? [];
+    const href = platform === 'android' ? `intent://pay?${q}#Intent;scheme=upi;package=${pkg};end` : platform === 'ios' && ios && ios + q;
+    return pkg && href ? [{ id, href }] : [];
+  });
+  return [...links, { id: ANY_APP, href: `upi://pay?${q}` }];
 }
 
 /** A member of the NSPK list, as the proxy's `/sbp-banks` serves it. */
