@@ -11,27 +11,13 @@ const QUIET_ZONE = 4;
 const MIN_MODULE_PX = 4;
 const MIN_SIZE_PX = 200;
 
-/** One path for all dark modules: each horizontal run of dark modules is one rectangle. */
+/** One path for all dark modules, a unit square each (with shape-rendering crispEdges, no seams between them). */
 export function qrPath(matrix: QrMatrix): string {
-  const parts: string[] = [];
+  let d = '';
   for (let row = 0; row < matrix.size; row++) {
-    let col = 0;
-    while (col < matrix.size) {
-      if (!matrix.isDark(row, col)) {
-        col++;
-        continue;
-      }
-      const start = col;
-      while (col < matrix.size && matrix.isDark(row, col)) col++;
-      parts.push(`M${start + QUIET_ZONE} ${row + QUIET_ZONE}h${col - start}v1h${start - col}z`);
-    }
+    for (let col = 0; col < matrix.size; col++) if (matrix.isDark(row, col)) d += `M${col + QUIET_ZONE} ${row + QUIET_ZONE}h1v1h-1z`;
   }
-  return parts.join('');
-}
-
-/** The side in CSS pixels the symbol is drawn at. */
-export function qrPixelSize(matrix: QrMatrix): number {
-  return Math.max(MIN_SIZE_PX, (matrix.size + 2 * QUIET_ZONE) * MIN_MODULE_PX);
+  return d;
 }
 
 /**
@@ -46,7 +32,7 @@ export function qrSvg(text: string, label: string): TemplateResult | undefined {
     return undefined; // too long for any QR version: the requisites are still shown
   }
   const side = matrix.size + 2 * QUIET_ZONE;
-  const px = qrPixelSize(matrix);
+  const px = Math.max(MIN_SIZE_PX, side * MIN_MODULE_PX);
   // The <svg> element itself belongs to an html template; its children to an svg one (Lit's rule).
   return html`<svg part="qr" class="qr" role="img" aria-label=${label} viewBox=${`0 0 ${side} ${side}`}
     width=${px} height=${px} shape-rendering="crispEdges">${svg`<rect width=${side} height=${side} fill="#fff"></rect>
