@@ -28,7 +28,7 @@ export function qrMatrix(text: string): QrMatrix {
   let version = 0;
   let dataCodewords = 0;
   do {
-    if (++version > 40) throw new RangeError('Too long for a QR code.');
+    if (++version > 40) throw new RangeError(); // too long for a QR code: the callers draw none
     dataCodewords = Utils.getSymbolTotalCodewords(version) - ECCode.getTotalCodewordsCount(version, LEVEL);
   } while (4 + (version < 10 ? 8 : 16) + bytes.length * 8 > dataCodewords * 8);
 
@@ -62,12 +62,14 @@ export function qrMatrix(text: string): QrMatrix {
 
   const size = Utils.getSymbolSize(version);
   const m = new BitMatrix(size);
-  const fixed = (row: number, col: number, dark: boolean) => m.set(row, col, dark ? 1 : 0, true);
+  // A function module; one outside the symbol (a finder's separator at an edge) is left out.
+  const fixed = (row: number, col: number, dark: number | boolean) =>
+    row >= 0 && col >= 0 && row < size && col < size && m.set(row, col, +dark, true);
   for (const [r0, c0] of FinderPattern.getPositions(version)) {
     for (let r = -1; r <= 7; r++) {
       for (let c = -1; c <= 7; c++) {
         const ring = Math.max(Math.abs(r - 3), Math.abs(c - 3)); // 4 is the light separator
-        if (r0 + r >= 0 && r0 + r < size && c0 + c >= 0 && c0 + c < size) fixed(r0 + r, c0 + c, ring !== 2 && ring !== 4);
+        fixed(r0 + r, c0 + c, ring !== 2 && ring !== 4);
       }
     }
   }
@@ -85,14 +87,14 @@ export function qrMatrix(text: string): QrMatrix {
     for (let i = 0; i < 18; i++) {
       const a = size - 11 + (i % 3);
       const b = Math.floor(i / 3);
-      fixed(b, a, ((bits >>> i) & 1) === 1);
-      fixed(a, b, ((bits >>> i) & 1) === 1);
+      fixed(b, a, (bits >>> i) & 1);
+      fixed(a, b, (bits >>> i) & 1);
     }
   }
   const format = (mask: number) => {
     const bits = FormatInfo.getEncodedBits(LEVEL, mask);
     for (let i = 0; i < 15; i++) {
-      const dark = ((bits >>> i) & 1) === 1;
+      const dark = (bits >>> i) & 1;
       if (i < 8)
         fixed(i < 6 ? i : i + 1, 8, dark); // down the top-left finder ...
       else fixed(8, i === 8 ? 7 : 14 - i, dark); // ... and along it
