@@ -7,12 +7,10 @@
 
 export async function copyText(text: string, scratch: ParentNode & Node): Promise<boolean> {
   try {
-    if (navigator.clipboard?.writeText) {
-      await navigator.clipboard.writeText(text);
-      return true;
-    }
+    await navigator.clipboard.writeText(text);
+    return true;
   } catch {
-    // Refused or unavailable: try the fallback.
+    // Refused, or no Clipboard API (an insecure context): try the fallback.
   }
   const area = document.createElement('textarea');
   area.value = text;

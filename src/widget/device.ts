@@ -7,18 +7,11 @@
 
 export type Platform = 'ios' | 'android' | 'desktop';
 
-export function isPlatform(value: string): value is Platform {
-  return value === 'ios' || value === 'android' || value === 'desktop';
-}
-
-export function detectPlatform(userAgent: string, maxTouchPoints = 0): Platform {
-  if (/android/i.test(userAgent)) return 'android';
-  if (/iphone|ipad|ipod/i.test(userAgent) || (/macintosh/i.test(userAgent) && maxTouchPoints > 1)) return 'ios';
-  return 'desktop';
-}
-
 /** The platform named by the attribute, else the one the browser reports. */
 export function platformOf(attribute: string): Platform {
-  if (isPlatform(attribute)) return attribute;
-  return typeof navigator === 'undefined' ? 'desktop' : detectPlatform(navigator.userAgent, navigator.maxTouchPoints);
+  if (/^(ios|android|desktop)$/.test(attribute)) return attribute as Platform;
+  const ua = typeof navigator === 'undefined' ? '' : navigator.userAgent;
+  if (/android/i.test(ua)) return 'android';
+  if (/iphone|ipad|ipod/i.test(ua) || (/macintosh/i.test(ua) && navigator.maxTouchPoints > 1)) return 'ios';
+  return 'desktop';
 }

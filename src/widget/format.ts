@@ -4,28 +4,22 @@
  * the countdown re-renders every second and Intl constructors are not cheap.
  */
 
-const cache = new Map<string, Intl.NumberFormat>();
-
-function currencyFormat(locale: string, currency: string): Intl.NumberFormat | undefined {
-  const key = `${locale}|${currency}`;
-  let format = cache.get(key);
-  if (!format) {
-    try {
-      format = new Intl.NumberFormat(locale, { style: 'currency', currency });
-    } catch {
-      return undefined; // not an ISO 4217 code: shown as text below
-    }
-    cache.set(key, format);
-  }
-  return format;
-}
+/** Formatters by locale and currency; null for a currency Intl does not know. */
+const cache = new Map<string, Intl.NumberFormat | null>();
 
 /** "250.00", "INR", "en-IN" -> "₹250.00"; an unknown currency code is written after the number. */
 export function formatAmount(amount: string, currency: string, locale: string): string {
+  const key = `${locale}|${currency}`;
+  if (!cache.has(key)) {
+    try {
+      cache.set(key, new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() }));
+    } catch {
+      cache.set(key, null); // not an ISO 4217 code: shown as text below
+    }
+  }
   const value = Number(amount);
-  const format = currencyFormat(locale, currency.toUpperCase());
-  if (!format || !Number.isFinite(value)) return `${amount} ${currency}`.trim();
-  return format.format(value);
+  const format = cache.get(key);
+  return format && Number.isFinite(value) ? format.format(value) : `${amount} ${currency}`.trim();
 }
 
 /** Milliseconds left -> "14:59", "1:02:03"; never negative. */
