@@ -21,7 +21,7 @@ export async function loadSbpBanks(endpoint: string, signal: AbortSignal): Promi
   // Same-origin credentials are fetch's default; the proxy answers JSON whatever the Accept header says.
   const answer = await fetch(url, { signal });
   // Nobody reads the error (the chooser just stays out); not caching it lets the next element try again.
-  if (!answer.ok) throw new Error(`HTTP ${answer.status}`);
+  if (!answer.ok) throw new Error();
   const banks = readSbpBanks(await answer.json(), url.origin);
   loaded.set(url.href, banks);
   return banks;
@@ -31,10 +31,9 @@ export async function loadSbpBanks(endpoint: string, signal: AbortSignal): Promi
 export function readSbpBanks(value: unknown, origin: string): SbpBank[] {
   const list = (value as { dictionary?: unknown } | null)?.dictionary;
   if (!Array.isArray(list)) return [];
-  const banks: SbpBank[] = [];
-  for (const entry of list as Record<string, unknown>[]) {
+  return (list as Record<string, unknown>[]).flatMap((entry) => {
     const { bankName, schema, package_name, logoURL } = entry ?? {};
-    if (typeof bankName !== 'string' || !bankName.trim() || !isSbpBankSchema(schema)) continue;
+    if (typeof bankName !== 'string' || !bankName.trim() || !isSbpBankSchema(schema)) return [];
     const bank: SbpBank = { bankName: bankName.trim(), schema };
     if (typeof package_name === 'string' && PACKAGE.test(package_name)) bank.package_name = package_name;
     if (typeof logoURL === 'string') {
@@ -45,9 +44,8 @@ export function readSbpBanks(value: unknown, origin: string): SbpBank[] {
         // No logo: the name alone.
       }
     }
-    banks.push(bank);
-  }
-  return banks;
+    return [bank];
+  });
 }
 
 /** The shopper's last bank first, the others as the proxy ordered them. */
