@@ -47,9 +47,8 @@ export class HandoffController implements ReactiveController {
   }
 
   #set(stuck: boolean): void {
-    if (stuck === this.stuck) return;
     this.stuck = stuck;
-    this.#host.requestUpdate();
+    this.#host.requestUpdate(); // when nothing changed, the render finds nothing to change in the DOM
   }
 
   readonly #onVisibility = (): void => {

@@ -192,16 +192,15 @@ export class PaymentFlowController implements ReactiveController {
   refresh(): Promise<void> {
     if (this.#state.phase === 'error') return this.retry();
     this.#set({ stalled: false });
-    if (this.#unsettled && this.tabs.leading) this.feed.follow(this.#deadline());
+    if (this.#unsettled) this.#follow();
     return this.feed.checkNow();
   }
 
   /** Repeats the failed step; never creates a second payment (a create is idempotent per order and method). */
   retry(): Promise<void> {
-    if (this.payment && this.#read && this.#state.error?.retryable !== false) {
+    if (this.payment && this.#state.error?.retryable !== false) {
       this.#set({ error: undefined, phase: 'active' });
-      this.#follow();
-      return this.feed.checkNow();
+      return this.refresh();
     }
     const method = this.#lastMethod;
     this.reset(false); // keeps the remembered payment, if any: start() resumes it

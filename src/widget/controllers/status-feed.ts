@@ -27,8 +27,8 @@ export interface StatusFeedOptions {
 export class StatusFeedController implements ReactiveController {
   #endpoint = '';
   #target: PaymentRead | undefined;
-  #following = false;
-  #deadline = Infinity;
+  /** While following, when to stop (local epoch ms); 0 when not following. */
+  #deadline = 0;
   #abort = new AbortController();
   #timer: unknown;
   #stream: EventSource | undefined;
@@ -56,14 +56,13 @@ export class StatusFeedController implements ReactiveController {
   follow(deadline: number): void {
     if (!this.#target) return;
     this.#deadline = deadline;
-    this.#following = true;
     if (!this.#stream) this.#openStream();
     this.#schedule(0);
   }
 
   /** Stops following and forgets the target; answers still in flight are dropped. */
   stop(): void {
-    this.#following = false;
+    this.#deadline = 0;
     this.#target = undefined;
     this.#abort.abort();
     this.#abort = new AbortController();
@@ -98,7 +97,7 @@ export class StatusFeedController implements ReactiveController {
       this.#retryAfterMs = failure.retryAfterMs ?? 0;
       this.#options.onTrouble(failure);
     }
-    if (this.#following && this.#target === target) this.#schedule();
+    if (this.#deadline && this.#target === target) this.#schedule();
   }
 
   hostConnected(): void {
@@ -114,9 +113,9 @@ export class StatusFeedController implements ReactiveController {
 
   #schedule(delay?: number): void {
     this.#options.clock.clearTimeout(this.#timer);
-    if (!this.#following) return;
+    if (!this.#deadline) return;
     if (this.#options.clock.now() >= this.#deadline) {
-      this.#following = false;
+      this.#deadline = 0;
       this.#closeStream();
       this.#options.onDeadline();
       return;
@@ -175,12 +174,12 @@ export class StatusFeedController implements ReactiveController {
 
   readonly #onVisibility = (): void => {
     if (document.visibilityState === 'visible') void this.checkNow();
-    else if (this.#following) this.#schedule();
+    else if (this.#deadline) this.#schedule();
   };
 
   readonly #onOnline = (): void => {
     this.#streamFailures = 0;
-    if (this.#following && !this.#stream) this.#openStream();
+    if (this.#deadline && !this.#stream) this.#openStream();
     void this.checkNow();
   };
 }
