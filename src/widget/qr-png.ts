@@ -1,18 +1,21 @@
 /**
  * The payment's QR as a PNG, for the shopper who pays from another device or from the gallery: shared through the
  * Web Share API as a file, or saved through a download link. Drawn on a canvas from the same module matrix as the
- * SVG (qr-matrix.ts); a data: URL needs no network and no CSP exception. The last image is kept, because the
- * element re-renders every second while the countdown runs.
+ * SVG (qr-matrix.ts); a data: URL needs no network and no CSP exception. The last image (URL and file) is kept,
+ * because the element re-renders every second while the countdown runs.
  */
 import { qrPath } from './qr-code.js';
 import { qrMatrix } from './qr-matrix.js';
 
 const MODULE_PX = 8;
-let last: { text: string; url: string } | undefined;
+let last: { text: string; url: string; file: File } | undefined;
 
-/** `data:image/png;base64,...` of the QR of `text`, or undefined when it cannot be drawn. */
-export function qrPngUrl(text: string): string | undefined {
-  if (last?.text === text) return last.url;
+/**
+ * The PNG of the QR of `text`, as a `data:image/png;base64,...` URL (for a download link) and as a file named
+ * `name` (to share), or undefined when it cannot be drawn.
+ */
+export function qrPng(text: string, name: string): { url: string; file: File } | undefined {
+  if (last?.text === text) return last;
   try {
     const matrix = qrMatrix(text);
     const side = (matrix.size + 8) * MODULE_PX; // with the 4-module quiet zone on each side, as the SVG
@@ -24,20 +27,11 @@ export function qrPngUrl(text: string): string | undefined {
     g.fillStyle = '#000';
     g.scale(MODULE_PX, MODULE_PX);
     g.fill(new Path2D(qrPath(matrix)));
-    last = { text, url: canvas.toDataURL('image/png') };
-    return last.url;
+    const url = canvas.toDataURL('image/png');
+    const bytes = Uint8Array.from(atob(url.slice(url.indexOf(',') + 1)), (c) => c.charCodeAt(0));
+    last = { text, url, file: new File([bytes], name, { type: 'image/png' }) };
+    return last;
   } catch {
     return undefined; // no canvas (a server, a locked-down browser) or a text too long for a QR
   }
-}
-
-let lastFile: { url: string; file: File } | undefined;
-
-/** The PNG behind a data: URL, as a file to share (kept, like the URL, across the countdown's renders). */
-export function pngFile(url: string, name: string): File {
-  if (lastFile?.url !== url) {
-    const bytes = Uint8Array.from(atob(url.slice(url.indexOf(',') + 1)), (c) => c.charCodeAt(0));
-    lastFile = { url, file: new File([bytes], name, { type: 'image/png' }) };
-  }
-  return lastFile.file;
 }

@@ -5,7 +5,7 @@
  * keyboard and screen-reader behaviour for free.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import { pngFile, qrPngUrl } from '../qr-png.js';
+import { qrPng } from '../qr-png.js';
 import type { ViewContext } from './view-context.js';
 
 const FILE_NAME = 'payment-qr.png';
@@ -21,9 +21,9 @@ export function otherDevice(ctx: ViewContext, text: string, qr: TemplateResult):
 }
 
 function keep(ctx: ViewContext, text: string): TemplateResult | typeof nothing {
-  const url = qrPngUrl(text);
-  if (!url) return nothing;
-  const file = pngFile(url, FILE_NAME);
+  const png = qrPng(text, FILE_NAME);
+  if (!png) return nothing;
+  const { url, file } = png;
   if (navigator.canShare?.({ files: [file] })) {
     return html`<button part="share-button" class="button"
       @click=${() => navigator.share({ files: [file], title: ctx.t.qrLabel }).catch(() => undefined)}>${ctx.t.shareQr}</button>`;
