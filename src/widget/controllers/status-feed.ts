@@ -137,7 +137,7 @@ export class StatusFeedController implements ReactiveController {
 
   #openStream(): void {
     const target = this.#target;
-    if (!target || typeof EventSource === 'undefined' || this.#streamFailures >= 3) return;
+    if (!target || this.#streamFailures >= 3) return;
     const stream = new EventSource(eventsUrl(this.#endpoint, target));
     this.#stream = stream;
     stream.addEventListener('open', () => {
