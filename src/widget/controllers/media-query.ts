@@ -1,7 +1,7 @@
 /**
  * Whether a media query matches, kept current and re-rendering the host when it changes. The element uses it to
  * tell a phone (a coarse pointer and a narrow viewport), where a QR on the same screen cannot be scanned and
- * the links that open the payment app are what helps. Server-side (no matchMedia) it simply never matches.
+ * the links that open the payment app are what helps. Server-side (never connected) it simply never matches.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 
@@ -19,7 +19,6 @@ export class MediaQueryController implements ReactiveController {
   }
 
   hostConnected(): void {
-    if (typeof matchMedia !== 'function') return;
     this.#list = matchMedia(this.#query);
     this.matches = this.#list.matches;
     this.#list.addEventListener('change', this.#onChange);

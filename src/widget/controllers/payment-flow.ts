@@ -40,12 +40,12 @@ export interface FlowState {
   /** A failing connection while following (shown as a notice; the feed retries by itself). */
   readonly trouble?: PayinError;
   /** The follow deadline passed without a final state. */
-  readonly stalled: boolean;
+  readonly stalled?: boolean;
   /** The time is up (or the service said "expired" within the grace window): still checking, nothing to pay. */
-  readonly late: boolean;
+  readonly late?: boolean;
 }
 
-const IDLE: FlowState = { phase: 'idle', stalled: false, late: false };
+const IDLE: FlowState = { phase: 'idle' };
 type Origin = 'create' | 'resume' | 'feed' | 'peer';
 
 export interface FlowConfig {
@@ -118,9 +118,9 @@ export class PaymentFlowController implements ReactiveController {
   }
 
   /** A payment is shown that may still change: not final, or final but held back in the grace window. */
-  get #unsettled(): boolean {
+  get #unsettled(): boolean | undefined {
     const { payment, late } = this.#state;
-    return !!payment && (!payment.final || late);
+    return payment && (!payment.final || late);
   }
 
   /** Resumes a remembered payment, or autostarts; called whenever the configuration may have changed. */
