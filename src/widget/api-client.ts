@@ -17,7 +17,7 @@ export class PayinError extends Error implements ErrorEventDetail {
   constructor(
     readonly code: WidgetErrorCode,
     message: string,
-    /** From a 429's Retry-After, so that a retry does not come back too early. */
+    /** From a 429's Retry-After, so that a retry does not come back too early (NaN, 0 or negative: no wait). */
     readonly retryAfterMs?: number,
   ) {
     super(message);
@@ -106,6 +106,5 @@ function httpError(response: Response, json: unknown): PayinError {
           ? 'internal'
           : 'bad_request';
   // A Retry-After that is no positive number of seconds is NaN, 0 or negative here: no wait then.
-  const retryAfterMs = Number(response.headers.get('retry-after')) * 1000;
-  return new PayinError(code, String(error?.message ?? `HTTP ${status}`), retryAfterMs > 0 ? retryAfterMs : undefined);
+  return new PayinError(code, String(error?.message ?? `HTTP ${status}`), Number(response.headers.get('retry-after')) * 1000);
 }

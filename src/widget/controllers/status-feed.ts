@@ -94,7 +94,7 @@ export class StatusFeedController implements ReactiveController {
         return;
       }
       this.#failures++;
-      this.#retryAfterMs = failure.retryAfterMs ?? 0;
+      this.#retryAfterMs = failure.retryAfterMs || 0; // NaN (no Retry-After) is no wait
       this.#options.onTrouble(failure);
     }
     if (this.#deadline && this.#target === target) this.#schedule();
