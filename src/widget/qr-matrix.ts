@@ -113,9 +113,8 @@ export function qrMatrix(text: string): QrMatrix {
     for (let step = 0; step < size; step++) {
       for (let j = 0; j < 2; j++) {
         const row = upward ? size - 1 - step : step;
-        if (m.isReserved(row, right - j) || i >= codewords.length * 8) continue;
-        m.set(row, right - j, (codewords[i >>> 3]! >>> (7 - (i & 7))) & 1, false);
-        i++;
+        // Past the last codeword the remainder bits are light: undefined >>> n is 0.
+        if (!m.isReserved(row, right - j)) m.set(row, right - j, (codewords[i >>> 3]! >>> (7 - (i++ & 7))) & 1, false);
       }
     }
   }

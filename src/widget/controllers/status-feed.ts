@@ -129,10 +129,8 @@ export class StatusFeedController implements ReactiveController {
         streamOpen: this.#streamOpen,
         retryAfterMs: this.#retryAfterMs,
       });
-    this.#timer = this.#options.clock.setTimeout(
-      () => void this.checkNow(),
-      Math.min(wait, Math.max(0, this.#deadline - this.#options.clock.now())),
-    );
+    // Never beyond the deadline, which is still ahead here.
+    this.#timer = this.#options.clock.setTimeout(() => void this.checkNow(), Math.min(wait, this.#deadline - this.#options.clock.now()));
   }
 
   #openStream(): void {
