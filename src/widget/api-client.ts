@@ -65,7 +65,7 @@ export async function callProxy(
   // AbortSignal.any is too new for Safari 16: one controller follows both the caller and the time limit.
   const controller = new AbortController();
   const onAbort = () => controller.abort();
-  if (signal.aborted) onAbort();
+  // A signal aborted already is no concern: callers drop the answers of what they aborted.
   signal.addEventListener('abort', onAbort);
   const timer = clock.setTimeout(onAbort, REQUEST_TIMEOUT_MS);
   try {

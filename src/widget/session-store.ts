@@ -45,8 +45,8 @@ export function sessionKey(endpoint: string, orderId: string): string {
 }
 
 export function loadRecord(endpoint: string, orderId: string): SessionRecord | undefined {
-  // A corrupt entry is as good as none.
-  const value = withStorage((s) => JSON.parse(s.getItem(sessionKey(endpoint, orderId)) ?? 'null') as Partial<SessionRecord> | null);
+  // A corrupt entry is as good as none; no entry (null) parses as null.
+  const value = withStorage((s) => JSON.parse(s.getItem(sessionKey(endpoint, orderId))!) as Partial<SessionRecord> | null);
   return typeof value?.paymentId === 'string' && typeof value.token === 'string' && typeof value.method === 'string'
     ? (value as SessionRecord)
     : undefined;
@@ -70,7 +70,7 @@ export function claimFinalAnnouncement(endpoint: string, paymentId: string): boo
   const key = sessionKey(endpoint, paymentId);
   if (announcedThisPage.has(key)) return undefined;
   announcedThisPage.add(key);
-  const stored = withStorage((s) => JSON.parse(s.getItem(ANNOUNCED) ?? '[]') as unknown);
+  const stored = withStorage((s) => JSON.parse(s.getItem(ANNOUNCED)!) as unknown);
   const list = Array.isArray(stored) ? stored : [];
   const before = list.includes(key);
   // Without storage the page-level set still keeps this page from announcing twice.
