@@ -11,12 +11,6 @@ import type { Clock } from '../../shared/clock.js';
 /** Seconds left at which the time is spoken, largest first. */
 export const ANNOUNCE_AT = [300, 120, 60, 30] as const;
 
-export interface CountdownOptions {
-  /** Called once when the time reaches zero. */
-  onZero: () => void;
-  clock: Clock;
-}
-
 /** The threshold crossed going from `beforeMs` to `afterMs` left (the smallest one if several were). */
 export function crossedThreshold(beforeMs: number, afterMs: number): number | undefined {
   let crossed: number | undefined;
@@ -32,15 +26,15 @@ export class CountdownController implements ReactiveController {
   #lastLeft = Infinity;
   #zeroCalled = false;
   #timer: unknown;
-  readonly #clock: Clock;
-
   readonly #host: ReactiveControllerHost;
-  readonly #options: CountdownOptions;
+  readonly #clock: Clock;
+  /** Called once when the time reaches zero. */
+  readonly #onZero: () => void;
 
-  constructor(host: ReactiveControllerHost, options: CountdownOptions) {
+  constructor(host: ReactiveControllerHost, clock: Clock, onZero: () => void) {
     this.#host = host;
-    this.#options = options;
-    this.#clock = options.clock;
+    this.#clock = clock;
+    this.#onZero = onZero;
     host.addController(this);
   }
 
@@ -68,8 +62,7 @@ export class CountdownController implements ReactiveController {
 
   /** Milliseconds left on the server's clock, or undefined when no countdown runs. */
   get remainingMs(): number | undefined {
-    const ms = this.toExpiryMs;
-    return ms === undefined ? undefined : Math.max(0, ms);
+    return this.#end && Math.max(0, this.#end - this.#clock.now());
   }
 
   /** Like remainingMs, but negative once the expiry is past. */
@@ -98,7 +91,7 @@ export class CountdownController implements ReactiveController {
       this.#timer = this.#clock.setTimeout(() => this.#tick(), (left % 1000 || 1000) + 5);
     } else if (!this.#zeroCalled) {
       this.#zeroCalled = true;
-      this.#options.onZero();
+      this.#onZero();
     }
   }
 }

@@ -84,12 +84,9 @@ export class PaymentFlowController implements ReactiveController {
     this.#host = host;
     this.#config = config;
     this.#clock = clock;
-    this.countdown = new CountdownController(host, {
-      clock,
-      onZero: () => {
-        if (!this.#state.payment?.final) this.#set({ late: true });
-        void this.feed.checkNow();
-      },
+    this.countdown = new CountdownController(host, clock, () => {
+      if (!this.#state.payment?.final) this.#set({ late: true });
+      void this.feed.checkNow();
     });
     this.feed = new StatusFeedController(host, {
       clock,
