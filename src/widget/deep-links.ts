@@ -81,10 +81,10 @@ export function c2bLink(payment: PaymentView): string | undefined {
  */
 export function sbpBankLink(payment: PaymentView, bank: SbpBank, platform: Platform): string | undefined {
   const link = c2bLink(payment);
-  if (platform === 'ios') return link ? bank.schema + link.slice('https'.length) : `${bank.schema}://`;
-  const pkg = bank.package_name;
-  if (platform !== 'android' || !pkg) return undefined;
-  return link
-    ? `intent:${link.slice('https:'.length)}#Intent;scheme=https;package=${pkg};end`
-    : `intent://open#Intent;scheme=${bank.schema};package=${pkg};end`;
+  const { schema, package_name: pkg } = bank;
+  if (platform === 'ios') return schema + (link ? link.slice('https'.length) : '://');
+  if (platform === 'android' && pkg) {
+    return `intent:${link ? link.slice('https:'.length) : '//open'}#Intent;scheme=${link ? 'https' : schema};package=${pkg};end`;
+  }
+  return undefined;
 }
