@@ -68,8 +68,8 @@ export class PaymentFlowController implements ReactiveController {
   #read: PaymentRead | undefined;
   #abort = new AbortController();
   #pending: Promise<void> | undefined;
+  /** The method and the order of the last create or resume (in flight, failed, or whose payment is shown). */
   #lastMethod: string | undefined;
-  /** The order and method of the last create or resume (in flight, failed, or whose payment is shown). */
   #order: string | undefined;
   #state: FlowState = IDLE;
   #graceTimer: unknown;
