@@ -27,7 +27,8 @@ export interface DelayInput {
 export function nextDelay({ interval, failures, hidden, streamOpen, retryAfterMs = 0, random = Math.random }: DelayInput): number {
   const base = Math.max(250, interval);
   if (failures > 0) {
-    const ceiling = Math.min(BACKOFF_CAP_MS, base * 2 ** Math.min(failures, 10));
+    // 2 ** failures may reach Infinity, and the cap still holds.
+    const ceiling = Math.min(BACKOFF_CAP_MS, base * 2 ** failures);
     const jittered = ceiling / 2 + (random() * ceiling) / 2;
     return Math.round(Math.max(jittered, retryAfterMs));
   }

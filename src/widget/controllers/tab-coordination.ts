@@ -71,8 +71,7 @@ export class TabCoordinationController implements ReactiveController {
   }
 
   leave(): void {
-    this.#release?.abort();
-    this.#release = undefined;
+    this.#release?.abort(); // aborting twice does nothing
     this.#channel?.close();
     this.#channel = undefined;
     this.#paymentId = undefined;
