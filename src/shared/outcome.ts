@@ -65,12 +65,6 @@ export function settledOutcome(state: string, paidAmount: string, pricedAmount: 
  * out of order). Final states rank highest; an unknown state ranks with the checking ones.
  */
 export function stateRank(state: string): number {
-  switch (outcomeOf(state)) {
-    case 'waiting':
-      return state === 'created' ? 0 : 1;
-    case 'checking':
-      return 2;
-    default:
-      return 3;
-  }
+  const outcome = outcomeOf(state);
+  return outcome === 'waiting' ? (state === 'created' ? 0 : 1) : outcome === 'checking' ? 2 : 3;
 }

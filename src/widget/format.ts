@@ -27,6 +27,6 @@ export function formatClock(ms: number): string {
   const total = Math.max(0, Math.ceil(ms / 1000));
   const h = Math.floor(total / 3600);
   const m = Math.floor((total % 3600) / 60);
-  const s = String(total % 60).padStart(2, '0');
-  return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${s}` : `${m}:${s}`;
+  const two = (n: number) => String(n).padStart(2, '0');
+  return `${h ? `${h}:${two(m)}` : m}:${two(total % 60)}`;
 }
