@@ -1,7 +1,7 @@
 /**
  * The SBP member list for the bank chooser: fetched from the proxy's `{endpoint}/sbp-banks` (never bundled: the
- * NSPK list changes and weighs more than the whole element), once per page and endpoint, and checked entry by
- * entry, since it comes from outside. A logo is kept only when it is on the proxy's own origin, so that a strict
+ * NSPK list changes and weighs more than the whole element), kept by the browser's HTTP cache (the proxy allows an
+ * hour) rather than by the page, and checked entry by entry, since it comes from outside. A logo is kept only when it is on the proxy's own origin, so that a strict
  * CSP (`img-src 'self'`) allows it and no third party learns who is paying. The proxy serves the list in the
  * order to show it (the largest banks first); the shopper's last bank goes in front.
  */
@@ -11,20 +11,14 @@ import type { SbpBank } from './deep-links.js';
 
 const PACKAGE = /^[A-Za-z][\w.]{0,200}$/;
 
-const loaded = new Map<string, SbpBank[]>();
-
-/** The list, from this page's earlier fetch when there was one. */
+/** The list; the proxy lets the browser cache it for an hour, so that another element asks no one again. */
 export async function loadSbpBanks(endpoint: string, signal: AbortSignal): Promise<SbpBank[]> {
   const url = new URL(routeUrl(endpoint, 'sbp-banks'), document.baseURI);
-  const known = loaded.get(url.href);
-  if (known) return known;
   // Same-origin credentials are fetch's default; the proxy answers JSON whatever the Accept header says.
   const answer = await fetch(url, { signal });
-  // Nobody reads the error (the chooser just stays out); not caching it lets the next element try again.
+  // Nobody reads the error: the chooser just stays out.
   if (!answer.ok) throw new Error();
-  const banks = readSbpBanks(await answer.json(), url.origin);
-  loaded.set(url.href, banks);
-  return banks;
+  return readSbpBanks(await answer.json(), url.origin);
 }
 
 /** The valid entries of an answer; a logo only on `origin`. */

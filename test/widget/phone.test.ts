@@ -213,7 +213,7 @@ describe('on a phone', () => {
     const again = await payScreen({ qr: C2B }, { method: 'sbp', platform: 'ios' });
     await waitUntil(() => parts(again.el, 'bank-link').length > 0, 'the bank list', { timeout: 5000 });
     expect(part(again.el, 'bank-link')!.dataset.schema).to.equal('bank100000000284');
-    // One list per page and endpoint.
+    // One list per page and endpoint: the proxy lets the browser keep it.
     expect((await fake.stats()).bankLists).to.equal(1);
   });
 

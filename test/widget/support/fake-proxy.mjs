@@ -316,7 +316,8 @@ export function fakeProxyMiddleware() {
       s.stats.bankLists++;
       const base = `${PREFIX}${name}/payin/sbp-banks/`;
       const dictionary = BANKS.map((b) => ({ ...b, logoURL: base + b.logoURL }));
-      return send(res, 200, s.options.banks ?? { version: '1.0', dictionary });
+      // As the real proxy does: the browser keeps the list for the page's other elements.
+      return send(res, 200, s.options.banks ?? { version: '1.0', dictionary }, { 'cache-control': 'public, max-age=3600' });
     }
     if (/^payin\/sbp-banks\/logos\/bank\d{12}\.png$/.test(route)) {
       res.writeHead(200, { 'content-type': 'image/png', 'cache-control': 'max-age=3600' });
