@@ -251,8 +251,9 @@ export class PaymentFlowController implements ReactiveController {
   /** The grace window of a held "expired" is over: one last check, then it is final (and shared with the other tabs). */
   async #endGrace(id: string, resumed: boolean): Promise<void> {
     if (this.tabs.leading) await this.feed.checkNow();
+    // Still held (a payment held back is final, and only a final state replaces it; reset() clears the timer).
     const { payment, late } = this.#state;
-    if (payment?.id !== id || !payment.final || !late) return;
+    if (payment?.id !== id || !late) return;
     this.#graceOver = id;
     this.#accept(payment, resumed ? 'resume' : 'feed');
   }
