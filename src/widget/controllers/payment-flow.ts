@@ -46,7 +46,6 @@ export interface FlowState {
 }
 
 const IDLE: FlowState = { phase: 'idle' };
-type Origin = 'create' | 'resume' | 'feed' | 'peer';
 
 export interface FlowConfig {
   endpoint: string;
@@ -90,7 +89,7 @@ export class PaymentFlowController implements ReactiveController {
     });
     this.feed = new StatusFeedController(host, {
       clock,
-      onPayment: (p) => this.#accept(p, 'feed'),
+      onPayment: (p) => this.#accept(p),
       onTrouble: (e) => this.#setTrouble(e),
       onFatal: (e) => this.#fail(e),
       // A held "expired" ends with its grace timer; anything else not final by now is stalled.
@@ -99,7 +98,7 @@ export class PaymentFlowController implements ReactiveController {
     });
     this.tabs = new TabCoordinationController(host, {
       onLead: () => this.feed.follow(this.#deadline()),
-      onPeerPayment: (p) => this.#accept(p, 'peer'),
+      onPeerPayment: (p) => this.#accept(p, false, true),
     });
     host.addController(this); // after the controllers it drives, so that they are connected first
   }
@@ -171,7 +170,7 @@ export class PaymentFlowController implements ReactiveController {
           this.#read = read;
           saveRecord(endpoint, orderId, { ...read, method });
           emit(this.#host, 'payin-created', { payment, resumed });
-          this.#accept(payment, resumed ? 'resume' : 'create');
+          this.#accept(payment, resumed);
           if (this.#unsettled) this.#follow();
         },
         // Aborted only by reset(), which starts anew. A payment the proxy does not know is forgotten by #fail().
@@ -224,8 +223,11 @@ export class PaymentFlowController implements ReactiveController {
     if (this.#unsettled && this.#state.phase === 'active') this.#follow();
   }
 
-  /** Applies a payment if it is news: same payment, not an older state, not an older answer. */
-  #accept(next: PaymentView, origin: Origin): void {
+  /**
+   * Applies a payment if it is news: same payment, not an older state, not an older answer. `resumed`: found so
+   * after a reload (its events say so); `fromPeer`: told by another tab, so not shared back.
+   */
+  #accept(next: PaymentView, resumed = false, fromPeer = false): void {
     const { payment: current, late } = this.#state;
     if (current) {
       // A final payment changes no more, except one held back in the grace window, by a final state.
@@ -239,8 +241,7 @@ export class PaymentFlowController implements ReactiveController {
     this.#set({ payment: next, phase: 'active', stalled: false, late: hold || (!next.final && since >= 0) });
     if (hold || !next.final) this.countdown.set(-since);
     else this.countdown.stop();
-    if (origin !== 'peer') this.tabs.share(next);
-    const resumed = origin === 'resume';
+    if (!fromPeer) this.tabs.share(next);
     if (!current || current.state !== next.state) emit(this.#host, 'payin-state', { payment: next, resumed });
     if (hold) {
       this.#clock.clearTimeout(this.#graceTimer);
@@ -255,7 +256,7 @@ export class PaymentFlowController implements ReactiveController {
     const { payment, late } = this.#state;
     if (payment?.id !== id || !late) return;
     this.#graceOver = id;
-    this.#accept(payment, resumed ? 'resume' : 'feed');
+    this.#accept(payment, resumed);
   }
 
   /** A final state: following ends and its event fires, once per page. */
