@@ -181,7 +181,6 @@ describe('following the payment', () => {
     const feed = new StatusFeedController(host(), {
       onPayment: () => seen++,
       onTrouble: () => {},
-      onFatal: () => {},
       onDeadline: () => deadline++,
       pollInterval: () => 250,
       clock,

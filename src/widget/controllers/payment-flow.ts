@@ -90,8 +90,7 @@ export class PaymentFlowController implements ReactiveController {
     this.feed = new StatusFeedController(host, {
       clock,
       onPayment: (p) => this.#accept(p),
-      onTrouble: (e) => this.#setTrouble(e),
-      onFatal: (e) => this.#fail(e),
+      onTrouble: (e) => (e?.retryable === false ? this.#fail(e) : this.#setTrouble(e)),
       // A held "expired" ends with its grace timer; anything else not final by now is stalled.
       onDeadline: () => !this.#state.payment?.final && this.#set({ stalled: true }),
       pollInterval: () => this.#config().pollInterval,

@@ -14,10 +14,11 @@ import { nextDelay } from './poll-delay.js';
 
 export interface StatusFeedOptions {
   onPayment: (payment: PaymentView) => void;
-  /** A failed check that will be retried (error), or the end of such trouble (undefined). */
+  /**
+   * A failed check (error), or the end of such trouble (undefined). A failure that is not `retryable` (the token
+   * is not accepted) has ended the following; any other is retried.
+   */
   onTrouble: (error: PayinError | undefined) => void;
-  /** A failure no retry can fix (the token is not accepted): following ends. */
-  onFatal: (error: PayinError) => void;
   /** The deadline passed without a final state. */
   onDeadline: () => void;
   pollInterval: () => number;
@@ -88,11 +89,7 @@ export class StatusFeedController implements ReactiveController {
       if (signal.aborted) return; // stop() aborted it: no error
 
       const failure = toPayinError(error);
-      if (!failure.retryable) {
-        this.stop();
-        this.#options.onFatal(failure);
-        return;
-      }
+      if (!failure.retryable) this.stop(); // no retry can fix it
       this.#failures++;
       this.#retryAfterMs = failure.retryAfterMs || 0; // NaN (no Retry-After) is no wait
       this.#options.onTrouble(failure);
