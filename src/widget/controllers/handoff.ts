@@ -26,9 +26,8 @@ export class HandoffController implements ReactiveController {
 
   /** Called in the click on an app link; never delays the navigation. */
   tapped(): void {
-    this.#clock.clearTimeout(this.#timer);
+    this.reset();
     this.#left = false;
-    this.#set(false);
     this.#timer = this.#clock.setTimeout(() => this.#set(!this.#left && document.visibilityState === 'visible'), HANDOFF_MS);
   }
 
