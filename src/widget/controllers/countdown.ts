@@ -71,7 +71,7 @@ export class CountdownController implements ReactiveController {
   }
 
   hostConnected(): void {
-    if (this.#end !== undefined) this.#tick();
+    this.#tick(); // nothing when no countdown runs
   }
 
   hostDisconnected(): void {
