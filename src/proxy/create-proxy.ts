@@ -67,7 +67,8 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
   const ctx = createContext(resolveOptions(options));
   const { basePath, allowedOrigins, logger } = ctx.options;
 
-  const underBase = (pathname: string) => pathname === basePath || pathname.startsWith(`${basePath}/`);
+  const baseSlash = `${basePath}/`;
+  const underBase = (pathname: string) => pathname === basePath || pathname.startsWith(baseSlash);
 
   // Not async: a route that answers at once (a final payment's status) is answered without a promise.
   const answer = (request: PlainRequest, clientAddress: string | undefined): MaybePromise<Answer> => {
