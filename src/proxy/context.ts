@@ -6,6 +6,7 @@
 import { KeyedQueue } from './coalesce.js';
 import { ProxyError } from './errors.js';
 import { Ledger } from './ledger.js';
+import { after, type MaybePromise } from './maybe-async.js';
 import type { ResolvedOptions } from './options.js';
 import { Outbox } from './outbox.js';
 import { PaymentTokens } from './payment-token.js';
@@ -45,19 +46,30 @@ export function createContext(options: ResolvedOptions): ProxyContext {
  * store: when the token is right but the store does not know the payment (a restart emptied it), the payment is
  * looked up at the service and recorded again, so the open checkout goes on.
  */
-export async function readableRecord(ctx: ProxyContext, paymentId: string, token: string): Promise<PaymentRecord> {
-  if (!(await ctx.tokens.verify(paymentId, token))) throw notFound();
-  const record = await ctx.options.store.getPayment(paymentId);
-  if (record) return record;
-  let adopted: PaymentRecord | undefined;
+export function readableRecord(ctx: ProxyContext, paymentId: string, token: string): MaybePromise<PaymentRecord> {
+  const { tokens, options } = ctx;
+  // At once for a kept token and a store that reads in this process (see maybe-async.ts): a poll's usual case.
+  return after(tokens.verifyKept(paymentId, token) ?? tokens.verify(paymentId, token), (valid) => {
+    if (!valid) throw notFound();
+    const { store } = options;
+    return after(
+      store.getPaymentNow ? store.getPaymentNow(paymentId) : store.getPayment(paymentId),
+      (record) => record ?? adopted(ctx, paymentId),
+    );
+  });
+}
+
+/** The payment looked up at the service and recorded again, for a right token the store knows nothing of. */
+async function adopted(ctx: ProxyContext, paymentId: string): Promise<PaymentRecord> {
+  let record: PaymentRecord | undefined;
   try {
-    adopted = await ctx.ledger.adopt(await ctx.ledger.fetchFresh(paymentId), 'status');
+    record = await ctx.ledger.adopt(await ctx.ledger.fetchFresh(paymentId), 'status');
   } catch (error) {
     if (error instanceof UpstreamError && !error.retryable) throw notFound();
     throw error;
   }
-  if (!adopted) throw notFound();
-  return adopted;
+  if (!record) throw notFound();
+  return record;
 }
 
 const notFound = () => new ProxyError('not_found', 'no payment with this id and token');

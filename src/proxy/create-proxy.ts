@@ -5,12 +5,13 @@
  * answer into a Response, the node adapter writes it to the socket as it is. Options are resolved (and checked) here, at start, so that a misconfigured proxy fails on boot rather
  * than on the first shopper.
  */
-import { pathnameOf, PLAIN_HANDLER, toResponse, type Answer, type PlainRequest } from '../server/plain-exchange.js';
+import { pathnameOf, PLAIN_HANDLER, toResponse, type Answer, type PlainHandler, type PlainRequest } from '../server/plain-exchange.js';
 import type { ProxyContext } from './context.js';
 import { createContext } from './context.js';
 import { rememberClientAddress, type ProxyRequestInfo } from './client-address.js';
 import { corsHeaders, preflightAnswer, withHeaders } from './cors.js';
 import { errorAnswer, ProxyError } from './errors.js';
+import type { MaybePromise } from './maybe-async.js';
 import { handleCallback } from './callback-route.js';
 import { handleCreate } from './create-route.js';
 import { handleEvents } from './events-route.js';
@@ -37,12 +38,12 @@ export interface PayinProxy {
   /** Stops the proxy's own timers (the reconcile loop, announcement retries). It does not close the store. */
   close(): Promise<void>;
   /** The same handler over plain requests and answers, for the node adapter. */
-  readonly [PLAIN_HANDLER]: (request: PlainRequest, clientAddress: string | undefined) => Promise<Answer>;
+  readonly [PLAIN_HANDLER]: PlainHandler;
 }
 
 interface Route {
   methods: readonly string[];
-  handle: (request: PlainRequest, ctx: ProxyContext) => Promise<Answer>;
+  handle: (request: PlainRequest, ctx: ProxyContext) => MaybePromise<Answer>;
   /** Browser routes get CORS; the service's callback does not. */
   browser: boolean;
 }
@@ -66,9 +67,11 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
   const ctx = createContext(resolveOptions(options));
   const { basePath, allowedOrigins, logger } = ctx.options;
 
-  const underBase = (pathname: string) => pathname === basePath || pathname.startsWith(`${basePath}/`);
+  const baseSlash = `${basePath}/`;
+  const underBase = (pathname: string) => pathname === basePath || pathname.startsWith(baseSlash);
 
-  const answer = async (request: PlainRequest, clientAddress: string | undefined): Promise<Answer> => {
+  // Not async: a route that answers at once (a final payment's status) is answered without a promise.
+  const answer = (request: PlainRequest, clientAddress: string | undefined): MaybePromise<Answer> => {
     rememberClientAddress(request, clientAddress);
     const pathname = pathnameOf(request);
     const key = pathname.slice(basePath.length);
@@ -80,7 +83,7 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
           ? LOGO_ROUTE
           : undefined;
     const cors = route?.browser ? corsHeaders(request, allowedOrigins) : {};
-    let answer: Answer;
+    let answer: MaybePromise<Answer>;
     try {
       if (!route) {
         throw new ProxyError('not_found', underBase(pathname) ? 'no such route' : `not a ${basePath} route`);
@@ -89,11 +92,15 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
       if (!route.methods.includes(request.method)) {
         throw new ProxyError('method_not_allowed', `use ${route.methods.join(' or ')}`, { allow: route.methods });
       }
-      answer = await route.handle(request, ctx);
+      answer = route.handle(request, ctx);
     } catch (error) {
       answer = errorAnswer(error, logger);
     }
-    return withHeaders(answer, cors);
+    if (!(answer instanceof Promise)) return withHeaders(answer, cors);
+    return answer.then(
+      (done) => withHeaders(done, cors),
+      (error) => withHeaders(errorAnswer(error, logger), cors),
+    );
   };
   const handler = async function payinProxy(request: Request, info?: ProxyRequestInfo): Promise<Response> {
     return toResponse(await answer(request, info?.clientAddress));

@@ -4,26 +4,42 @@
  * the contract names. An unknown field is refused rather than ignored, so that a page that sends `amount` learns
  * at once that the shop's server decides the amount.
  */
-import { BodyConsumedError, BodyTooLargeError, isJsonRequest, parseJsonBytes, readBody } from '../server/body.js';
+import { BodyConsumedError, bodyInHand, BodyTooLargeError, isJsonRequest, parseJsonBytes, readBody } from '../server/body.js';
 import type { PlainRequest } from '../server/plain-exchange.js';
 import { ProxyError } from './errors.js';
+import type { MaybePromise } from './maybe-async.js';
 
-export async function readJsonFields<K extends string>(
+/** The body's fields, at once when the adapter has the body in hand (see maybe-async.ts), else once it is read. */
+export function readJsonFields<K extends string>(
   request: PlainRequest,
   limit: number,
   fields: readonly K[],
-): Promise<Partial<Record<K, unknown>>> {
+): MaybePromise<Partial<Record<K, unknown>>> {
   if (!isJsonRequest(request)) {
     throw new ProxyError('unsupported_media_type', 'send the body as JSON with Content-Type: application/json');
   }
-  let bytes: Uint8Array;
+  let inHand: Uint8Array | undefined;
   try {
-    bytes = await readBody(request, limit);
+    inHand = bodyInHand(request, limit);
   } catch (error) {
-    if (error instanceof BodyTooLargeError) throw new ProxyError('payload_too_large', `the body is larger than ${limit} bytes`);
-    if (error instanceof BodyConsumedError) throw new ProxyError('internal', error.message, { cause: error });
-    throw new ProxyError('bad_request', 'the request body could not be read', { cause: error });
+    throw bodyError(error, limit);
   }
+  if (inHand) return jsonFields(inHand, fields);
+  return readBody(request, limit).then(
+    (bytes) => jsonFields(bytes, fields),
+    (error) => {
+      throw bodyError(error, limit);
+    },
+  );
+}
+
+function bodyError(error: unknown, limit: number): ProxyError {
+  if (error instanceof BodyTooLargeError) return new ProxyError('payload_too_large', `the body is larger than ${limit} bytes`);
+  if (error instanceof BodyConsumedError) return new ProxyError('internal', error.message, { cause: error });
+  return new ProxyError('bad_request', 'the request body could not be read', { cause: error });
+}
+
+function jsonFields<K extends string>(bytes: Uint8Array, fields: readonly K[]): Partial<Record<K, unknown>> {
   const parsed = parseJsonBytes(bytes);
   if (!parsed.ok) throw new ProxyError('bad_request', 'the body is not valid UTF-8 JSON');
   const value = parsed.value;

@@ -90,6 +90,10 @@ export class MemoryStore extends OneProcessStore implements ProxyStore {
   }
 
   async getPayment(id: string): Promise<PaymentRecord | undefined> {
+    return this.getPaymentNow(id);
+  }
+
+  getPaymentNow(id: string): PaymentRecord | undefined {
     return (this.#finalPayments.get(id) ?? this.#openPayments.get(id))?.record;
   }
 

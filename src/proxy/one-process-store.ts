@@ -16,6 +16,10 @@ export abstract class OneProcessStore {
   }
 
   async count(key: string, delta: number, ttlMs: number): Promise<number> {
+    return this.countNow(key, delta, ttlMs);
+  }
+
+  countNow(key: string, delta: number, ttlMs: number): number {
     const value = (this.#counters.get(key) ?? 0) + delta;
     this.#counters.set(key, value, ttlMs);
     return value;

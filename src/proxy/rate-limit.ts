@@ -8,6 +8,7 @@
  */
 import type { PlainRequest } from '../server/plain-exchange.js';
 import { ProxyError } from './errors.js';
+import { after, type MaybePromise } from './maybe-async.js';
 import type { ResolvedOptions } from './options.js';
 
 const WINDOW_MS = 60_000;
@@ -29,17 +30,22 @@ function limitKey(options: ResolvedOptions, request: PlainRequest, subject: stri
   return subject;
 }
 
-/** Counts the request in this minute's window for its client (or its subject) and throws 429 past the limit. */
-export async function enforceRate(options: ResolvedOptions, request: PlainRequest, action: RatedAction, subject: string): Promise<void> {
+/**
+ * Counts the request in this minute's window for its client (or its subject) and throws 429 past the limit; at
+ * once when the store counts in this process (countNow), else once the store has counted.
+ */
+export function enforceRate(options: ResolvedOptions, request: PlainRequest, action: RatedAction, subject: string): MaybePromise<void> {
   const { clock, store, limits } = options;
   const limit = action === 'create' ? limits.createsPerMinute : limits.statusPerMinute;
   const now = clock.now();
   const window = Math.floor(now / WINDOW_MS);
-  const count = await store.count(`rate:${action}:${limitKey(options, request, subject)}:${window}`, 1, WINDOW_MS);
-  if (count > limit) {
-    const retryAfter = ((window + 1) * WINDOW_MS - now) / 1000;
-    throw new ProxyError('rate_limited', `more than ${limit} ${action} requests a minute from this client`, { retryAfter });
-  }
+  const key = `rate:${action}:${limitKey(options, request, subject)}:${window}`;
+  return after(store.countNow ? store.countNow(key, 1, WINDOW_MS) : store.count(key, 1, WINDOW_MS), (count) => {
+    if (count > limit) {
+      const retryAfter = ((window + 1) * WINDOW_MS - now) / 1000;
+      throw new ProxyError('rate_limited', `more than ${limit} ${action} requests a minute from this client`, { retryAfter });
+    }
+  });
 }
 
 /**

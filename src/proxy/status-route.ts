@@ -9,18 +9,32 @@ import { readableRecord } from './context.js';
 import { jsonTextAnswer } from './errors.js';
 import { readJsonFields, requireText } from './json-body.js';
 import { isIncomplete, paymentAnswerJson } from './payment-view-mapper.js';
+import { after, type MaybePromise } from './maybe-async.js';
 import { enforceRate } from './rate-limit.js';
+import type { PaymentRecord } from './store.js';
 
-export async function handleStatus(request: PlainRequest, ctx: ProxyContext): Promise<Answer> {
+const FIELDS = ['paymentId', 'token'] as const;
+
+/** Answered without a wait when every step has its value at once (see maybe-async.ts); else as they come. */
+export function handleStatus(request: PlainRequest, ctx: ProxyContext): MaybePromise<Answer> {
   const { options } = ctx;
-  const body = await readJsonFields(request, options.limits.bodyBytes, ['paymentId', 'token'] as const);
-  const paymentId = requireText(body.paymentId, 'paymentId');
-  await enforceRate(options, request, 'status', `payment:${paymentId}`);
-  const token = requireText(body.token, 'token', 256);
-  let record = await readableRecord(ctx, paymentId, token);
-  if (!record.view.final || isIncomplete(record.view)) {
-    await ctx.ledger.refresh(paymentId, 'status');
-    record = (await options.store.getPayment(paymentId)) ?? record;
-  }
-  return jsonTextAnswer(200, paymentAnswerJson(record.view, options.clock.now()));
+  return after(readJsonFields(request, options.limits.bodyBytes, FIELDS), (body) => {
+    const paymentId = requireText(body.paymentId, 'paymentId');
+    return after(enforceRate(options, request, 'status', `payment:${paymentId}`), () => {
+      const token = requireText(body.token, 'token', 256);
+      return after(readableRecord(ctx, paymentId, token), (record) =>
+        record.view.final && !isIncomplete(record.view) ? answerOf(record, ctx) : refreshed(ctx, paymentId, record),
+      );
+    });
+  });
+}
+
+/** An open payment (or one whose view lacks what the service has not said yet): asked about through the coalescer. */
+async function refreshed(ctx: ProxyContext, paymentId: string, record: PaymentRecord): Promise<Answer> {
+  await ctx.ledger.refresh(paymentId, 'status');
+  return answerOf((await ctx.options.store.getPayment(paymentId)) ?? record, ctx);
+}
+
+function answerOf(record: PaymentRecord, ctx: ProxyContext): Answer {
+  return jsonTextAnswer(200, paymentAnswerJson(record.view, ctx.options.clock.now()));
 }

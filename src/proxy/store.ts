@@ -85,6 +85,12 @@ export interface ProxyStore {
    */
   getPayment(id: string): Promise<PaymentRecord | undefined>;
   /**
+   * Optional: the same read answered at once, for a store whose records live in this process (the memory store).
+   * A status poll of a final payment then waits for nothing (see maybe-async.ts). A store that has it answers
+   * exactly what getPayment would, with the same rule about changes.
+   */
+  getPaymentNow?(id: string): PaymentRecord | undefined;
+  /**
    * Writes the record only when the stored version is `expectedVersion` (0: nothing stored yet). False when
    * another writer came first: read again, merge again, try again. Keeps the follow index in step with
    * `record.followUntil`.
@@ -117,6 +123,8 @@ export interface ProxyStore {
 
   /** Adds `delta` to a counter and returns the new value; the counter expires `ttlMs` after this call. */
   count(key: string, delta: number, ttlMs: number): Promise<number>;
+  /** Optional: count() answered at once, for a store whose counters live in this process (memory, SQLite). */
+  countNow?(key: string, delta: number, ttlMs: number): number;
 
   publish(channel: string, message: string): Promise<void>;
   /** Resolves once the subscription is live; call the returned function to end it. */

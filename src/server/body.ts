@@ -41,16 +41,23 @@ interface BodySource {
   [BYTES_IN_HAND]?: () => Uint8Array<ArrayBuffer> | undefined;
 }
 
-/** The body of a request (or of an answer the server fetched), up to `limit` bytes. */
-export async function readBody(request: BodySource, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+/**
+ * The body when it is there without waiting: the bytes the node adapter read before the handler ran (taken, so
+ * once). Undefined when it has to be read from the stream (readBody does). Throws as readBody does.
+ */
+export function bodyInHand(request: BodySource, limit: number): Uint8Array<ArrayBuffer> | undefined {
   if (request.bodyUsed || request[BODY_CONSUMED]) throw new BodyConsumedError();
   const declared = request.headers.get('content-length');
   if (declared !== null && Number(declared) > limit) throw new BodyTooLargeError(limit);
   const inHand = request[BYTES_IN_HAND]?.();
-  if (inHand) {
-    if (inHand.byteLength > limit) throw new BodyTooLargeError(limit);
-    return inHand;
-  }
+  if (inHand && inHand.byteLength > limit) throw new BodyTooLargeError(limit);
+  return inHand;
+}
+
+/** The body of a request (or of an answer the server fetched), up to `limit` bytes. */
+export async function readBody(request: BodySource, limit: number): Promise<Uint8Array<ArrayBuffer>> {
+  const inHand = bodyInHand(request, limit);
+  if (inHand) return inHand;
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
@@ -78,7 +85,9 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /** Parses UTF-8 JSON; undefined when the bytes are not valid UTF-8 JSON. */
 export function parseJsonBytes(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false } {
-  if (nestingDepth(bytes) > MAX_JSON_DEPTH) return { ok: false };
+  // Valid JSON nested deeper than the cap has more than twice as many bytes as the cap (each level opens and
+  // closes); a shorter text nested that deep is not valid JSON, and the parse refuses it anyway.
+  if (bytes.length > 2 * MAX_JSON_DEPTH && nestingDepth(bytes) > MAX_JSON_DEPTH) return { ok: false };
   try {
     return { ok: true, value: JSON.parse(decoder.decode(bytes)) };
   } catch {

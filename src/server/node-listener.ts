@@ -26,28 +26,62 @@ export function toNodeListener(handler: FetchHandler, options: NodeListenerOptio
 }
 
 function plainListener(handler: PlainHandler, options: NodeListenerOptions) {
-  return async function listener(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    let request: NodeRequest;
-    try {
-      const small = smallBody(req);
-      request = new NodeRequest(req, small && (await small), res);
-    } catch {
-      refuse(res, 400);
+  // No promise of its own: a small body arrives by events and an answer ready at once is written in the same
+  // turn, as a bare node:http handler would; only a handler that has to wait hands back a promise.
+  return function listener(req: IncomingMessage, res: ServerResponse): void {
+    if (!announcesSmallBody(req)) {
+      servePlain(handler, options, req, res, undefined);
       return;
     }
-    let body: Answer['body'];
-    try {
-      // The peer's address travels on the request itself (remote-address.ts reads it).
-      const answer = await handler(request, undefined);
-      res.writeHead(answer.status, answer.headers);
-      body = answer.body;
-    } catch (error) {
-      fail(res, error, options);
-      return;
-    }
-    if (body instanceof ReadableStream) await writeStream(body, res, request.signal);
-    else res.end(body ?? undefined);
+    readSmallBody(req, (error, bytes) => {
+      if (error) refuse(res, 400);
+      else servePlain(handler, options, req, res, bytes);
+    });
   };
+}
+
+function servePlain(
+  handler: PlainHandler,
+  options: NodeListenerOptions,
+  req: IncomingMessage,
+  res: ServerResponse,
+  bytes: Uint8Array<ArrayBuffer> | undefined,
+): void {
+  let request: NodeRequest;
+  try {
+    request = new NodeRequest(req, bytes, res);
+  } catch {
+    refuse(res, 400);
+    return;
+  }
+  let answer: Answer | Promise<Answer>;
+  try {
+    // The peer's address travels on the request itself (remote-address.ts reads it).
+    answer = handler(request, undefined);
+  } catch (error) {
+    fail(res, error, options);
+    return;
+  }
+  if (answer instanceof Promise) {
+    answer.then(
+      (done) => writeAnswer(done, request, res, options),
+      (error) => fail(res, error, options),
+    );
+  } else {
+    writeAnswer(answer, request, res, options);
+  }
+}
+
+function writeAnswer(answer: Answer, request: NodeRequest, res: ServerResponse, options: NodeListenerOptions): void {
+  try {
+    res.writeHead(answer.status, answer.headers);
+  } catch (error) {
+    fail(res, error, options);
+    return;
+  }
+  const { body } = answer;
+  if (body instanceof ReadableStream) void writeStream(body, res, request.signal);
+  else res.end(body ?? undefined);
 }
 
 function fetchListener(handler: FetchHandler, options: NodeListenerOptions) {
@@ -103,38 +137,44 @@ function fail(res: ServerResponse, error: unknown, options: NodeListenerOptions)
 /** Bodies that say they are this small are read here at once: cheaper than a web stream over the socket. */
 const SMALL_BODY_BYTES = 64 * 1024;
 
-/**
- * The whole body, when the request announces a small one (Content-Length) and nothing read it before; else
- * undefined, and the body goes on as a stream. A body longer than announced is left to the stream as well.
- */
-function smallBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | undefined> | undefined {
+/** The request says (Content-Length) that its body is small, and nothing read it before: read here at once. */
+function announcesSmallBody(req: IncomingMessage): boolean {
   // From the raw list: the first look at `req.headers` builds the whole header object.
   const length = Number(rawHeader(req.rawHeaders, 'content-length'));
-  if (!Number.isSafeInteger(length) || length <= 0 || length > SMALL_BODY_BYTES) return undefined;
-  if (bodyReadBefore(req)) return undefined;
-  // Events rather than an async iterator: one body of a few hundred bytes is one 'data' and one 'end'.
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    const onData = (chunk: Buffer) => {
-      chunks.push(chunk);
-      size += chunk.length;
-    };
-    const onEnd = () => {
-      stop();
-      // Copied even when it is one chunk: handing the chunk itself over saved nothing measurable (the first runs
-      // of bench/proxy-cost.mjs with it looked slower, though that figure later moved 0.5-1.7 ms on the same code).
-      resolve(Buffer.concat(chunks, size) as Uint8Array<ArrayBuffer>);
-    };
-    const onError = (error: Error) => {
-      stop();
-      reject(error);
-    };
-    const onClose = () => onError(new Error('the client went away before its body arrived'));
-    // `on`, not `once`: whichever settles takes all four off, and `once` would wrap each listener anew.
-    const stop = () => req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
-    req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
-  });
+  return Number.isSafeInteger(length) && length > 0 && length <= SMALL_BODY_BYTES && !bodyReadBefore(req);
+}
+
+/**
+ * The whole body of a request that announcesSmallBody, else undefined and the body goes on as a stream. A body
+ * longer than announced is left to the stream as well.
+ */
+function smallBody(req: IncomingMessage): Promise<Uint8Array<ArrayBuffer> | undefined> | undefined {
+  if (!announcesSmallBody(req)) return undefined;
+  return new Promise((resolve, reject) => readSmallBody(req, (error, bytes) => (error ? reject(error) : resolve(bytes))));
+}
+
+/** Reads a body announced small, by events: one body of a few hundred bytes is one 'data' and one 'end'. */
+function readSmallBody(req: IncomingMessage, done: (error: Error | undefined, bytes?: Uint8Array<ArrayBuffer>) => void): void {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  const onData = (chunk: Buffer) => {
+    chunks.push(chunk);
+    size += chunk.length;
+  };
+  const onEnd = () => {
+    stop();
+    // Copied even when it is one chunk: handing the chunk itself over saved nothing measurable (the first runs
+    // of bench/proxy-cost.mjs with it looked slower, though that figure later moved 0.5-1.7 ms on the same code).
+    done(undefined, Buffer.concat(chunks, size) as Uint8Array<ArrayBuffer>);
+  };
+  const onError = (error: Error) => {
+    stop();
+    done(error);
+  };
+  const onClose = () => onError(new Error('the client went away before its body arrived'));
+  // `on`, not `once`: whichever settles takes all four off, and `once` would wrap each listener anew.
+  const stop = () => req.off('data', onData).off('end', onEnd).off('error', onError).off('close', onClose);
+  req.on('data', onData).on('end', onEnd).on('error', onError).on('close', onClose);
 }
 
 function toRequest(req: IncomingMessage, signal: AbortSignal, small?: Uint8Array): Request {

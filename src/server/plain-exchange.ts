@@ -29,7 +29,8 @@ export interface Answer {
 /** Where a handler keeps the plain form of itself: `handler[PLAIN_HANDLER](request, clientAddress)`. */
 export const PLAIN_HANDLER = Symbol.for('payin-checkout.plainHandler');
 
-export type PlainHandler = (request: PlainRequest, clientAddress: string | undefined) => Promise<Answer>;
+/** An answer that is ready at once is handed back as it is, so the adapter can write it without a promise. */
+export type PlainHandler = (request: PlainRequest, clientAddress: string | undefined) => Answer | Promise<Answer>;
 
 /** A light request that can stand in for a Fetch Request when code outside the package asks for one. */
 export const AS_FETCH_REQUEST = Symbol.for('payin-checkout.asFetchRequest');

@@ -22,26 +22,27 @@ const PLAIN_TARGET = /^\/(?!\/)[\w\-.~!$&()*+,;=:@/]*(?:\?[\w\-.~!$&()*+,;=:@/?%
 const DOT_SEGMENT = /\/\.\.?(?:\/|$)/;
 
 /**
- * What comes before the target (`http://host:port`) by `<protocol>://<host>`, or null for a Host the parser
- * reads as more than a host (a path or a query in it); bounded, since the Host header is the client's to choose.
+ * What comes before the target (`http://host:port`) by Host, one map per scheme (keyed by the header as it came,
+ * so no key is built per request), or null for a Host the parser reads as more than a host (a path or a query in
+ * it); bounded, since the Host header is the client's to choose.
  */
-const prefixes = new Map<string, string | null>();
+const prefixes = { http: new Map<string, string | null>(), https: new Map<string, string | null>() };
 const MAX_PREFIXES = 64;
 
 /** Throws on a target or Host that the URL parser refuses, as `new URL` does. */
 export function parseRequestTarget(target: string, protocol: 'http' | 'https', host: string): RequestTarget {
-  const base = `${protocol}://${host}`;
-  let prefix = prefixes.get(base);
+  const known = prefixes[protocol];
+  let prefix = known.get(host);
   if (prefix === undefined) {
-    const parsed = new URL(base);
+    const parsed = new URL(`${protocol}://${host}`);
     prefix = parsed.pathname === '/' && parsed.href.endsWith('/') ? parsed.href.slice(0, -1) : null;
-    if (prefixes.size < MAX_PREFIXES) prefixes.set(base, prefix);
+    if (known.size < MAX_PREFIXES) known.set(host, prefix);
   }
   if (prefix !== null && PLAIN_TARGET.test(target)) {
     const query = target.indexOf('?');
     const pathname = query === -1 ? target : target.slice(0, query);
     if (!DOT_SEGMENT.test(pathname)) return { url: prefix + target, pathname };
   }
-  const url = new URL(target, base);
+  const url = new URL(target, `${protocol}://${host}`);
   return { url: url.href, pathname: url.pathname };
 }

@@ -100,6 +100,30 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
       await close?.();
     });
 
+    it('reads a payment at once (getPaymentNow, where the store has it) exactly as getPayment reads it', async (test) => {
+      const { store, close } = await fixture();
+      if (!store.getPaymentNow) {
+        await close?.();
+        test.skip();
+        return;
+      }
+      const id = unique();
+      expect(store.getPaymentNow(id)).toBeUndefined();
+      expect(await store.putPayment(record(id, 1), 0)).toBe(true);
+      expect(store.getPaymentNow(id)).toEqual(await store.getPayment(id));
+      expect(await store.putPayment(record(id, 2, 'finished'), 1)).toBe(true);
+      const read = store.getPaymentNow(id)!;
+      expect(read).toEqual(await store.getPayment(id));
+      expect(read.version).toBe(2);
+      try {
+        read.view.state = 'expired';
+      } catch (error) {
+        expect(error).toBeInstanceOf(TypeError);
+      }
+      expect(store.getPaymentNow(id)!.view.state).toBe('finished');
+      await close?.();
+    });
+
     it('queues an announcement once, and never again after it was committed', async () => {
       const { store, close } = await fixture();
       const id = unique();
@@ -185,6 +209,23 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
       expect(await store.count(key, -3, 500)).toBe(7);
       await wait(600);
       expect(await store.count(key, 1, 500)).toBe(1);
+      await close?.();
+    });
+
+    it('counts at once (countNow, where the store has it) on the same counters as count, with the same expiry', async (test) => {
+      const { store, wait, close } = await fixture();
+      if (!store.countNow) {
+        await close?.();
+        test.skip();
+        return;
+      }
+      const key = unique();
+      expect(await store.count(key, 1, 500)).toBe(1);
+      expect(store.countNow(key, 1, 500)).toBe(2);
+      expect(await store.count(key, 1, 500)).toBe(3);
+      await wait(600);
+      expect(store.countNow(key, 1, 500)).toBe(1);
+      expect(await store.count(key, -1, 500)).toBe(0);
       await close?.();
     });
 

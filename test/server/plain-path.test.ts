@@ -110,6 +110,38 @@ describe('the proxy on node:http', () => {
     expect(viaPlain.headers.get('access-control-allow-origin')).toBe(SHOP);
   });
 
+  it("answers a final payment's status in the turn its body arrived, with the Fetch handler's bytes", async () => {
+    const clock = new ManualClock(Date.parse('2026-11-23T10:00:00Z'));
+    const sandbox = createSandbox({ requisitesDelayMs: 0, clock });
+    const proxy = proxyWith({ clock, fetch: async (input, init) => sandbox(new Request(input, init)) });
+    // Whether the plain form handed back a promise: the node adapter writes a plain answer without one.
+    const waited: boolean[] = [];
+    const plain = await served(
+      Object.assign((request: Request) => proxy(request), {
+        [PLAIN_HANDLER]: (request: PlainRequest, address: string | undefined) => {
+          const answer = proxy[PLAIN_HANDLER](request, address);
+          waited.push(answer instanceof Promise);
+          return answer;
+        },
+      }),
+    );
+    const fetched = await served((request) => proxy(request));
+    const json = { 'content-type': 'application/json', origin: SHOP };
+    const created = await fetch(`${plain}/payin/payments`, { method: 'POST', headers: json, body: '{"orderId":"F-1","method":"upi"}' });
+    const { payment, token } = (await created.json()) as { payment: { id: string }; token: string };
+    sandbox.act(payment.id, 'pay');
+    await clock.advance(5_000);
+    const status = (base: string) =>
+      fetch(`${base}/payin/status`, { method: 'POST', headers: json, body: JSON.stringify({ paymentId: payment.id, token }) });
+    const first = await (await status(plain)).json();
+    expect(first.payment).toMatchObject({ state: 'finished', final: true });
+    waited.length = 0;
+    const [fromStore, viaFetch] = [await seen(await status(plain)), await seen(await status(fetched))];
+    expect(fromStore).toEqual(viaFetch);
+    expect(JSON.parse(fromStore.body).payment).toEqual(first.payment);
+    expect(waited).toEqual([false]);
+  });
+
   it("hands the shop's resolveOrder and clientId a Fetch Request with the shopper's headers and body", async () => {
     const orders: { isRequest: boolean; cookie: string | null; body: unknown }[] = [];
     const clients: { isRequest: boolean; forwarded: string | null }[] = [];
