@@ -173,11 +173,13 @@ function minifyTemplates(): Plugin {
             // Static class names come first in an attribute (`class="copy ${...}"`): after a ${...} only its end.
             if (inClass && !raw.startsWith('"')) this.error(`${id}: write the static classes before the \${...} in \`${raw}\``);
             const text = raw
+              .replace(/(^|>)\s*\n\s*(?=<|$)/g, '$1')
               .replace(/\s*\n\s*/g, ' ')
               .replace(
                 /(\bclass=")([^"]*)/g,
                 (_, attribute: string, names: string) => attribute + names.replace(/[^\s]+/g, (name) => SHORT_CLASSES.get(name) ?? name),
-              );
+              )
+              .replace(/(\s[\w-]+=)"([^\s"'`=<>]+)"/g, '$1$2');
             inClass = /\bclass="[^"]*$/.test(raw);
             if (text !== raw) edits.push({ start: q.start + 1, end: q.start + 1 + raw.length, text });
           }
