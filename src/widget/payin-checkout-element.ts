@@ -154,12 +154,8 @@ export class PayinCheckout extends LitElement {
   /** The clock the countdown, the status checks and the hints run on (tests pass a manual one). */
   clock: Clock = systemClock;
 
-  /** Hands the controllers the element's clock, whichever it is when they ask. */
-  readonly #clock: Clock = {
-    now: () => this.clock.now(),
-    setTimeout: (callback, ms) => this.clock.setTimeout(callback, ms),
-    clearTimeout: (handle) => this.clock.clearTimeout(handle),
-  };
+  /** Hands the controllers the element's clock, whichever it is when they ask (a test sets it after creating). */
+  readonly #clock = new Proxy({} as Clock, { get: (_, name: keyof Clock) => this.clock[name].bind(this.clock) });
 
   readonly #flow = new PaymentFlowController(
     this,
