@@ -74,9 +74,8 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
 function errorScreen(ctx: ViewContext): TemplateResult {
   const { t } = ctx;
   const error = ctx.state.error;
-  const code = error?.code ?? 'internal';
   const action = errorAction(error);
   return html`${heading(t.errorHeading)}
-    <p part="error" class="error" data-code=${code}>${t.errors[errorKind(code)]}</p>
+    <p part="error" class="error">${t.errors[errorKind(error?.code ?? 'internal')]}</p>
     ${action ? html`<button part="retry-button" class="button primary" @click=${() => ctx.flow.retry()}>${t[action]}</button>` : nothing}`;
 }
