@@ -6,7 +6,8 @@ export const en: Translation = {
   title: 'Payment',
   payButton: 'Pay',
   chooseMethod: 'Choose how to pay',
-  methods: { sbp: 'SBP', upi: 'UPI' },
+  // SBP and UPI: an unknown method is shown in capitals, which is what English calls them.
+  methods: {},
   preparing: 'Preparing payment details…',
   payHeading: 'Pay by transfer',
   amountLabel: 'Amount',
