@@ -225,7 +225,8 @@ export class PayinCheckout extends LitElement {
     ) {
       this.#flow.sync();
     }
-    this.#focusWasInside = this.matches(':focus-within') || this.shadowRoot?.activeElement != null;
+    // :focus-within looks into the shadow tree (it follows the flat tree).
+    this.#focusWasInside = this.matches(':focus-within');
     if (this.#isPhone && this.payment?.method === 'sbp') this.#banks.want(this.endpoint || '/payin');
     if (this.payment?.id !== this.#shownPayment) {
       // A new payment starts with the chooser as it was designed, not with the last one's search or hint.
