@@ -61,7 +61,7 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
     case 'failed':
       return html`<div part="result" class="result ${screen}">
         <span part="result-icon" class="icon" aria-hidden="true">${screen === 'expired' ? '!' : '✕'}</span>
-        ${heading(screen === 'expired' ? t.expiredHeading : t.failedHeading)}
+        ${heading(t[`${screen}Heading`])}
         <p class="hint">${screen === 'expired' ? t.expiredHint : t.failedHint}</p>
         <button part="restart-button" class="button primary" @click=${() => ctx.flow.start()}>${t.startAgain}</button>
         ${otherMethod(ctx)}
