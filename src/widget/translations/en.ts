@@ -1,5 +1,5 @@
 /** English, the default. */
-import { plural, type Translation } from './translation.js';
+import type { Translation } from './translation.js';
 
 export const en: Translation = {
   locale: 'en',
@@ -36,7 +36,7 @@ export const en: Translation = {
   sbpInstruction: (bank) => `Transfer by SBP to this phone number in your bank app${bank ? `, choose ${bank}` : ''}.`,
   instruction: 'Transfer the exact amount to these details.',
   timeLeft: 'Time left',
-  minutesLeft: (n) => plural('en', n, { one: '# minute left', other: '# minutes left' }),
+  minutesLeft: (n) => `${n} minute${n === 1 ? '' : 's'} left`,
   secondsLeft: (n) => `${n} seconds left`,
   checkingHeading: 'Checking your payment',
   checkingHint: 'Keep this page open.',
