@@ -182,7 +182,7 @@ export class PayinCheckout extends LitElement {
   #shown: Screen | undefined;
   #focusWasInside = false;
   #shownPayment: string | undefined;
-  /** The texts of the element's language while they load. */
+  /** While the texts of the element's language load: settles once the render they allow is asked for. */
   #language: Promise<unknown> | undefined;
 
   /** The payment shown, if any (read-only). */
@@ -249,9 +249,11 @@ export class PayinCheckout extends LitElement {
   protected override render() {
     const picked = pickTranslation(this.lang || langOf(this));
     if (picked instanceof Promise) {
-      this.#awaitLanguage(picked);
+      // Renders again once the texts are there (a repeated render while they load only asks once more).
+      this.#language = picked.then(() => this.requestUpdate());
       return html`<div part="base" class="base" aria-busy="true"><slot name="header"></slot><slot name="footer"></slot></div>`;
     }
+    this.#language = undefined;
     const { t, locale } = picked;
     const screen = this.screen;
     const last = this.#recall('upi-app');
@@ -306,16 +308,6 @@ export class PayinCheckout extends LitElement {
       // Follow the shopper: move focus only when it was in the element (a clicked button just vanished).
       if (!first && this.#focusWasInside) this.renderRoot.querySelector<HTMLElement>('#heading')?.focus();
     }
-  }
-
-  /** Renders again once the texts of the element's language are there. */
-  #awaitLanguage(loading: Promise<unknown>): void {
-    if (this.#language === loading) return;
-    this.#language = loading;
-    void loading.then(() => {
-      if (this.#language === loading) this.#language = undefined;
-      this.requestUpdate();
-    });
   }
 
   /** `updateComplete` also waits for the texts of the element's language, so the first screen is in it. */
