@@ -139,9 +139,13 @@ const SHORT_CLASSES: ReadonlyMap<string, string> = (() => {
 
 /**
  * Lit templates are string literals, which a JavaScript minifier leaves as written: this minifies them in the
- * script-tag build. In `html` and `svg` templates a run of whitespace with a line break in it (the source's
+ * script-tag build. In `html` and `svg` templates, whitespace between a tag or binding and a binding, or with a
+ * line break between two tags, goes: the element's templates put such whitespace only in flex and grid containers
+ * and between block boxes, where it renders nothing (a space between two tags on one source line stays, as the
+ * countdown's label and clock need it). Any other run of whitespace with a line break in it (the source's
  * indentation) becomes one space, which HTML renders the same (the element has no <pre> or <textarea>
- * template); a `css` stylesheet goes through Lightning CSS (the CSS engine Vite itself uses). Works on the
+ * template), and a static attribute value that HTML can take unquoted loses its quotes. A `css` stylesheet goes
+ * through Lightning CSS (the CSS engine Vite itself uses). Works on the
  * TypeScript source, through the parser Vite exports, so that a `${...}` inside a template is never touched.
  */
 function minifyTemplates(): Plugin {
@@ -174,6 +178,7 @@ function minifyTemplates(): Plugin {
             if (inClass && !raw.startsWith('"')) this.error(`${id}: write the static classes before the \${...} in \`${raw}\``);
             const text = raw
               .replace(/(^|>)\s*\n\s*(?=<|$)/g, '$1')
+              .replace(/^\s+(?=<|$)|(>)\s+$/g, '$1')
               .replace(/\s*\n\s*/g, ' ')
               .replace(
                 /(\bclass=")([^"]*)/g,
