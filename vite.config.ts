@@ -41,12 +41,10 @@ const LANGUAGES = ['ru', 'hi'];
 
 /**
  * Members of the Translation interface that keep their names: those that are also a name outside the bundle (the
- * element's `title` and `methods`, the payment's `address`), `locale` (a language file is checked by it), and
- * those read by a computed name (`t[\`${screen}Heading\`]` and the error screen's `t[action]`).
+ * element's `methods`, the payment's `address`), `locale` (a language file is checked by it), and those read by a
+ * computed name (the error screen's `t[action]`).
  */
-const KEPT_TRANSLATION_KEYS = new Set(
-  'locale title methods address retry startAgain paidHeading underpaidHeading expiredHeading failedHeading lateHeading'.split(' '),
-);
+const KEPT_TRANSLATION_KEYS = new Set('locale methods address retry startAgain'.split(' '));
 
 /**
  * Every other translation key and its short name in the script and in the language files alike (`$0`, `$1`, ...:

@@ -284,7 +284,7 @@ export class PayinCheckout extends LitElement {
     const spoken = this.#copied
       ? t.copied
       : screen === 'paid' || screen === 'underpaid' || screen === 'expired' || screen === 'failed' || screen === 'late'
-        ? t[`${screen}Heading`]
+        ? t.headings[screen]
         : left !== undefined && screen === 'pay'
           ? left >= 60
             ? t.minutesLeft(left / 60)
