@@ -49,8 +49,11 @@ export interface Translation {
   noBank: string;
   /** For a transfer to a phone number: the number is copied when a bank is chosen. */
   sbpPhoneHint(phone: string): string;
-  /** After the expiry, while the payment may still arrive. */
-  lateHint: string;
+  /**
+   * What the waits and the final screens say under their heading (`late`: after the expiry, while the payment
+   * may still arrive).
+   */
+  hints: Record<'checking' | 'late' | 'underpaid' | 'expired' | 'failed', string>;
   /** Without a QR: the one-line instruction for SBP (with the bank to choose) and for everything else. */
   sbpInstruction(bank: string | undefined): string;
   instruction: string;
@@ -58,13 +61,9 @@ export interface Translation {
   /** What the timer says to screen readers at 5, 2 and 1 minutes and 30 seconds. */
   minutesLeft(n: number): string;
   secondsLeft(n: number): string;
-  checkingHint: string;
   paidAmount(amount: string): string;
   paidDifferent(paid: string, asked: string): string;
   underpaidAmount(paid: string, asked: string): string;
-  underpaidHint: string;
-  expiredHint: string;
-  failedHint: string;
   startAgain: string;
   otherMethod: string;
   errors: Record<ErrorKind, string>;

@@ -35,10 +35,10 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
     case 'pay':
       return payScreen(ctx, payment, title);
     case 'checking':
-      return html`${title} ${spinner()} <p class="hint">${t.checkingHint}</p>
+      return html`${title} ${spinner()} <p class="hint">${t.hints[screen]}</p>
         ${amountBlock(ctx, payment, false)} ${notices(ctx)}`;
     case 'late':
-      return html`${title} ${spinner()} <p part="late-notice" class="hint">${t.lateHint}</p>
+      return html`${title} ${spinner()} <p part="late-notice" class="hint">${t.hints[screen]}</p>
         ${amountBlock(ctx, payment, false)} ${notices(ctx)}`;
     case 'paid':
       return html`<div part="result" class="result paid">
@@ -56,14 +56,14 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
         <span part="result-icon" class="icon" aria-hidden="true">!</span>
         ${title}
         <p part="paid-amount">${t.underpaidAmount(money(ctx, payment), money(ctx, payment, payment.initAmount ?? payment.amount))}</p>
-        <p class="hint">${t.underpaidHint}</p>
+        <p class="hint">${t.hints[screen]}</p>
       </div>`;
     case 'expired':
     case 'failed':
       return html`<div part="result" class="result ${screen}">
         <span part="result-icon" class="icon" aria-hidden="true">${screen === 'expired' ? '!' : '✕'}</span>
         ${title}
-        <p class="hint">${screen === 'expired' ? t.expiredHint : t.failedHint}</p>
+        <p class="hint">${t.hints[screen]}</p>
         <button part="restart-button" class="button primary" @click=${() => ctx.flow.start()}>${t.startAgain}</button>
         ${otherMethod(ctx)}
       </div>`;
