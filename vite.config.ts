@@ -24,17 +24,24 @@ import { defineConfig, parseSync, type Plugin } from 'vite';
  * penalty weights, Reed-Solomon encoder and bit matrix), renamed by the minifier like local variables. A name
  * belongs here only if nothing outside the bundle sees it: not Lit's lifecycle, not the public API (`start`,
  * `payment`, attributes), not the proxy's JSON or what sessionStorage keeps, and not a translation key (the
- * language files are built apart; SHORT_TRANSLATION_KEYS renames those), and no DOM or host object, and no other
- * module of the bundle, has a property of that name (so not qrcode's `size`, `data`, `get`, `set` or `encode`).
+ * language files are built apart; SHORT_TRANSLATION_KEYS renames those), nor a screen's name (the translations'
+ * headings and hints are keyed by it and read as `t.headings[screen]`: so not the flow state's `late`; the build
+ * checks this one), and no DOM or host object, and no other module of the bundle, has a property of that name (so
+ * not qrcode's `size`, `data`, `get`, `set` or `encode`).
  */
 const INTERNAL_PROPERTIES = new RegExp(
   `^(?:${`countdown feed tabs sync announcedSeconds remainingMs toExpiryMs setTarget follow leading leave stop stuck
-  tapped banks want onZero onPayment onTrouble onFatal onDeadline onLead onPeerPayment phase trouble stalled late flow
+  tapped banks want onZero onPayment onTrouble onFatal onDeadline onLead onPeerPayment phase trouble stalled flow
   isPhone bankQuery filterBanks setOtherDevice record retryAfterMs toDetail announcedBefore streamOpen failures
   interval isDark PATTERN\\d+ N[1-4] genPoly degree initialize reservedBit isReserved xor`
     .split(/\s+/)
     .join('|')})$`,
 );
+
+for (const screen of screenNames()) {
+  if (INTERNAL_PROPERTIES.test(screen))
+    throw new Error(`INTERNAL_PROPERTIES has "${screen}", a screen's name: English would lose that key`);
+}
 
 /** The languages beyond English: each becomes dist/payin-checkout.<lang>.js, loaded on demand from beside the script. */
 const LANGUAGES = ['ru', 'hi'];
@@ -212,6 +219,14 @@ function shortenTranslationKeys(code: string, id: string): string | null {
     if (key && short) edits.push({ start: key.start, end: key.end, text: n.shorthand ? `${short}: ${key.name}` : short });
   });
   return edits.length === 0 ? null : applyEdits(code, edits);
+}
+
+/** The names in the Screen type (src/widget/views/view-context.ts), which key the translations' headings and hints. */
+function screenNames(): string[] {
+  const file = fileURLToPath(new URL('src/widget/views/view-context.ts', import.meta.url));
+  const union = /export type Screen =([^;]*);/.exec(readFileSync(file, 'utf8'))?.[1];
+  if (!union) throw new Error(`${file}: the Screen type was not found`);
+  return Array.from(union.matchAll(/'(\w+)'/g), (m) => m[1]!);
 }
 
 /** Calls `visit` on every object in a parsed program (nodes and their lists), each before what it holds. */
