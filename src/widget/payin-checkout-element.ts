@@ -290,11 +290,12 @@ export class PayinCheckout extends LitElement {
             ? t.minutesLeft(left / 60)
             : t.secondsLeft(left)
           : '';
-    // role="status" is a polite, atomic live region by itself (no aria-live or aria-atomic needed).
+    // role="status" is a polite, atomic live region by itself (no aria-live or aria-atomic needed); Lit writes the
+    // boolean aria-busy as "true" or "false".
     return html`<div part="base" class="base" lang=${locale}>
       <slot name="header"></slot>
       <section part="screen" class="screen ${screen}" aria-labelledby="heading"
-        aria-busy=${screen === 'loading' || screen === 'preparing' ? 'true' : 'false'}>${renderScreen(ctx, screen)}</section>
+        aria-busy=${screen === 'loading' || screen === 'preparing'}>${renderScreen(ctx, screen)}</section>
       <div class="sr-only" role="status">${spoken}</div>
       <slot name="footer"></slot>
     </div>`;
