@@ -24,29 +24,34 @@ import { defineConfig, parseSync, type Plugin } from 'vite';
  * penalty weights, Reed-Solomon encoder and bit matrix), renamed by the minifier like local variables. A name
  * belongs here only if nothing outside the bundle sees it: not Lit's lifecycle, not the public API (`start`,
  * `payment`, attributes), not the proxy's JSON or what sessionStorage keeps, and not a translation key (the
- * language files are built apart; SHORT_TRANSLATION_KEYS renames those), and no DOM or host object, and no other
- * module of the bundle, has a property of that name (so not qrcode's `size`, `data`, `get`, `set` or `encode`).
+ * language files are built apart; SHORT_TRANSLATION_KEYS renames those), nor a screen's name (the translations'
+ * headings and hints are keyed by it and read as `t.headings[screen]`: so not the flow state's `late`; the build
+ * checks this one), and no DOM or host object, and no other module of the bundle, has a property of that name (so
+ * not qrcode's `size`, `data`, `get`, `set` or `encode`).
  */
 const INTERNAL_PROPERTIES = new RegExp(
   `^(?:${`countdown feed tabs sync announcedSeconds remainingMs toExpiryMs setTarget follow leading leave stop stuck
-  tapped banks want onZero onPayment onTrouble onFatal onDeadline onLead onPeerPayment phase trouble stalled late flow
+  tapped banks want onZero onPayment onTrouble onFatal onDeadline onLead onPeerPayment phase trouble stalled flow
   isPhone bankQuery filterBanks setOtherDevice record retryAfterMs toDetail announcedBefore streamOpen failures
   interval isDark PATTERN\\d+ N[1-4] genPoly degree initialize reservedBit isReserved xor`
     .split(/\s+/)
     .join('|')})$`,
 );
 
+for (const screen of screenNames()) {
+  if (INTERNAL_PROPERTIES.test(screen))
+    throw new Error(`INTERNAL_PROPERTIES has "${screen}", a screen's name: English would lose that key`);
+}
+
 /** The languages beyond English: each becomes dist/payin-checkout.<lang>.js, loaded on demand from beside the script. */
 const LANGUAGES = ['ru', 'hi'];
 
 /**
  * Members of the Translation interface that keep their names: those that are also a name outside the bundle (the
- * element's `title` and `methods`, the payment's `address`), `locale` (a language file is checked by it), and
- * those read by a computed name (`t[\`${screen}Heading\`]` and the error screen's `t[action]`).
+ * element's `methods`, the payment's `address`), `locale` (a language file is checked by it), and those read by a
+ * computed name (the error screen's `t[action]`).
  */
-const KEPT_TRANSLATION_KEYS = new Set(
-  'locale title methods address retry startAgain paidHeading underpaidHeading expiredHeading failedHeading lateHeading'.split(' '),
-);
+const KEPT_TRANSLATION_KEYS = new Set('locale methods address retry startAgain'.split(' '));
 
 /**
  * Every other translation key and its short name in the script and in the language files alike (`$0`, `$1`, ...:
@@ -139,9 +144,13 @@ const SHORT_CLASSES: ReadonlyMap<string, string> = (() => {
 
 /**
  * Lit templates are string literals, which a JavaScript minifier leaves as written: this minifies them in the
- * script-tag build. In `html` and `svg` templates a run of whitespace with a line break in it (the source's
+ * script-tag build. In `html` and `svg` templates, whitespace between a tag or binding and a binding, or with a
+ * line break between two tags, goes: the element's templates put such whitespace only in flex and grid containers
+ * and between block boxes, where it renders nothing (a space between two tags on one source line stays, as the
+ * countdown's label and clock need it). Any other run of whitespace with a line break in it (the source's
  * indentation) becomes one space, which HTML renders the same (the element has no <pre> or <textarea>
- * template); a `css` stylesheet goes through Lightning CSS (the CSS engine Vite itself uses). Works on the
+ * template), and a static attribute value that HTML can take unquoted loses its quotes. A `css` stylesheet goes
+ * through Lightning CSS (the CSS engine Vite itself uses). Works on the
  * TypeScript source, through the parser Vite exports, so that a `${...}` inside a template is never touched.
  */
 function minifyTemplates(): Plugin {
@@ -173,11 +182,14 @@ function minifyTemplates(): Plugin {
             // Static class names come first in an attribute (`class="copy ${...}"`): after a ${...} only its end.
             if (inClass && !raw.startsWith('"')) this.error(`${id}: write the static classes before the \${...} in \`${raw}\``);
             const text = raw
+              .replace(/(^|>)\s*\n\s*(?=<|$)/g, '$1')
+              .replace(/^\s+(?=<|$)|(>)\s+$/g, '$1')
               .replace(/\s*\n\s*/g, ' ')
               .replace(
                 /(\bclass=")([^"]*)/g,
                 (_, attribute: string, names: string) => attribute + names.replace(/[^\s]+/g, (name) => SHORT_CLASSES.get(name) ?? name),
-              );
+              )
+              .replace(/(\s[\w-]+=)"([^\s"'`=<>]+)"/g, '$1$2');
             inClass = /\bclass="[^"]*$/.test(raw);
             if (text !== raw) edits.push({ start: q.start + 1, end: q.start + 1 + raw.length, text });
           }
@@ -207,6 +219,14 @@ function shortenTranslationKeys(code: string, id: string): string | null {
     if (key && short) edits.push({ start: key.start, end: key.end, text: n.shorthand ? `${short}: ${key.name}` : short });
   });
   return edits.length === 0 ? null : applyEdits(code, edits);
+}
+
+/** The names in the Screen type (src/widget/views/view-context.ts), which key the translations' headings and hints. */
+function screenNames(): string[] {
+  const file = fileURLToPath(new URL('src/widget/views/view-context.ts', import.meta.url));
+  const union = /export type Screen =([^;]*);/.exec(readFileSync(file, 'utf8'))?.[1];
+  if (!union) throw new Error(`${file}: the Screen type was not found`);
+  return Array.from(union.matchAll(/'(\w+)'/g), (m) => m[1]!);
 }
 
 /** Calls `visit` on every object in a parsed program (nodes and their lists), each before what it holds. */

@@ -5,21 +5,23 @@
  * only the screen's (the bank search, the fold) lives here.
  */
 import { html, LitElement, type PropertyValues } from 'lit';
+// The order of the imports below is the order of the modules in the script-tag build: the one gzip packs smallest
+// of the orders tried, 116 B below the order before. Moving one changes the script's size, so measure before and after.
+import { styles } from './payin-checkout.styles.js';
 import type { PaymentView } from '../shared/payment-view.js';
-import { copyText } from './clipboard.js';
-import { type Clock, systemClock } from '../shared/clock.js';
-import { HandoffController } from './controllers/handoff.js';
-import { MediaQueryController } from './controllers/media-query.js';
-import { PaymentFlowController } from './controllers/payment-flow.js';
-import { SbpBankListController } from './controllers/sbp-bank-list.js';
 import { DEFAULT_UPI_APPS } from './deep-links.js';
 import { platformOf } from './device.js';
-import { styles } from './payin-checkout.styles.js';
-import { type ChoiceKind, recallChoice, rememberChoice } from './remembered-choice.js';
-import { rankBanks } from './sbp-banks.js';
+import { MediaQueryController } from './controllers/media-query.js';
+import { HandoffController } from './controllers/handoff.js';
+import { type Clock, systemClock } from '../shared/clock.js';
 import { langOf, pickTranslation } from './translations/pick.js';
+import { rankBanks } from './sbp-banks.js';
+import { copyText } from './clipboard.js';
+import { SbpBankListController } from './controllers/sbp-bank-list.js';
+import { type ChoiceKind, recallChoice, rememberChoice } from './remembered-choice.js';
 import { renderScreen } from './views/screens.js';
 import { screenOf, type Screen, type ViewContext } from './views/view-context.js';
+import { PaymentFlowController } from './controllers/payment-flow.js';
 
 const COPIED_MS = 2_000;
 
@@ -154,12 +156,8 @@ export class PayinCheckout extends LitElement {
   /** The clock the countdown, the status checks and the hints run on (tests pass a manual one). */
   clock: Clock = systemClock;
 
-  /** Hands the controllers the element's clock, whichever it is when they ask. */
-  readonly #clock: Clock = {
-    now: () => this.clock.now(),
-    setTimeout: (callback, ms) => this.clock.setTimeout(callback, ms),
-    clearTimeout: (handle) => this.clock.clearTimeout(handle),
-  };
+  /** Hands the controllers the element's clock, whichever it is when they ask (a test sets it after creating). */
+  readonly #clock = new Proxy({} as Clock, { get: (_, name: keyof Clock) => this.clock[name].bind(this.clock) });
 
   readonly #flow = new PaymentFlowController(
     this,
@@ -184,7 +182,7 @@ export class PayinCheckout extends LitElement {
   #shown: Screen | undefined;
   #focusWasInside = false;
   #shownPayment: string | undefined;
-  /** The texts of the element's language while they load. */
+  /** While the texts of the element's language load: settles once the render they allow is asked for. */
   #language: Promise<unknown> | undefined;
 
   /** The payment shown, if any (read-only). */
@@ -227,7 +225,8 @@ export class PayinCheckout extends LitElement {
     ) {
       this.#flow.sync();
     }
-    this.#focusWasInside = this.matches(':focus-within') || this.shadowRoot?.activeElement != null;
+    // :focus-within looks into the shadow tree (it follows the flat tree).
+    this.#focusWasInside = this.matches(':focus-within');
     if (this.#isPhone && this.payment?.method === 'sbp') this.#banks.want(this.endpoint || '/payin');
     if (this.payment?.id !== this.#shownPayment) {
       // A new payment starts with the chooser as it was designed, not with the last one's search or hint.
@@ -250,9 +249,11 @@ export class PayinCheckout extends LitElement {
   protected override render() {
     const picked = pickTranslation(this.lang || langOf(this));
     if (picked instanceof Promise) {
-      this.#awaitLanguage(picked);
+      // Renders again once the texts are there (a repeated render while they load only asks once more).
+      this.#language = picked.then(() => this.requestUpdate());
       return html`<div part="base" class="base" aria-busy="true"><slot name="header"></slot><slot name="footer"></slot></div>`;
     }
+    this.#language = undefined;
     const { t, locale } = picked;
     const screen = this.screen;
     const last = this.#recall('upi-app');
@@ -283,17 +284,19 @@ export class PayinCheckout extends LitElement {
     const spoken = this.#copied
       ? t.copied
       : screen === 'paid' || screen === 'underpaid' || screen === 'expired' || screen === 'failed' || screen === 'late'
-        ? t[`${screen}Heading`]
+        ? t.headings[screen]
         : left !== undefined && screen === 'pay'
           ? left >= 60
             ? t.minutesLeft(left / 60)
             : t.secondsLeft(left)
           : '';
+    // role="status" is a polite, atomic live region by itself (no aria-live or aria-atomic needed); Lit writes the
+    // boolean aria-busy as "true" or "false".
     return html`<div part="base" class="base" lang=${locale}>
       <slot name="header"></slot>
       <section part="screen" class="screen ${screen}" aria-labelledby="heading"
-        aria-busy=${screen === 'loading' || screen === 'preparing' ? 'true' : 'false'}>${renderScreen(ctx, screen)}</section>
-      <div class="sr-only" role="status" aria-live="polite" aria-atomic="true">${spoken}</div>
+        aria-busy=${screen === 'loading' || screen === 'preparing'}>${renderScreen(ctx, screen)}</section>
+      <div class="sr-only" role="status">${spoken}</div>
       <slot name="footer"></slot>
     </div>`;
   }
@@ -306,16 +309,6 @@ export class PayinCheckout extends LitElement {
       // Follow the shopper: move focus only when it was in the element (a clicked button just vanished).
       if (!first && this.#focusWasInside) this.renderRoot.querySelector<HTMLElement>('#heading')?.focus();
     }
-  }
-
-  /** Renders again once the texts of the element's language are there. */
-  #awaitLanguage(loading: Promise<unknown>): void {
-    if (this.#language === loading) return;
-    this.#language = loading;
-    void loading.then(() => {
-      if (this.#language === loading) this.#language = undefined;
-      this.requestUpdate();
-    });
   }
 
   /** `updateComplete` also waits for the texts of the element's language, so the first screen is in it. */

@@ -1,6 +1,7 @@
 /**
  * The element's stylesheet: adopted by the shadow root (no <style> element, no inline style), so it works under
- * `style-src 'self'`. Every color and size is a `--payin-*` custom property with its default on :host; dark
+ * `style-src 'self'`. Every color and size is a `--payin-*` custom property with its default on :host (or, for one
+ * read in one place, as the fallback there, which also lets it inherit from the page); dark
  * defaults follow prefers-color-scheme and prefers-reduced-motion stops the spinner. Default colors keep a
  * contrast of at least 4.5:1 in both schemes; the QR stays black on white in both. Terse on purpose: every
  * byte ships in the script-tag build.
@@ -10,7 +11,6 @@ import { css } from 'lit';
 export const styles = css`
   :host {
     /* --payin-font-family has no default: unset, font-family falls back to inheriting. */
-    --payin-font-size: 1rem;
     --payin-color-text: #1b1f24;
     --payin-color-muted: #57606a;
     --payin-color-background: #fff;
@@ -22,13 +22,11 @@ export const styles = css`
     --payin-color-danger: #c2222d;
     --payin-radius: 0.5rem;
     --payin-spacing: 1rem;
-    --payin-max-width: 28rem;
-    --payin-focus-ring: 3px solid var(--payin-color-accent);
     display: block;
-    max-width: var(--payin-max-width);
+    max-width: var(--payin-max-width, 28rem);
     color: var(--payin-color-text);
     font-family: var(--payin-font-family);
-    font-size: var(--payin-font-size);
+    font-size: var(--payin-font-size, 1rem);
     line-height: 1.45;
   }
   @media (prefers-color-scheme: dark) {
@@ -65,7 +63,7 @@ export const styles = css`
   .copy { padding: 0.3em 0.8em; min-height: 2.25rem; font-size: 0.875em }
   .done { border-color: currentColor; color: var(--payin-color-success) }
   .link { border: none; padding: 0.25em 0; color: var(--payin-color-accent); text-decoration: underline; align-self: center }
-  :focus-visible { outline: var(--payin-focus-ring); outline-offset: 2px }
+  :focus-visible { outline: var(--payin-focus-ring, 3px solid var(--payin-color-accent)); outline-offset: 2px }
   .amount, .requisites { background: var(--payin-color-surface); border-radius: var(--payin-radius); padding: 0.75em }
   .amount, dd { display: flex; flex-wrap: wrap; gap: 0.5em; align-items: center; justify-content: space-between }
   .amount .label { flex-basis: 100% }

@@ -6,8 +6,8 @@
  */
 import type { Translation } from './translation.js';
 
-// Read while the script runs: currentScript is gone once it has.
-const scriptUrl = typeof document === 'undefined' ? undefined : (document.currentScript as HTMLScriptElement | null)?.src;
+// Read while the script runs: currentScript is gone once it has. (Only a browser runs this build: lit needs a document.)
+const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src;
 
 function besideTheScript(lang: string): () => Promise<Translation> {
   // Without the script's address (not loaded by a script tag) the import fails, and English is shown.

@@ -1,6 +1,6 @@
 /**
  * Which translation an element speaks: its own `lang`, else the closest ancestor's (through shadow roots, so a
- * widget inside another component still follows the page), else the document's, else English. Only the primary
+ * widget inside another component still follows the page, up to <html>), else English. Only the primary
  * language subtag chooses the strings; the full tag still drives Intl, so `en-IN` groups amounts the Indian way.
  * English is built in; the others load on first use (languages.ts), once per page for every element.
  */
@@ -10,7 +10,7 @@ import type { Translation } from './translation.js';
 
 const loaded = new Map<string, Translation | Promise<Translation>>([['en', en]]);
 
-/** The nearest non-empty `lang`, walking out of shadow roots. */
+/** The nearest non-empty `lang`, walking out of shadow roots up to <html> (a detached element has none: English). */
 export function langOf(element: Element): string {
   let node: Element | null = element;
   while (node) {
@@ -19,7 +19,7 @@ export function langOf(element: Element): string {
     const root = node.getRootNode();
     node = root instanceof ShadowRoot ? root.host : null;
   }
-  return document.documentElement.lang || '';
+  return '';
 }
 
 export interface Localized {

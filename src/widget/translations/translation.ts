@@ -1,9 +1,11 @@
 /**
  * Every word the shopper reads, as one typed interface: a translation that forgets a string does not compile.
  * Strings that carry values are functions, so that each language orders its own words (and picks its own plural
- * forms through Intl.PluralRules) instead of the code gluing fragments together. Kept short on purpose: all
- * three languages ship in the script-tag build.
+ * forms through Intl.PluralRules) instead of the code gluing fragments together. Kept short on purpose: English
+ * ships in the script-tag build, and each other language is a file loaded on demand.
  */
+
+import type { Screen } from '../views/view-context.js';
 
 /** network: check the connection; paid: nothing to do; setup: tell the shop; other: try again later. */
 export type ErrorKind = 'network' | 'paid' | 'setup' | 'other';
@@ -11,14 +13,11 @@ export type ErrorKind = 'network' | 'paid' | 'setup' | 'other';
 export interface Translation {
   /** A BCP 47 tag for Intl (amounts, plurals). */
   locale: string;
-  title: string;
   payButton: string;
-  chooseMethod: string;
   /** Names of the methods; an unknown method is shown in capitals. */
   methods: Record<string, string>;
-  /** The loading and "no requisites yet" screens. */
-  preparing: string;
-  payHeading: string;
+  /** Each screen's heading (the loading and "no requisites yet" screens say the same). */
+  headings: Record<Screen, string>;
   amountLabel: string;
   /** Label of the requisites' address: by method (`upi`: the VPA, `sbp`: the phone), else `other`. */
   address: Record<string, string>;
@@ -50,9 +49,11 @@ export interface Translation {
   noBank: string;
   /** For a transfer to a phone number: the number is copied when a bank is chosen. */
   sbpPhoneHint(phone: string): string;
-  /** After the expiry, while the payment may still arrive. */
-  lateHeading: string;
-  lateHint: string;
+  /**
+   * What the waits and the final screens say under their heading (`late`: after the expiry, while the payment
+   * may still arrive).
+   */
+  hints: Record<'checking' | 'late' | 'underpaid' | 'expired' | 'failed', string>;
   /** Without a QR: the one-line instruction for SBP (with the bank to choose) and for everything else. */
   sbpInstruction(bank: string | undefined): string;
   instruction: string;
@@ -60,21 +61,11 @@ export interface Translation {
   /** What the timer says to screen readers at 5, 2 and 1 minutes and 30 seconds. */
   minutesLeft(n: number): string;
   secondsLeft(n: number): string;
-  checkingHeading: string;
-  checkingHint: string;
-  paidHeading: string;
   paidAmount(amount: string): string;
   paidDifferent(paid: string, asked: string): string;
-  underpaidHeading: string;
   underpaidAmount(paid: string, asked: string): string;
-  underpaidHint: string;
-  expiredHeading: string;
-  expiredHint: string;
-  failedHeading: string;
-  failedHint: string;
   startAgain: string;
   otherMethod: string;
-  errorHeading: string;
   errors: Record<ErrorKind, string>;
   retry: string;
   connectionTrouble: string;

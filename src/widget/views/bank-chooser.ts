@@ -39,7 +39,7 @@ export function bankChooser(ctx: ViewContext, payment: PaymentView): TemplateRes
     <ul class="banks" aria-labelledby="banks-label">
       ${found.map(
         ({ bank, href }) => html`<li><a part="bank-link" class="bank" href=${href} data-schema=${bank.schema} @click=${() => tap(bank)}>
-          ${bank.logoURL ? html`<img src=${bank.logoURL} alt="" width="32" height="32">` : html`<span class="logo" aria-hidden="true">${bank.bankName[0]}</span>`}
+          ${bank.logoURL ? html`<img src=${bank.logoURL} alt="">` : html`<span class="logo" aria-hidden="true">${bank.bankName[0]}</span>`}
           <span>${bank.bankName}</span></a></li>`,
       )}
     </ul>

@@ -41,8 +41,7 @@ export function countdown(ctx: ViewContext): TemplateResult | typeof nothing {
   if (!left) return nothing;
   const urgent = left <= 60_000;
   return html`<p part="countdown" class="countdown ${urgent ? 'urgent' : ''}">
-    <span class="label">${ctx.t.timeLeft}</span>
-    <span class="clock" role="timer">${formatClock(left)}</span>
+    <span class="label">${ctx.t.timeLeft}</span> <span class="clock" role="timer">${formatClock(left)}</span>
   </p>`;
 }
 

@@ -12,17 +12,17 @@ import { qrSvg } from '../qr-code.js';
 import { appChooser } from './app-chooser.js';
 import { bankChooser } from './bank-chooser.js';
 import { otherDevice } from './other-device.js';
-import { amountBlock, copyButton, countdown, heading, notices } from './parts.js';
+import { amountBlock, copyButton, countdown, notices } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
-export function payScreen(ctx: ViewContext, payment: PaymentView): TemplateResult {
+export function payScreen(ctx: ViewContext, payment: PaymentView, title: TemplateResult): TemplateResult {
   const { t } = ctx;
   const qr = payment.qr ? qrSvg(payment.qr, t.qrLabel) : undefined;
   if (ctx.isPhone) {
     // The service's hosted payment page (an https link that is no C2B link) is a way to pay on this phone too.
     const page = /^https:\/\//i.test(payment.qr ?? '') && !c2bLink(payment) ? payment.qr : undefined;
     const chooser = payment.method === 'sbp' ? bankChooser(ctx, payment) : appChooser(ctx, payment);
-    return html`${heading(t.payHeading)} ${amountBlock(ctx, payment, true)}
+    return html`${title} ${amountBlock(ctx, payment, true)}
       ${page ? html`<a part="open-app" class="button primary" href=${page} rel="noopener noreferrer">${t.openApp}</a>` : nothing} ${chooser}
       ${
         ctx.stuck
@@ -33,7 +33,7 @@ export function payScreen(ctx: ViewContext, payment: PaymentView): TemplateResul
       ${countdown(ctx)} ${notices(ctx)} ${details(ctx, payment, chooser === nothing && !page)}
       ${qr ? otherDevice(ctx, payment.qr!, qr) : nothing} ${otherMethod(ctx)}`;
   }
-  return html`${heading(t.payHeading)} ${amountBlock(ctx, payment, true)}
+  return html`${title} ${amountBlock(ctx, payment, true)}
     <div class="pay-body">
       ${
         qr

@@ -14,12 +14,13 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
   const { t } = ctx;
   // screenOf shows preparing, pay, checking and the final screens only with a payment.
   const payment = ctx.state.payment!;
+  const title = heading(t.headings[screen]);
   switch (screen) {
     case 'start':
-      return html`${heading(t.title)}
+      return html`${title}
         <button part="pay-button" class="button primary" @click=${() => ctx.flow.start()}>${t.payButton}</button>`;
     case 'choose':
-      return html`${heading(t.chooseMethod)}
+      return html`${title}
         <div class="methods" role="group" aria-labelledby="heading">
           ${ctx.methods.map(
             (m) => html`<button part="method-button" class="button"
@@ -27,22 +28,22 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
           )}
         </div>`;
     case 'loading':
-      return html`${heading(t.preparing)} ${spinner()}`;
+      return html`${title} ${spinner()}`;
     case 'preparing':
-      return html`${heading(t.preparing)} ${spinner()}
+      return html`${title} ${spinner()}
         ${amountBlock(ctx, payment, false)} ${countdown(ctx)} ${notices(ctx)}`;
     case 'pay':
-      return payScreen(ctx, payment);
+      return payScreen(ctx, payment, title);
     case 'checking':
-      return html`${heading(t.checkingHeading)} ${spinner()} <p class="hint">${t.checkingHint}</p>
+      return html`${title} ${spinner()} <p class="hint">${t.hints[screen]}</p>
         ${amountBlock(ctx, payment, false)} ${notices(ctx)}`;
     case 'late':
-      return html`${heading(t.lateHeading)} ${spinner()} <p part="late-notice" class="hint">${t.lateHint}</p>
+      return html`${title} ${spinner()} <p part="late-notice" class="hint">${t.hints[screen]}</p>
         ${amountBlock(ctx, payment, false)} ${notices(ctx)}`;
     case 'paid':
       return html`<div part="result" class="result paid">
         <span part="result-icon" class="icon" aria-hidden="true">✓</span>
-        ${heading(t.paidHeading)}
+        ${title}
         <p part="paid-amount">${
           payment.initAmount
             ? t.paidDifferent(money(ctx, payment), money(ctx, payment, payment.initAmount))
@@ -53,30 +54,29 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
     case 'underpaid':
       return html`<div part="result" class="result underpaid">
         <span part="result-icon" class="icon" aria-hidden="true">!</span>
-        ${heading(t.underpaidHeading)}
+        ${title}
         <p part="paid-amount">${t.underpaidAmount(money(ctx, payment), money(ctx, payment, payment.initAmount ?? payment.amount))}</p>
-        <p class="hint">${t.underpaidHint}</p>
+        <p class="hint">${t.hints[screen]}</p>
       </div>`;
     case 'expired':
     case 'failed':
       return html`<div part="result" class="result ${screen}">
         <span part="result-icon" class="icon" aria-hidden="true">${screen === 'expired' ? '!' : '✕'}</span>
-        ${heading(screen === 'expired' ? t.expiredHeading : t.failedHeading)}
-        <p class="hint">${screen === 'expired' ? t.expiredHint : t.failedHint}</p>
+        ${title}
+        <p class="hint">${t.hints[screen]}</p>
         <button part="restart-button" class="button primary" @click=${() => ctx.flow.start()}>${t.startAgain}</button>
         ${otherMethod(ctx)}
       </div>`;
     case 'error':
-      return errorScreen(ctx);
+      return errorScreen(ctx, title);
   }
 }
 
-function errorScreen(ctx: ViewContext): TemplateResult {
+function errorScreen(ctx: ViewContext, title: TemplateResult): TemplateResult {
   const { t } = ctx;
   const error = ctx.state.error;
-  const code = error?.code ?? 'internal';
   const action = errorAction(error);
-  return html`${heading(t.errorHeading)}
-    <p part="error" class="error" data-code=${code}>${t.errors[errorKind(code)]}</p>
+  return html`${title}
+    <p part="error" class="error">${t.errors[errorKind(error?.code ?? 'internal')]}</p>
     ${action ? html`<button part="retry-button" class="button primary" @click=${() => ctx.flow.retry()}>${t[action]}</button>` : nothing}`;
 }
