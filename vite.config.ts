@@ -15,6 +15,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
+import { minify as terser } from 'terser';
 import { transform as transformCss } from 'lightningcss';
 import { defineConfig, parseSync, type Plugin } from 'vite';
 
@@ -32,7 +33,7 @@ import { defineConfig, parseSync, type Plugin } from 'vite';
 const INTERNAL_PROPERTIES = new RegExp(
   `^(?:${`countdown feed tabs sync announcedSeconds remainingMs toExpiryMs setTarget follow leading leave stop stuck
   tapped banks want onZero onPayment onTrouble onFatal onDeadline onLead onPeerPayment phase trouble stalled flow
-  isPhone bankQuery filterBanks setOtherDevice record retryAfterMs toDetail announcedBefore streamOpen failures
+  isPhone bankQuery filterBanks setOtherDevice record retryAfterMs toDetail streamOpen failures
   interval isDark PATTERN\\d+ N[1-4] genPoly degree initialize reservedBit isReserved xor`
     .split(/\s+/)
     .join('|')})$`,
@@ -81,6 +82,7 @@ export default defineConfig({
       apply: 'build',
       transform: (code, id) => (/\/src\/widget\/.*\.ts$/.test(id) ? shortenTranslationKeys(code, id) : null),
     },
+    terserPass(),
     languageFiles(LANGUAGES),
     jsxTypings({ manifest: 'custom-elements.json', outDir: 'dist/jsx' }),
   ],
@@ -289,6 +291,26 @@ function qrcodeAsModules(): Plugin {
         .replace(/^module\.exports = (\w+)$/m, 'export default $1');
       if (/\brequire\(|\bexports\b/.test(code)) this.error(`${id} is not in the CommonJS shape qrcodeAsModules() converts`);
       return code;
+    },
+  };
+}
+
+/**
+ * A second compression pass by terser over the minified script: it folds what Rolldown's minifier leaves
+ * (measured: about 0.1 kB of gzip off the script). Compression only: names were already mangled, and a second
+ * mangling saved nothing. The end-to-end suite runs this very file.
+ */
+function terserPass(): Plugin {
+  return {
+    name: 'payin-terser-pass',
+    apply: 'build',
+    async generateBundle(_, bundle) {
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type !== 'chunk') continue;
+        const { code } = await terser(chunk.code, { ecma: 2020, compress: { passes: 3 }, mangle: false });
+        if (!code) this.error(`terser gave no code for ${chunk.fileName}`);
+        chunk.code = code;
+      }
     },
   };
 }
