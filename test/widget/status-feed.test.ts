@@ -75,6 +75,29 @@ describe('following the payment', () => {
     }
   });
 
+  it('polls, and reaches the paid screen, in a browser without EventSource or BroadcastChannel', async () => {
+    // Some embedded webviews lack them, and a page may remove them: the element must still follow the payment.
+    const saved = { EventSource: globalThis.EventSource, BroadcastChannel: globalThis.BroadcastChannel };
+    const globals = globalThis as unknown as Record<string, unknown>;
+    delete globals.EventSource;
+    delete globals.BroadcastChannel;
+    try {
+      clock = new ManualClock();
+      const fake = await fakeScenario();
+      requests = watchRequests(fake.endpoint);
+      const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 2000, clock });
+      await el.start();
+      await untilScreen(el, 'pay');
+      await untilChecks(1, 'the first check, at once');
+      await fake.set({ state: 'finished' });
+      await pass(2400 + 1); // the interval plus 20 %
+      await untilScreen(el, 'paid');
+      expect(requests.made('status')).to.equal(2);
+    } finally {
+      Object.assign(globalThis, saved);
+    }
+  });
+
   it('carries on by polling at the poll interval when the stream drops', async () => {
     clock = new ManualClock();
     const fake = await fakeScenario();

@@ -132,7 +132,8 @@ export class StatusFeedController implements ReactiveController {
 
   #openStream(): void {
     const target = this.#target;
-    if (!target || this.#streamFailures >= 3) return;
+    // A browser or webview without EventSource (some embedded ones, or a page that removed it) polls instead.
+    if (!target || typeof EventSource === 'undefined' || this.#streamFailures >= 3) return;
     const stream = new EventSource(eventsUrl(this.#endpoint, target));
     this.#stream = stream;
     stream.addEventListener('open', () => {

@@ -2,7 +2,8 @@
  * One follower per payment across the tabs of a browser: a shopper who opens the checkout twice must not double
  * the polling (or the rate limit). The tab that holds the Web Lock named after the payment follows it and shares
  * every state it learns on a BroadcastChannel; the other tabs listen, and take over when the leader's tab closes
- * (the lock passes to the next in line). Without Web Locks (insecure origins) every tab follows on its own.
+ * (the lock passes to the next in line). Without Web Locks (insecure origins) every tab follows on its own, and
+ * without BroadcastChannel tabs simply do not share.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { readPaymentView, type PaymentView } from '../../shared/payment-view.js';
@@ -34,14 +35,16 @@ export class TabCoordinationController implements ReactiveController {
     if (this.#paymentId === paymentId) return;
     this.leave();
     this.#paymentId = paymentId;
-    // Every browser with Object.hasOwn (which the element needs anyway) has BroadcastChannel.
-    const channel = new BroadcastChannel(PREFIX + paymentId);
-    // The channel is this payment's: the flow still drops anything about another.
-    channel.onmessage = (event) => {
-      const payment = readPaymentView(event.data);
-      if (payment) this.#options.onPeerPayment(payment);
-    };
-    this.#channel = channel;
+    // Without BroadcastChannel (some embedded webviews, or a page that removed it) the tabs simply do not share.
+    if (typeof BroadcastChannel !== 'undefined') {
+      const channel = new BroadcastChannel(PREFIX + paymentId);
+      // The channel is this payment's: the flow still drops anything about another.
+      channel.onmessage = (event) => {
+        const payment = readPaymentView(event.data);
+        if (payment) this.#options.onPeerPayment(payment);
+      };
+      this.#channel = channel;
+    }
     // Only a connected element joins, so this runs in a browser (never in server-side rendering).
     const locks = navigator.locks;
     if (!locks) {
