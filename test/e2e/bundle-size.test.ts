@@ -8,7 +8,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import { describe, expect, it } from 'vitest';
-import { SHORT_TRANSLATION_KEYS } from '../../vite.config.js';
+import { SHORT_TRANSLATION_KEYS } from '../../build/short-names.js';
 
 const BUNDLE = new URL('../../dist/payin-checkout.iife.js', import.meta.url);
 const BUDGET_GZIP_BYTES = 21_000;
