@@ -50,7 +50,8 @@ export function minifyTemplates(): Plugin {
                 /(\bclass=")([^"]*)/g,
                 (_, attribute: string, names: string) => attribute + names.replace(/[^\s]+/g, (name) => SHORT_CLASSES.get(name) ?? name),
               )
-              .replace(/(\s[\w-]+=)"([^\s"'`=<>]+)"/g, '$1$2');
+              // Not before a "/>": an unquoted value would take the slash in.
+              .replace(/(\s[\w-]+=)"([^\s"'`=<>]+)"(?!\/)/g, '$1$2');
             inClass = /\bclass="[^"]*$/.test(raw);
             if (text !== raw) edits.push({ start: q.start + 1, end: q.start + 1 + raw.length, text });
           }
