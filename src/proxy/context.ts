@@ -49,7 +49,7 @@ export function createContext(options: ResolvedOptions): ProxyContext {
 export function readableRecord(ctx: ProxyContext, paymentId: string, token: string): MaybePromise<PaymentRecord> {
   const { tokens, options } = ctx;
   // At once for a kept token and a store that reads in this process (see maybe-async.ts): a poll's usual case.
-  return after(tokens.verifyKept(paymentId, token) ?? tokens.verify(paymentId, token), (valid) => {
+  return after(tokens.verify(paymentId, token), (valid) => {
     if (!valid) throw notFound();
     const { store } = options;
     return after(

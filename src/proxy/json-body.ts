@@ -4,7 +4,7 @@
  * the contract names. An unknown field is refused rather than ignored, so that a page that sends `amount` learns
  * at once that the shop's server decides the amount.
  */
-import { BodyConsumedError, bodyInHand, BodyTooLargeError, isJsonRequest, parseJsonBytes, readBody } from '../server/body.js';
+import { BodyConsumedError, bodyInHand, BodyTooLargeError, isJsonRequest, parseJsonBytes, readStreamedBody } from '../server/body.js';
 import type { PlainRequest } from '../server/plain-exchange.js';
 import { ProxyError } from './errors.js';
 import type { MaybePromise } from './maybe-async.js';
@@ -25,7 +25,7 @@ export function readJsonFields<K extends string>(
     throw bodyError(error, limit);
   }
   if (inHand) return jsonFields(inHand, fields);
-  return readBody(request, limit).then(
+  return readStreamedBody(request, limit).then(
     (bytes) => jsonFields(bytes, fields),
     (error) => {
       throw bodyError(error, limit);

@@ -8,6 +8,7 @@
  */
 import { signBody } from '../shared/hmac.js';
 import { timingSafeEqual } from '../shared/bytes.js';
+import type { MaybePromise } from './maybe-async.js';
 
 const LABEL = 'payin-checkout payment token v1';
 
@@ -30,9 +31,12 @@ export class PaymentTokens {
     return token;
   }
 
-  /** Constant-time check of a token the browser sent. */
-  async verify(paymentId: string, token: string): Promise<boolean> {
-    return this.verifyKept(paymentId, token) ?? timingSafeEqual(await this.issue(paymentId), token);
+  /**
+   * Constant-time check of a token the browser sent: at once for a token kept for the payment, else after the
+   * HMAC that makes it (see maybe-async.ts).
+   */
+  verify(paymentId: string, token: string): MaybePromise<boolean> {
+    return this.verifyKept(paymentId, token) ?? this.issue(paymentId).then((issued) => timingSafeEqual(issued, token));
   }
 
   /** The check of a token kept for the payment, with no HMAC; undefined when none is kept (verify() makes it). */

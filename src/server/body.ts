@@ -56,8 +56,11 @@ export function bodyInHand(request: BodySource, limit: number): Uint8Array<Array
 
 /** The body of a request (or of an answer the server fetched), up to `limit` bytes. */
 export async function readBody(request: BodySource, limit: number): Promise<Uint8Array<ArrayBuffer>> {
-  const inHand = bodyInHand(request, limit);
-  if (inHand) return inHand;
+  return bodyInHand(request, limit) ?? readStreamedBody(request, limit);
+}
+
+/** The rest of readBody, for a caller that asked bodyInHand first and got undefined: the body from its stream. */
+export async function readStreamedBody(request: BodySource, limit: number): Promise<Uint8Array<ArrayBuffer>> {
   if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];

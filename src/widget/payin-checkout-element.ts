@@ -157,7 +157,11 @@ export class PayinCheckout extends LitElement {
   clock: Clock = systemClock;
 
   /** Hands the controllers the element's clock, whichever it is when they ask (a test sets it after creating). */
-  readonly #clock = new Proxy({} as Clock, { get: (_, name: keyof Clock) => this.clock[name].bind(this.clock) });
+  readonly #clock: Clock = {
+    now: () => this.clock.now(),
+    setTimeout: (callback, ms) => this.clock.setTimeout(callback, ms),
+    clearTimeout: (handle) => this.clock.clearTimeout(handle),
+  };
 
   readonly #flow = new PaymentFlowController(
     this,

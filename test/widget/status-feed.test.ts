@@ -37,13 +37,19 @@ describe('following the payment', () => {
     await requests.answered();
   }
 
-  it('prefers the event stream and then polls only as a slow safety net', async () => {
+  /** A checkout on a fresh manual clock, its requests watched, started and on its pay screen. */
+  async function onPayScreen(scenario: Record<string, unknown> = {}, pollInterval?: number) {
     clock = new ManualClock();
-    const fake = await fakeScenario();
+    const fake = await fakeScenario(scenario);
     requests = watchRequests(fake.endpoint);
-    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 100, clock });
+    const el = await mount(fake.endpoint, pollInterval === undefined ? { method: 'upi', clock } : { method: 'upi', pollInterval, clock });
     await el.start();
     await untilScreen(el, 'pay');
+    return { fake, el };
+  }
+
+  it('prefers the event stream and then polls only as a slow safety net', async () => {
+    const { fake, el } = await onPayScreen({}, 100);
     await fake.set({ state: 'in_check' });
     // The clock has not moved, so this news came over the stream, which has opened.
     await untilScreen(el, 'checking');
@@ -60,12 +66,7 @@ describe('following the payment', () => {
   });
 
   it('polls at the poll interval, with jitter, when the proxy refuses the stream', async () => {
-    clock = new ManualClock();
-    const fake = await fakeScenario({ noStream: true });
-    requests = watchRequests(fake.endpoint);
-    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 2000, clock });
-    await el.start();
-    await untilScreen(el, 'pay');
+    await onPayScreen({ noStream: true }, 2000);
     await untilChecks(1, 'the first check, at once');
     for (let i = 2; i <= 5; i++) {
       await pass(1600 - 1); // the interval less 20 %
@@ -82,12 +83,7 @@ describe('following the payment', () => {
     delete globals.EventSource;
     delete globals.BroadcastChannel;
     try {
-      clock = new ManualClock();
-      const fake = await fakeScenario();
-      requests = watchRequests(fake.endpoint);
-      const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 2000, clock });
-      await el.start();
-      await untilScreen(el, 'pay');
+      const { fake, el } = await onPayScreen({}, 2000);
       await untilChecks(1, 'the first check, at once');
       await fake.set({ state: 'finished' });
       await pass(2400 + 1); // the interval plus 20 %
@@ -99,12 +95,7 @@ describe('following the payment', () => {
   });
 
   it('carries on by polling at the poll interval when the stream drops', async () => {
-    clock = new ManualClock();
-    const fake = await fakeScenario();
-    requests = watchRequests(fake.endpoint);
-    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 2000, clock });
-    await el.start();
-    await untilScreen(el, 'pay');
+    const { fake, el } = await onPayScreen({}, 2000);
     await fake.set({ state: 'in_check' });
     await untilScreen(el, 'checking'); // over the stream: it is open
     await command(fake.endpoint, { dropStreams: true });
@@ -115,12 +106,7 @@ describe('following the payment', () => {
   });
 
   it('checks every poll interval after a dropped stream, not at the safety interval', async () => {
-    clock = new ManualClock();
-    const fake = await fakeScenario();
-    requests = watchRequests(fake.endpoint);
-    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 2000, clock });
-    await el.start();
-    await untilScreen(el, 'pay');
+    const { fake, el } = await onPayScreen({}, 2000);
     await fake.set({ state: 'in_check' });
     await untilScreen(el, 'checking');
     await command(fake.endpoint, { dropStreams: true });
@@ -132,12 +118,7 @@ describe('following the payment', () => {
   });
 
   it('backs off exponentially while checks fail, then polls at the interval again', async () => {
-    clock = new ManualClock();
-    const fake = await fakeScenario({ noStream: true });
-    requests = watchRequests(fake.endpoint);
-    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 1000, clock });
-    await el.start();
-    await untilScreen(el, 'pay');
+    const { fake, el } = await onPayScreen({ noStream: true }, 1000);
     await fake.configure({ failStatus: 4, failWith: 500 });
     await untilChecks(1, 'the first check, at once');
     // After failure n the wait is 1000 ms * 2^n with full jitter: between half of it and all of it.
@@ -174,12 +155,7 @@ describe('following the payment', () => {
   });
 
   it('checks at once when the shopper comes back to the tab or back online', async () => {
-    clock = new ManualClock();
-    const fake = await fakeScenario({ noStream: true });
-    requests = watchRequests(fake.endpoint);
-    const el = await mount(fake.endpoint, { method: 'upi', clock });
-    await el.start();
-    await untilScreen(el, 'pay');
+    await onPayScreen({ noStream: true });
     expect(requests.made('status')).to.equal(0);
     document.dispatchEvent(new Event('visibilitychange'));
     expect(requests.made('status')).to.equal(1);
