@@ -55,7 +55,7 @@ export default defineConfig({
   // Nothing in public/ belongs in the bundle's folder.
   publicDir: false,
   plugins: [
-    qrcodeAsModules(),
+    qrcodeAsModules({ level: 'M' }),
     minifyTemplates(),
     {
       name: 'payin-short-translation-keys',

@@ -1,5 +1,9 @@
 import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import type { Plugin } from 'vite';
+
+/** An error correction level of the QR standard, by the name qrcode exports it under. */
+export type QrLevel = 'L' | 'M' | 'Q' | 'H';
 
 /**
  * qrcode is CommonJS: bundled as it is, each of the core files that qr-matrix.ts imports is wrapped in a
@@ -8,14 +12,18 @@ import type { Plugin } from 'vite';
  * `module.exports = Class`), so this loads each one as the same code written as an ES module: the functions become
  * top-level bindings that tree-shaking and mangling reach (0.8 kB gzip of the script). Anything else in a file
  * (a future version written differently) stops the build instead of bundling a half-converted module.
+ *
+ * The script encodes at one error correction level (`level`, qr-matrix.ts's LEVEL), so error-correction-code.js,
+ * whose tables hold all four, is loaded narrowed to that one: see errorCorrectionModule().
  */
-export function qrcodeAsModules(): Plugin {
+export function qrcodeAsModules({ level }: { level: QrLevel }): Plugin {
   return {
     name: 'payin-qrcode-as-modules',
     apply: 'build',
     enforce: 'pre',
     load(id) {
       if (!/\/node_modules\/qrcode\/lib\/core\/[\w-]+\.js$/.test(id)) return null;
+      if (id.endsWith('/error-correction-code.js')) return errorCorrectionModule(level);
       const dir = id.slice(0, id.lastIndexOf('/') + 1);
       const hasDefault = (file: string) => /^module\.exports = /m.test(readFileSync(`${dir}${file}.js`, 'utf8'));
       const code = readFileSync(id, 'utf8')
@@ -31,4 +39,37 @@ export function qrcodeAsModules(): Plugin {
       return code;
     },
   };
+}
+
+interface ErrorCorrectionCode {
+  getBlocksCount(version: number, level: object): number | undefined;
+  getTotalCodewordsCount(version: number, level: object): number | undefined;
+}
+
+/**
+ * qrcode's error-correction-code.js as an ES module that knows one level: its two functions answer what qrcode's
+ * own answer for that level, for versions 1 to 40, read from qrcode here at build time (no count is written down in
+ * this project), and throw for any other level rather than return nothing. The tables of the three levels the
+ * script never uses were 0.6 kB of its gzip.
+ */
+export function errorCorrectionModule(level: QrLevel): string {
+  const require = createRequire(import.meta.url);
+  const qrcode = require('qrcode/lib/core/error-correction-code.js') as ErrorCorrectionCode;
+  const levels = require('qrcode/lib/core/error-correction-level.js') as Record<QrLevel, object>;
+  const column = (count: (version: number, level: object) => number | undefined) =>
+    Array.from({ length: 40 }, (_, index) => {
+      const value = count(index + 1, levels[level]);
+      if (!Number.isInteger(value)) throw new Error(`qrcode gave no count for version ${index + 1}, level ${level}`);
+      return value;
+    });
+  return `import { ${level} as LEVEL } from './error-correction-level.js'
+const BLOCKS = ${JSON.stringify(column(qrcode.getBlocksCount))}
+const CODEWORDS = ${JSON.stringify(column(qrcode.getTotalCodewordsCount))}
+function count (table, version, level) {
+  if (level !== LEVEL) throw new Error('qrcode: this build has the error correction tables of level ${level} only')
+  return table[version - 1]
+}
+export function getBlocksCount (version, level) { return count(BLOCKS, version, level) }
+export function getTotalCodewordsCount (version, level) { return count(CODEWORDS, version, level) }
+`;
 }

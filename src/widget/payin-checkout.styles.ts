@@ -6,7 +6,14 @@
  * contrast of at least 4.5:1 in both schemes; the QR stays black on white in both. Terse on purpose: every
  * byte ships in the script-tag build.
  */
-import { css } from 'lit';
+import { unsafeCSS } from 'lit';
+
+/**
+ * Lit's css`` checks what is interpolated into a stylesheet; this one is a single constant with nothing
+ * interpolated (the type allows none), so it skips that code (0.14 kB of the script's gzip) and hands the text to
+ * unsafeCSS, which here is as safe as css``. Still a `css` tag, so editors and the build's minifier know it.
+ */
+const css = (strings: TemplateStringsArray, ..._nothing: never[]) => unsafeCSS(strings[0]);
 
 export const styles = css`
   :host {

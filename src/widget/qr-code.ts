@@ -1,10 +1,10 @@
 /**
- * A QR code as one SVG <path>, drawn with Lit's svg template: no canvas, no innerHTML, nothing a strict Content
+ * A QR code as one SVG <path>, drawn in a Lit template: no canvas, no innerHTML, nothing a strict Content
  * Security Policy refuses. The module matrix comes from qr-matrix.ts; the drawing is ours. The symbol keeps
  * the 4-module quiet zone the standard asks for, stays black on white in dark mode
  * (inverted codes defeat many readers) and is drawn at >= 4 CSS px per module, which phone cameras read easily.
  */
-import { html, svg, type TemplateResult } from 'lit';
+import { html, type TemplateResult } from 'lit';
 import { qrMatrix, type QrMatrix } from './qr-matrix.js';
 
 const QUIET_ZONE = 4;
@@ -33,8 +33,8 @@ export function qrSvg(text: string, label: string): TemplateResult | undefined {
   }
   const side = matrix.size + 2 * QUIET_ZONE;
   const px = Math.max(MIN_SIZE_PX, side * MIN_MODULE_PX);
-  // The <svg> element itself belongs to an html template; its children to an svg one (Lit's rule).
+  // Written inside the <svg> element, the rect and path are parsed as SVG: no svg`` fragment needed (Lit's rule).
   return html`<svg part="qr" class="qr" role="img" aria-label=${label} viewBox=${`0 0 ${side} ${side}`}
-    width=${px} height=${px} shape-rendering="crispEdges">${svg`<rect width=${side} height=${side} fill="#fff"></rect>
-    <path d=${qrPath(matrix)} fill="#000"></path>`}</svg>`;
+    width=${px} height=${px} shape-rendering="crispEdges"><rect width=${side} height=${side} fill="#fff"></rect>
+    <path d=${qrPath(matrix)} fill="#000"></path></svg>`;
 }
