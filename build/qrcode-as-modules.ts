@@ -13,8 +13,8 @@ export type QrLevel = 'L' | 'M' | 'Q' | 'H';
  * top-level bindings that tree-shaking and mangling reach (0.8 kB gzip of the script). Anything else in a file
  * (a future version written differently) stops the build instead of bundling a half-converted module.
  *
- * The script encodes at one error correction level (`level`, qr-matrix.ts's LEVEL), so error-correction-code.js,
- * whose tables hold all four, is loaded narrowed to that one: see errorCorrectionModule().
+ * The script encodes at one error correction level (`level`, qr-matrix.ts's LEVEL), so the two files whose answers
+ * depend on the level are loaded narrowed to that one: see errorCorrectionModule() and formatInfoModule().
  */
 export function qrcodeAsModules({ level }: { level: QrLevel }): Plugin {
   return {
@@ -24,6 +24,7 @@ export function qrcodeAsModules({ level }: { level: QrLevel }): Plugin {
     load(id) {
       if (!/\/node_modules\/qrcode\/lib\/core\/[\w-]+\.js$/.test(id)) return null;
       if (id.endsWith('/error-correction-code.js')) return errorCorrectionModule(level);
+      if (id.endsWith('/format-info.js')) return formatInfoModule(level);
       const dir = id.slice(0, id.lastIndexOf('/') + 1);
       const hasDefault = (file: string) => /^module\.exports = /m.test(readFileSync(`${dir}${file}.js`, 'utf8'));
       const code = readFileSync(id, 'utf8')
@@ -41,35 +42,54 @@ export function qrcodeAsModules({ level }: { level: QrLevel }): Plugin {
   };
 }
 
+const require = createRequire(import.meta.url);
+
+/** qrcode's own level objects: the narrowed modules import theirs from the bundled error-correction-level.js. */
+function qrcodeLevel(level: QrLevel): object {
+  return (require('qrcode/lib/core/error-correction-level.js') as Record<QrLevel, object>)[level];
+}
+
+/** The start of a narrowed module: `only(level)` throws for any level but the one it was built for. */
+function onlyLevel(level: QrLevel): string {
+  return `import { ${level} as LEVEL } from './error-correction-level.js'
+function only (level) { if (level !== LEVEL) throw new Error('qrcode: level ${level} only') }
+`;
+}
+
 interface ErrorCorrectionCode {
   getBlocksCount(version: number, level: object): number | undefined;
   getTotalCodewordsCount(version: number, level: object): number | undefined;
 }
 
 /**
- * qrcode's error-correction-code.js as an ES module that knows one level: its two functions answer what qrcode's
- * own answer for that level, for versions 1 to 40, read from qrcode here at build time (no count is written down in
- * this project), and throw for any other level rather than return nothing. The tables of the three levels the
- * script never uses were 0.6 kB of its gzip.
+ * qrcode's error-correction-code.js for one level: its two functions answer what qrcode's own answer for that
+ * level, for versions 1 to 40, read from qrcode here at build time (no count is written down in this project),
+ * and throw for any other level rather than answer nothing. The tables of the three levels the script never
+ * uses were 0.4 kB of its gzip.
  */
 export function errorCorrectionModule(level: QrLevel): string {
-  const require = createRequire(import.meta.url);
   const qrcode = require('qrcode/lib/core/error-correction-code.js') as ErrorCorrectionCode;
-  const levels = require('qrcode/lib/core/error-correction-level.js') as Record<QrLevel, object>;
   const column = (count: (version: number, level: object) => number | undefined) =>
     Array.from({ length: 40 }, (_, index) => {
-      const value = count(index + 1, levels[level]);
+      const value = count(index + 1, qrcodeLevel(level));
       if (!Number.isInteger(value)) throw new Error(`qrcode gave no count for version ${index + 1}, level ${level}`);
       return value;
     });
-  return `import { ${level} as LEVEL } from './error-correction-level.js'
-const BLOCKS = ${JSON.stringify(column(qrcode.getBlocksCount))}
+  return `${onlyLevel(level)}const BLOCKS = ${JSON.stringify(column(qrcode.getBlocksCount))}
 const CODEWORDS = ${JSON.stringify(column(qrcode.getTotalCodewordsCount))}
-function count (table, version, level) {
-  if (level !== LEVEL) throw new Error('qrcode: this build has the error correction tables of level ${level} only')
-  return table[version - 1]
+export function getBlocksCount (version, level) { only(level); return BLOCKS[version - 1] }
+export function getTotalCodewordsCount (version, level) { only(level); return CODEWORDS[version - 1] }
+`;
 }
-export function getBlocksCount (version, level) { return count(BLOCKS, version, level) }
-export function getTotalCodewordsCount (version, level) { return count(CODEWORDS, version, level) }
+
+/**
+ * qrcode's format-info.js for one level: the 15 format bits of each of the eight masks, as qrcode's BCH code
+ * makes them, made here at build time.
+ */
+export function formatInfoModule(level: QrLevel): string {
+  const qrcode = require('qrcode/lib/core/format-info.js') as { getEncodedBits(level: object, mask: number): number };
+  const bits = Array.from({ length: 8 }, (_, mask) => qrcode.getEncodedBits(qrcodeLevel(level), mask));
+  return `${onlyLevel(level)}const BITS = ${JSON.stringify(bits)}
+export function getEncodedBits (level, mask) { only(level); return BITS[mask] }
 `;
 }

@@ -21,7 +21,7 @@ export interface QrMatrix {
   isDark(row: number, col: number): boolean;
 }
 
-// The script build bundles qrcode's error correction tables of this one level (vite.config.ts: keep them in step).
+// The script build bundles qrcode's tables and format bits of this one level (vite.config.ts: keep the two in step).
 const LEVEL = ECLevel.M;
 
 export function qrMatrix(text: string): QrMatrix {
