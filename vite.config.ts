@@ -22,6 +22,7 @@ import { minifyTemplates } from './build/minify-templates.js';
 import { qrcodeAsModules } from './build/qrcode-as-modules.js';
 import { screenNames, shortenTranslationKeys } from './build/short-names.js';
 import { terserPass } from './build/terser-pass.js';
+import { QR_LEVEL_NAME } from './src/widget/qr-level.js';
 
 /**
  * Properties that only the element's own modules read and write (controller members, the options the controllers
@@ -55,7 +56,7 @@ export default defineConfig({
   // Nothing in public/ belongs in the bundle's folder.
   publicDir: false,
   plugins: [
-    qrcodeAsModules({ level: 'M' }),
+    qrcodeAsModules({ level: QR_LEVEL_NAME }),
     minifyTemplates(),
     {
       name: 'payin-short-translation-keys',

@@ -13,8 +13,9 @@ export type QrLevel = 'L' | 'M' | 'Q' | 'H';
  * top-level bindings that tree-shaking and mangling reach (0.8 kB gzip of the script). Anything else in a file
  * (a future version written differently) stops the build instead of bundling a half-converted module.
  *
- * The script encodes at one error correction level (`level`, qr-matrix.ts's LEVEL), so the two files whose answers
- * depend on the level are loaded narrowed to that one: see errorCorrectionModule() and formatInfoModule().
+ * The script encodes at one error correction level, `level`: src/widget/qr-level.ts, which qr-matrix.ts encodes at
+ * too. So the two files whose answers depend on the level are loaded narrowed to that one: see
+ * errorCorrectionModule() and formatInfoModule().
  */
 export function qrcodeAsModules({ level }: { level: QrLevel }): Plugin {
   return {
@@ -44,16 +45,9 @@ export function qrcodeAsModules({ level }: { level: QrLevel }): Plugin {
 
 const require = createRequire(import.meta.url);
 
-/** qrcode's own level objects: the narrowed modules import theirs from the bundled error-correction-level.js. */
+/** One of qrcode's own level objects, to ask qrcode with. */
 function qrcodeLevel(level: QrLevel): object {
   return (require('qrcode/lib/core/error-correction-level.js') as Record<QrLevel, object>)[level];
-}
-
-/** The start of a narrowed module: `only(level)` throws for any level but the one it was built for. */
-function onlyLevel(level: QrLevel): string {
-  return `import { ${level} as LEVEL } from './error-correction-level.js'
-function only (level) { if (level !== LEVEL) throw new Error('qrcode: level ${level} only') }
-`;
 }
 
 interface ErrorCorrectionCode {
@@ -63,9 +57,10 @@ interface ErrorCorrectionCode {
 
 /**
  * qrcode's error-correction-code.js for one level: its two functions answer what qrcode's own answer for that
- * level, for versions 1 to 40, read from qrcode here at build time (no count is written down in this project),
- * and throw for any other level rather than answer nothing. The tables of the three levels the script never
- * uses were 0.4 kB of its gzip.
+ * level, for versions 1 to 40, read from qrcode here at build time (no count is written down in this project).
+ * They take the level argument and leave it unread, as every caller asks about the level the script was built
+ * for (qr-level.ts feeds both): a check of it cost 60 B of the script's gzip. The tables of the three levels the
+ * script never uses were 0.4 kB.
  */
 export function errorCorrectionModule(level: QrLevel): string {
   const qrcode = require('qrcode/lib/core/error-correction-code.js') as ErrorCorrectionCode;
@@ -75,21 +70,21 @@ export function errorCorrectionModule(level: QrLevel): string {
       if (!Number.isInteger(value)) throw new Error(`qrcode gave no count for version ${index + 1}, level ${level}`);
       return value;
     });
-  return `${onlyLevel(level)}const BLOCKS = ${JSON.stringify(column(qrcode.getBlocksCount))}
+  return `const BLOCKS = ${JSON.stringify(column(qrcode.getBlocksCount))}
 const CODEWORDS = ${JSON.stringify(column(qrcode.getTotalCodewordsCount))}
-export function getBlocksCount (version, level) { only(level); return BLOCKS[version - 1] }
-export function getTotalCodewordsCount (version, level) { only(level); return CODEWORDS[version - 1] }
+export function getBlocksCount (version, _level) { return BLOCKS[version - 1] }
+export function getTotalCodewordsCount (version, _level) { return CODEWORDS[version - 1] }
 `;
 }
 
 /**
  * qrcode's format-info.js for one level: the 15 format bits of each of the eight masks, as qrcode's BCH code
- * makes them, made here at build time.
+ * makes them, made here at build time (the level argument is left unread, as above).
  */
 export function formatInfoModule(level: QrLevel): string {
   const qrcode = require('qrcode/lib/core/format-info.js') as { getEncodedBits(level: object, mask: number): number };
   const bits = Array.from({ length: 8 }, (_, mask) => qrcode.getEncodedBits(qrcodeLevel(level), mask));
-  return `${onlyLevel(level)}const BITS = ${JSON.stringify(bits)}
-export function getEncodedBits (level, mask) { only(level); return BITS[mask] }
+  return `const BITS = ${JSON.stringify(bits)}
+export function getEncodedBits (_level, mask) { return BITS[mask] }
 `;
 }

@@ -8,21 +8,18 @@
 import * as AlignmentPattern from 'qrcode/lib/core/alignment-pattern.js';
 import BitMatrix from 'qrcode/lib/core/bit-matrix.js';
 import * as ECCode from 'qrcode/lib/core/error-correction-code.js';
-import * as ECLevel from 'qrcode/lib/core/error-correction-level.js';
 import * as FinderPattern from 'qrcode/lib/core/finder-pattern.js';
 import * as FormatInfo from 'qrcode/lib/core/format-info.js';
 import * as MaskPattern from 'qrcode/lib/core/mask-pattern.js';
 import ReedSolomonEncoder from 'qrcode/lib/core/reed-solomon-encoder.js';
 import * as Utils from 'qrcode/lib/core/utils.js';
+import { QR_LEVEL as LEVEL } from './qr-level.js';
 
 export interface QrMatrix {
   /** Modules per side, without the quiet zone. */
   size: number;
   isDark(row: number, col: number): boolean;
 }
-
-// The script build bundles qrcode's tables and format bits of this one level (vite.config.ts: keep the two in step).
-const LEVEL = ECLevel.M;
 
 export function qrMatrix(text: string): QrMatrix {
   const bytes = new TextEncoder().encode(text);
