@@ -6,8 +6,8 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { errorAction, errorKind } from '../error-meaning.js';
-import { amountBlock, countdown, heading, money, notices, spinner } from './parts.js';
 import { otherMethod, payScreen } from './pay-screen.js';
+import { amountBlock, countdown, heading, money, notices, spinner } from './parts.js';
 import type { Screen, ViewContext } from './view-context.js';
 
 export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
