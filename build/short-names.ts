@@ -9,10 +9,10 @@ import { applyEdits, type Edit, type NamedNode, type TemplateLiteral, walk } fro
 
 /**
  * Members of the Translation interface that keep their names: those that are also a name outside the bundle (the
- * element's `methods`, the payment's `address`), `locale` (a language file is checked by it), and those read by a
- * computed name (the error screen's `t[action]`).
+ * element's `methods`, the payment's `address`) and `locale` (a language file is checked by it). No key may be
+ * read by a computed name (`t[key]`): the renamed one would not be found.
  */
-const KEPT_TRANSLATION_KEYS = new Set('locale methods address retry startAgain'.split(' '));
+const KEPT_TRANSLATION_KEYS = new Set('locale methods address'.split(' '));
 
 /**
  * Every other translation key and its short name in the script and in the language files alike (`$0`, `$1`, ...:

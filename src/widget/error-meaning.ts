@@ -4,7 +4,7 @@
  * (repeat the same request, start again, or nothing: a paid order and a broken setup are not theirs to fix).
  */
 import type { ErrorEventDetail } from './events.js';
-import type { ErrorKind } from './translations/translation.js';
+import type { ErrorKind, Translation } from './translations/translation.js';
 
 export function errorKind(code: string): ErrorKind {
   if (code === 'network_error' || code === 'timeout') return 'network';
@@ -12,9 +12,9 @@ export function errorKind(code: string): ErrorKind {
   return code === 'misconfigured' || code === 'bad_request' || code === 'unknown_field' ? 'setup' : 'other';
 }
 
-/** The button the error screen offers: repeat what failed, start over, or none. */
-export function errorAction(error: ErrorEventDetail | undefined): 'retry' | 'startAgain' | undefined {
+/** The label of the button the error screen offers (repeat what failed, or start over), or none. */
+export function errorAction(error: ErrorEventDetail | undefined, t: Translation): string | undefined {
   const code = error?.code ?? 'internal';
   if (code === 'order_paid' || code === 'misconfigured') return undefined;
-  return error?.retryable ? 'retry' : 'startAgain';
+  return error?.retryable ? t.retry : t.startAgain;
 }

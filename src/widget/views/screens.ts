@@ -75,8 +75,8 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
 function errorScreen(ctx: ViewContext, title: TemplateResult): TemplateResult {
   const { t } = ctx;
   const error = ctx.state.error;
-  const action = errorAction(error);
+  const action = errorAction(error, t);
   return html`${title}
     <p part="error" class="error">${t.errors[errorKind(error?.code ?? 'internal')]}</p>
-    ${action ? html`<button part="retry-button" class="button primary" @click=${() => ctx.flow.retry()}>${t[action]}</button>` : nothing}`;
+    ${action ? html`<button part="retry-button" class="button primary" @click=${() => ctx.flow.retry()}>${action}</button>` : nothing}`;
 }
