@@ -4,9 +4,9 @@
  * and the `payin-error` event speak in. Nothing the proxy answers is trusted as-is: payments go through
  * readPaymentView, which derives `outcome` and `final` again from `state`.
  */
-import { isErrorCode, isRetryable } from '../shared/error-codes.js';
 import type { Clock } from '../shared/clock.js';
 import { readPaymentView, type PaymentView } from '../shared/payment-view.js';
+import { isErrorCode, isRetryable } from '../shared/error-codes.js';
 import type { ErrorEventDetail, WidgetErrorCode } from './events.js';
 
 const REQUEST_TIMEOUT_MS = 15_000;

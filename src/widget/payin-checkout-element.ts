@@ -9,8 +9,8 @@
 // size by up to tens of bytes, so measure before and after.
 import { langOf, pickTranslation } from './translations/pick.js';
 import { html, LitElement, type PropertyValues } from 'lit';
-import { type Clock, systemClock } from '../shared/clock.js';
 import { styles } from './payin-checkout.styles.js';
+import { type Clock, systemClock } from '../shared/clock.js';
 import { type ChoiceKind, recallChoice, rememberChoice } from './remembered-choice.js';
 import { platformOf } from './device.js';
 import { renderScreen } from './views/screens.js';
