@@ -38,7 +38,7 @@ export function upiLink(input: UpiLinkInput): string {
   return `upi://pay?${query}`;
 }
 
-const NSPK = /^https:\/\/qr\.nspk\.ru\/[A-Za-z0-9]+(?:\?\S*)?$/;
+const NSPK = /^https:\/\/qr\.nspk\.ru\/[A-Za-z0-9]+(\?\S*)?$/;
 
 export function isSbpQrLink(value: unknown): value is string {
   return typeof value === 'string' && NSPK.test(value);

@@ -36,7 +36,7 @@ export interface AppLink {
 const UPI_PAY = /^upi:\/\/pay\?/i;
 
 /** Text that can stand inside an intent link: a fragment or a space would end it early (no app links then; the QR still works). */
-const fitsInLink = (text: string) => !/[#\s]/.test(text);
+const fitsInLink = (text: string) => /^[^#\s]*$/.test(text);
 const INTENT_PAY = /^intent:\/\/pay\?([^#\s]*)#Intent;/i;
 
 /**

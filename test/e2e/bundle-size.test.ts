@@ -1,8 +1,8 @@
 /**
  * The script-tag build is what a shop's shoppers download before they can pay, so its size is a feature: it aims
- * at 20 kB gzip (`npm run bench` reports how far it is) and this check fails the test command once it passes
- * 20.4 kB (it measured 20.14 kB when the budget came down from 21 kB: a growth of a few hundred bytes is seen here,
- * before it is spread over many commits); each language beside it, loaded on demand, must stay within 2.5 kB.
+ * within 20 kB gzip, the target `npm run bench` checks, and this check fails the test command once it passes that
+ * (it measured 19,984 B when the budget came down to the target: any growth is seen here, in the commit that makes
+ * it); each language beside it, loaded on demand, must stay within 2.5 kB.
  * It reads the files the build just wrote; run `npm run build` first (the test command does).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { SHORT_TRANSLATION_KEYS } from '../../build/short-names.js';
 
 const BUNDLE = new URL('../../dist/payin-checkout.iife.js', import.meta.url);
-const BUDGET_GZIP_BYTES = 20_400;
+const BUDGET_GZIP_BYTES = 20_000;
 const LANGUAGE_BUDGET_GZIP_BYTES = 2_500;
 const LANGUAGES = ['ru', 'hi'];
 
@@ -21,7 +21,7 @@ function bundle(): string {
 }
 
 describe('the script-tag build', () => {
-  it('stays within 20.4 kB gzip', () => {
+  it('stays within 20 kB gzip', () => {
     const gzip = gzipSync(bundle(), { level: 9 }).byteLength;
     console.log(`dist/payin-checkout.iife.js: ${gzip} B gzip (budget ${BUDGET_GZIP_BYTES} B)`);
     expect(gzip).toBeGreaterThan(1000);

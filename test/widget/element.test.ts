@@ -1,5 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
 import { PayinCheckout } from '../../src/widget/index.js';
+import { formatAmount } from '../../src/widget/format.js';
 import { fakeScenario, mount, part, untilScreen, within } from './support/helpers.js';
 
 describe('<payin-checkout>', () => {
@@ -108,5 +109,12 @@ describe('<payin-checkout>', () => {
     await untilScreen(ru, 'pay');
     expect(part(ru, 'amount')!.querySelector('.value')!.textContent!.replace(/\s/g, ' ')).to.equal('1 500,00 ₽');
     expect(part(ru, 'instruction')!.textContent).to.contain('Переведите по СБП');
+  });
+
+  it('writes an amount as it came when the currency is no ISO 4217 code or the amount no number', () => {
+    expect(formatAmount('12.50', 'inr', 'en-IN')).to.equal('₹12.50');
+    expect(formatAmount('12.50', 'XX1', 'en')).to.equal('12.50 XX1');
+    expect(formatAmount('12,50', 'EUR', 'en')).to.equal('12,50 EUR');
+    expect(formatAmount('12.50', '', 'en')).to.equal('12.50');
   });
 });
