@@ -56,8 +56,8 @@ interface ErrorCorrectionCode {
 }
 
 /**
- * qrcode's error-correction-code.js for one level: its two functions answer what qrcode's own answer for that
- * level, for versions 1 to 40, read from qrcode here at build time (no count is written down in this project).
+ * qrcode's error-correction-code.js for one level: its two functions give what qrcode's own give for that level,
+ * for versions 1 to 40, read from qrcode here at build time (no count is written down in this project).
  * They take the level argument and leave it unread, as every caller asks about the level the script was built
  * for (qr-level.ts feeds both): a check of it cost 60 B of the script's gzip. The tables of the three levels the
  * script never uses were 0.4 kB.
