@@ -64,9 +64,10 @@ interface ErrorCorrectionCode {
  */
 export function errorCorrectionModule(level: QrLevel): string {
   const qrcode = require('qrcode/lib/core/error-correction-code.js') as ErrorCorrectionCode;
+  const asked = qrcodeLevel(level);
   const column = (count: (version: number, level: object) => number | undefined) =>
     Array.from({ length: 40 }, (_, index) => {
-      const value = count(index + 1, qrcodeLevel(level));
+      const value = count(index + 1, asked);
       if (!Number.isInteger(value)) throw new Error(`qrcode gave no count for version ${index + 1}, level ${level}`);
       return value;
     });
@@ -83,7 +84,8 @@ export function getTotalCodewordsCount (version, _level) { return CODEWORDS[vers
  */
 export function formatInfoModule(level: QrLevel): string {
   const qrcode = require('qrcode/lib/core/format-info.js') as { getEncodedBits(level: object, mask: number): number };
-  const bits = Array.from({ length: 8 }, (_, mask) => qrcode.getEncodedBits(qrcodeLevel(level), mask));
+  const asked = qrcodeLevel(level);
+  const bits = Array.from({ length: 8 }, (_, mask) => qrcode.getEncodedBits(asked, mask));
   return `const BITS = ${JSON.stringify(bits)}
 export function getEncodedBits (_level, mask) { return BITS[mask] }
 `;

@@ -13,7 +13,7 @@ export function errorKind(code: string): ErrorKind {
 }
 
 /** The label of the button the error screen offers (repeat what failed, or start over), or none. */
-export function errorAction(error: ErrorEventDetail | undefined, t: Translation): string | undefined {
+export function errorActionLabel(error: ErrorEventDetail | undefined, t: Translation): string | undefined {
   const code = error?.code ?? 'internal';
   if (code === 'order_paid' || code === 'misconfigured') return undefined;
   return error?.retryable ? t.retry : t.startAgain;

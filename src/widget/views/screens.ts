@@ -5,7 +5,7 @@
  * screen says what the shopper can do next.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import { errorAction, errorKind } from '../error-meaning.js';
+import { errorActionLabel, errorKind } from '../error-meaning.js';
 import { otherMethod, payScreen } from './pay-screen.js';
 import { amountBlock, countdown, heading, money, notices, spinner } from './parts.js';
 import type { Screen, ViewContext } from './view-context.js';
@@ -75,7 +75,7 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
 function errorScreen(ctx: ViewContext, title: TemplateResult): TemplateResult {
   const { t } = ctx;
   const error = ctx.state.error;
-  const action = errorAction(error, t);
+  const action = errorActionLabel(error, t);
   return html`${title}
     <p part="error" class="error">${t.errors[errorKind(error?.code ?? 'internal')]}</p>
     ${action ? html`<button part="retry-button" class="button primary" @click=${() => ctx.flow.retry()}>${action}</button>` : nothing}`;
