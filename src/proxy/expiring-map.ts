@@ -47,6 +47,12 @@ export class ExpiringMap<T> {
     this.#map.delete(key);
   }
 
+  /** The live values, oldest first (for the console's listing of the memory store). */
+  *values(): IterableIterator<T> {
+    const now = this.clock.now();
+    for (const entry of this.#map.values()) if (entry.expiresAt > now) yield entry.value;
+  }
+
   get size(): number {
     return this.#map.size;
   }

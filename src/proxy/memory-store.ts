@@ -12,6 +12,8 @@
 import { systemClock, type Clock } from '../shared/clock.js';
 import { ExpiringMap } from './expiring-map.js';
 import { OneProcessStore } from './one-process-store.js';
+import type { AuditEntry, ConsoleFilter, ConsoleStore, HistoryEntry, PaymentPage, PaymentQuery } from './console-store.js';
+import { countScanned, listScanned, MemoryConsoleLog } from './memory-console.js';
 import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from './store.js';
 
 export interface MemoryStoreOptions {
@@ -41,7 +43,7 @@ interface HeldEntry extends OutboxEntry {
   heldUntil: number;
 }
 
-export class MemoryStore extends OneProcessStore implements ProxyStore {
+export class MemoryStore extends OneProcessStore implements ProxyStore, ConsoleStore {
   readonly #clock: Clock;
   readonly #ttlMs: number;
   /** Open payments and unpaid orders: scratch, bounded. */
@@ -54,6 +56,7 @@ export class MemoryStore extends OneProcessStore implements ProxyStore {
   readonly #outbox = new Map<string, HeldEntry>();
   readonly #announced = new Set<string>();
   readonly #leases: ExpiringMap<string>;
+  readonly #consoleLog: MemoryConsoleLog;
 
   constructor(options: MemoryStoreOptions = {}) {
     const clock = options.clock ?? systemClock;
@@ -64,6 +67,7 @@ export class MemoryStore extends OneProcessStore implements ProxyStore {
     this.#openPayments = new ExpiringMap(this.#clock, max);
     this.#openOrders = new ExpiringMap(this.#clock, max);
     this.#leases = new ExpiringMap(this.#clock, max);
+    this.#consoleLog = new MemoryConsoleLog(max * 2);
   }
 
   async claim(key: string, owner: string, leaseMs: number): Promise<boolean> {
@@ -171,6 +175,44 @@ export class MemoryStore extends OneProcessStore implements ProxyStore {
 
   async wasAnnounced(paymentId: string, state: string): Promise<boolean> {
     return this.#announced.has(pairKey(paymentId, state));
+  }
+
+  // The console's operations (console-store.ts): a scan of what this process holds.
+
+  async listPayments(query: PaymentQuery): Promise<PaymentPage> {
+    return listScanned(this.#allPayments(), this.#failing(), query);
+  }
+
+  async countPayments(now: number): Promise<Record<ConsoleFilter, number>> {
+    return countScanned(this.#allPayments(), this.#failing(), now);
+  }
+
+  async appendHistory(paymentId: string, entry: HistoryEntry): Promise<void> {
+    this.#consoleLog.appendHistory(paymentId, entry);
+  }
+
+  async paymentHistory(paymentId: string): Promise<HistoryEntry[]> {
+    return this.#consoleLog.history(paymentId);
+  }
+
+  async appendAudit(entry: AuditEntry): Promise<void> {
+    this.#consoleLog.appendAudit(entry);
+  }
+
+  async auditLog(paymentId: string | undefined, limit: number): Promise<AuditEntry[]> {
+    return this.#consoleLog.audit(paymentId, limit);
+  }
+
+  *#allPayments(): Iterable<PaymentRecord> {
+    for (const kept of this.#finalPayments.values()) yield kept.record;
+    for (const kept of this.#openPayments.values()) yield kept.record;
+  }
+
+  /** Payments with an announcement that was tried and not taken yet. */
+  #failing(): Set<string> {
+    const ids = new Set<string>();
+    for (const entry of this.#outbox.values()) if (entry.attempts > 0) ids.add(entry.paymentId);
+    return ids;
   }
 }
 

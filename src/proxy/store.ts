@@ -11,6 +11,7 @@
  * got past `followUntil` may be dropped by a store that has to bound itself (documented per store).
  */
 import type { PaymentView } from '../shared/payment-view.js';
+import type { ConsoleStore } from './console-store.js';
 
 /** The browser's view as stored: `serverTime` is added when answering; the two timestamps may still be missing. */
 export type StoredView = Omit<PaymentView, 'serverTime' | 'createdAt' | 'expiresAt'> & {
@@ -35,6 +36,12 @@ export interface PaymentRecord {
    * payments that have it, for `followedPayments`.
    */
   followUntil?: number;
+  /** Epoch ms when the ledger first recorded the payment: the console lists newest first by it. */
+  listedAt?: number;
+  /** Epoch ms when the view first became final (a payment paid after its expiry is `late` in the console). */
+  finalAt?: number;
+  /** Set when this payment paid an order that another payment (this id) had paid already: a refund to do. */
+  secondPaymentOf?: string;
 }
 
 export interface OrderPaymentRef {
@@ -65,7 +72,11 @@ export interface OutboxEntry {
   dueAt: number;
 }
 
-export interface ProxyStore {
+/**
+ * The console's operations (listing, counts, timelines, the audit log) are declared in console-store.ts, as one
+ * block: optional here, implemented by the memory, SQLite and Redis stores.
+ */
+export interface ProxyStore extends Partial<ConsoleStore> {
   /**
    * Takes the lease `key` for `owner` unless someone else holds a live one. The lease lapses after `leaseMs`, so
    * a holder that crashed half-way never locks it for good. True when the caller now holds it. The ledger uses

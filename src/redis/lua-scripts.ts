@@ -159,7 +159,43 @@ redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return value`,
 };
 
+/**
+ * The console's listing sets of one payment (redis-console.ts): KEYS[1] its hash, ARGV[1] the version just
+ * written (nothing happens for another: a newer write indexes itself), ARGV[2] the key prefix, ARGV[3] its
+ * member, ARGV[4] its filters as a JSON array, ARGV[5] its orderId, ARGV[6] its expiry in ms or ''. The member,
+ * filters and order it was listed under last are kept in the hash (lm, lt, lo), to take it out of those first.
+ */
+export const INDEX_PAYMENT: LuaScript = {
+  name: 'payinIndexPayment',
+  numberOfKeys: 1,
+  lua: `
+if tonumber(redis.call('HGET', KEYS[1], 'version') or '0') ~= tonumber(ARGV[1]) then
+  return 0
+end
+local p = ARGV[2]
+local old = redis.call('HGET', KEYS[1], 'lm')
+if old then
+  for _, t in ipairs(cjson.decode(redis.call('HGET', KEYS[1], 'lt'))) do
+    redis.call('ZREM', p .. 'list:' .. t, old)
+  end
+  redis.call('ZREM', p .. 'list-order:' .. redis.call('HGET', KEYS[1], 'lo'), old)
+  redis.call('ZREM', p .. 'open-expiry', old)
+end
+local open = false
+for _, t in ipairs(cjson.decode(ARGV[4])) do
+  redis.call('ZADD', p .. 'list:' .. t, 0, ARGV[3])
+  if t == 'open' then open = true end
+end
+redis.call('ZADD', p .. 'list-order:' .. ARGV[5], 0, ARGV[3])
+if open and ARGV[6] ~= '' then
+  redis.call('ZADD', p .. 'open-expiry', tonumber(ARGV[6]), ARGV[3])
+end
+redis.call('HSET', KEYS[1], 'lm', ARGV[3], 'lt', ARGV[4], 'lo', ARGV[5])
+return 1`,
+};
+
 const SCRIPTS = [
+  INDEX_PAYMENT,
   DELETE_IF_EQUALS,
   PUT_IF_VERSION,
   COUNT_WITH_EXPIRY,

@@ -7,6 +7,7 @@
  * proxy's (wall-clock) milliseconds.
  */
 import type { Redis } from 'ioredis';
+import type { AuditEntry, ConsoleFilter, ConsoleStore, HistoryEntry, PaymentPage, PaymentQuery } from '../proxy/console-store.js';
 import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/store.js';
 import {
   CLAIM_ANNOUNCEMENT,
@@ -22,6 +23,7 @@ import {
   runScriptRaw,
 } from './lua-scripts.js';
 import { ChannelMultiplexer } from './pub-sub.js';
+import { RedisConsole } from './redis-console.js';
 import { fromOutboxMember, outboxMember, redisKeys, toRedisMs, type RedisKeys } from './redis-keys.js';
 
 export interface RedisStoreSettings {
@@ -33,12 +35,13 @@ export interface RedisStoreSettings {
   closeTimeoutMs: number;
 }
 
-export class RedisStore implements ProxyStore {
+export class RedisStore implements ProxyStore, ConsoleStore {
   readonly #redis: Redis;
   readonly #keys: RedisKeys;
   readonly #ttlMs: number;
   readonly #pubSub: ChannelMultiplexer;
   readonly #closeTimeoutMs: number;
+  readonly #console: RedisConsole;
   #closing: Promise<void> | undefined;
 
   constructor(connection: Redis, settings: RedisStoreSettings) {
@@ -48,6 +51,8 @@ export class RedisStore implements ProxyStore {
     this.#pubSub = new ChannelMultiplexer(settings.openSubscriber);
     this.#closeTimeoutMs = settings.closeTimeoutMs;
     defineScripts(connection);
+    const keys = this.#keys;
+    this.#console = new RedisConsole(connection, settings.keyPrefix, keys.payment, keys.outbox(), keys.outboxEntry);
   }
 
   async claim(key: string, owner: string, leaseMs: number): Promise<boolean> {
@@ -81,7 +86,9 @@ export class RedisStore implements ProxyStore {
     const keep = record.view.final ? 0 : this.#ttlMs;
     const follow = record.followUntil === undefined ? '0' : '1';
     const args = [expectedVersion, record.version, JSON.stringify(record), keep, id, follow];
-    return (await runScript(this.#redis, PUT_IF_VERSION, [this.#keys.payment(id), this.#keys.followed()], args)) === 1;
+    if ((await runScript(this.#redis, PUT_IF_VERSION, [this.#keys.payment(id), this.#keys.followed()], args)) !== 1) return false;
+    await this.#console.index(record);
+    return true;
   }
 
   async followedPayments(limit: number, afterId?: string): Promise<string[]> {
@@ -152,6 +159,32 @@ export class RedisStore implements ProxyStore {
 
   subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
     return this.#pubSub.subscribe(this.#keys.channel(channel), listener);
+  }
+
+  // The console's operations (console-store.ts), in redis-console.ts.
+
+  listPayments(query: PaymentQuery): Promise<PaymentPage> {
+    return this.#console.list(query);
+  }
+
+  countPayments(now: number): Promise<Record<ConsoleFilter, number>> {
+    return this.#console.counts(now);
+  }
+
+  appendHistory(paymentId: string, entry: HistoryEntry): Promise<void> {
+    return this.#console.appendHistory(paymentId, entry);
+  }
+
+  paymentHistory(paymentId: string): Promise<HistoryEntry[]> {
+    return this.#console.history(paymentId);
+  }
+
+  appendAudit(entry: AuditEntry): Promise<void> {
+    return this.#console.appendAudit(entry);
+  }
+
+  auditLog(paymentId: string | undefined, limit: number): Promise<AuditEntry[]> {
+    return this.#console.audit(paymentId, limit);
   }
 
   /** Local event-stream listeners, for tests that check that streams let go of theirs. */

@@ -34,6 +34,30 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX outbox_due ON outbox (due_at);
    CREATE TABLE announced (payment_id TEXT NOT NULL, state TEXT NOT NULL, PRIMARY KEY (payment_id, state));`,
+  // The console (console-store.ts): listing columns written with every payment (listingOf), filled in here for
+  // payments written before; each filter is an index walked newest first. Timelines and the audit log.
+  `ALTER TABLE payments ADD COLUMN listed_at INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE payments ADD COLUMN order_id TEXT NOT NULL DEFAULT '';
+   ALTER TABLE payments ADD COLUMN tag TEXT NOT NULL DEFAULT 'open';
+   ALTER TABLE payments ADD COLUMN late INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE payments ADD COLUMN second INTEGER NOT NULL DEFAULT 0;
+   ALTER TABLE payments ADD COLUMN expires_at INTEGER;
+   UPDATE payments SET
+     listed_at = COALESCE(json_extract(record, '$.listedAt'), updated_at),
+     order_id = COALESCE(json_extract(record, '$.view.orderId'), ''),
+     tag = CASE WHEN json_extract(record, '$.view.final') THEN json_extract(record, '$.view.outcome') ELSE 'open' END,
+     second = json_extract(record, '$.secondPaymentOf') IS NOT NULL,
+     expires_at = CAST(strftime('%s', substr(json_extract(record, '$.view.expiresAt'), 1, 19)) AS INTEGER) * 1000;
+   CREATE INDEX payments_listed ON payments (listed_at, id);
+   CREATE INDEX payments_by_tag ON payments (tag, listed_at, id);
+   CREATE INDEX payments_by_order ON payments (order_id, listed_at, id);
+   CREATE INDEX payments_late ON payments (listed_at, id) WHERE late = 1;
+   CREATE INDEX payments_second ON payments (listed_at, id) WHERE second = 1;
+   CREATE INDEX outbox_failing ON outbox (payment_id) WHERE attempts > 0;
+   CREATE TABLE payment_history (seq INTEGER PRIMARY KEY AUTOINCREMENT, payment_id TEXT NOT NULL, entry TEXT NOT NULL);
+   CREATE INDEX payment_history_of ON payment_history (payment_id, seq);
+   CREATE TABLE audit (seq INTEGER PRIMARY KEY AUTOINCREMENT, payment_id TEXT, entry TEXT NOT NULL);
+   CREATE INDEX audit_of ON audit (payment_id, seq);`,
 ];
 
 /** Brings the file to the newest schema, one migration per transaction. */

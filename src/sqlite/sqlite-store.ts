@@ -11,7 +11,9 @@
 import type { Database, Statement } from 'better-sqlite3';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { OneProcessStore } from '../proxy/one-process-store.js';
+import type { AuditEntry, ConsoleFilter, ConsoleStore, HistoryEntry, PaymentPage, PaymentQuery } from '../proxy/console-store.js';
 import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/store.js';
+import { listingColumns, SqliteConsole } from './sqlite-console.js';
 import { migrate } from './sqlite-schema.js';
 
 export interface SqliteStoreSettings {
@@ -24,11 +26,12 @@ const PRUNE_EVERY_MS = 60_000;
 
 type Row = Record<string, unknown>;
 
-export class SqliteStore extends OneProcessStore implements ProxyStore {
+export class SqliteStore extends OneProcessStore implements ProxyStore, ConsoleStore {
   readonly #db: Database;
   readonly #clock: Clock;
   readonly #ttlMs: number;
   readonly #sql: Record<string, Statement>;
+  readonly #console: SqliteConsole;
   #prunedAt = 0;
   #closed = false;
 
@@ -50,9 +53,13 @@ export class SqliteStore extends OneProcessStore implements ProxyStore {
       orderGet: p('SELECT record FROM orders WHERE order_id = ?'),
       orderPut: p('INSERT OR REPLACE INTO orders (order_id, record, paid, updated_at) VALUES (?, ?, ?, ?)'),
       paymentGet: p('SELECT record, version FROM payments WHERE id = ?'),
-      paymentInsert: p('INSERT OR IGNORE INTO payments (id, version, record, final, follow_until, updated_at) VALUES (?, ?, ?, ?, ?, ?)'),
+      paymentInsert: p(
+        `INSERT OR IGNORE INTO payments (id, version, record, final, follow_until, updated_at,
+           listed_at, order_id, tag, late, second, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ),
       paymentUpdate: p(
-        'UPDATE payments SET version = ?, record = ?, final = ?, follow_until = ?, updated_at = ? WHERE id = ? AND version = ?',
+        `UPDATE payments SET version = ?, record = ?, final = ?, follow_until = ?, updated_at = ?,
+           listed_at = ?, order_id = ?, tag = ?, late = ?, second = ?, expires_at = ? WHERE id = ? AND version = ?`,
       ),
       followed: p('SELECT id FROM payments WHERE follow_until IS NOT NULL AND id > ? ORDER BY id LIMIT ?'),
       announcedGet: p('SELECT 1 FROM announced WHERE payment_id = ? AND state = ?'),
@@ -65,9 +72,11 @@ export class SqliteStore extends OneProcessStore implements ProxyStore {
       outboxDelete: p('DELETE FROM outbox WHERE payment_id = ? AND state = ?'),
       outboxReschedule: p('UPDATE outbox SET attempts = attempts + 1, due_at = ?, held_until = 0 WHERE payment_id = ? AND state = ?'),
       pruneLeases: p('DELETE FROM leases WHERE expires_at <= ?'),
+      pruneHistory: p('DELETE FROM payment_history WHERE payment_id IN (SELECT id FROM payments WHERE final = 0 AND updated_at < ?)'),
       prunePayments: p('DELETE FROM payments WHERE final = 0 AND updated_at < ?'),
       pruneOrders: p('DELETE FROM orders WHERE paid = 0 AND updated_at < ?'),
     };
+    this.#console = new SqliteConsole(db);
   }
 
   async claim(key: string, owner: string, leaseMs: number): Promise<boolean> {
@@ -101,7 +110,7 @@ export class SqliteStore extends OneProcessStore implements ProxyStore {
 
   async putPayment(record: PaymentRecord, expectedVersion: number): Promise<boolean> {
     const { id, final } = record.view;
-    const args = [JSON.stringify(record), final ? 1 : 0, record.followUntil ?? null, this.#clock.now()] as const;
+    const args = [JSON.stringify(record), final ? 1 : 0, record.followUntil ?? null, this.#clock.now(), ...listingColumns(record)] as const;
     const changes =
       expectedVersion === 0
         ? this.#sql.paymentInsert!.run(id, record.version, ...args).changes
@@ -164,6 +173,32 @@ export class SqliteStore extends OneProcessStore implements ProxyStore {
     return this.#sql.announcedGet!.get(paymentId, state) !== undefined;
   }
 
+  // The console's operations (console-store.ts), in sqlite-console.ts.
+
+  async listPayments(query: PaymentQuery): Promise<PaymentPage> {
+    return this.#console.list(query);
+  }
+
+  async countPayments(now: number): Promise<Record<ConsoleFilter, number>> {
+    return this.#console.counts(now);
+  }
+
+  async appendHistory(paymentId: string, entry: HistoryEntry): Promise<void> {
+    this.#console.appendHistory(paymentId, entry);
+  }
+
+  async paymentHistory(paymentId: string): Promise<HistoryEntry[]> {
+    return this.#console.history(paymentId);
+  }
+
+  async appendAudit(entry: AuditEntry): Promise<void> {
+    this.#console.appendAudit(entry);
+  }
+
+  async auditLog(paymentId: string | undefined, limit: number): Promise<AuditEntry[]> {
+    return this.#console.audit(paymentId, limit);
+  }
+
   /** Closes the file. The store cannot be used afterwards; calling it again does nothing. */
   async close(): Promise<void> {
     if (this.#closed) return;
@@ -177,6 +212,7 @@ export class SqliteStore extends OneProcessStore implements ProxyStore {
     if (now - this.#prunedAt < PRUNE_EVERY_MS) return;
     this.#prunedAt = now;
     this.#sql.pruneLeases!.run(now);
+    this.#sql.pruneHistory!.run(now - this.#ttlMs);
     this.#sql.prunePayments!.run(now - this.#ttlMs);
     this.#sql.pruneOrders!.run(now - this.#ttlMs);
   }

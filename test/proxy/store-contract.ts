@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/shared/manual-clock.js';
 import type { PaymentRecord, ProxyStore } from '../../src/proxy/store.js';
+import { consoleContract } from './console-store-contract.js';
 
 export interface StoreFixture {
   store: ProxyStore;
@@ -30,6 +31,8 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
   describe(`${name} (store contract)`, () => {
     const fixture = async () => makeStore(new ManualClock());
     const unique = () => `k-${Math.random().toString(36).slice(2)}`;
+
+    consoleContract(fixture);
 
     it('lets exactly one of many concurrent claimers hold an order', async () => {
       const { store, close } = await fixture();

@@ -1,0 +1,185 @@
+/**
+ * The console's operations on Redis (console-store.ts). Each listing filter is a sorted set whose members are
+ * `<listedAt, 15 digits>:<payment id>`, all scored 0, so that ZREVRANGEBYLEX walks it newest first from a cursor's
+ * member; a payment's members are moved between the sets by one script after each write of its record
+ * (INDEX_PAYMENT, which writes only for the version it was given, so an older writer cannot undo a newer one).
+ * Keys, under the store's prefix:
+ *   list:<filter>        one sorted set per filter that follows from the record (all, open, paid, late, ...)
+ *   list-order:<orderId> the payments of one order
+ *   open-expiry          open payments scored by their expiry, for `stuck`
+ *   history:<paymentId>  a list of the timeline's JSON entries, oldest first, the newest 200
+ *   audit, audit:<id>    lists of audit entries, newest first, kept for good
+ * `failing` is read from the outbox itself. An open payment whose record Redis expired (scratch) may stay in the
+ * sets until a listing meets it; the listing then drops it, and counts may include it until then.
+ */
+import type { Redis } from 'ioredis';
+import {
+  type AuditEntry,
+  type ConsoleFilter,
+  CONSOLE_FILTERS,
+  decodeCursor,
+  encodeCursor,
+  HISTORY_LIMIT,
+  type HistoryEntry,
+  listingOf,
+  type PaymentPage,
+  type PaymentQuery,
+} from '../proxy/console-store.js';
+import type { PaymentRecord } from '../proxy/store.js';
+import { INDEX_PAYMENT, runScript } from './lua-scripts.js';
+import { fromOutboxMember } from './redis-keys.js';
+
+const member = (listedAt: number, id: string) => `${String(Math.max(0, Math.floor(listedAt))).padStart(15, '0')}:${id}`;
+const placeOf = (m: string) => ({ listedAt: Number(m.slice(0, 15)), id: m.slice(16) });
+/** How many outbox entries or stuck payments one query reads at most. */
+const SCAN_LIMIT = 10_000;
+
+export class RedisConsole {
+  constructor(
+    private readonly redis: Redis,
+    private readonly prefix: string,
+    private readonly paymentKey: (id: string) => string,
+    private readonly outboxKey: string,
+    private readonly outboxEntryKey: (paymentId: string, state: string) => string,
+  ) {}
+
+  /** Moves the payment's listing members to where its record `version` puts it. */
+  async index(record: PaymentRecord): Promise<void> {
+    const { listedAt, expiresAt, tags } = listingOf(record);
+    await runScript(
+      this.redis,
+      INDEX_PAYMENT,
+      [this.paymentKey(record.view.id)],
+      [record.version, this.prefix, member(listedAt, record.view.id), JSON.stringify(tags), record.view.orderId, expiresAt ?? ''],
+    );
+  }
+
+  async list(query: PaymentQuery): Promise<PaymentPage> {
+    const after = decodeCursor(query.cursor);
+    const from = after ? `(${member(after.listedAt, after.id)}` : '+';
+    let members: string[];
+    if (query.filter === 'stuck' || query.filter === 'failing') {
+      const all = query.filter === 'stuck' ? await this.#stuckMembers(query.now) : await this.#failingMembers();
+      members = all
+        .filter((m) => from === '+' || m < from.slice(1))
+        .sort()
+        .reverse();
+      if (query.orderId !== undefined) members = await this.#ofOrder(members, query.orderId);
+    } else {
+      const key = query.orderId === undefined ? `${this.prefix}list:${query.filter}` : `${this.prefix}list-order:${query.orderId}`;
+      members = await this.redis.zrevrangebylex(key, from, '-');
+      if (query.orderId !== undefined && query.filter !== 'all') {
+        const inFilter = await this.#inSet(`${this.prefix}list:${query.filter}`, members);
+        members = members.filter((_, i) => inFilter[i]);
+      }
+    }
+    const payments: PaymentRecord[] = [];
+    let last: string | undefined;
+    let more = false;
+    for (let i = 0; i < members.length; i += query.limit + 1) {
+      const batch = members.slice(i, i + query.limit + 1);
+      const records = await this.#records(batch.map((m) => placeOf(m).id));
+      for (let j = 0; j < batch.length; j++) {
+        const record = records[j];
+        if (!record) {
+          await this.#forget(batch[j]!);
+          continue;
+        }
+        if (payments.length === query.limit) {
+          more = true;
+          break;
+        }
+        payments.push(record);
+        last = batch[j];
+      }
+      if (more) break;
+    }
+    if (!more || !last) return { payments };
+    const place = placeOf(last);
+    return { payments, next: encodeCursor(place.listedAt, place.id) };
+  }
+
+  async counts(now: number): Promise<Record<ConsoleFilter, number>> {
+    const counts = Object.fromEntries(CONSOLE_FILTERS.map((f) => [f, 0])) as Record<ConsoleFilter, number>;
+    const pipeline = this.redis.pipeline();
+    const indexed = CONSOLE_FILTERS.filter((f) => f !== 'stuck' && f !== 'failing');
+    for (const filter of indexed) pipeline.zcard(`${this.prefix}list:${filter}`);
+    pipeline.zcount(`${this.prefix}open-expiry`, '-inf', `(${now}`);
+    const replies = (await pipeline.exec()) ?? [];
+    indexed.forEach((filter, i) => {
+      counts[filter] = Number(replies[i]?.[1] ?? 0);
+    });
+    counts.stuck = Number(replies[indexed.length]?.[1] ?? 0);
+    counts.failing = (await this.#failingMembers()).length;
+    return counts;
+  }
+
+  async appendHistory(paymentId: string, entry: HistoryEntry): Promise<void> {
+    const key = `${this.prefix}history:${paymentId}`;
+    await this.redis.multi().rpush(key, JSON.stringify(entry)).ltrim(key, -HISTORY_LIMIT, -1).exec();
+  }
+
+  async history(paymentId: string): Promise<HistoryEntry[]> {
+    return (await this.redis.lrange(`${this.prefix}history:${paymentId}`, 0, -1)).map((json) => JSON.parse(json) as HistoryEntry);
+  }
+
+  async appendAudit(entry: AuditEntry): Promise<void> {
+    const json = JSON.stringify(entry);
+    const multi = this.redis.multi().lpush(`${this.prefix}audit`, json);
+    if (entry.paymentId !== undefined) multi.lpush(`${this.prefix}audit:${entry.paymentId}`, json);
+    await multi.exec();
+  }
+
+  async audit(paymentId: string | undefined, limit: number): Promise<AuditEntry[]> {
+    const key = paymentId === undefined ? `${this.prefix}audit` : `${this.prefix}audit:${paymentId}`;
+    return (await this.redis.lrange(key, 0, Math.max(0, limit) - 1)).map((json) => JSON.parse(json) as AuditEntry);
+  }
+
+  async #records(ids: string[]): Promise<(PaymentRecord | undefined)[]> {
+    if (ids.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const id of ids) pipeline.hget(this.paymentKey(id), 'record');
+    const replies = (await pipeline.exec()) ?? [];
+    return replies.map(([, json]) => (typeof json === 'string' ? (JSON.parse(json) as PaymentRecord) : undefined));
+  }
+
+  async #stuckMembers(now: number): Promise<string[]> {
+    return this.redis.zrangebyscore(`${this.prefix}open-expiry`, '-inf', `(${now}`, 'LIMIT', 0, SCAN_LIMIT);
+  }
+
+  /** The listing members of payments with an announcement tried and not taken: read off the outbox. */
+  async #failingMembers(): Promise<string[]> {
+    const entries = await this.redis.zrange(this.outboxKey, 0, SCAN_LIMIT - 1);
+    const pairs = entries.map((entry) => fromOutboxMember(entry));
+    const pipeline = this.redis.pipeline();
+    for (const [paymentId, state] of pairs) pipeline.hget(this.outboxEntryKey(paymentId, state), 'attempts');
+    for (const [paymentId] of pairs) pipeline.hget(this.paymentKey(paymentId), 'lm');
+    const replies = (await pipeline.exec()) ?? [];
+    const found = new Set<string>();
+    pairs.forEach((_, i) => {
+      const listed = replies[pairs.length + i]?.[1];
+      if (Number(replies[i]?.[1] ?? 0) > 0 && typeof listed === 'string') found.add(listed);
+    });
+    return [...found];
+  }
+
+  async #ofOrder(members: string[], orderId: string): Promise<string[]> {
+    const inOrder = await this.#inSet(`${this.prefix}list-order:${orderId}`, members);
+    return members.filter((_, i) => inOrder[i]);
+  }
+
+  async #inSet(key: string, members: string[]): Promise<boolean[]> {
+    if (members.length === 0) return [];
+    const pipeline = this.redis.pipeline();
+    for (const m of members) pipeline.zscore(key, m);
+    return ((await pipeline.exec()) ?? []).map(([, score]) => score !== null);
+  }
+
+  /** A member whose record Redis expired leaves every filter's set. */
+  async #forget(m: string): Promise<void> {
+    const pipeline = this.redis.pipeline();
+    for (const filter of CONSOLE_FILTERS) pipeline.zrem(`${this.prefix}list:${filter}`, m);
+    pipeline.zrem(`${this.prefix}open-expiry`, m);
+    await pipeline.exec();
+  }
+}

@@ -1,0 +1,128 @@
+/**
+ * The console's operations on SQLite (console-store.ts): every listing is one indexed walk, newest first, from the
+ * cursor's place (`(listed_at, id) < (?, ?)`), so a page costs the same on the first page and the thousandth, with
+ * 100,000 payments or more (bench/console-list.mjs). The listing columns are written with the record
+ * (`listingColumns`); timelines and the audit log are tables of their own.
+ */
+import type { Database, Statement } from 'better-sqlite3';
+import {
+  type AuditEntry,
+  type ConsoleFilter,
+  CONSOLE_FILTERS,
+  decodeCursor,
+  encodeCursor,
+  HISTORY_LIMIT,
+  type HistoryEntry,
+  listingOf,
+  type PaymentPage,
+  type PaymentQuery,
+} from '../proxy/console-store.js';
+import type { PaymentRecord } from '../proxy/store.js';
+
+type Row = Record<string, unknown>;
+
+/** listed_at, order_id, tag, late, second, expires_at: in this order in the payments statements. */
+export function listingColumns(record: PaymentRecord): [number, string, string, number, number, number | null] {
+  const { listedAt, expiresAt, tags } = listingOf(record);
+  const tag = record.view.final ? (tags.find((t) => t !== 'all' && t !== 'late' && t !== 'second') ?? record.view.outcome) : 'open';
+  return [listedAt, record.view.orderId, tag, tags.includes('late') ? 1 : 0, tags.includes('second') ? 1 : 0, expiresAt ?? null];
+}
+
+const FILTER_SQL: Record<ConsoleFilter, string> = {
+  all: '1 = 1',
+  open: "tag = 'open'",
+  paid: "tag = 'paid'",
+  underpaid: "tag = 'underpaid'",
+  superseded: "tag = 'superseded'",
+  expired: "tag = 'expired'",
+  failed: "tag = 'failed'",
+  late: 'late = 1',
+  second: 'second = 1',
+  stuck: "tag = 'open' AND expires_at < @now",
+  failing: 'id IN (SELECT payment_id FROM outbox WHERE attempts > 0)',
+};
+
+export class SqliteConsole {
+  readonly #db: Database;
+  readonly #lists = new Map<string, Statement>();
+  readonly #sql: Record<string, Statement>;
+
+  constructor(db: Database) {
+    this.#db = db;
+    const p = (sql: string) => db.prepare(sql);
+    this.#sql = {
+      countTags: p('SELECT tag, COUNT(*) AS n FROM payments GROUP BY tag'),
+      countFlags: p(
+        'SELECT (SELECT COUNT(*) FROM payments WHERE late = 1) AS late, (SELECT COUNT(*) FROM payments WHERE second = 1) AS second',
+      ),
+      countStuck: p("SELECT COUNT(*) AS n FROM payments WHERE tag = 'open' AND expires_at < ?"),
+      countFailing: p('SELECT COUNT(DISTINCT o.payment_id) AS n FROM outbox o JOIN payments p ON p.id = o.payment_id WHERE o.attempts > 0'),
+      historyPut: p('INSERT INTO payment_history (payment_id, entry) VALUES (?, ?)'),
+      historyTrim: p(
+        `DELETE FROM payment_history WHERE payment_id = ? AND seq <= (
+           SELECT seq FROM payment_history WHERE payment_id = ? ORDER BY seq DESC LIMIT 1 OFFSET ${HISTORY_LIMIT})`,
+      ),
+      historyGet: p('SELECT entry FROM payment_history WHERE payment_id = ? ORDER BY seq'),
+      auditPut: p('INSERT INTO audit (payment_id, entry) VALUES (?, ?)'),
+      auditOf: p('SELECT entry FROM audit WHERE payment_id = ? ORDER BY seq DESC LIMIT ?'),
+      auditAll: p('SELECT entry FROM audit ORDER BY seq DESC LIMIT ?'),
+    };
+  }
+
+  list(query: PaymentQuery): PaymentPage {
+    const after = decodeCursor(query.cursor);
+    const where = [FILTER_SQL[query.filter]];
+    if (query.orderId !== undefined) where.push('order_id = @orderId');
+    if (after) where.push('(listed_at < @afterAt OR (listed_at = @afterAt AND id < @afterId))');
+    const sql = `SELECT id, listed_at, record FROM payments WHERE ${where.join(' AND ')} ORDER BY listed_at DESC, id DESC LIMIT @limit`;
+    let statement = this.#lists.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#lists.set(sql, statement);
+    }
+    const params: Record<string, unknown> = { limit: query.limit + 1 };
+    if (query.filter === 'stuck') params.now = query.now;
+    if (query.orderId !== undefined) params.orderId = query.orderId;
+    if (after) Object.assign(params, { afterAt: after.listedAt, afterId: after.id });
+    const rows = statement.all(params) as Row[];
+    const page = rows.slice(0, query.limit);
+    const payments = page.map((row) => JSON.parse(String(row.record)) as PaymentRecord);
+    const last = page[page.length - 1];
+    return rows.length > query.limit && last ? { payments, next: encodeCursor(Number(last.listed_at), String(last.id)) } : { payments };
+  }
+
+  counts(now: number): Record<ConsoleFilter, number> {
+    const counts = Object.fromEntries(CONSOLE_FILTERS.map((f) => [f, 0])) as Record<ConsoleFilter, number>;
+    for (const row of this.#sql.countTags!.all() as Row[]) {
+      const tag = String(row.tag) as ConsoleFilter;
+      if (Object.hasOwn(counts, tag)) counts[tag] += Number(row.n);
+      counts.all += Number(row.n);
+    }
+    const flags = this.#sql.countFlags!.get() as Row;
+    counts.late = Number(flags.late);
+    counts.second = Number(flags.second);
+    counts.stuck = Number((this.#sql.countStuck!.get(now) as Row).n);
+    counts.failing = Number((this.#sql.countFailing!.get() as Row).n);
+    return counts;
+  }
+
+  appendHistory(paymentId: string, entry: HistoryEntry): void {
+    this.#db.transaction(() => {
+      this.#sql.historyPut!.run(paymentId, JSON.stringify(entry));
+      this.#sql.historyTrim!.run(paymentId, paymentId);
+    })();
+  }
+
+  history(paymentId: string): HistoryEntry[] {
+    return (this.#sql.historyGet!.all(paymentId) as Row[]).map((row) => JSON.parse(String(row.entry)) as HistoryEntry);
+  }
+
+  appendAudit(entry: AuditEntry): void {
+    this.#sql.auditPut!.run(entry.paymentId ?? null, JSON.stringify(entry));
+  }
+
+  audit(paymentId: string | undefined, limit: number): AuditEntry[] {
+    const rows = (paymentId === undefined ? this.#sql.auditAll!.all(limit) : this.#sql.auditOf!.all(paymentId, limit)) as Row[];
+    return rows.map((row) => JSON.parse(String(row.entry)) as AuditEntry);
+  }
+}
