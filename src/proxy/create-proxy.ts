@@ -19,6 +19,7 @@ import { resolveOptions, type PayinProxyOptions } from './options.js';
 import { reconcile, startReconcileLoop, type ReconcileResult } from './reconcile.js';
 import { handleStatus } from './status-route.js';
 import { enforceRate } from './rate-limit.js';
+import { createConsoleHandler } from '../console-api/console-handler.js';
 
 export interface PayinProxy {
   /**
@@ -73,11 +74,15 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
 
   const baseSlash = `${basePath}/`;
   const underBase = (pathname: string) => pathname === basePath || pathname.startsWith(baseSlash);
+  // The operator's console, only when the shop turned it on: its own router under <basePath>/console.
+  const consoleHandler = ctx.options.console ? createConsoleHandler(ctx, ctx.options.console) : undefined;
+  const consoleBase = `${basePath}/console`;
 
   // Not async: a route that answers at once (a final payment's status) is answered without a promise.
   const answer = (request: PlainRequest, clientAddress: string | undefined): MaybePromise<Answer> => {
     rememberClientAddress(request, clientAddress);
     const pathname = pathnameOf(request);
+    if (consoleHandler && (pathname === consoleBase || pathname.startsWith(`${consoleBase}/`))) return consoleHandler(request);
     const key = pathname.slice(basePath.length);
     const route = !underBase(pathname)
       ? undefined

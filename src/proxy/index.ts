@@ -16,3 +16,13 @@ export type { ReconcileResult } from './reconcile.js';
 export { MemoryStore, createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
 export { ProxyError } from './errors.js';
 export { consoleLogger, silentLogger, type ProxyLogger } from './logger.js';
+export { consoleTokenAuth } from '../console-api/token-login.js';
+export type { ConsoleOptions, ConsoleLogin } from '../console-api/console-options.js';
+export type {
+  ConsoleStore,
+  ConsoleFilter,
+  PaymentQuery,
+  PaymentPage,
+  HistoryEntry,
+  AuditEntry,
+} from './console-store.js';

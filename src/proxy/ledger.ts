@@ -13,6 +13,7 @@ import { parseTimestamp } from '../shared/timestamps.js';
 import { Coalescer } from './coalesce.js';
 import type { PaymentUpdateSource, ResolvedOptions } from './options.js';
 import { isIncomplete, mergeObservation, supersede, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
+import type { HistoryEntry } from './console-store.js';
 import type { OrderPaymentRef, OrderRecord, PaymentRecord } from './store.js';
 import { UpstreamError, type UpstreamClient } from './upstream-client.js';
 
@@ -62,7 +63,7 @@ export class Ledger {
       if (view === current.view) return current;
       const next = this.#next(current, view);
       if (await store.putPayment(next, current.version)) {
-        await this.#recorded(next, source);
+        await this.#recorded(next, source, current.view);
         return next;
       }
     }
@@ -85,6 +86,7 @@ export class Ledger {
       priced: { amount: order.amount, currency: order.currency },
       version: 1,
       updatedAt: clock.now(),
+      listedAt: clock.now(),
     });
     if (await store.putPayment(record, 0)) {
       await this.#recorded(record, source);
@@ -117,7 +119,7 @@ export class Ledger {
       const next = this.#next(current, view);
       if (await store.putPayment(next, current.version)) {
         logger.info('the order was re-priced: its open payment is superseded', { paymentId, orderId: view.orderId });
-        await this.#recorded(next, 'create');
+        await this.#recorded(next, 'create', current.view);
         return;
       }
     }
@@ -150,7 +152,13 @@ export class Ledger {
     const asked = observed.init_amount ?? observed.amount;
     if (!orderId || !method || !asked || !currency) return undefined;
     const view = mergeObservation(undefined, observed, { orderId, method, amount: asked, currency });
-    const record = this.#withFollow({ view, priced: { amount: asked, currency }, version: 1, updatedAt: clock.now() });
+    const record = this.#withFollow({
+      view,
+      priced: { amount: asked, currency },
+      version: 1,
+      updatedAt: clock.now(),
+      listedAt: clock.now(),
+    });
     if (!(await store.putPayment(record, 0))) return this.observe(observed, undefined, source);
     await this.#recorded(record, source);
     const owner = `adopt:${randomToken(8)}`;
@@ -243,7 +251,32 @@ export class Ledger {
   }
 
   #next(current: PaymentRecord, view: PaymentRecord['view']): PaymentRecord {
-    return this.#withFollow({ ...current, view, version: current.version + 1, updatedAt: this.options.clock.now() });
+    const now = this.options.clock.now();
+    const next = this.#withFollow({ ...current, view, version: current.version + 1, updatedAt: now });
+    return view.final && current.finalAt === undefined ? { ...next, finalAt: now } : next;
+  }
+
+  /**
+   * Marks a paid payment as the second payment of an order that `firstId` paid (a refund to do, listed so in the
+   * console). The view does not change, so nothing is published: the mark is the ledger's own.
+   */
+  async markSecondPayment(paymentId: string, firstId: string): Promise<void> {
+    const { store, clock } = this.options;
+    for (let attempt = 0; attempt < 16; attempt++) {
+      const current = await store.getPayment(paymentId);
+      if (!current || current.secondPaymentOf === firstId) return;
+      const next = { ...current, secondPaymentOf: firstId, version: current.version + 1, updatedAt: clock.now() };
+      if (await store.putPayment(next, current.version)) return;
+    }
+  }
+
+  /** A line of the payment's timeline for the console, when the store keeps them; never fails the caller. */
+  async appendHistory(paymentId: string, entry: HistoryEntry): Promise<void> {
+    try {
+      await this.options.store.appendHistory?.(paymentId, entry);
+    } catch (error) {
+      this.options.logger.warn('a line of the payment timeline could not be stored', { paymentId, error: String(error) });
+    }
   }
 
   /** Open payments are followed until their expiry plus the grace window; final ones no more. */
@@ -256,7 +289,12 @@ export class Ledger {
     return { ...rest, followUntil: until };
   }
 
-  async #recorded(record: PaymentRecord, source: PaymentUpdateSource): Promise<void> {
+  async #recorded(record: PaymentRecord, source: PaymentUpdateSource, previous?: PaymentRecord['view']): Promise<void> {
+    const { view } = record;
+    if (view.state !== previous?.state || view.outcome !== previous?.outcome) {
+      const at = this.options.clock.now();
+      await this.appendHistory(view.id, { at, kind: 'state', state: view.state, outcome: view.outcome, source });
+    }
     await this.publish(record);
     if (!isIncomplete(record.view)) await this.onRecorded(record, source);
   }

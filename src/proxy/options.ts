@@ -14,6 +14,7 @@ import { nodeTransport } from './node-transport.js';
 import { fetchTransport, type ServiceTransport } from './service-transport.js';
 import type { ProxyStore } from './store.js';
 import { processEnv } from '../server/env.js';
+import type { ConsoleOptions } from '../console-api/console-options.js';
 import { asFetchRequest, type PlainRequest } from '../server/plain-exchange.js';
 
 export interface PricedOrder {
@@ -115,6 +116,12 @@ export interface PayinProxyOptions {
   clientId?: (request: Request) => string | undefined;
   /** Where PAYIN_* variables are read. Default `globalThis.process?.env`. */
   env?: Record<string, string | undefined>;
+  /**
+   * The operator's console at `{basePath}/console`: every payment, its timeline, re-check and redeliver. Off when
+   * absent. `authorizeOperator(request)` decides who may enter (the shop's own session or SSO); for a shared
+   * token with a login form, pass `consoleTokenAuth(token)`.
+   */
+  console?: ConsoleOptions;
 }
 
 export interface ProxyLimits {
@@ -203,6 +210,7 @@ export interface ResolvedOptions {
   random: () => number;
   logger: ProxyLogger;
   clientId: (request: PlainRequest) => string | undefined;
+  console: ConsoleOptions | undefined;
 }
 
 export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
@@ -262,6 +270,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     random: options.random ?? Math.random,
     logger: options.logger ?? consoleLogger,
     clientId: options.clientId ? shopClientId(options.clientId) : clientAddressOf,
+    console: options.console,
   };
 }
 

@@ -8,6 +8,7 @@
  * Whichever path found the state delivers it at once; a failed delivery is retried by a timer of this process
  * and by every reconcile sweep, so a shop whose database was down for a minute still hears "paid".
  */
+import { randomToken } from '../shared/bytes.js';
 import { describe } from './errors.js';
 import type { Ledger } from './ledger.js';
 import type { PaymentUpdateSource, ResolvedOptions } from './options.js';
@@ -61,12 +62,15 @@ export class Outbox {
           return false;
         }
         info = { ...info, ...settled };
+        if (settled.secondPaymentOf) await this.ledger.markSecondPayment(paymentId, settled.secondPaymentOf);
       }
       // A copy of its own: the stored record may be shared and frozen (memory-store.ts).
       await onPaymentUpdate(structuredClone(toPaymentView(record.view, clock.now())), info);
       await store.commitAnnouncement(paymentId, state);
+      await this.ledger.appendHistory(paymentId, { at: clock.now(), kind: 'announcement', state, ok: true });
       return true;
     } catch (error) {
+      await this.ledger.appendHistory(paymentId, { at: clock.now(), kind: 'announcement', state, ok: false, error: describe(error) });
       const attempts = entry.attempts + 1;
       const delay = retryDelay(attempts, this.options.random);
       logger.error('onPaymentUpdate failed; it will be called again', {
@@ -80,6 +84,48 @@ export class Outbox {
       return false;
     } finally {
       stopRenewing();
+    }
+  }
+
+  /**
+   * An operator's redelivery of the payment's current state (the console). A state still in the outbox is
+   * delivered now, through the claim as any retry is; a state the shop already took is handed to the hook once
+   * more (the shop takes a state idempotently), under a lease so that two operators pressing at once send one.
+   */
+  async redeliver(paymentId: string): Promise<'sent' | 'failed' | 'busy' | 'unknown' | 'no-hook'> {
+    const { onPaymentUpdate, store, clock, timeouts } = this.options;
+    if (!onPaymentUpdate) return 'no-hook';
+    const record = await store.getPayment(paymentId);
+    if (!record) return 'unknown';
+    const { state } = record.view;
+    const lease = `redeliver:${paymentId}`;
+    const owner = randomToken(8);
+    if (!(await store.claim(lease, owner, timeouts.hookLeaseMs))) return 'busy';
+    try {
+      if (!(await store.wasAnnounced(paymentId, state))) {
+        await store.enqueueAnnouncement(paymentId, state, clock.now());
+        if (await this.deliver(paymentId, state, 'outbox')) return 'sent';
+        return (await store.wasAnnounced(paymentId, state)) ? 'sent' : 'failed';
+      }
+      const settled = record.view.outcome === 'paid' ? await this.ledger.settleOrder(record) : {};
+      const info = { source: 'outbox' as const, ...(settled === 'busy' ? {} : settled) };
+      try {
+        await onPaymentUpdate(structuredClone(toPaymentView(record.view, clock.now())), info);
+      } catch (error) {
+        await this.ledger.appendHistory(paymentId, {
+          at: clock.now(),
+          kind: 'announcement',
+          state,
+          ok: false,
+          error: describe(error),
+          redelivery: true,
+        });
+        return 'failed';
+      }
+      await this.ledger.appendHistory(paymentId, { at: clock.now(), kind: 'announcement', state, ok: true, redelivery: true });
+      return 'sent';
+    } finally {
+      await store.release(lease, owner);
     }
   }
 

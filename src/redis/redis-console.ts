@@ -149,7 +149,7 @@ export class RedisConsole {
 
   /** The listing members of payments with an announcement tried and not taken: read off the outbox. */
   async #failingMembers(): Promise<string[]> {
-    const entries = await this.redis.zrange(this.outboxKey, 0, SCAN_LIMIT - 1);
+    const entries = await this.redis.zrange(this.outboxKey, 0, String(SCAN_LIMIT - 1));
     const pairs = entries.map((entry) => fromOutboxMember(entry));
     const pipeline = this.redis.pipeline();
     for (const [paymentId, state] of pairs) pipeline.hget(this.outboxEntryKey(paymentId, state), 'attempts');

@@ -1,0 +1,52 @@
+/**
+ * What an operator can do to a payment, each through the ledger's own writers and each written to the audit log:
+ * *re-check* asks the service about the payment and records the answer exactly as a reconcile sweep does (then
+ * delivers its announcement, as a sweep's drain would); a service that does not answer changes nothing and is
+ * said so. *redeliver* hands the payment's current state to the shop's hook again through the outbox.
+ */
+import type { ProxyContext } from '../proxy/context.js';
+import type { ConsoleStore } from '../proxy/console-store.js';
+import { describe } from '../proxy/errors.js';
+import type { PaymentRecord } from '../proxy/store.js';
+import { ConsoleError } from './console-answers.js';
+
+export interface ActionResult {
+  /** A word for the screen and the audit log. */
+  result: string;
+  changed?: boolean;
+}
+
+export async function recheck(ctx: ProxyContext, record: PaymentRecord): Promise<ActionResult> {
+  const { ledger, outbox } = ctx;
+  let observed: Awaited<ReturnType<typeof ledger.fetchFresh>>;
+  try {
+    observed = await ledger.fetchFresh(record.view.id);
+  } catch (error) {
+    ctx.options.logger.warn('a console re-check could not reach the service', { paymentId: record.view.id, error: describe(error) });
+    throw new ConsoleError(502, 'service_unavailable', 'the payment service did not answer: nothing was changed; try again later');
+  }
+  const after = await ledger.observe(observed, undefined, 'reconcile');
+  const changed = after !== undefined && after.version !== record.version;
+  if (after && changed) await outbox.deliver(after.view.id, after.view.state, 'reconcile');
+  const state = after?.view.state ?? record.view.state;
+  return { result: changed ? `now ${state}` : `unchanged (${state})`, changed };
+}
+
+const REDELIVERY_WORDS = {
+  sent: 'sent: the shop took it',
+  failed: "the shop's hook did not take it",
+  busy: 'already being redelivered by someone else',
+  unknown: 'no such payment',
+  'no-hook': 'no announcement hook is configured',
+} as const;
+
+export async function redeliver(ctx: ProxyContext, record: PaymentRecord): Promise<ActionResult> {
+  const outcome = await ctx.outbox.redeliver(record.view.id);
+  if (outcome === 'busy') throw new ConsoleError(409, 'busy', REDELIVERY_WORDS.busy);
+  return { result: REDELIVERY_WORDS[outcome] };
+}
+
+/** Writes the action to the audit log; a store that fails here is an error the operator sees. */
+export async function audit(store: ConsoleStore, at: number, operator: string, action: string, result: string, paymentId?: string) {
+  await store.appendAudit({ at, operator, action, result, ...(paymentId === undefined ? {} : { paymentId }) });
+}

@@ -1,0 +1,55 @@
+/**
+ * Every answer of the console, in one place: JSON, HTML, CSV and redirects, each with `Cache-Control: no-store`
+ * (payments and sessions must never sit in a shared or a browser cache) and headers that keep the page out of
+ * frames and its address out of Referer. Errors are `{error: {code, message}}`; the ones before sign-in say
+ * nothing about what was asked for.
+ */
+import type { Answer } from '../server/plain-exchange.js';
+
+const COMMON = {
+  'cache-control': 'no-store',
+  'x-content-type-options': 'nosniff',
+  'referrer-policy': 'no-referrer',
+  'x-frame-options': 'DENY',
+};
+
+export const PAGE_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; object-src 'none'; base-uri 'none'; frame-ancestors 'none'; form-action 'self'";
+
+export class ConsoleError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'ConsoleError';
+  }
+}
+
+export const unauthorized = () => new ConsoleError(401, 'unauthorized', 'sign in to the console');
+export const forbidden = () => new ConsoleError(403, 'forbidden', 'refused: not a request of the console page');
+
+export function json(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
+  return { status, headers: { ...COMMON, 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };
+}
+
+export function errorJson(error: ConsoleError, headers: Record<string, string> = {}): Answer {
+  return json(error.status, { error: { code: error.code, message: error.message } }, headers);
+}
+
+export function html(status: number, body: string, headers: Record<string, string> = {}): Answer {
+  return {
+    status,
+    headers: { ...COMMON, 'content-type': 'text/html; charset=utf-8', 'content-security-policy': PAGE_CSP, ...headers },
+    body,
+  };
+}
+
+export function text(status: number, body: string, contentType: string, headers: Record<string, string> = {}): Answer {
+  return { status, headers: { ...COMMON, 'content-type': contentType, ...headers }, body };
+}
+
+export function redirect(location: string, headers: Record<string, string> = {}): Answer {
+  return { status: 303, headers: { ...COMMON, location, ...headers }, body: null };
+}

@@ -1,0 +1,80 @@
+/**
+ * Who may use the console, asked of every request before anything else is read: the shop's authorizeOperator
+ * (a throw counts as "no"), then, for requests that change something, a defence against cross-site requests.
+ * A browser marks where a request comes from (Sec-Fetch-Site, Origin); a request from another site is refused
+ * whatever cookies it carries, and an action must also carry the CSRF token that only the console's own page
+ * could read (`x-payin-csrf`, equal to the HttpOnly cookie set with the session answer: a double submit that no
+ * other site can read or set).
+ */
+import { randomToken, timingSafeEqual } from '../shared/bytes.js';
+import { asFetchRequest, type PlainRequest } from '../server/plain-exchange.js';
+import { forbidden, unauthorized } from './console-answers.js';
+import type { ConsoleOptions } from './console-options.js';
+import { cookieOf } from './token-login.js';
+
+export const CSRF_COOKIE = 'payin_console_csrf';
+export const CSRF_HEADER = 'x-payin-csrf';
+
+/** The operator's name when the request may use the console; throws 401 otherwise. */
+export async function operatorOf(request: PlainRequest, options: ConsoleOptions): Promise<string> {
+  let allowed = false;
+  const fetchRequest = asFetchRequest(request);
+  try {
+    allowed = (await options.authorizeOperator(fetchRequest)) === true;
+  } catch {
+    allowed = false;
+  }
+  if (!allowed) throw unauthorized();
+  try {
+    return (await options.operatorName?.(fetchRequest))?.trim().slice(0, 120) || 'operator';
+  } catch {
+    return 'operator';
+  }
+}
+
+/** Refuses a request that a browser says came from another site. */
+export function refuseCrossSite(request: PlainRequest): void {
+  const site = request.headers.get('sec-fetch-site');
+  if (site !== null && site !== 'same-origin' && site !== 'none') throw forbidden();
+  const origin = request.headers.get('origin');
+  if (origin !== null && hostOf(origin) !== hostOfRequest(request)) throw forbidden();
+}
+
+/** An action: same origin, and the CSRF header equal to the cookie. */
+export function requireCsrf(request: PlainRequest): void {
+  refuseCrossSite(request);
+  const cookie = cookieOf(request.headers.get('cookie'), CSRF_COOKIE);
+  const header = request.headers.get(CSRF_HEADER);
+  if (!cookie || !header || !timingSafeEqual(cookie, header)) throw forbidden();
+}
+
+/** The CSRF token for this browser: the one its cookie holds, else a new one (and its Set-Cookie). */
+export function csrfFor(request: PlainRequest, path: string): { token: string; setCookie?: string } {
+  const existing = cookieOf(request.headers.get('cookie'), CSRF_COOKIE);
+  if (existing && /^[\w-]{20,}$/.test(existing)) return { token: existing };
+  const token = randomToken(24);
+  return { token, setCookie: cookie(request, CSRF_COOKIE, token, path) };
+}
+
+/** A cookie only this console's path sends, never to scripts or to other sites; Secure on https. */
+export function cookie(request: PlainRequest, name: string, value: string, path: string, maxAgeSeconds?: number): string {
+  const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
+  const age = maxAgeSeconds === undefined ? '' : `; Max-Age=${maxAgeSeconds}`;
+  return `${name}=${value}; Path=${path}; HttpOnly; SameSite=Strict${secure}${age}`;
+}
+
+/**
+ * The host the request was sent to (the Host header wins over the URL's). Hosts, not origins, are compared: behind
+ * a proxy that ends TLS the request arrives as http while the page's Origin says https.
+ */
+function hostOfRequest(request: PlainRequest): string {
+  return (request.headers.get('host') ?? new URL(request.url).host).toLowerCase();
+}
+
+function hostOf(origin: string): string | undefined {
+  try {
+    return new URL(origin).host.toLowerCase();
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,153 @@
+/**
+ * The console's router, mounted by the proxy at `<basePath>/console` when the shop passes the `console` option:
+ * the page, its script, the token login, and the JSON API the page calls. Every request is asked who it is first
+ * (console-guard.ts), so that a request without the right credentials learns nothing, not even whether a
+ * payment exists; reads refuse other sites, actions also need the CSRF token. Every answer is `no-store`.
+ */
+import type { Answer, PlainRequest } from '../server/plain-exchange.js';
+import { pathnameOf } from '../server/plain-exchange.js';
+import { readBody } from '../server/body.js';
+import { CONSOLE_FILTERS, type ConsoleFilter, isConsoleStore } from '../proxy/console-store.js';
+import type { ProxyContext } from '../proxy/context.js';
+import { describe } from '../proxy/errors.js';
+import { audit, recheck, redeliver } from './console-actions.js';
+import { ConsoleError, errorJson, html, json, redirect, text } from './console-answers.js';
+import { cookie, csrfFor, operatorOf, refuseCrossSite, requireCsrf } from './console-guard.js';
+import type { ConsoleOptions } from './console-options.js';
+import { CONSOLE_CSS, consolePage, consoleScript, loginPage } from './console-page.js';
+import { readPayment, listPage, exportRows } from './console-reads.js';
+import { csvOf } from './console-rows.js';
+
+/** Wrong tokens a client may try in LOGIN_WINDOW_MS before it is told to wait; the whole console, ten times that. */
+const LOGIN_TRIES = 10;
+const LOGIN_WINDOW_MS = 15 * 60_000;
+
+export type ConsoleHandler = (request: PlainRequest) => Promise<Answer>;
+
+export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions): ConsoleHandler {
+  const { store } = ctx.options;
+  if (!isConsoleStore(store)) {
+    throw new TypeError('createPayinProxy: the console needs a store with the console operations (memory, SQLite or Redis store).');
+  }
+  if (typeof options?.authorizeOperator !== 'function') {
+    throw new TypeError('createPayinProxy: console.authorizeOperator(request) must be a function: who may see the payments?');
+  }
+  const base = `${ctx.options.basePath}/console`;
+
+  const route = async (request: PlainRequest): Promise<Answer> => {
+    const path = pathnameOf(request).slice(base.length) || '/';
+    const method = request.method;
+    if (path === '/console.css' && method === 'GET') return text(200, CONSOLE_CSS, 'text/css; charset=utf-8');
+    if (path === '/console.js' && method === 'GET') {
+      const code = await consoleScript();
+      return code === undefined
+        ? text(503, 'the console page is not built: run `npm run build`', 'text/plain; charset=utf-8')
+        : text(200, code, 'text/javascript; charset=utf-8');
+    }
+    if (path === '/login' && method === 'POST' && options.login) return login(request);
+    if (path === '/logout' && method === 'POST') {
+      requireCsrf(request);
+      const name = options.login?.cookieName;
+      return json(200, { ok: true }, name ? { 'set-cookie': cookie(request, name, '', base, 0) } : {});
+    }
+    if (path === '/' && method === 'GET') {
+      refuseCrossSite(request);
+      try {
+        await operatorOf(request, options);
+      } catch (error) {
+        if (error instanceof ConsoleError && options.login) return html(401, loginPage(base, undefined));
+        throw error;
+      }
+      return html(200, consolePage(base));
+    }
+    if (!path.startsWith('/api/')) throw new ConsoleError(404, 'not_found', 'no such console route');
+    return api(request, path.slice('/api'.length), method);
+  };
+
+  const api = async (request: PlainRequest, path: string, method: string): Promise<Answer> => {
+    const operator = await operatorOf(request, options);
+    if (method === 'POST') requireCsrf(request);
+    else if (method === 'GET') refuseCrossSite(request);
+    else throw new ConsoleError(405, 'method_not_allowed', 'use GET or POST');
+    const now = ctx.options.clock.now();
+    const url = new URL(request.url);
+    if (path === '/session' && method === 'GET') {
+      const csrf = csrfFor(request, base);
+      return json(200, { operator, csrf: csrf.token, filters: CONSOLE_FILTERS }, csrf.setCookie ? { 'set-cookie': csrf.setCookie } : {});
+    }
+    if (path === '/payments' && method === 'GET') {
+      return json(200, await listPage(store, queryOf(url.searchParams), now));
+    }
+    if (path === '/export' && method === 'POST') {
+      const query = queryOf(new URLSearchParams((await readForm(request)) ?? ''));
+      const rows = await exportRows(store, query, now);
+      await audit(store, now, operator, 'export', `${rows.length} payments (${query.filter}${query.q ? `, ${query.q}` : ''})`);
+      return text(200, csvOf(rows), 'text/csv; charset=utf-8', { 'content-disposition': 'attachment; filename="payments.csv"' });
+    }
+    const one = /^\/payments\/([^/]+)(?:\/(recheck|redeliver))?$/.exec(path);
+    if (!one) throw new ConsoleError(404, 'not_found', 'no such console route');
+    const id = decodeURIComponent(one[1]!);
+    const action = one[2];
+    const record = await ctx.options.store.getPayment(id);
+    if (!record) throw new ConsoleError(404, 'not_found', 'no payment with this id');
+    if (!action && method === 'GET') return json(200, await readPayment(store, record, now));
+    if (!action || method !== 'POST') throw new ConsoleError(405, 'method_not_allowed', 'actions are POSTs');
+    const done = action === 'recheck' ? await recheck(ctx, record) : await redeliver(ctx, record);
+    await audit(store, ctx.options.clock.now(), operator, action, done.result, id);
+    return json(200, done);
+  };
+
+  const login = async (request: PlainRequest): Promise<Answer> => {
+    refuseCrossSite(request);
+    const client = ctx.options.clientId(request) ?? 'unknown';
+    const keys = [`console-login:${client}`, 'console-login:*'];
+    const window = Math.floor(ctx.options.clock.now() / LOGIN_WINDOW_MS);
+    const tries = await Promise.all(keys.map((key) => store.count(`${key}:${window}`, 0, LOGIN_WINDOW_MS)));
+    if (tries[0]! >= LOGIN_TRIES || tries[1]! >= LOGIN_TRIES * 10) {
+      return html(429, loginPage(base, 'Too many wrong tokens: wait a few minutes.'), { 'retry-after': String(LOGIN_WINDOW_MS / 1000) });
+    }
+    const token = new URLSearchParams((await readForm(request)) ?? '').get('token') ?? '';
+    if (!token || !(await options.login!.check(token))) {
+      await Promise.all(keys.map((key) => store.count(`${key}:${window}`, 1, LOGIN_WINDOW_MS)));
+      return html(401, loginPage(base, 'That is not the console token.'));
+    }
+    const { cookieName, maxAgeSeconds } = options.login!;
+    return redirect(base, { 'set-cookie': cookie(request, cookieName, await options.login!.issue(), base, maxAgeSeconds) });
+  };
+
+  return async (request) => {
+    try {
+      return await route(request);
+    } catch (error) {
+      if (error instanceof ConsoleError) return errorJson(error);
+      ctx.options.logger.error('the console could not answer', { error: describe(error) });
+      return errorJson(
+        new ConsoleError(503, 'store_unavailable', 'the ledger could not be read or written just now: nothing was done; try again'),
+      );
+    }
+  };
+}
+
+export interface ConsoleQuery {
+  filter: ConsoleFilter;
+  q?: string;
+  cursor?: string;
+  limit: number;
+}
+
+function queryOf(params: URLSearchParams): ConsoleQuery {
+  const filter = params.get('filter') ?? 'all';
+  if (!(CONSOLE_FILTERS as readonly string[]).includes(filter)) throw new ConsoleError(400, 'bad_request', 'unknown filter');
+  const limit = Math.min(200, Math.max(1, Number(params.get('limit') ?? 50) || 50));
+  const q = params.get('q')?.trim().slice(0, 128);
+  const cursor = params.get('cursor') ?? undefined;
+  return { filter: filter as ConsoleFilter, limit, ...(q ? { q } : {}), ...(cursor ? { cursor } : {}) };
+}
+
+async function readForm(request: PlainRequest): Promise<string | undefined> {
+  try {
+    return new TextDecoder().decode(await readBody(request, 4096));
+  } catch {
+    throw new ConsoleError(400, 'bad_request', 'the form could not be read');
+  }
+}

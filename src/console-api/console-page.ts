@@ -1,0 +1,79 @@
+/**
+ * The console's HTML: the page that loads the console's own script (dist/console/payin-console.js, built apart
+ * from the shopper's script so that nothing of it reaches a checkout), and the login form for a token sign-in.
+ * Both pass a strict Content-Security-Policy: no inline script or style; the login form's few rules are a file.
+ * The script is read from the module the build writes beside this package's files (console/page-script.js), so
+ * that the console needs no file system and serves from any runtime that can import a module.
+ */
+
+/** Where the build puts the console's script as a module whose default export is its text. */
+const SCRIPT_MODULE = '../console/page-script.js';
+
+let script: Promise<string | undefined> | undefined;
+
+/** The console's script, or undefined when this copy of the package was not built (tests that run the sources). */
+export function consoleScript(): Promise<string | undefined> {
+  script ??= import(/* @vite-ignore */ SCRIPT_MODULE).then(
+    (module: { default?: unknown }) => (typeof module.default === 'string' ? module.default : undefined),
+    () => undefined,
+  );
+  return script;
+}
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+export function consolePage(base: string): string {
+  const b = escapeHtml(base);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Payments console</title>
+<link rel="stylesheet" href="${b}/console.css">
+</head>
+<body>
+<payin-console base="${b}"></payin-console>
+<script type="module" src="${b}/console.js"></script>
+</body>
+</html>
+`;
+}
+
+export function loginPage(base: string, message: string | undefined): string {
+  const b = escapeHtml(base);
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="referrer" content="no-referrer">
+<title>Payments console: sign in</title>
+<link rel="stylesheet" href="${b}/console.css">
+</head>
+<body>
+<main class="login">
+<h1>Payments console</h1>
+<form method="post" action="${b}/login">
+<label for="token">Console token <span lang="ru">(токен консоли)</span></label>
+<input id="token" name="token" type="password" autocomplete="current-password" required>
+${message ? `<p role="alert" class="error">${escapeHtml(message)}</p>` : ''}
+<button type="submit">Sign in · Войти</button>
+</form>
+</main>
+</body>
+</html>
+`;
+}
+
+/** The page's few rules that live outside the Lit element: the body and the login form. */
+export const CONSOLE_CSS = `*{box-sizing:border-box}
+body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f4f5f7}
+.login{max-width:22rem;margin:12vh auto;padding:1.5rem;background:#fff;border-radius:12px;box-shadow:0 1px 4px #0002}
+.login h1{font-size:1.3rem;margin:0 0 1rem}
+.login label{display:block;font-weight:600;margin-bottom:.3rem}
+.login input{width:100%;padding:.6rem;font:inherit;border:1px solid #8a929c;border-radius:8px}
+.login button{margin-top:1rem;width:100%;padding:.65rem;font:inherit;font-weight:600;color:#fff;background:#1d4ed8;border:0;border-radius:8px;cursor:pointer}
+.login .error{color:#b42318;margin:.6rem 0 0}
+`;

@@ -1,0 +1,80 @@
+/**
+ * What the console shows of a payment, and the CSV of a list: the browser's view of it plus the ledger's own
+ * marks (late, second payment, stuck, failing announcement). Nothing secret is in a payment record, and nothing
+ * of the proxy's configuration (service token, keys, webhook secret, merchant id) is ever added here.
+ */
+import { isStuck, listingOf } from '../proxy/console-store.js';
+import type { PaymentRecord } from '../proxy/store.js';
+
+export interface ConsoleRow {
+  id: string;
+  orderId: string;
+  method: string;
+  state: string;
+  outcome: string;
+  final: boolean;
+  amount: string;
+  initAmount?: string;
+  currency: string;
+  priced: string;
+  createdAt?: string;
+  expiresAt?: string;
+  listedAt: number;
+  updatedAt: number;
+  requisites?: { address: string; recipient?: string; bank?: string };
+  secondPaymentOf?: string;
+  late: boolean;
+  stuck: boolean;
+}
+
+export function rowOf(record: PaymentRecord, now: number): ConsoleRow {
+  const { view } = record;
+  const { listedAt, tags } = listingOf(record);
+  return {
+    id: view.id,
+    orderId: view.orderId,
+    method: view.method,
+    state: view.state,
+    outcome: view.outcome,
+    final: view.final,
+    amount: view.amount,
+    ...(view.initAmount === undefined ? {} : { initAmount: view.initAmount }),
+    currency: view.currency,
+    priced: record.priced.amount,
+    ...(view.createdAt === undefined ? {} : { createdAt: view.createdAt }),
+    ...(view.expiresAt === undefined ? {} : { expiresAt: view.expiresAt }),
+    listedAt,
+    updatedAt: record.updatedAt,
+    ...(view.requisites ? { requisites: { ...view.requisites } } : {}),
+    ...(record.secondPaymentOf === undefined ? {} : { secondPaymentOf: record.secondPaymentOf }),
+    late: tags.includes('late'),
+    stuck: isStuck(record, now),
+  };
+}
+
+const CSV_COLUMNS = [
+  'id',
+  'orderId',
+  'method',
+  'state',
+  'outcome',
+  'amount',
+  'currency',
+  'priced',
+  'createdAt',
+  'expiresAt',
+  'secondPaymentOf',
+] as const;
+
+/** RFC 4180 CSV; a cell that a spreadsheet would run as a formula (=, +, -, @) is quoted with a leading apostrophe. */
+export function csvOf(rows: readonly ConsoleRow[]): string {
+  const lines = [CSV_COLUMNS.join(',')];
+  for (const row of rows) lines.push(CSV_COLUMNS.map((column) => csvCell(row[column])).join(','));
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+function csvCell(value: unknown): string {
+  let text = value === undefined ? '' : String(value);
+  if (/^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text)) text = `'${text}`;
+  return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}

@@ -1,0 +1,60 @@
+/**
+ * consoleTokenAuth(token): the console's sign-in for a shop without its own operator sessions (the standalone
+ * server's PAYIN_CONSOLE_TOKEN, the demo). The operator types the token into the login form once; the answer is a
+ * session cookie `<expiry>.<HMAC of the expiry under the token>`: the token itself never leaves the form, never
+ * enters a URL or a cookie, and a new token ends every session made with the old one. Tokens are compared in
+ * constant time; wrong ones are rate-limited by the console's router (console-handler.ts).
+ */
+import { signBody } from '../shared/hmac.js';
+import { timingSafeEqual } from '../shared/bytes.js';
+import type { ConsoleOptions } from './console-options.js';
+
+const COOKIE = 'payin_console';
+const SESSION_SECONDS = 12 * 60 * 60;
+/** Shorter tokens are refused at start: a console token must not be guessable within the login rate limit. */
+export const MIN_TOKEN_LENGTH = 16;
+
+export interface TokenAuthOptions {
+  /** Epoch ms now (tests inject a clock). */
+  now?: () => number;
+}
+
+export function consoleTokenAuth(token: string, options: TokenAuthOptions = {}): ConsoleOptions {
+  if (typeof token !== 'string' || token.trim().length < MIN_TOKEN_LENGTH) {
+    throw new TypeError(`consoleTokenAuth: the console token must be at least ${MIN_TOKEN_LENGTH} characters.`);
+  }
+  const secret = token.trim();
+  const now = options.now ?? Date.now;
+  const mac = (expiry: string) => signBody(secret, `payin-console-session:${expiry}`);
+  return {
+    async authorizeOperator(request) {
+      const value = cookieOf(request.headers.get('cookie'), COOKIE);
+      const [expiry, offered] = value?.split('.') ?? [];
+      if (!expiry || !offered || !/^\d+$/.test(expiry) || Number(expiry) * 1000 <= now()) return false;
+      return timingSafeEqual(await mac(expiry), offered);
+    },
+    operatorName: () => 'console token',
+    login: {
+      cookieName: COOKIE,
+      maxAgeSeconds: SESSION_SECONDS,
+      check: async (offered) => {
+        // Both sides hashed first, so that the comparison takes the same time whatever the length offered.
+        const [a, b] = await Promise.all([mac(`login:${offered}`), mac(`login:${secret}`)]);
+        return timingSafeEqual(a, b);
+      },
+      issue: async () => {
+        const expiry = String(Math.floor(now() / 1000) + SESSION_SECONDS);
+        return `${expiry}.${await mac(expiry)}`;
+      },
+    },
+  };
+}
+
+/** One cookie's value from a Cookie header. */
+export function cookieOf(header: string | null, name: string): string | undefined {
+  for (const part of (header ?? '').split(';')) {
+    const eq = part.indexOf('=');
+    if (eq > 0 && part.slice(0, eq).trim() === name) return part.slice(eq + 1).trim();
+  }
+  return undefined;
+}

@@ -1,0 +1,206 @@
+import { describe, expect, it } from 'vitest';
+import { MemoryStore } from '../../src/proxy/memory-store.js';
+import { drive, setup } from '../proxy/harness.js';
+import { consoleSetup } from './console-harness.js';
+
+interface Row {
+  id: string;
+  orderId: string;
+  outcome: string;
+  secondPaymentOf?: string;
+}
+interface ListBody {
+  payments: Row[];
+  next?: string;
+  counts: Record<string, number>;
+}
+interface DetailBody {
+  payment: Row;
+  history: { kind: string; state: string; source?: string; ok?: boolean; error?: string }[];
+  audit: { operator: string; action: string; result: string }[];
+  announcement: { failing: boolean };
+  order: { payments: Row[] };
+}
+
+describe('the console is off unless the shop turns it on', () => {
+  it('answers 404 under /payin/console without the console option', async () => {
+    const { proxy } = setup();
+    const answer = await proxy(new Request('http://shop.test/payin/console/api/payments'));
+    expect(answer.status).toBe(404);
+  });
+});
+
+describe('who may use the console', () => {
+  it('refuses a stranger with the same 401 whether or not the payment exists, and never caches', async () => {
+    const world = consoleSetup();
+    const { body } = await world.create('A-1');
+    const real = await world.request(`/api/payments/${body.payment.id}`, { as: 'stranger' });
+    const made = await world.request('/api/payments/no-such-payment', { as: 'stranger' });
+    expect(real.status).toBe(401);
+    expect(made.status).toBe(401);
+    expect(await real.text()).toBe(await made.text());
+    expect(real.headers.get('cache-control')).toBe('no-store');
+    expect((await world.request('/api/payments', { as: 'stranger' })).status).toBe(401);
+    expect((await world.request('', { as: 'stranger' })).status).toBe(401);
+  });
+
+  it('refuses requests from another site, and actions without the CSRF token', async () => {
+    const world = consoleSetup();
+    const { body } = await world.create('A-1');
+    await world.signIn();
+    const asked = world.service.paymentStatuses.length;
+    expect((await world.request('/api/payments', { site: 'cross-site' })).status).toBe(403);
+    const id = body.payment.id;
+    expect((await world.post(`/api/payments/${id}/recheck`, '', { 'x-payin-csrf': 'guess' })).answer.status).toBe(403);
+    expect((await world.post(`/api/payments/${id}/recheck`, '', { origin: 'https://evil.test' })).answer.status).toBe(403);
+    expect((await world.request(`/api/payments/${id}/recheck`, { method: 'POST', site: 'cross-site' })).status).toBe(403);
+    expect(world.service.paymentStatuses).toHaveLength(asked);
+    expect((await world.post(`/api/payments/${id}/recheck`)).answer.status).toBe(200);
+  });
+});
+
+describe('the list', () => {
+  it('lists payments newest first with counts, pages by cursor, and finds one by order id or payment id', async () => {
+    const world = consoleSetup();
+    await world.signIn();
+    const ids: string[] = [];
+    for (const order of ['A-1', 'A-2', 'A-3']) {
+      ids.push((await world.create(order)).body.payment.id);
+      await world.clock.advance(1_000);
+    }
+    const first = await world.get<ListBody>('/api/payments?limit=2');
+    expect(first.answer.headers.get('cache-control')).toBe('no-store');
+    expect(first.body.payments.map((p) => p.orderId)).toEqual(['A-3', 'A-2']);
+    expect(first.body.counts).toMatchObject({ all: 3, open: 3, paid: 0 });
+    const second = await world.get<ListBody>(`/api/payments?limit=2&cursor=${first.body.next}`);
+    expect(second.body.payments.map((p) => p.orderId)).toEqual(['A-1']);
+    expect((await world.get<ListBody>('/api/payments?q=A-2')).body.payments.map((p) => p.id)).toEqual([ids[1]]);
+    expect((await world.get<ListBody>(`/api/payments?q=${ids[2]}`)).body.payments.map((p) => p.orderId)).toEqual(['A-3']);
+    expect((await world.get<ListBody>('/api/payments?q=nothing')).body.payments).toEqual([]);
+    expect((await world.get('/api/payments?filter=bogus')).answer.status).toBe(400);
+  });
+
+  it('exports the current filter as CSV, with a formula-looking order id defused', async () => {
+    const world = consoleSetup();
+    await world.signIn();
+    await world.create('A-1');
+    await world.create('=cmd');
+    const { answer, text } = await world.post('/api/export', 'filter=open');
+    expect(answer.headers.get('content-type')).toMatch(/text\/csv/);
+    const lines = text.trim().split('\r\n');
+    expect(lines[0]).toBe('id,orderId,method,state,outcome,amount,currency,priced,createdAt,expiresAt,secondPaymentOf');
+    expect(lines).toHaveLength(3);
+    expect(text).toContain(",'=cmd,");
+    const audit = await world.store.auditLog(undefined, 5);
+    expect(audit[0]).toMatchObject({ operator: 'ana', action: 'export', result: '2 payments (open)' });
+  });
+});
+
+describe('re-check now', () => {
+  it('records what the service says through the ledger, announces paid once, and keeps the timeline and audit', async () => {
+    const world = consoleSetup();
+    await world.signIn();
+    const { body } = await world.create('A-1');
+    const id = body.payment.id;
+    world.service.set(id, { state: 'finished' }); // paid; its callback never came
+    const done = await world.post<{ result: string }>(`/api/payments/${id}/recheck`);
+    expect(done.body.result).toBe('now finished');
+    expect(world.updates.filter((u) => u.payment.outcome === 'paid')).toHaveLength(1);
+    await world.post(`/api/payments/${id}/recheck`);
+    expect(world.updates.filter((u) => u.payment.outcome === 'paid')).toHaveLength(1);
+    const detail = await world.get<DetailBody>(`/api/payments/${id}`);
+    expect(detail.body.payment.outcome).toBe('paid');
+    expect(detail.body.history.filter((h) => h.kind === 'state').map((h) => [h.state, h.source])).toEqual([
+      ['created', 'create'],
+      ['pending', 'create'],
+      ['finished', 'reconcile'],
+    ]);
+    expect(detail.body.history.some((h) => h.kind === 'announcement' && h.state === 'finished' && h.ok)).toBe(true);
+    expect(detail.body.audit.map((a) => [a.operator, a.action, a.result])).toEqual([
+      ['ana', 'recheck', 'unchanged (finished)'],
+      ['ana', 'recheck', 'now finished'],
+    ]);
+  });
+
+  it('says so when the service is down, and changes nothing', async () => {
+    const world = consoleSetup();
+    await world.signIn();
+    const { body } = await world.create('A-1');
+    const before = await world.store.getPayment(body.payment.id);
+    world.service.onStatus = () => 'network-error';
+    const done = await drive(
+      world.clock,
+      world.post<{ error: { code: string; message: string } }>(`/api/payments/${body.payment.id}/recheck`),
+    );
+    expect(done.answer.status).toBe(502);
+    expect(done.body.error.message).toMatch(/did not answer: nothing was changed/);
+    expect(await world.store.getPayment(body.payment.id)).toEqual(before);
+  });
+});
+
+describe('redeliver', () => {
+  it("lists a failing announcement, and sends it once the shop's hook recovers, once for two operators at once", async () => {
+    let down = true;
+    const calls: string[] = [];
+    const world = consoleSetup({
+      onPaymentUpdate: async (payment) => {
+        calls.push(payment.state);
+        if (down) throw new Error('the shop database is down');
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      },
+    });
+    await world.signIn();
+    const { body } = await world.create('A-1');
+    const id = body.payment.id;
+    const failing = await world.get<ListBody>('/api/payments?filter=failing');
+    expect(failing.body.payments.map((p) => p.id)).toEqual([id]);
+    expect(failing.body.counts.failing).toBe(1);
+    const detail = await world.get<DetailBody>(`/api/payments/${id}`);
+    expect(detail.body.announcement.failing).toBe(true);
+    expect(detail.body.history.find((h) => h.kind === 'announcement')).toMatchObject({
+      ok: false,
+      error: 'Error: the shop database is down',
+    });
+
+    down = false;
+    calls.length = 0;
+    const [a, b] = await Promise.all([world.post(`/api/payments/${id}/redeliver`), world.post(`/api/payments/${id}/redeliver`)]);
+    expect([a.answer.status, b.answer.status].sort()).toEqual([200, 409]);
+    expect(calls).toEqual(['pending']);
+    expect((await world.get<ListBody>('/api/payments?filter=failing')).body.payments).toEqual([]);
+    // Already taken: a redelivery hands the same state over once more.
+    const again = await world.post<{ result: string }>(`/api/payments/${id}/redeliver`);
+    expect(again.body.result).toBe('sent: the shop took it');
+    expect(calls).toEqual(['pending', 'pending']);
+  });
+});
+
+describe('a second payment of a paid order', () => {
+  it('is listed as a refund to do', async () => {
+    const world = consoleSetup();
+    await world.signIn();
+    const first = (await world.create('A-1', 'upi')).body.payment.id;
+    const second = (await world.create('A-1', 'sbp')).body.payment.id;
+    world.service.set(first, { state: 'finished' });
+    world.service.set(second, { state: 'finished' });
+    await world.post(`/api/payments/${first}/recheck`);
+    await world.post(`/api/payments/${second}/recheck`);
+    const list = await world.get<ListBody>('/api/payments?filter=second');
+    expect(list.body.payments.map((p) => [p.id, p.secondPaymentOf])).toEqual([[second, first]]);
+    expect(list.body.counts.second).toBe(1);
+  });
+});
+
+describe('a store that fails', () => {
+  it('answers with a clear error', async () => {
+    const store = new MemoryStore();
+    store.listPayments = async () => {
+      throw new Error('disk I/O error');
+    };
+    const world = consoleSetup({ store });
+    await world.signIn();
+    const { answer, body } = await world.get<{ error: { code: string; message: string } }>('/api/payments');
+    expect(answer.status).toBe(503);
+    expect(body.error.message).toMatch(/could not be read or written.*nothing was done/);
+  });
+});

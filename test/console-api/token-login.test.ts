@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { consoleTokenAuth } from '../../src/console-api/token-login.js';
+import { setup } from '../proxy/harness.js';
+
+const TOKEN = 'a-console-token-of-some-length';
+
+function world(origin = 'http://shop.test') {
+  const w = setup({ console: consoleTokenAuth(TOKEN), clientId: () => 'client-1' });
+  const login = (token: string) =>
+    w.proxy(
+      new Request(`${origin}/payin/console/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', origin },
+        body: new URLSearchParams({ token }).toString(),
+      }),
+    );
+  const get = (path: string, cookie?: string) =>
+    w.proxy(new Request(`${origin}/payin/console${path}`, { headers: cookie ? { cookie } : {} }));
+  return { ...w, login, get };
+}
+
+describe('the console token login', () => {
+  it('shows the login form to a stranger, and its API answers 401', async () => {
+    const w = world();
+    const page = await w.get('');
+    expect(page.status).toBe(401);
+    expect(page.headers.get('content-security-policy')).toContain("script-src 'self'");
+    expect(await page.text()).toContain('<form method="post" action="/payin/console/login">');
+    expect((await w.get('/api/payments')).status).toBe(401);
+  });
+
+  it('signs in with the right token: an HttpOnly, SameSite=Strict session cookie, the token in no URL or cookie', async () => {
+    const w = world();
+    const answer = await w.login(TOKEN);
+    expect(answer.status).toBe(303);
+    expect(answer.headers.get('location')).toBe('/payin/console');
+    const setCookie = answer.headers.get('set-cookie')!;
+    expect(setCookie).toMatch(/^payin_console=\d+\.[0-9a-f]{64}; Path=\/payin\/console; HttpOnly; SameSite=Strict; Max-Age=43200$/);
+    expect(setCookie).not.toContain(TOKEN);
+    const cookie = setCookie.split(';')[0]!;
+    expect((await w.get('/api/payments', cookie)).status).toBe(200);
+    expect((await w.get('', cookie)).status).toBe(200);
+    // A forged or expired session is refused.
+    expect((await w.get('/api/payments', `${cookie.slice(0, -2)}00`)).status).toBe(401);
+  });
+
+  it('marks the cookie Secure on https', async () => {
+    const w = world('https://shop.test');
+    expect((await w.login(TOKEN)).headers.get('set-cookie')).toContain('; Secure');
+  });
+
+  it('refuses a wrong token, and after ten wrong ones refuses even the right one for a while', async () => {
+    const w = world();
+    for (let i = 0; i < 10; i++) expect((await w.login(`wrong-${i}`)).status).toBe(401);
+    const limited = await w.login(TOKEN);
+    expect(limited.status).toBe(429);
+    expect(limited.headers.get('retry-after')).toBe('900');
+    await w.clock.advance(15 * 60_000);
+    expect((await w.login(TOKEN)).status).toBe(303);
+  });
+
+  it('refuses a login posted from another site', async () => {
+    const w = world();
+    const answer = await w.proxy(
+      new Request('http://shop.test/payin/console/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'cross-site', origin: 'https://evil.test' },
+        body: `token=${TOKEN}`,
+      }),
+    );
+    expect(answer.status).toBe(403);
+  });
+
+  it('refuses a short token at start', () => {
+    expect(() => consoleTokenAuth('short')).toThrow(/at least 16/);
+  });
+});
