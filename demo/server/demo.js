@@ -5,7 +5,8 @@
  * 0 picks free ports, which is what the end-to-end tests do. The storefront starts first, because the sandbox's
  * callbacks need its address and the proxy needs the sandbox's.
  */
-import { createPayinProxy } from '../../dist/proxy/index.js';
+import { randomBytes } from 'node:crypto';
+import { consoleTokenAuth, createPayinProxy } from '../../dist/proxy/index.js';
 import { createSandbox, DEMO_MERCHANT } from '../../dist/sandbox/index.js';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -23,6 +24,7 @@ const BASE_PATH = '/payin';
  *   storeUrl: string,
  *   sandboxUrl: string | undefined,
  *   pages: { label: string, url: string }[],
+ *   consoleToken: string,
  *   close(): Promise<void>,
  * }} RunningDemo
  */
@@ -80,8 +82,11 @@ export async function startDemo(env, { log = console.log } = {}) {
     const storeProblem = storeWarning(storeUrl);
     if (storeProblem) log(`[demo] warning: ${storeProblem}`);
 
+    // The operator's console: PAYIN_CONSOLE_TOKEN, else a fresh token for this run, printed by `npm start`.
+    const consoleToken = env.PAYIN_CONSOLE_TOKEN?.trim() || randomBytes(18).toString('base64url');
     const proxy = createPayinProxy({
       store: proxyStore,
+      console: consoleTokenAuth(consoleToken),
       // The SBP bank chooser's member list: the sandbox's stand-in, so that the demo works offline.
       ...(sandboxUrl ? { sbpBanksUrl: `${sandboxUrl}/proxyapp/c2bmembers.json` } : {}),
       provider,
@@ -105,6 +110,7 @@ export async function startDemo(env, { log = console.log } = {}) {
     return {
       storeUrl: store.url,
       sandboxUrl,
+      consoleToken,
       pages: [
         { label: 'Storefront', url: `${store.url}/` },
         { label: 'Plain HTML shop (script tag)', url: `${store.url}/shop` },
@@ -112,6 +118,7 @@ export async function startDemo(env, { log = console.log } = {}) {
         { label: 'React app', url: `${store.url}/react/` },
         { label: 'Strict CSP shop', url: `${store.url}/strict` },
         { label: "The shop's orders", url: `${store.url}/orders` },
+        { label: 'Operator console', url: `${store.url}${BASE_PATH}/console` },
         { label: 'Proxy', url: `${store.url}${BASE_PATH}` },
         { label: 'Callbacks', url: callbackUrl },
         ...(sandboxUrl ? [{ label: 'Sandbox console', url: `${sandboxUrl}/` }] : [{ label: 'Payment service', url: provider.baseUrl }]),

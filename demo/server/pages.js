@@ -73,6 +73,7 @@ ${head}
     <a href="/react/">React</a>
     <a href="/strict">Strict CSP</a>
     <a href="/orders">Orders</a>
+    <a href="/payin/console">Operator console</a>
     ${console}
   </nav>
 </header>
@@ -99,6 +100,8 @@ export function homePage(context) {
   <li><a href="/react/">React app</a>: React 19 passing properties and listening to the element's events.</li>
   <li><a href="/strict">Strict CSP shop</a>: the plain shop under <code>default-src 'self'</code>.</li>
   <li><a href="/orders">The shop's orders</a>: they turn "paid" when the service's callbacks arrive.</li>
+  <li><a href="/payin/console">Operator console</a>: every payment in the ledger, its timeline, re-check and redeliver
+  (sign in with the console token that <code>npm start</code> printed).</li>
 </ul>
 ${
   context.sandboxUrl

@@ -21,6 +21,7 @@ if (demo.sandboxUrl) {
   console.log('\n  Sandbox merchant: demo-merchant / token demo-token / secret demo-secret (public demo credentials)');
   console.log('  Pay an order: open the shop, press Pay, then press "pay" next to the payment in the sandbox console.');
 }
+console.log(`\n  Operator console token: ${demo.consoleToken} (this run's; set PAYIN_CONSOLE_TOKEN to choose one)`);
 console.log('\nReady. Press Ctrl+C to stop.');
 
 let stopping = false;

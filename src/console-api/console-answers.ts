@@ -9,7 +9,7 @@ import type { Answer } from '../server/plain-exchange.js';
 const COMMON = {
   'cache-control': 'no-store',
   'x-content-type-options': 'nosniff',
-  'referrer-policy': 'no-referrer',
+  'referrer-policy': 'same-origin',
   'x-frame-options': 'DENY',
 };
 

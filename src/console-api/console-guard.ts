@@ -37,6 +37,9 @@ export function refuseCrossSite(request: PlainRequest): void {
   const site = request.headers.get('sec-fetch-site');
   if (site !== null && site !== 'same-origin' && site !== 'none') throw forbidden();
   const origin = request.headers.get('origin');
+  // "null" is what a browser sends from an opaque origin (a sandboxed frame, a no-referrer page): trusted only
+  // when the browser also says the request is same-origin.
+  if (origin === 'null' && site === 'same-origin') return;
   if (origin !== null && hostOf(origin) !== hostOfRequest(request)) throw forbidden();
 }
 

@@ -29,7 +29,7 @@ export function consolePage(base: string): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>Payments console</title>
 <link rel="stylesheet" href="${b}/console.css">
 </head>
@@ -48,7 +48,7 @@ export function loginPage(base: string, message: string | undefined): string {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="no-referrer">
+<meta name="referrer" content="same-origin">
 <title>Payments console: sign in</title>
 <link rel="stylesheet" href="${b}/console.css">
 </head>

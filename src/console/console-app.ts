@@ -1,0 +1,181 @@
+/**
+ * <payin-console>: the operator's console page. It asks the server who the operator is (and gets the CSRF token
+ * for its actions), then shows the list or one payment. It keeps the filter and search in its own state, not in
+ * the URL's query, so that nothing typed into it ends up in a log of URLs; the words follow the browser's
+ * language (English or Russian, switchable), amounts and times the browser's locale and time zone.
+ *
+ * @attr base - the console's path, e.g. /payin/console (the server writes it into the page)
+ */
+import { html, LitElement, nothing } from 'lit';
+import { ConsoleCallError, ConsoleClient, type ListAnswer, type PaymentAnswer } from './console-client.js';
+import { type ConsoleLang, pickLang, WORDS } from './console-i18n.js';
+import { filterBar, paymentDetail, paymentTable } from './console-views.js';
+import { consoleStyles } from './console.styles.js';
+
+export class PayinConsole extends LitElement {
+  static override styles = consoleStyles;
+  static override properties = {
+    base: { type: String },
+    lang: { type: String, reflect: true },
+    filter: { state: true },
+    q: { state: true },
+    list: { state: true },
+    detail: { state: true },
+    message: { state: true },
+    failed: { state: true },
+    busy: { state: true },
+    operator: { state: true },
+  };
+
+  declare base: string;
+  declare lang: ConsoleLang;
+  declare filter: string;
+  declare q: string;
+  declare list: ListAnswer | undefined;
+  declare detail: PaymentAnswer | undefined;
+  declare message: string;
+  declare failed: boolean;
+  declare busy: boolean;
+  declare operator: string;
+  #client: ConsoleClient | undefined;
+  #filters: readonly string[] = [];
+  readonly #locale = navigator.language;
+
+  constructor() {
+    super();
+    this.base = '';
+    this.lang = pickLang(navigator.languages);
+    this.filter = 'all';
+    this.q = '';
+    this.message = '';
+    this.failed = false;
+    this.busy = false;
+    this.operator = '';
+  }
+
+  override connectedCallback(): void {
+    super.connectedCallback();
+    this.#client = new ConsoleClient(this.base);
+    void this.#run(async () => {
+      const session = await this.#client!.session();
+      this.operator = session.operator;
+      this.#filters = session.filters;
+      await this.#load();
+    });
+  }
+
+  override updated(): void {
+    document.documentElement.lang = this.lang;
+  }
+
+  get #t() {
+    return WORDS[this.lang];
+  }
+
+  /** Runs one call at a time, showing its failure as the server worded it. */
+  async #run(work: () => Promise<void>): Promise<void> {
+    this.busy = true;
+    try {
+      await work();
+    } catch (error) {
+      this.failed = true;
+      this.message = error instanceof ConsoleCallError ? error.message : this.#t.error;
+      if (error instanceof ConsoleCallError && error.status === 401) location.reload();
+    } finally {
+      this.busy = false;
+    }
+  }
+
+  async #load(cursor?: string): Promise<void> {
+    const page = await this.#client!.list(this.filter, this.q, cursor);
+    this.list = cursor && this.list ? { ...page, payments: [...this.list.payments, ...page.payments] } : page;
+  }
+
+  #open = (id: string) =>
+    this.#run(async () => {
+      this.message = '';
+      this.detail = await this.#client!.payment(id);
+      await this.updateComplete;
+      this.renderRoot.querySelector<HTMLElement>('#payment-heading')?.focus();
+    });
+
+  #act = (action: 'recheck' | 'redeliver') =>
+    this.#run(async () => {
+      const id = this.detail!.payment.id;
+      this.failed = false;
+      this.message = '';
+      try {
+        this.message = `${action === 'recheck' ? this.#t.recheck : this.#t.redeliver}: ${(await this.#client!.act(id, action)).result}`;
+      } finally {
+        this.detail = await this.#client!.payment(id);
+      }
+    });
+
+  #search = (event: SubmitEvent) => {
+    event.preventDefault();
+    const input = (event.target as HTMLFormElement).elements.namedItem('q') as HTMLInputElement;
+    this.q = input.value.trim();
+    this.detail = undefined;
+    void this.#run(() => this.#load());
+  };
+
+  #export = () =>
+    this.#run(async () => {
+      const blob = await this.#client!.exportCsv(this.filter, this.q);
+      const link = document.createElement('a');
+      link.href = URL.createObjectURL(blob);
+      link.download = `payments-${this.filter}.csv`;
+      link.click();
+      setTimeout(() => URL.revokeObjectURL(link.href), 60_000);
+    });
+
+  #signOut = () =>
+    this.#run(async () => {
+      await this.#client!.signOut();
+      location.reload();
+    });
+
+  override render() {
+    const t = this.#t;
+    const common = { t, locale: this.#locale, busy: this.busy, open: this.#open };
+    return html`<header>
+        <h1>${t.title}</h1>
+        <div>
+          <label for="lang">${t.language}</label>
+          <select id="lang" @change=${(e: Event) => (this.lang = (e.target as HTMLSelectElement).value as ConsoleLang)}>
+            <option value="en" ?selected=${this.lang === 'en'}>English</option>
+            <option value="ru" ?selected=${this.lang === 'ru'}>Русский</option>
+          </select>
+          <button type="button" @click=${this.#signOut}>${t.signOut}</button>
+        </div>
+      </header>
+      <p class="status ${this.failed ? 'error' : ''}" role="status" aria-live="polite">${this.message}</p>
+      <main>
+        ${
+          this.detail
+            ? paymentDetail({ ...common, detail: this.detail, back: () => (this.detail = undefined), act: this.#act })
+            : html`<form class="tools" role="search" @submit=${this.#search}>
+                  <div>
+                    <label for="q">${t.search}</label>
+                    <input id="q" name="q" type="search" .value=${this.q} autocomplete="off" spellcheck="false">
+                  </div>
+                  <button type="submit" class="primary">${t.searchButton}</button>
+                  ${this.q ? html`<button type="button" @click=${() => this.#clear()}>${t.clear}</button>` : nothing}
+                  <button type="button" @click=${this.#export}>${t.export}</button>
+                </form>
+                ${filterBar({ ...common, filters: this.#filters, filter: this.filter, list: this.list, setFilter: (f) => this.#setFilter(f), more: () => {} })}
+                ${paymentTable({ ...common, filters: this.#filters, filter: this.filter, list: this.list, setFilter: () => {}, more: () => this.#run(() => this.#load(this.list?.next)) })}`
+        }
+      </main>`;
+  }
+
+  #setFilter(filter: string) {
+    this.filter = filter;
+    void this.#run(() => this.#load());
+  }
+
+  #clear() {
+    this.q = '';
+    void this.#run(() => this.#load());
+  }
+}

@@ -1,0 +1,160 @@
+/**
+ * The console's words in English and Russian. The operator's browser language picks one (a switch changes it);
+ * numbers, amounts and times are written by Intl in the operator's own locale and time zone, whatever the words.
+ */
+export interface ConsoleWords {
+  title: string;
+  search: string;
+  searchButton: string;
+  clear: string;
+  filters: Record<string, string>;
+  export: string;
+  signOut: string;
+  columns: { created: string; order: string; payment: string; method: string; amount: string; outcome: string; notes: string };
+  outcomes: Record<string, string>;
+  notes: { late: string; second: string; stuck: string };
+  empty: string;
+  more: string;
+  loading: string;
+  back: string;
+  facts: { order: string; payment: string; method: string; amount: string; priced: string; state: string; created: string; expires: string; address: string };
+  recheck: string;
+  redeliver: string;
+  redeliverNote: string;
+  timeline: string;
+  announcements: string;
+  otherPayments: string;
+  noOtherPayments: string;
+  audit: string;
+  noAudit: string;
+  stateLine: (state: string, outcome: string, source: string) => string;
+  announcementLine: (state: string, ok: boolean, redelivery: boolean) => string;
+  sources: Record<string, string>;
+  failingNow: string;
+  secondOf: (id: string) => string;
+  language: string;
+  error: string;
+}
+
+export const en: ConsoleWords = {
+  title: 'Payments',
+  search: 'Order id or payment id',
+  searchButton: 'Find',
+  clear: 'Show all',
+  filters: {
+    all: 'All',
+    open: 'Open',
+    paid: 'Paid',
+    late: 'Paid late',
+    underpaid: 'Underpaid',
+    superseded: 'Superseded',
+    expired: 'Expired',
+    failed: 'Failed',
+    second: 'Second payment: refund',
+    failing: 'Announcement failing',
+    stuck: 'Stuck',
+  },
+  export: 'Export CSV',
+  signOut: 'Sign out',
+  columns: { created: 'Created', order: 'Order', payment: 'Payment', method: 'Method', amount: 'Amount', outcome: 'Outcome', notes: 'Notes' },
+  outcomes: { waiting: 'Waiting', checking: 'Checking', paid: 'Paid', underpaid: 'Underpaid', superseded: 'Superseded', expired: 'Expired', failed: 'Failed' },
+  notes: { late: 'paid after expiry', second: 'second payment: refund it', stuck: 'stuck: open past expiry' },
+  empty: 'No payments here.',
+  more: 'Show more',
+  loading: 'Loading…',
+  back: 'Back to the list',
+  facts: {
+    order: 'Order',
+    payment: 'Payment id (service)',
+    method: 'Method',
+    amount: 'Amount',
+    priced: 'Priced by the shop',
+    state: 'State at the service',
+    created: 'Created',
+    expires: 'Expires',
+    address: 'Paid to',
+  },
+  recheck: 'Re-check now',
+  redeliver: 'Redeliver announcement',
+  redeliverNote: 'The shop receives the same state again; its hook must already accept a state it has seen.',
+  timeline: 'Timeline',
+  announcements: 'Announcements to the shop',
+  otherPayments: "The order's other payments",
+  noOtherPayments: 'None.',
+  audit: 'Operator actions',
+  noAudit: 'None yet.',
+  stateLine: (state, outcome, source) => `State ${state} (${outcome}), from ${source}`,
+  announcementLine: (state, ok, redelivery) => `${redelivery ? 'Redelivery' : 'Announcement'} of ${state}: ${ok ? 'taken by the shop' : 'not taken'}`,
+  sources: { create: 'create', status: 'a status call', callback: 'a callback', events: 'an event stream', reconcile: 'a re-check', outbox: 'a retry' },
+  failingNow: "The shop's hook has not taken the current state yet.",
+  secondOf: (id) => `Second payment of the order (first: ${id}): refund it.`,
+  language: 'Language',
+  error: 'Something went wrong',
+};
+
+export const ru: ConsoleWords = {
+  title: 'Платежи',
+  search: 'Номер заказа или платежа',
+  searchButton: 'Найти',
+  clear: 'Показать все',
+  filters: {
+    all: 'Все',
+    open: 'Открытые',
+    paid: 'Оплачены',
+    late: 'Оплачены поздно',
+    underpaid: 'Недоплата',
+    superseded: 'Заменены',
+    expired: 'Истекли',
+    failed: 'Ошибка',
+    second: 'Второй платёж: возврат',
+    failing: 'Уведомление не доходит',
+    stuck: 'Зависли',
+  },
+  export: 'Выгрузить CSV',
+  signOut: 'Выйти',
+  columns: { created: 'Создан', order: 'Заказ', payment: 'Платёж', method: 'Способ', amount: 'Сумма', outcome: 'Итог', notes: 'Заметки' },
+  outcomes: { waiting: 'Ожидает', checking: 'Проверка', paid: 'Оплачен', underpaid: 'Недоплата', superseded: 'Заменён', expired: 'Истёк', failed: 'Ошибка' },
+  notes: { late: 'оплачен после срока', second: 'второй платёж: вернуть', stuck: 'завис: открыт после срока' },
+  empty: 'Здесь платежей нет.',
+  more: 'Показать ещё',
+  loading: 'Загрузка…',
+  back: 'Назад к списку',
+  facts: {
+    order: 'Заказ',
+    payment: 'Номер платежа (сервис)',
+    method: 'Способ',
+    amount: 'Сумма',
+    priced: 'Цена магазина',
+    state: 'Состояние в сервисе',
+    created: 'Создан',
+    expires: 'Истекает',
+    address: 'Получатель',
+  },
+  recheck: 'Проверить сейчас',
+  redeliver: 'Отправить уведомление снова',
+  redeliverNote: 'Магазин получит то же состояние ещё раз; его обработчик должен принимать повторы.',
+  timeline: 'История',
+  announcements: 'Уведомления магазину',
+  otherPayments: 'Другие платежи заказа',
+  noOtherPayments: 'Нет.',
+  audit: 'Действия операторов',
+  noAudit: 'Пока нет.',
+  stateLine: (state, outcome, source) => `Состояние ${state} (${outcome}), источник: ${source}`,
+  announcementLine: (state, ok, redelivery) => `${redelivery ? 'Повторное уведомление' : 'Уведомление'} о ${state}: ${ok ? 'принято магазином' : 'не принято'}`,
+  sources: { create: 'создание', status: 'запрос статуса', callback: 'колбэк', events: 'поток событий', reconcile: 'перепроверка', outbox: 'повтор' },
+  failingNow: 'Обработчик магазина ещё не принял текущее состояние.',
+  secondOf: (id) => `Второй платёж заказа (первый: ${id}): верните его.`,
+  language: 'Язык',
+  error: 'Что-то пошло не так',
+};
+
+export const WORDS = { en, ru } as const;
+export type ConsoleLang = keyof typeof WORDS;
+
+export function pickLang(languages: readonly string[]): ConsoleLang {
+  for (const tag of languages) {
+    const base = tag.toLowerCase().split('-')[0];
+    if (base === 'ru' || base === 'en') return base;
+  }
+  return 'en';
+}

@@ -1,0 +1,137 @@
+/**
+ * What the console shows, as functions of what it holds: the list (filters with counts, search, the table that
+ * turns into cards on a phone) and one payment (its facts, actions, timeline, the order's other payments, the
+ * audit). Every value is rendered as text by Lit: order ids and errors come from outside and are never HTML.
+ */
+import { html, nothing, type TemplateResult } from 'lit';
+import type { ListAnswer, PaymentAnswer, Row } from './console-client.js';
+import { formatAmount, formatTime } from './console-format.js';
+import type { ConsoleWords } from './console-i18n.js';
+
+export interface ViewContext {
+  t: ConsoleWords;
+  locale: string;
+  busy: boolean;
+  open(id: string): void;
+}
+
+export interface ListContext extends ViewContext {
+  filters: readonly string[];
+  filter: string;
+  list: ListAnswer | undefined;
+  setFilter(filter: string): void;
+  more(): void;
+}
+
+const outcomeBadge = (row: Row, t: ConsoleWords) => html`<span class="badge ${row.outcome}">${t.outcomes[row.outcome] ?? row.outcome}</span>`;
+
+function notesOf(row: Row, t: ConsoleWords): TemplateResult | typeof nothing {
+  const notes = [row.late && t.notes.late, row.secondPaymentOf && t.notes.second, row.stuck && t.notes.stuck].filter(Boolean);
+  return notes.length ? html`<span class="note">${notes.join('; ')}</span>` : nothing;
+}
+
+export function filterBar(c: ListContext): TemplateResult {
+  return html`<ul class="filters" aria-label=${c.t.columns.outcome}>
+    ${c.filters.map(
+      (f) => html`<li>
+        <button type="button" aria-pressed=${c.filter === f ? 'true' : 'false'} data-filter=${f} @click=${() => c.setFilter(f)}>
+          ${c.t.filters[f] ?? f}<span class="count">${c.list ? new Intl.NumberFormat(c.locale).format(c.list.counts[f] ?? 0) : ''}</span>
+        </button>
+      </li>`,
+    )}
+  </ul>`;
+}
+
+export function paymentTable(c: ListContext): TemplateResult {
+  const { t, locale, list } = c;
+  if (!list) return html`<p>${t.loading}</p>`;
+  if (list.payments.length === 0) return html`<p>${t.empty}</p>`;
+  const col = t.columns;
+  return html`<table>
+      <thead>
+        <tr>
+          <th scope="col">${col.created}</th><th scope="col">${col.order}</th><th scope="col">${col.payment}</th>
+          <th scope="col">${col.method}</th><th scope="col">${col.amount}</th><th scope="col">${col.outcome}</th><th scope="col">${col.notes}</th>
+        </tr>
+      </thead>
+      <tbody>
+        ${list.payments.map(
+          (row) => html`<tr data-payment=${row.id}>
+            <td data-label=${col.created}>${formatTime(row.createdAt ?? row.listedAt, locale)}</td>
+            <td data-label=${col.order}>${row.orderId}</td>
+            <td data-label=${col.payment}><button type="button" class="link" @click=${() => c.open(row.id)}>${row.id}</button></td>
+            <td data-label=${col.method}>${row.method.toUpperCase()}</td>
+            <td data-label=${col.amount} class="amount">${formatAmount(row.amount, row.currency, locale)}</td>
+            <td data-label=${col.outcome}>${outcomeBadge(row, t)}</td>
+            <td data-label=${col.notes}>${notesOf(row, t)}</td>
+          </tr>`,
+        )}
+      </tbody>
+    </table>
+    ${list.next ? html`<p><button type="button" @click=${() => c.more()} ?disabled=${c.busy}>${t.more}</button></p>` : nothing}`;
+}
+
+export interface DetailContext extends ViewContext {
+  detail: PaymentAnswer;
+  back(): void;
+  act(action: 'recheck' | 'redeliver'): void;
+}
+
+export function paymentDetail(c: DetailContext): TemplateResult {
+  const { t, locale, detail } = c;
+  const p = detail.payment;
+  const f = t.facts;
+  const timeline = detail.history.filter((h) => h.kind === 'state');
+  const announcements = detail.history.filter((h) => h.kind === 'announcement');
+  return html`<p><button type="button" @click=${() => c.back()}>← ${t.back}</button></p>
+    <h2 id="payment-heading" tabindex="-1">${t.columns.payment} ${p.id}</h2>
+    <dl>
+      <dt>${f.order}</dt><dd>${p.orderId}</dd>
+      <dt>${f.payment}</dt><dd>${p.id}</dd>
+      <dt>${f.method}</dt><dd>${p.method.toUpperCase()}</dd>
+      <dt>${f.amount}</dt><dd>${formatAmount(p.amount, p.currency, locale)}</dd>
+      <dt>${f.priced}</dt><dd>${formatAmount(p.priced, p.currency, locale)}</dd>
+      <dt>${f.state}</dt><dd>${p.state} · ${outcomeBadge(p, t)} ${notesOf(p, t)}</dd>
+      <dt>${f.created}</dt><dd>${formatTime(p.createdAt, locale)}</dd>
+      <dt>${f.expires}</dt><dd>${formatTime(p.expiresAt, locale)}</dd>
+      ${p.requisites ? html`<dt>${f.address}</dt><dd>${p.requisites.address}${p.requisites.bank ? ` (${p.requisites.bank})` : ''}</dd>` : nothing}
+    </dl>
+    ${p.secondPaymentOf ? html`<p class="note">${t.secondOf(p.secondPaymentOf)}</p>` : nothing}
+    ${detail.announcement.failing ? html`<p class="note">${t.failingNow}</p>` : nothing}
+    <div class="actions">
+      <button type="button" class="primary" ?disabled=${c.busy} @click=${() => c.act('recheck')}>${t.recheck}</button>
+      <button type="button" ?disabled=${c.busy} @click=${() => c.act('redeliver')} aria-describedby="redeliver-note">${t.redeliver}</button>
+    </div>
+    <p id="redeliver-note">${t.redeliverNote}</p>
+    <h2>${t.timeline}</h2>
+    <ol class="timeline">
+      ${timeline.map(
+        (h) => html`<li><time>${formatTime(h.at, locale)}</time> ${h.kind === 'state' ? t.stateLine(h.state, t.outcomes[h.outcome] ?? h.outcome, t.sources[h.source] ?? h.source) : ''}</li>`,
+      )}
+    </ol>
+    <h2>${t.announcements}</h2>
+    <ol class="announcements">
+      ${announcements.map(
+        (h) =>
+          html`<li><time>${formatTime(h.at, locale)}</time> ${h.kind === 'announcement' ? html`${t.announcementLine(h.state, h.ok, h.redelivery === true)}${h.error ? html` <span class="error">(${h.error})</span>` : nothing}` : ''}</li>`,
+      )}
+    </ol>
+    <h2>${t.otherPayments}</h2>
+    ${
+      detail.order.payments.length
+        ? html`<ul class="plain">
+            ${detail.order.payments.map(
+              (o) => html`<li><button type="button" class="link" @click=${() => c.open(o.id)}>${o.id}</button> · ${o.method.toUpperCase()} · ${formatAmount(o.amount, o.currency, locale)} · ${outcomeBadge(o, t)} ${notesOf(o, t)}</li>`,
+            )}
+          </ul>`
+        : html`<p>${t.noOtherPayments}</p>`
+    }
+    <h2>${t.audit}</h2>
+    ${
+      detail.audit.length
+        ? html`<ul class="plain audit">
+            ${detail.audit.map((a) => html`<li><time>${formatTime(a.at, locale)}</time> ${a.operator}: ${a.action} → ${a.result}</li>`)}
+          </ul>`
+        : html`<p>${t.noAudit}</p>`
+    }`;
+}

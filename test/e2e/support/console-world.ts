@@ -1,0 +1,110 @@
+/**
+ * The operator's console as a shop runs it, for the end-to-end suite: the built package's proxy (dist/) with the
+ * console behind a token, its SQLite ledger, the embedded sandbox of the payment service, and a shop whose hook
+ * the test can take down and bring back. The service's callbacks pass through a switch, so that a test can lose
+ * them (answered 200 and dropped, as a broken network path to the shop would) and see the console find the truth.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export const CONSOLE_TOKEN = 'end-to-end-console-token-0123456789';
+
+interface Dist {
+  createPayinProxy: (options: Record<string, unknown>) => ((request: Request) => Promise<Response>) & { close(): Promise<void> };
+  consoleTokenAuth: (token: string) => unknown;
+  createSandbox: (options: Record<string, unknown>) => ((request: Request) => Promise<Response>) & { close(): Promise<void> };
+  DEMO_MERCHANT: { id: string; token: string; secret: string };
+  serve: (handler: (request: Request) => Promise<Response>, options?: Record<string, unknown>) => Promise<{ url: string; close(): Promise<void> }>;
+  createSqliteStore: (options: { path: string }) => { close(): Promise<void> };
+}
+
+export interface Announcement {
+  paymentId: string;
+  orderId: string;
+  state: string;
+  outcome: string;
+  secondPaymentOf?: string;
+}
+
+export interface ConsoleWorld {
+  shopUrl: string;
+  sandboxUrl: string;
+  announcements: Announcement[];
+  hookDown: boolean;
+  dropCallbacks: boolean;
+  /** What a shopper's page does: creates a payment for the order and method. */
+  createPayment(orderId: string, method?: string): Promise<{ id: string }>;
+  close(): Promise<void>;
+}
+
+const dist = async (path: string) => import(new URL(`../../../dist/${path}`, import.meta.url).href);
+
+export async function startConsoleWorld(): Promise<ConsoleWorld> {
+  const [proxyModule, sandboxModule, serverModule, sqliteModule] = await Promise.all([
+    dist('proxy/index.js'),
+    dist('sandbox/index.js'),
+    dist('server/index.js'),
+    dist('sqlite/index.js'),
+  ]);
+  const { createPayinProxy, consoleTokenAuth, createSandbox, DEMO_MERCHANT, serve, createSqliteStore } = {
+    ...proxyModule,
+    ...sandboxModule,
+    ...serverModule,
+    ...sqliteModule,
+  } as Dist;
+  const dir = mkdtempSync(join(tmpdir(), 'payin-console-e2e-'));
+  const store = createSqliteStore({ path: join(dir, 'ledger.db') });
+  const sandbox = createSandbox({ requisitesDelayMs: 0, callbackRetryDelayMs: 200 });
+  const sandboxServer = await serve(sandbox);
+
+  const world = { announcements: [] as Announcement[], hookDown: false, dropCallbacks: false } as ConsoleWorld;
+  let proxy: ReturnType<Dist['createPayinProxy']> | undefined;
+  const shopServer = await serve(async (request) => {
+    const path = new URL(request.url).pathname;
+    if (path === '/payin/callback' && world.dropCallbacks) return new Response('', { status: 200 });
+    if (path.startsWith('/payin')) return proxy!(request);
+    return new Response('the shop', { headers: { 'content-type': 'text/plain' } });
+  });
+  proxy = createPayinProxy({
+    provider: { baseUrl: sandboxServer.url, merchantId: DEMO_MERCHANT.id, token: DEMO_MERCHANT.token, secret: DEMO_MERCHANT.secret },
+    callbackUrl: `${shopServer.url}/payin/callback`,
+    store,
+    reconcileEveryMs: 0,
+    env: {},
+    console: consoleTokenAuth(CONSOLE_TOKEN),
+    resolveOrder: () => ({ amount: '499.00', currency: 'INR' }),
+    onPaymentUpdate: (payment: { id: string; orderId: string; state: string; outcome: string }, info: { secondPaymentOf?: string }) => {
+      if (world.hookDown) throw new Error('the shop database is down');
+      world.announcements.push({
+        paymentId: payment.id,
+        orderId: payment.orderId,
+        state: payment.state,
+        outcome: payment.outcome,
+        ...(info.secondPaymentOf ? { secondPaymentOf: info.secondPaymentOf } : {}),
+      });
+    },
+  });
+
+  return Object.assign(world, {
+    shopUrl: shopServer.url,
+    sandboxUrl: sandboxServer.url,
+    async createPayment(orderId: string, method = 'upi') {
+      const answer = await fetch(`${shopServer.url}/payin/payments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ orderId, method }),
+      });
+      if (!answer.ok) throw new Error(`create answered ${answer.status}: ${await answer.text()}`);
+      return ((await answer.json()) as { payment: { id: string } }).payment;
+    },
+    async close() {
+      await proxy?.close();
+      await shopServer.close();
+      await sandboxServer.close();
+      await sandbox.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  });
+}
