@@ -24,6 +24,8 @@
 //   BENCH_LATENCY_RUNS=20        browser runs per mode, after 2 warm-up runs
 //   BENCH_POLL_MS=1000           the element's poll-interval in the polling runs
 //   CHROME_PATH=/path/to/chrome  the browser for the latency figures
+//   BENCH_CONSOLE_PAYMENTS=100000  payments in the SQLite ledger the console lists
+//   BENCH_CONSOLE_ROUNDS=200     reads of each console figure
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -44,6 +46,7 @@ const SCRIPTS = [
   { id: 'memory', script: 'memory.mjs', title: 'Memory' },
   { id: 'soak-memory', script: 'soak-memory.mjs', title: 'Memory over a soak' },
   { id: 'reconcile', script: 'reconcile.mjs', title: 'Reconcile sweep' },
+  { id: 'console-list', script: 'console-list.mjs', title: 'Console list' },
 ];
 const only = process.env.BENCH_ONLY?.split(',')
   .map((id) => id.trim().replace(/\.mjs$/, ''))

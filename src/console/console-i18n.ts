@@ -17,7 +17,17 @@ export interface ConsoleWords {
   more: string;
   loading: string;
   back: string;
-  facts: { order: string; payment: string; method: string; amount: string; priced: string; state: string; created: string; expires: string; address: string };
+  facts: {
+    order: string;
+    payment: string;
+    method: string;
+    amount: string;
+    priced: string;
+    state: string;
+    created: string;
+    expires: string;
+    address: string;
+  };
   recheck: string;
   redeliver: string;
   redeliverNote: string;
@@ -56,8 +66,24 @@ export const en: ConsoleWords = {
   },
   export: 'Export CSV',
   signOut: 'Sign out',
-  columns: { created: 'Created', order: 'Order', payment: 'Payment', method: 'Method', amount: 'Amount', outcome: 'Outcome', notes: 'Notes' },
-  outcomes: { waiting: 'Waiting', checking: 'Checking', paid: 'Paid', underpaid: 'Underpaid', superseded: 'Superseded', expired: 'Expired', failed: 'Failed' },
+  columns: {
+    created: 'Created',
+    order: 'Order',
+    payment: 'Payment',
+    method: 'Method',
+    amount: 'Amount',
+    outcome: 'Outcome',
+    notes: 'Notes',
+  },
+  outcomes: {
+    waiting: 'Waiting',
+    checking: 'Checking',
+    paid: 'Paid',
+    underpaid: 'Underpaid',
+    superseded: 'Superseded',
+    expired: 'Expired',
+    failed: 'Failed',
+  },
   notes: { late: 'paid after expiry', second: 'second payment: refund it', stuck: 'stuck: open past expiry' },
   empty: 'No payments here.',
   more: 'Show more',
@@ -72,7 +98,7 @@ export const en: ConsoleWords = {
     state: 'State at the service',
     created: 'Created',
     expires: 'Expires',
-    address: 'Paid to',
+    address: 'Pay to (requisites)',
   },
   recheck: 'Re-check now',
   redeliver: 'Redeliver announcement',
@@ -84,8 +110,16 @@ export const en: ConsoleWords = {
   audit: 'Operator actions',
   noAudit: 'None yet.',
   stateLine: (state, outcome, source) => `State ${state} (${outcome}), from ${source}`,
-  announcementLine: (state, ok, redelivery) => `${redelivery ? 'Redelivery' : 'Announcement'} of ${state}: ${ok ? 'taken by the shop' : 'not taken'}`,
-  sources: { create: 'create', status: 'a status call', callback: 'a callback', events: 'an event stream', reconcile: 'a re-check', outbox: 'a retry' },
+  announcementLine: (state, ok, redelivery) =>
+    `${redelivery ? 'Redelivery' : 'Announcement'} of ${state}: ${ok ? 'taken by the shop' : 'not taken'}`,
+  sources: {
+    create: 'create',
+    status: 'a status call',
+    callback: 'a callback',
+    events: 'an event stream',
+    reconcile: 'a re-check',
+    outbox: 'a retry',
+  },
   failingNow: "The shop's hook has not taken the current state yet.",
   secondOf: (id) => `Second payment of the order (first: ${id}): refund it.`,
   language: 'Language',
@@ -113,7 +147,15 @@ export const ru: ConsoleWords = {
   export: 'Выгрузить CSV',
   signOut: 'Выйти',
   columns: { created: 'Создан', order: 'Заказ', payment: 'Платёж', method: 'Способ', amount: 'Сумма', outcome: 'Итог', notes: 'Заметки' },
-  outcomes: { waiting: 'Ожидает', checking: 'Проверка', paid: 'Оплачен', underpaid: 'Недоплата', superseded: 'Заменён', expired: 'Истёк', failed: 'Ошибка' },
+  outcomes: {
+    waiting: 'Ожидает',
+    checking: 'Проверка',
+    paid: 'Оплачен',
+    underpaid: 'Недоплата',
+    superseded: 'Заменён',
+    expired: 'Истёк',
+    failed: 'Ошибка',
+  },
   notes: { late: 'оплачен после срока', second: 'второй платёж: вернуть', stuck: 'завис: открыт после срока' },
   empty: 'Здесь платежей нет.',
   more: 'Показать ещё',
@@ -128,7 +170,7 @@ export const ru: ConsoleWords = {
     state: 'Состояние в сервисе',
     created: 'Создан',
     expires: 'Истекает',
-    address: 'Получатель',
+    address: 'Реквизиты',
   },
   recheck: 'Проверить сейчас',
   redeliver: 'Отправить уведомление снова',
@@ -140,8 +182,16 @@ export const ru: ConsoleWords = {
   audit: 'Действия операторов',
   noAudit: 'Пока нет.',
   stateLine: (state, outcome, source) => `Состояние ${state} (${outcome}), источник: ${source}`,
-  announcementLine: (state, ok, redelivery) => `${redelivery ? 'Повторное уведомление' : 'Уведомление'} о ${state}: ${ok ? 'принято магазином' : 'не принято'}`,
-  sources: { create: 'создание', status: 'запрос статуса', callback: 'колбэк', events: 'поток событий', reconcile: 'перепроверка', outbox: 'повтор' },
+  announcementLine: (state, ok, redelivery) =>
+    `${redelivery ? 'Повторное уведомление' : 'Уведомление'} о ${state}: ${ok ? 'принято магазином' : 'не принято'}`,
+  sources: {
+    create: 'создание',
+    status: 'запрос статуса',
+    callback: 'колбэк',
+    events: 'поток событий',
+    reconcile: 'перепроверка',
+    outbox: 'повтор',
+  },
   failingNow: 'Обработчик магазина ещё не принял текущее состояние.',
   secondOf: (id) => `Второй платёж заказа (первый: ${id}): верните его.`,
   language: 'Язык',

@@ -23,7 +23,8 @@ export interface ListContext extends ViewContext {
   more(): void;
 }
 
-const outcomeBadge = (row: Row, t: ConsoleWords) => html`<span class="badge ${row.outcome}">${t.outcomes[row.outcome] ?? row.outcome}</span>`;
+const outcomeBadge = (row: Row, t: ConsoleWords) =>
+  html`<span class="badge ${row.outcome}">${t.outcomes[row.outcome] ?? row.outcome}</span>`;
 
 function notesOf(row: Row, t: ConsoleWords): TemplateResult | typeof nothing {
   const notes = [row.late && t.notes.late, row.secondPaymentOf && t.notes.second, row.stuck && t.notes.stuck].filter(Boolean);
@@ -106,7 +107,8 @@ export function paymentDetail(c: DetailContext): TemplateResult {
     <h2>${t.timeline}</h2>
     <ol class="timeline">
       ${timeline.map(
-        (h) => html`<li><time>${formatTime(h.at, locale)}</time> ${h.kind === 'state' ? t.stateLine(h.state, t.outcomes[h.outcome] ?? h.outcome, t.sources[h.source] ?? h.source) : ''}</li>`,
+        (h) =>
+          html`<li><time>${formatTime(h.at, locale)}</time> ${h.kind === 'state' ? t.stateLine(h.state, t.outcomes[h.outcome] ?? h.outcome, t.sources[h.source] ?? h.source) : ''}</li>`,
       )}
     </ol>
     <h2>${t.announcements}</h2>
@@ -121,7 +123,8 @@ export function paymentDetail(c: DetailContext): TemplateResult {
       detail.order.payments.length
         ? html`<ul class="plain">
             ${detail.order.payments.map(
-              (o) => html`<li><button type="button" class="link" @click=${() => c.open(o.id)}>${o.id}</button> · ${o.method.toUpperCase()} · ${formatAmount(o.amount, o.currency, locale)} · ${outcomeBadge(o, t)} ${notesOf(o, t)}</li>`,
+              (o) =>
+                html`<li><button type="button" class="link" @click=${() => c.open(o.id)}>${o.id}</button> · ${o.method.toUpperCase()} · ${formatAmount(o.amount, o.currency, locale)} · ${outcomeBadge(o, t)} ${notesOf(o, t)}</li>`,
             )}
           </ul>`
         : html`<p>${t.noOtherPayments}</p>`

@@ -203,6 +203,9 @@ export const consoleStyles = css`
       border: 0;
       padding: 0.2rem 0.4rem;
     }
+    td[data-label]:empty {
+      display: none;
+    }
     td[data-label]::before {
       content: attr(data-label) ': ';
       font-weight: 600;

@@ -23,7 +23,12 @@ const shots = process.env.CONSOLE_SHOTS_DIR ?? tmpdir();
 
 beforeAll(async () => {
   [world, browser] = await Promise.all([startConsoleWorld(), launchBrowser()]);
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'Asia/Kolkata', acceptDownloads: true });
+  context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    locale: 'en-GB',
+    timezoneId: 'Asia/Kolkata',
+    acceptDownloads: true,
+  });
   context.setDefaultTimeout(20_000);
   page = await context.newPage();
 });
@@ -170,7 +175,9 @@ describe('the operator console', () => {
     await axePage.addScriptTag({ content: axeSource });
     const run = () =>
       axePage.evaluate(async () => {
-        const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }).axe.run();
+        const result = await (
+          window as unknown as { axe: { run(): Promise<{ violations: { id: string; nodes: unknown[] }[] }> } }
+        ).axe.run();
         return result.violations.map((v) => `${v.id} (${v.nodes.length})`);
       });
     expect(await run()).toEqual([]);
@@ -191,7 +198,12 @@ describe('the operator console', () => {
   });
 
   it('fits a phone at 375 px, in Russian', async () => {
-    const phone = await browser.newContext({ viewport: { width: 375, height: 812 }, locale: 'ru-RU', timezoneId: 'Europe/Moscow', isMobile: true });
+    const phone = await browser.newContext({
+      viewport: { width: 375, height: 812 },
+      locale: 'ru-RU',
+      timezoneId: 'Europe/Moscow',
+      isMobile: true,
+    });
     await phone.addCookies(await context.cookies());
     const small = await phone.newPage();
     await small.goto(consoleUrl());

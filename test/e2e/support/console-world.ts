@@ -15,7 +15,10 @@ interface Dist {
   consoleTokenAuth: (token: string) => unknown;
   createSandbox: (options: Record<string, unknown>) => ((request: Request) => Promise<Response>) & { close(): Promise<void> };
   DEMO_MERCHANT: { id: string; token: string; secret: string };
-  serve: (handler: (request: Request) => Promise<Response>, options?: Record<string, unknown>) => Promise<{ url: string; close(): Promise<void> }>;
+  serve: (
+    handler: (request: Request) => Promise<Response>,
+    options?: Record<string, unknown>,
+  ) => Promise<{ url: string; close(): Promise<void> }>;
   createSqliteStore: (options: { path: string }) => { close(): Promise<void> };
 }
 
