@@ -16,6 +16,8 @@ export interface StandaloneConfig {
   pricing: Pricing;
   webhookUrl: string;
   webhookSecret: string;
+  /** The operator console's sign-in token (PAYIN_CONSOLE_TOKEN): the console at {basePath}/console is on when set. */
+  consoleToken?: string;
   /** Handed to the proxy, which reads the PAYIN_* provider settings and PAYIN_CALLBACK_URL from it. */
   env: Record<string, string | undefined>;
 }
@@ -62,6 +64,8 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
   ] as const) {
     if (url && !/^https?:\/\//.test(url)) problems.push(`${name} must be an http(s) URL`);
   }
+  const consoleToken = value('PAYIN_CONSOLE_TOKEN');
+  if (consoleToken && consoleToken.length < 16) problems.push('PAYIN_CONSOLE_TOKEN must be at least 16 characters (a random one: openssl rand -base64 24)');
   const portText = value('PORT') ?? '8787';
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${portText}"`);
@@ -75,6 +79,7 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
     pricing,
     webhookUrl,
     webhookSecret,
+    ...(consoleToken ? { consoleToken } : {}),
     env,
   };
 }

@@ -8,7 +8,7 @@
  * then stops the proxy and closes the store. A webhook cut off there is sent again, with the same webhook-id,
  * after the restart.
  */
-import { createPayinProxy, type PayinProxy } from '../proxy/index.js';
+import { consoleTokenAuth, createPayinProxy, type PayinProxy } from '../proxy/index.js';
 import type { ProxyLogger } from '../proxy/logger.js';
 import { serve, type RunningServer } from '../server/serve.js';
 import { storeFromUrl, storeWarning } from '../server/store-url.js';
@@ -67,6 +67,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     ...(options.reconcileEveryMs === undefined ? {} : { reconcileEveryMs: options.reconcileEveryMs }),
     resolveOrder: resolveOrderVia(config.pricing, poster, Date.now, log),
     onPaymentUpdate: (payment, info) => webhooks.track(() => deliver(payment, info)),
+    ...(config.consoleToken ? { console: consoleTokenAuth(config.consoleToken) } : {}),
   });
 
   let closing = false;
@@ -96,6 +97,11 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   if (warning) log(`warning: ${warning}`);
   log(`  pricing: ${config.pricing.kind === 'url' ? config.pricing.url : 'signed order tokens'}`);
   log(`  webhooks to ${config.webhookUrl}`);
+  log(
+    config.consoleToken
+      ? `  console: ${server.url}${config.basePath}/console (sign in with PAYIN_CONSOLE_TOKEN)`
+      : '  console: off (set PAYIN_CONSOLE_TOKEN to turn it on)',
+  );
 
   return {
     url: server.url,

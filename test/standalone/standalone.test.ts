@@ -199,6 +199,35 @@ describe('the standalone proxy server', () => {
     await expect(start(await freePort(), { ...pricing, PAYIN_STORE_URL: 'memory' })).rejects.toThrow(/must start with/);
   });
 
+  it('serves the operator console only with PAYIN_CONSOLE_TOKEN, behind its login form', async () => {
+    const pricing = { PAYIN_RESOLVE_URL: `${backend.url}/price` };
+    const off = await start(await freePort(), { ...pricing, PAYIN_STORE_URL: 'memory:' });
+    expect((await fetch(`${off.url}/payin/console`)).status).toBe(404);
+    expect(() => readStandaloneConfig(env({ ...pricing, PAYIN_CALLBACK_URL: 'http://127.0.0.1:1/payin/callback', PAYIN_CONSOLE_TOKEN: 'short' }))).toThrow(
+      /PAYIN_CONSOLE_TOKEN must be at least 16/,
+    );
+    const token = 'standalone-console-token-0123456789';
+    const log: string[] = [];
+    const on = await start(await freePort(), { ...pricing, PAYIN_STORE_URL: 'memory:', PAYIN_CONSOLE_TOKEN: token }, log);
+    expect(log.some((line) => line.includes('/payin/console (sign in with PAYIN_CONSOLE_TOKEN)'))).toBe(true);
+    expect(log.join('\n')).not.toContain(token);
+    const page = await fetch(`${on.url}/payin/console`);
+    expect(page.status).toBe(401);
+    expect(await page.text()).toContain('name="token"');
+    expect((await fetch(`${on.url}/payin/console/api/payments`)).status).toBe(401);
+    const login = await fetch(`${on.url}/payin/console/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token }).toString(),
+    });
+    expect(login.status).toBe(303);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const list = await fetch(`${on.url}/payin/console/api/payments`, { headers: { cookie } });
+    expect(list.status).toBe(200);
+    expect(list.headers.get('cache-control')).toBe('no-store');
+  });
+
   it('loses nothing across a restart on its SQLite file: a payment paid while it was down is announced once', async () => {
     const port = await freePort();
     const extra = { PAYIN_RESOLVE_URL: `${backend.url}/price`, PAYIN_STORE_URL: `sqlite:${join(dir, 'restart.db')}` };
