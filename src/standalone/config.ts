@@ -65,7 +65,8 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
     if (url && !/^https?:\/\//.test(url)) problems.push(`${name} must be an http(s) URL`);
   }
   const consoleToken = value('PAYIN_CONSOLE_TOKEN');
-  if (consoleToken && consoleToken.length < 16) problems.push('PAYIN_CONSOLE_TOKEN must be at least 16 characters (a random one: openssl rand -base64 24)');
+  if (consoleToken && consoleToken.length < 16)
+    problems.push('PAYIN_CONSOLE_TOKEN must be at least 16 characters (a random one: openssl rand -base64 24)');
   const portText = value('PORT') ?? '8787';
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${portText}"`);

@@ -56,6 +56,10 @@ describe('who may use the console', () => {
     expect((await world.request(`/api/payments/${id}/recheck`, { method: 'POST', site: 'cross-site' })).status).toBe(403);
     expect(world.service.paymentStatuses).toHaveLength(asked);
     expect((await world.post(`/api/payments/${id}/recheck`)).answer.status).toBe(200);
+    // An opaque origin ("null") passes only when the browser says same-origin.
+    expect((await world.post(`/api/payments/${id}/recheck`, '', { origin: 'null' })).answer.status).toBe(200);
+    const opaque = await world.request(`/api/payments/${id}/recheck`, { method: 'POST', site: 'same-site', headers: { origin: 'null' } });
+    expect(opaque.status).toBe(403);
   });
 });
 

@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/shared/manual-clock.js';
 import { createSqliteStore } from '../../src/sqlite/index.js';
@@ -56,7 +57,39 @@ describe('SqliteStore across a restart', () => {
     await store.close();
   });
 
+  it('brings a file of the first schema forward: its payments are listed and filtered by the console', async () => {
+    const path = freshPath();
+    const old = new Database(path);
+    old.exec(FIRST_SCHEMA);
+    old.pragma('user_version = 1');
+    const insert = old.prepare('INSERT INTO payments (id, version, record, final, follow_until, updated_at) VALUES (?, 1, ?, ?, NULL, ?)');
+    const paid = { ...record('old-paid', 1, 'finished'), updatedAt: 20 };
+    paid.view = { ...paid.view, outcome: 'paid', final: true, expiresAt: '2026-01-01T00:00:00Z' };
+    const open = { ...record('old-open', 1), updatedAt: 10 };
+    open.view = { ...open.view, expiresAt: '2026-01-01T00:15:00.000000Z' };
+    insert.run('old-paid', JSON.stringify(paid), 1, 20);
+    insert.run('old-open', JSON.stringify(open), 0, 10);
+    old.close();
+    const store = createSqliteStore({ path, clock: new ManualClock() });
+    const ids = async (filter: 'all' | 'paid' | 'open' | 'stuck') =>
+      (await store.listPayments({ filter, limit: 10, now: Date.UTC(2026, 0, 1, 1) })).payments.map((p) => p.view.id);
+    expect(await ids('all')).toEqual(['old-paid', 'old-open']);
+    expect(await ids('paid')).toEqual(['old-paid']);
+    expect(await ids('stuck')).toEqual(['old-open']);
+    expect((await store.listPayments({ filter: 'all', orderId: 'A-1', limit: 10, now: 0 })).payments).toHaveLength(2);
+    await store.close();
+  });
+
   it('refuses a missing path with the fix in the message', () => {
     expect(() => createSqliteStore({ path: '' })).toThrow(/missing path/);
   });
 });
+
+/** The tables as the first release wrote them (schema 1), for the migration test. */
+const FIRST_SCHEMA = `CREATE TABLE payments (id TEXT PRIMARY KEY, version INTEGER NOT NULL, record TEXT NOT NULL, final INTEGER NOT NULL,
+    follow_until INTEGER, updated_at INTEGER NOT NULL);
+  CREATE TABLE orders (order_id TEXT PRIMARY KEY, record TEXT NOT NULL, paid INTEGER NOT NULL, updated_at INTEGER NOT NULL);
+  CREATE TABLE leases (key TEXT PRIMARY KEY, owner TEXT NOT NULL, expires_at INTEGER NOT NULL);
+  CREATE TABLE outbox (payment_id TEXT NOT NULL, state TEXT NOT NULL, attempts INTEGER NOT NULL, due_at INTEGER NOT NULL,
+    held_until INTEGER NOT NULL, PRIMARY KEY (payment_id, state));
+  CREATE TABLE announced (payment_id TEXT NOT NULL, state TEXT NOT NULL, PRIMARY KEY (payment_id, state));`;

@@ -203,9 +203,9 @@ describe('the standalone proxy server', () => {
     const pricing = { PAYIN_RESOLVE_URL: `${backend.url}/price` };
     const off = await start(await freePort(), { ...pricing, PAYIN_STORE_URL: 'memory:' });
     expect((await fetch(`${off.url}/payin/console`)).status).toBe(404);
-    expect(() => readStandaloneConfig(env({ ...pricing, PAYIN_CALLBACK_URL: 'http://127.0.0.1:1/payin/callback', PAYIN_CONSOLE_TOKEN: 'short' }))).toThrow(
-      /PAYIN_CONSOLE_TOKEN must be at least 16/,
-    );
+    expect(() =>
+      readStandaloneConfig(env({ ...pricing, PAYIN_CALLBACK_URL: 'http://127.0.0.1:1/payin/callback', PAYIN_CONSOLE_TOKEN: 'short' })),
+    ).toThrow(/PAYIN_CONSOLE_TOKEN must be at least 16/);
     const token = 'standalone-console-token-0123456789';
     const log: string[] = [];
     const on = await start(await freePort(), { ...pricing, PAYIN_STORE_URL: 'memory:', PAYIN_CONSOLE_TOKEN: token }, log);
