@@ -12,7 +12,7 @@ function scriptAsModule(): Plugin {
     apply: 'build',
     generateBundle(_options, bundle) {
       const chunk = Object.values(bundle).find((file) => file.type === 'chunk' && file.isEntry);
-      if (!chunk || chunk.type !== 'chunk') throw new Error('the console build made no script');
+      if (chunk?.type !== 'chunk') throw new Error('the console build made no script');
       this.emitFile({ type: 'asset', fileName: 'page-script.js', source: `export default ${JSON.stringify(chunk.code)};\n` });
     },
   };
@@ -28,6 +28,8 @@ export default defineConfig({
     minify: true,
     sourcemap: false,
     copyPublicDir: false,
+    // Library mode leaves an ES module's whitespace and names as they are; the page is served whole, so squeeze it.
+    rolldownOptions: { output: { minify: true } },
     lib: {
       entry: 'src/console/payin-console.ts',
       formats: ['es'],

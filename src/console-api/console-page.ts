@@ -2,19 +2,16 @@
  * The console's HTML: the page that loads the console's own script (dist/console/payin-console.js, built apart
  * from the shopper's script so that nothing of it reaches a checkout), and the login form for a token sign-in.
  * Both pass a strict Content-Security-Policy: no inline script or style; the login form's few rules are a file.
- * The script is read from the module the build writes beside this package's files (console/page-script.js), so
- * that the console needs no file system and serves from any runtime that can import a module.
+ * The script is the text of a module the build writes (console/page-script.js), imported when the page first asks
+ * for it, so that the console needs no file system and serves from any runtime, a worker's included.
  */
-
-/** Where the build puts the console's script as a module whose default export is its text. */
-const SCRIPT_MODULE = '../console/page-script.js';
 
 let script: Promise<string | undefined> | undefined;
 
 /** The console's script, or undefined when this copy of the package was not built (tests that run the sources). */
 export function consoleScript(): Promise<string | undefined> {
-  script ??= import(/* @vite-ignore */ SCRIPT_MODULE).then(
-    (module: { default?: unknown }) => (typeof module.default === 'string' ? module.default : undefined),
+  script ??= import('../console/page-script.js').then(
+    (module) => (typeof module.default === 'string' ? module.default : undefined),
     () => undefined,
   );
   return script;
