@@ -92,7 +92,14 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     if (!record) throw new ConsoleError(404, 'not_found', 'no payment with this id');
     if (!action && method === 'GET') return json(200, await readPayment(store, record, now));
     if (!action || method !== 'POST') throw new ConsoleError(405, 'method_not_allowed', 'actions are POSTs');
-    const done = action === 'recheck' ? await recheck(ctx, record) : await redeliver(ctx, record);
+    let done: Awaited<ReturnType<typeof recheck>>;
+    try {
+      done = action === 'recheck' ? await recheck(ctx, record) : await redeliver(ctx, record);
+    } catch (error) {
+      // A refused action is an action too: the log says who tried and why it did nothing.
+      if (error instanceof ConsoleError) await audit(store, ctx.options.clock.now(), operator, action, error.message, id);
+      throw error;
+    }
     await audit(store, ctx.options.clock.now(), operator, action, done.result, id);
     return json(200, done);
   };

@@ -19,18 +19,23 @@ export function consoleScript(): Promise<string | undefined> {
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function consolePage(base: string): string {
-  const b = escapeHtml(base);
+/** The start of both pages, up to <body>: `b` is the console's path, escaped. */
+function head(b: string, title: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
-<title>Payments console</title>
+<title>${title}</title>
 <link rel="stylesheet" href="${b}/console.css">
 </head>
-<body>
+<body>`;
+}
+
+export function consolePage(base: string): string {
+  const b = escapeHtml(base);
+  return `${head(b, 'Payments console')}
 <payin-console base="${b}"></payin-console>
 <script type="module" src="${b}/console.js"></script>
 </body>
@@ -40,16 +45,7 @@ export function consolePage(base: string): string {
 
 export function loginPage(base: string, message: string | undefined): string {
   const b = escapeHtml(base);
-  return `<!doctype html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="referrer" content="same-origin">
-<title>Payments console: sign in</title>
-<link rel="stylesheet" href="${b}/console.css">
-</head>
-<body>
+  return `${head(b, 'Payments console: sign in')}
 <main class="login">
 <h1>Payments console</h1>
 <form method="post" action="${b}/login">

@@ -3,6 +3,9 @@
  * POSTs with the CSRF token that the session answer gave (console-guard.ts on the server). A non-2xx answer
  * becomes a ConsoleCallError with the server's message, which the page shows as it is.
  */
+import type { ConsoleRow } from '../console-api/console-rows.js';
+import type { HistoryEntry } from '../proxy/console-store.js';
+
 export class ConsoleCallError extends Error {
   constructor(
     readonly status: number,
@@ -12,35 +15,15 @@ export class ConsoleCallError extends Error {
   }
 }
 
-export interface Row {
-  id: string;
-  orderId: string;
-  method: string;
-  state: string;
-  outcome: string;
-  final: boolean;
-  amount: string;
-  initAmount?: string;
-  currency: string;
-  priced: string;
-  createdAt?: string;
-  expiresAt?: string;
-  listedAt: number;
-  requisites?: { address: string; recipient?: string; bank?: string };
-  secondPaymentOf?: string;
-  late: boolean;
-  stuck: boolean;
-}
+/** The wire shapes are the server's own (type-only imports: nothing of the server enters the page's script). */
+export type Row = ConsoleRow;
+export type { HistoryEntry };
 
 export interface ListAnswer {
   payments: Row[];
   next?: string;
   counts: Record<string, number>;
 }
-
-export type HistoryEntry =
-  | { at: number; kind: 'state'; state: string; outcome: string; source: string }
-  | { at: number; kind: 'announcement'; state: string; ok: boolean; error?: string; redelivery?: boolean };
 
 export interface PaymentAnswer {
   payment: Row;

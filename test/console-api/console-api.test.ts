@@ -139,6 +139,9 @@ describe('re-check now', () => {
     expect(done.answer.status).toBe(502);
     expect(done.body.error.message).toMatch(/did not answer: nothing was changed/);
     expect(await world.store.getPayment(body.payment.id)).toEqual(before);
+    expect(await world.store.auditLog(body.payment.id, 5)).toEqual([
+      expect.objectContaining({ operator: 'ana', action: 'recheck', result: expect.stringMatching(/did not answer/) }),
+    ]);
   });
 });
 
