@@ -56,47 +56,51 @@ export class RedisConsole {
 
   async list(query: PaymentQuery): Promise<PaymentPage> {
     const after = decodeCursor(query.cursor);
-    const from = after ? `(${member(after.listedAt, after.id)}` : '+';
-    let members: string[];
+    const from = after ? member(after.listedAt, after.id) : undefined;
+    const batch = query.limit + 1;
+    // The members after `from`, newest first, `batch` at a time: read from a set a page at a time, or (stuck,
+    // failing) from a list gathered at once.
+    let nextMembers: (from: string | undefined) => Promise<string[]>;
     if (query.filter === 'stuck' || query.filter === 'failing') {
-      const all = query.filter === 'stuck' ? await this.#stuckMembers(query.now) : await this.#failingMembers();
-      members = all
-        .filter((m) => from === '+' || m < from.slice(1))
-        .sort()
-        .reverse();
-      if (query.orderId !== undefined) members = await this.#ofOrder(members, query.orderId);
+      let all = query.filter === 'stuck' ? await this.#stuckMembers(query.now) : await this.#failingMembers();
+      if (query.orderId !== undefined) all = await this.#ofOrder(all, query.orderId);
+      all.sort().reverse();
+      nextMembers = async (start) => all.filter((m) => start === undefined || m < start).slice(0, batch);
     } else {
       const key = query.orderId === undefined ? `${this.prefix}list:${query.filter}` : `${this.prefix}list-order:${query.orderId}`;
-      members = await this.redis.zrevrangebylex(key, from, '-');
-      if (query.orderId !== undefined && query.filter !== 'all') {
+      nextMembers = async (start) => {
+        const members = await this.redis.zrevrangebylex(key, start === undefined ? '+' : `(${start}`, '-', 'LIMIT', 0, batch);
+        if (query.orderId === undefined || query.filter === 'all') return members;
         const inFilter = await this.#inSet(`${this.prefix}list:${query.filter}`, members);
-        members = members.filter((_, i) => inFilter[i]);
-      }
+        // Members outside the filter still move the walk on: keep the last one as a place to go on from.
+        return members.map((m, i) => (inFilter[i] ? m : `\u0000${m}`));
+      };
     }
     const payments: PaymentRecord[] = [];
     let last: string | undefined;
-    let more = false;
-    for (let i = 0; i < members.length; i += query.limit + 1) {
-      const batch = members.slice(i, i + query.limit + 1);
-      const records = await this.#records(batch.map((m) => placeOf(m).id));
-      for (let j = 0; j < batch.length; j++) {
+    let start = from;
+    for (let round = 0; round < 1_000; round++) {
+      const members = await nextMembers(start);
+      if (members.length === 0) break;
+      start = members[members.length - 1]!.replace(/^\u0000/, '');
+      const listed = members.filter((m) => !m.startsWith('\u0000'));
+      const records = await this.#records(listed.map((m) => placeOf(m).id));
+      for (let j = 0; j < listed.length; j++) {
         const record = records[j];
         if (!record) {
-          await this.#forget(batch[j]!);
+          await this.#forget(listed[j]!);
           continue;
         }
         if (payments.length === query.limit) {
-          more = true;
-          break;
+          const place = placeOf(last!);
+          return { payments, next: encodeCursor(place.listedAt, place.id) };
         }
         payments.push(record);
-        last = batch[j];
+        last = listed[j];
       }
-      if (more) break;
+      if (members.length < batch) break;
     }
-    if (!more || !last) return { payments };
-    const place = placeOf(last);
-    return { payments, next: encodeCursor(place.listedAt, place.id) };
+    return { payments };
   }
 
   async counts(now: number): Promise<Record<ConsoleFilter, number>> {

@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore, type RedisStore, type RedisStoreOptions } from '../../src/redis/index.js';
+import { listed } from '../proxy/console-store-contract.js';
 import { describeStoreContract, record } from '../proxy/store-contract.js';
 import { startRedisServer, type RedisServer } from './redis-server-harness.js';
 
@@ -138,6 +139,19 @@ describe('RedisStore keys', () => {
     expect(await ttl('count:rate:create:127.0.0.1:1')).toBeLessThanOrEqual(2_000);
     // -1: no expiry.
     for (const key of ['order:A-2', 'payment:p2', 'announced:p2:finished']) expect(await ttl(key)).toBe(-1);
+  });
+
+  it('lists past open payments whose records Redis expired, and drops them from the filters it meets them in', async () => {
+    const prefix = freshPrefix();
+    const store = open(prefix);
+    for (let i = 0; i < 6; i++) await store.putPayment(listed(`p${i}`, 1_000 + i), 0);
+    for (const id of ['p5', 'p4', 'p2']) await admin.del(`${prefix}payment:${id}`); // as an expiry would
+    const first = await store.listPayments({ filter: 'open', limit: 2, now: 0 });
+    expect(first.payments.map((p) => p.view.id)).toEqual(['p3', 'p1']);
+    const second = await store.listPayments({ filter: 'open', limit: 2, now: 0, cursor: first.next! });
+    expect(second.payments.map((p) => p.view.id)).toEqual(['p0']);
+    expect(second.next).toBeUndefined();
+    expect((await store.countPayments(0)).open).toBe(3);
   });
 
   it('refuses a url that is not redis:// or rediss://, without echoing it', () => {
