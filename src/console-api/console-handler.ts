@@ -51,7 +51,8 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
       return json(200, { ok: true }, name ? { 'set-cookie': cookie(request, name, '', base, 0) } : {});
     }
     if (path === '/' && method === 'GET') {
-      refuseCrossSite(request);
+      // A link from elsewhere may open the page (it holds no data); its SameSite=Strict session cookie does not
+      // come along then, and the API it calls is same-origin.
       try {
         await operatorOf(request, options);
       } catch (error) {

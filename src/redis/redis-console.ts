@@ -60,30 +60,32 @@ export class RedisConsole {
     const batch = query.limit + 1;
     // The members after `from`, newest first, `batch` at a time: read from a set a page at a time, or (stuck,
     // failing) from a list gathered at once.
-    let nextMembers: (from: string | undefined) => Promise<string[]>;
+    let nextMembers: (from: string | undefined) => Promise<{ walked: string[]; listed: string[] }>;
     if (query.filter === 'stuck' || query.filter === 'failing') {
       let all = query.filter === 'stuck' ? await this.#stuckMembers(query.now) : await this.#failingMembers();
       if (query.orderId !== undefined) all = await this.#ofOrder(all, query.orderId);
       all.sort().reverse();
-      nextMembers = async (start) => all.filter((m) => start === undefined || m < start).slice(0, batch);
+      nextMembers = async (start) => {
+        const walked = all.filter((m) => start === undefined || m < start).slice(0, batch);
+        return { walked, listed: walked };
+      };
     } else {
       const key = query.orderId === undefined ? `${this.prefix}list:${query.filter}` : `${this.prefix}list-order:${query.orderId}`;
       nextMembers = async (start) => {
-        const members = await this.redis.zrevrangebylex(key, start === undefined ? '+' : `(${start}`, '-', 'LIMIT', 0, batch);
-        if (query.orderId === undefined || query.filter === 'all') return members;
-        const inFilter = await this.#inSet(`${this.prefix}list:${query.filter}`, members);
-        // Members outside the filter still move the walk on: keep the last one as a place to go on from.
-        return members.map((m, i) => (inFilter[i] ? m : `\u0000${m}`));
+        const walked = await this.redis.zrevrangebylex(key, start === undefined ? '+' : `(${start}`, '-', 'LIMIT', 0, batch);
+        if (query.orderId === undefined || query.filter === 'all') return { walked, listed: walked };
+        // One order's set, narrowed to the filter: members outside it still move the walk on.
+        const inFilter = await this.#inSet(`${this.prefix}list:${query.filter}`, walked);
+        return { walked, listed: walked.filter((_, i) => inFilter[i]) };
       };
     }
     const payments: PaymentRecord[] = [];
     let last: string | undefined;
     let start = from;
     for (let round = 0; round < 1_000; round++) {
-      const members = await nextMembers(start);
-      if (members.length === 0) break;
-      start = members[members.length - 1]!.replace(/^\u0000/, '');
-      const listed = members.filter((m) => !m.startsWith('\u0000'));
+      const { walked, listed } = await nextMembers(start);
+      if (walked.length === 0) break;
+      start = walked[walked.length - 1];
       const records = await this.#records(listed.map((m) => placeOf(m).id));
       for (let j = 0; j < listed.length; j++) {
         const record = records[j];
@@ -98,7 +100,7 @@ export class RedisConsole {
         payments.push(record);
         last = listed[j];
       }
-      if (members.length < batch) break;
+      if (walked.length < batch) break;
     }
     return { payments };
   }
