@@ -186,6 +186,19 @@ describe('the operator console', () => {
     expect(await run()).toEqual([]);
     await axeContext.close();
 
+    // The login form, as a stranger meets it.
+    const strangerContext = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const login = await strangerContext.newPage();
+    await login.goto(consoleUrl());
+    await login.getByLabel(/Console token/).waitFor();
+    await login.addScriptTag({ content: axeSource });
+    const loginViolations = await login.evaluate(async () => {
+      const result = await (window as unknown as { axe: { run(): Promise<{ violations: { id: string }[] }> } }).axe.run();
+      return result.violations.map((v) => v.id);
+    });
+    expect(loginViolations).toEqual([]);
+    await strangerContext.close();
+
     const violations: string[] = [];
     const strict = await context.newPage();
     strict.on('console', (message) => {
