@@ -1,6 +1,6 @@
 // `npm test`: the typecheck and every suite, in order, each in its own process. A failing suite does not hide
-// the ones after it; the exit code is non-zero when any failed. Chrome, Firefox, redis-server and fonts for every script are found (or
-// installed in one apt-get step) up front, before any test worker starts.
+// the ones after it; the exit code is non-zero when any failed. Chrome, Firefox, redis-server and a font for every
+// script of the checkout are found (or installed in one apt-get step) up front, before any test worker starts.
 import { spawnSync } from 'node:child_process';
 import { delimiter, join } from 'node:path';
 import { existsSync } from 'node:fs';
