@@ -56,7 +56,7 @@ export const kn: Translation = {
   secondsLeft: (n) => plural('kn', n, { one: '# ಸೆಕೆಂಡ್ ಉಳಿದಿದೆ', other: '# ಸೆಕೆಂಡುಗಳು ಉಳಿದಿವೆ' }),
   paidAmount: (amount) => `${amount} ಪಾವತಿಸಲಾಗಿದೆ.`,
   paidDifferent: (paid, asked) => `${paid} ಪಾವತಿಸಲಾಗಿದೆ (ಆರ್ಡರ್ ಮೊತ್ತ ${asked}).`,
-  underpaidAmount: (paid, asked) => `${asked} ರಲ್ಲಿ ${paid} ಸ್ವೀಕರಿಸಲಾಗಿದೆ.`,
+  underpaidAmount: (paid, asked) => `${asked} ಮೊತ್ತದಲ್ಲಿ ${paid} ಸ್ವೀಕರಿಸಲಾಗಿದೆ.`,
   startAgain: 'ಮತ್ತೆ ಪ್ರಾರಂಭಿಸಿ',
   otherMethod: 'ಬೇರೆ ವಿಧಾನ ಆಯ್ಕೆಮಾಡಿ',
   errors: {

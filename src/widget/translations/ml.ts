@@ -56,7 +56,7 @@ export const ml: Translation = {
   secondsLeft: (n) => `${n} സെക്കൻഡ് ബാക്കി`,
   paidAmount: (amount) => `${amount} അടച്ചു.`,
   paidDifferent: (paid, asked) => `${paid} അടച്ചു (ഓർഡർ തുക ${asked}).`,
-  underpaidAmount: (paid, asked) => `${asked} ൽ ${paid} ലഭിച്ചു.`,
+  underpaidAmount: (paid, asked) => `${asked} തുകയിൽ ${paid} ലഭിച്ചു.`,
   startAgain: 'വീണ്ടും ആരംഭിക്കുക',
   otherMethod: 'മറ്റൊരു രീതി തിരഞ്ഞെടുക്കുക',
   errors: {

@@ -55,7 +55,7 @@ export const ta: Translation = {
   secondsLeft: (n) => plural('ta', n, { one: '# விநாடி உள்ளது', other: '# விநாடிகள் உள்ளன' }),
   paidAmount: (amount) => `${amount} செலுத்தப்பட்டது.`,
   paidDifferent: (paid, asked) => `${paid} செலுத்தப்பட்டது (ஆர்டர் தொகை ${asked}).`,
-  underpaidAmount: (paid, asked) => `${asked} இல் ${paid} பெறப்பட்டது.`,
+  underpaidAmount: (paid, asked) => `${asked} தொகையில் ${paid} பெறப்பட்டது.`,
   startAgain: 'மீண்டும் தொடங்கு',
   otherMethod: 'வேறு முறையைத் தேர்வுசெய்',
   errors: {
