@@ -135,6 +135,12 @@ export const SCREEN_CASES: ScreenCase[] = [
     state: { phase: 'active', payment: settled(PAYMENT, 'underpaid', { amount: '1000000.00', initAmount: '1234567.50' }) },
   },
   {
+    name: 'superseded',
+    screen: 'superseded',
+    state: { phase: 'active', payment: settled(PAYMENT, 'superseded') },
+    context: { methods: ['upi', 'sbp'] },
+  },
+  {
     name: 'expired',
     screen: 'expired',
     state: { phase: 'active', payment: settled(PAYMENT, 'expired') },
