@@ -1,9 +1,10 @@
 /**
  * The script-tag build is what a shop's shoppers download before they can pay, so its size is a feature. Its aim
  * is 20 kB gzip (`npm run bench` reports against it); this guard sits above it, at what the file measured when
- * right-to-left layout, twelve languages and the shop's own texts came in (20,350 B, from 19,984 B: the
- * translation keys became public names, no longer shortened), plus the room of one small fix. Any growth is seen
- * here, in the commit that makes it. Each language beside it, loaded on demand, must stay within 3 kB.
+ * right-to-left layout, twelve languages and the shop's own texts came in: 20,466 B, from 20,089 B before them
+ * (about 200 B of it the translation keys, public names now that a shop's texts name them, no longer shortened),
+ * plus the room of one small fix. Any growth is seen here, in the commit that makes it. Each language beside it,
+ * loaded on demand, must stay within 3 kB.
  * It reads the files the build just wrote; run `npm run build` first (the test command does).
  */
 import { existsSync, readFileSync } from 'node:fs';
@@ -12,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { LANGUAGE_TAGS } from '../../src/widget/translations/language-tags.js';
 
 const BUNDLE = new URL('../../dist/payin-checkout.iife.js', import.meta.url);
-const BUDGET_GZIP_BYTES = 20_400;
+const BUDGET_GZIP_BYTES = 20_500;
 const LANGUAGE_BUDGET_GZIP_BYTES = 3_000;
 
 function bundle(): string {
