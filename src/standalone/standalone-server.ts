@@ -8,10 +8,10 @@
  * then stops the proxy and closes the store. A webhook cut off there is sent again, with the same webhook-id,
  * after the restart.
  */
-import { createPayinProxy, type PayinProxy } from '../proxy/index.js';
+import { createPayinProxy, type PayinProxy, type ProxyStore } from '../proxy/index.js';
 import type { ProxyLogger } from '../proxy/logger.js';
 import { serve, type RunningServer } from '../server/serve.js';
-import { storeFromUrl } from '../server/store-url.js';
+import { describeStoreUrl, storeFromUrl } from '../server/store-url.js';
 import type { StandaloneConfig } from './config.js';
 import { EventStreams } from './event-streams.js';
 import { InFlight } from './in-flight.js';
@@ -44,6 +44,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   };
   const metrics = new Metrics();
   const store = await storeFromUrl(config.storeUrl);
+  await checkStore(store, log);
   const baseFetch = options.fetch ?? globalThis.fetch;
   const timedFetch: typeof fetch = async (input, init) => {
     const started = performance.now();
@@ -91,7 +92,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   log(`listening on ${server.url}`);
   log(`  proxy:   ${server.url}${config.basePath} (the element's endpoint)`);
   log(`  health:  ${server.url}/healthz   metrics: ${server.url}/metrics`);
-  log(`  store:   ${config.storeUrl.startsWith('redis') ? 'Redis' : config.storeUrl}`);
+  log(`  store:   ${describeStoreUrl(config.storeUrl)}`);
   log(`  pricing: ${config.pricing.kind === 'url' ? config.pricing.url : 'signed order tokens'}`);
   log(`  webhooks to ${config.webhookUrl}`);
 
@@ -120,6 +121,21 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
       log('stopped');
     },
   };
+}
+
+/**
+ * A database store that can say whether it is reachable (PostgreSQL creates its schema here) is asked once at
+ * start. A database that is down is no reason to stay down: the server starts anyway, answers 500 while the store
+ * fails, and carries on by itself once the database is back. The log says so, once, at the top.
+ */
+async function checkStore(store: ProxyStore, log: (line: string) => void): Promise<void> {
+  const ready = (store as { ready?: () => Promise<void> }).ready;
+  if (!ready) return;
+  try {
+    await ready.call(store);
+  } catch (error) {
+    log(`warning: the store is not usable yet (${(error as Error).message}); requests fail until it is`);
+  }
 }
 
 /** An answer given while shutting down closes its connection, so that the server can finish closing. */
