@@ -94,20 +94,35 @@ export class PostgresStore implements ProxyStore {
   }
 
   async putPayment(record: PaymentRecord, expectedVersion: number): Promise<boolean> {
-    const { id, final } = record.view;
+    return this.#putPayment(record, expectedVersion);
+  }
+
+  /** The payment and its announcement in one statement: the queue insert runs only on the row the write returned. */
+  async putPaymentAndEnqueue(record: PaymentRecord, expectedVersion: number, dueAt: number): Promise<boolean> {
+    return this.#putPayment(record, expectedVersion, dueAt);
+  }
+
+  async #putPayment(record: PaymentRecord, expectedVersion: number, dueAt?: number): Promise<boolean> {
+    const { id, final, state } = record.view;
     const json = JSON.stringify(record);
     const follow = record.followUntil ?? null;
-    const rows = await this.#run('putPayment', (sql) =>
-      expectedVersion === 0
-        ? sql`INSERT INTO payments (id, version, record, final, follow_until, updated_at)
-              VALUES (${id}, ${record.version}, ${json}::text::jsonb, ${final}, ${follow}, now_ms())
-              ON CONFLICT (id) DO NOTHING RETURNING 1`
-        : sql`UPDATE payments SET version = ${record.version}, record = ${json}::text::jsonb, final = ${final},
-                follow_until = ${follow}, updated_at = now_ms()
-              WHERE id = ${id} AND version = ${expectedVersion} RETURNING 1`,
-    );
+    const [row] = await this.#run('putPayment', (sql) => {
+      const written =
+        expectedVersion === 0
+          ? sql`INSERT INTO payments (id, version, record, final, follow_until, updated_at)
+                VALUES (${id}, ${record.version}, ${json}::text::jsonb, ${final}, ${follow}, now_ms())
+                ON CONFLICT (id) DO NOTHING RETURNING id`
+          : sql`UPDATE payments SET version = ${record.version}, record = ${json}::text::jsonb, final = ${final},
+                  follow_until = ${follow}, updated_at = now_ms()
+                WHERE id = ${id} AND version = ${expectedVersion} RETURNING id`;
+      if (dueAt === undefined) return sql`WITH written AS (${written}) SELECT count(*)::int AS n FROM written`;
+      return sql`WITH written AS (${written}),
+                 queued AS (INSERT INTO announcements (payment_id, state, due_at)
+                            SELECT id, ${state}, ${dueAt} FROM written ON CONFLICT DO NOTHING)
+                 SELECT count(*)::int AS n FROM written`;
+    });
     this.#pruneNowAndThen();
-    return rows.length === 1;
+    return Number(row?.n) === 1;
   }
 
   async followedPayments(limit: number, afterId?: string): Promise<string[]> {

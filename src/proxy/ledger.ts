@@ -61,7 +61,7 @@ export class Ledger {
       const view = mergeObservation(current.view, observed, undefined, payUrl, current.priced.amount);
       if (view === current.view) return current;
       const next = this.#next(current, view);
-      if (await store.putPayment(next, current.version)) {
+      if (await this.#write(next, current.version)) {
         await this.#recorded(next, source);
         return next;
       }
@@ -86,7 +86,7 @@ export class Ledger {
       version: 1,
       updatedAt: clock.now(),
     });
-    if (await store.putPayment(record, 0)) {
+    if (await this.#write(record, 0)) {
       await this.#recorded(record, source);
     } else {
       // A callback adopted this payment while its create answer was on its way (callback-route.ts).
@@ -131,7 +131,7 @@ export class Ledger {
     if (!orderId || !method || !asked || !currency) return undefined;
     const view = mergeObservation(undefined, observed, { orderId, method, amount: asked, currency });
     const record = this.#withFollow({ view, priced: { amount: asked, currency }, version: 1, updatedAt: clock.now() });
-    if (!(await store.putPayment(record, 0))) return this.observe(observed, undefined, source);
+    if (!(await this.#write(record, 0))) return this.observe(observed, undefined, source);
     await this.#recorded(record, source);
     const owner = `adopt:${randomToken(8)}`;
     if (await store.claim(orderLease(orderId), owner, timeouts.claimLeaseMs)) {
@@ -234,6 +234,19 @@ export class Ledger {
     const until =
       expiresAt === undefined ? this.options.clock.now() + UNKNOWN_EXPIRY_FOLLOW_MS : expiresAt + this.options.timeouts.lateGraceMs;
     return { ...rest, followUntil: until };
+  }
+
+  /**
+   * Writes the record over `expectedVersion`. Where the store can, the announcement of its state is queued in the
+   * same write (outbox.ts then finds it queued), so that a process killed between the two never leaves a state
+   * recorded that nobody will announce.
+   */
+  #write(record: PaymentRecord, expectedVersion: number): Promise<boolean> {
+    const { store, clock, onPaymentUpdate } = this.options;
+    if (store.putPaymentAndEnqueue && onPaymentUpdate && !isIncomplete(record.view)) {
+      return store.putPaymentAndEnqueue(record, expectedVersion, clock.now());
+    }
+    return store.putPayment(record, expectedVersion);
   }
 
   async #recorded(record: PaymentRecord, source: PaymentUpdateSource): Promise<void> {

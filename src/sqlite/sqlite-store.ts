@@ -107,13 +107,30 @@ export class SqliteStore extends OneProcessStore implements ProxyStore {
   }
 
   async putPayment(record: PaymentRecord, expectedVersion: number): Promise<boolean> {
+    const written = this.#putPayment(record, expectedVersion);
+    this.#pruneNowAndThen();
+    return written;
+  }
+
+  /** The payment and its announcement in one transaction. */
+  async putPaymentAndEnqueue(record: PaymentRecord, expectedVersion: number, dueAt: number): Promise<boolean> {
+    const { id, state } = record.view;
+    const written = inTransaction(this.#db, () => {
+      if (!this.#putPayment(record, expectedVersion)) return false;
+      this.#enqueue(id, state, dueAt);
+      return true;
+    });
+    this.#pruneNowAndThen();
+    return written;
+  }
+
+  #putPayment(record: PaymentRecord, expectedVersion: number): boolean {
     const { id, final } = record.view;
     const args = [JSON.stringify(record), final ? 1 : 0, record.followUntil ?? null, this.#clock.now()] as const;
     const { changes } =
       expectedVersion === 0
         ? this.#sql.paymentInsert!.run(id, record.version, ...args)
         : this.#sql.paymentUpdate!.run(record.version, ...args, id, expectedVersion);
-    this.#pruneNowAndThen();
     return Number(changes) === 1;
   }
 
@@ -123,11 +140,13 @@ export class SqliteStore extends OneProcessStore implements ProxyStore {
   }
 
   async enqueueAnnouncement(paymentId: string, state: string, dueAt: number): Promise<boolean> {
-    return inTransaction(this.#db, () => {
-      if (this.#sql.announcedGet!.get(paymentId, state) || this.#sql.outboxGet!.get(paymentId, state)) return false;
-      this.#sql.outboxInsert!.run(paymentId, state, dueAt);
-      return true;
-    });
+    return inTransaction(this.#db, () => this.#enqueue(paymentId, state, dueAt));
+  }
+
+  #enqueue(paymentId: string, state: string, dueAt: number): boolean {
+    if (this.#sql.announcedGet!.get(paymentId, state) || this.#sql.outboxGet!.get(paymentId, state)) return false;
+    this.#sql.outboxInsert!.run(paymentId, state, dueAt);
+    return true;
   }
 
   async dueAnnouncements(now: number, limit: number): Promise<OutboxEntry[]> {

@@ -8,7 +8,7 @@
  * then stops the proxy and closes the store. A webhook cut off there is sent again, with the same webhook-id,
  * after the restart.
  */
-import { createPayinProxy, type PayinProxy, type ProxyStore } from '../proxy/index.js';
+import { createPayinProxy, type PayinProxy, type PayinProxyOptions, type ProxyStore } from '../proxy/index.js';
 import type { ProxyLogger } from '../proxy/logger.js';
 import { serve, type RunningServer } from '../server/serve.js';
 import { describeStoreUrl, storeFromUrl } from '../server/store-url.js';
@@ -31,6 +31,9 @@ export interface StandaloneOptions {
   /** For tests: the fetch used toward the service and the shop. */
   fetch?: typeof fetch;
   reconcileEveryMs?: number;
+  /** The proxy's limits and timeouts, for a server embedded in a program (the variables do not set them). */
+  limits?: PayinProxyOptions['limits'];
+  timeouts?: PayinProxyOptions['timeouts'];
   /** How long a shutdown waits for requests and webhooks in flight. Default 10 s. */
   shutdownGraceMs?: number;
 }
@@ -66,6 +69,8 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     fetch: timedFetch,
     logger,
     ...(options.reconcileEveryMs === undefined ? {} : { reconcileEveryMs: options.reconcileEveryMs }),
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     resolveOrder: resolveOrderVia(config.pricing, poster, Date.now, log),
     onPaymentUpdate: (payment, info) => webhooks.track(() => deliver(payment, info)),
   });

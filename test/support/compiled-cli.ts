@@ -14,6 +14,8 @@ export const root = resolve(import.meta.dirname, '../..');
 export interface CompiledCli {
   /** The folder that holds the build, its node_modules, and room for the tests' files. */
   dir: string;
+  /** The compiled src/ (its node_modules beside it). */
+  build: string;
   /** sandbox/cli.js in the build: `<runtime> <cli> proxy`. */
   cli: string;
   remove(): void;
@@ -34,6 +36,7 @@ export function compileCli(options: { without?: string[] } = {}): CompiledCli {
       join(root, 'src/sqlite/index.ts'),
       join(root, 'src/postgres/index.ts'),
       join(root, 'src/redis/index.ts'),
+      join(root, 'src/standalone/index.ts'),
     ],
     { cwd: root, encoding: 'utf8', timeout: 180_000 },
   );
@@ -45,5 +48,5 @@ export function compileCli(options: { without?: string[] } = {}): CompiledCli {
   for (const name of readdirSync(join(root, 'node_modules'))) {
     if (!left.has(name) && name !== '.bin') symlinkSync(join(root, 'node_modules', name), join(modules, name), 'dir');
   }
-  return { dir, cli: join(out, 'sandbox/cli.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+  return { dir, build: out, cli: join(out, 'sandbox/cli.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
 }
