@@ -3,7 +3,8 @@
  * start, gone in the middle of a create (after the service made the payment, before the proxy recorded it), gone
  * while the service delivers a callback, and read-only. Each time the browser (or the service) gets a clear
  * error answer and the log a line that names the cause, nothing is half-written, and the payment is picked up
- * again once the database is back: one payment per order at the service, each announced once.
+ * again once the database is back: one payment per order at the service, each announced once. And a process
+ * that dies right after it wrote a new state leaves that state queued for another process to announce.
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -124,5 +125,41 @@ describe('the PostgreSQL store when the database goes away', () => {
     }
     await eventually(async () => (await live.create('PG-RO-2')).status === 201, 5_000, 'writes to work again');
     expect(paymentsOfOrder(live, 'PG-RO-2')).toHaveLength(1);
+  }, 30_000);
+
+  it('announces a state whose process died right after it wrote it: the announcement was queued in the same write', async () => {
+    const schema = `faults_${Math.random().toString(36).slice(2)}`;
+    const shared = createPostgresStore({ url: server.url, schema });
+    cleanup.push(() => shared.close());
+    // Process A: once `dead`, every outbox step after the write fails, as if A was killed right after it.
+    let dead = false;
+    const dying = new Set(['enqueueAnnouncement', 'claimAnnouncement']);
+    const storeOfA = new Proxy(shared, {
+      get(target, name) {
+        const value = Reflect.get(target, name) as unknown;
+        if (typeof value !== 'function') return value;
+        if (dying.has(String(name))) {
+          return async (...args: unknown[]) => {
+            if (dead) throw new Error('process A is gone');
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        }
+        return (value as (...a: unknown[]) => unknown).bind(target);
+      },
+    });
+    const a = await startLive({ store: storeOfA, reconcileEveryMs: 0 });
+    cleanup.push(() => a.close());
+    const created = await a.create('PG-DIE-1');
+    expect(created.status).toBe(201);
+    const id = created.body.payment.id as string;
+    dead = true;
+    a.sandbox.act(id, 'fail');
+    await eventually(async () => (await shared.getPayment(id))?.view.state === 'failed', 10_000, 'A to record the failure');
+
+    // Process B, on the same database, sweeps: it finds the announcement A queued with the state, and makes it.
+    const b = await startLive({ store: createPostgresStore({ url: server.url, schema }), reconcileEveryMs: 0 });
+    cleanup.push(() => b.close());
+    await b.proxy.reconcile();
+    expect(b.updates.filter((u) => u.payment.id === id).map((u) => u.payment.outcome)).toEqual(['failed']);
   }, 30_000);
 });
