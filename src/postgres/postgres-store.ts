@@ -172,6 +172,17 @@ export class PostgresStore implements ProxyStore {
     return row ? { paymentId, state, attempts: Number(row.attempts), dueAt: Number(row.due_at) } : undefined;
   }
 
+  async extendAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<boolean> {
+    const rows = await this.#run(
+      'extendAnnouncement',
+      (sql) =>
+        sql`UPDATE announcements SET held_until = now_ms() + ${leaseMs}::bigint
+          WHERE payment_id = ${paymentId} AND state = ${state} AND NOT announced AND held_until > now_ms()
+          RETURNING 1`,
+    );
+    return rows.length === 1;
+  }
+
   async commitAnnouncement(paymentId: string, state: string): Promise<void> {
     await this.#run(
       'commitAnnouncement',

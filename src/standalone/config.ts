@@ -64,8 +64,8 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
   }
   const storeUrl = value('PAYIN_STORE_URL') ?? value('PAYIN_REDIS_URL') ?? 'sqlite:./payin.db';
   // Checked here, before anything listens; never echoed, as a database URL may carry a password.
-  if (!/^(?:sqlite:.|rediss?:\/\/|postgres(?:ql)?:\/\/|memory:?$)/.test(storeUrl)) {
-    problems.push('PAYIN_STORE_URL must be sqlite:<file>, redis://..., rediss://..., postgres://..., postgresql://... or memory:');
+  if (!/^(?:sqlite:.|rediss?:\/\/|postgres(?:ql)?:\/\/|memory:$)/.test(storeUrl)) {
+    problems.push('PAYIN_STORE_URL must start with sqlite:, redis://, rediss://, postgres:// or postgresql://, or be memory:');
   }
   const portText = value('PORT') ?? '8787';
   const port = Number(portText);

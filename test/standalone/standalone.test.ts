@@ -161,7 +161,7 @@ describe('the standalone proxy server', () => {
     const url = 'postgresql://payin:hunter2@db:5432/shop';
     expect(readStandaloneConfig({ ...rest, PAYIN_STORE_URL: url }).storeUrl).toBe(url);
     expect(() => readStandaloneConfig({ ...rest, PAYIN_STORE_URL: 'mysql://payin:hunter2@db/shop' })).toThrow(
-      expect.objectContaining({ message: expect.stringMatching(/PAYIN_STORE_URL must be .*postgres:\/\//) }),
+      expect.objectContaining({ message: expect.stringMatching(/PAYIN_STORE_URL must start with .*postgres:\/\//) }),
     );
     expect(() => readStandaloneConfig({ ...rest, PAYIN_STORE_URL: 'mysql://payin:hunter2@db/shop' })).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
@@ -207,6 +207,17 @@ describe('the standalone proxy server', () => {
     expect((await create('TOK-3', good)).status).toBe(404);
     expect((await create('TOK-4')).status).toBe(404);
     expect(payload.length).toBeGreaterThan(10);
+  });
+
+  it('says in its startup log that the memory store forgets on restart, and takes it only by its name', async () => {
+    const pricing = { PAYIN_RESOLVE_URL: `${backend.url}/price` };
+    const log: string[] = [];
+    await start(await freePort(), { ...pricing, PAYIN_STORE_URL: 'memory:' }, log);
+    expect(log.filter((line) => line.startsWith('warning:'))).toEqual([expect.stringMatching(/memory store .* forgets .* on restart/)]);
+    const sqliteLog: string[] = [];
+    await start(await freePort(), { ...pricing, PAYIN_STORE_URL: `sqlite:${join(dir, 'warning-check.db')}` }, sqliteLog);
+    expect(sqliteLog.some((line) => line.startsWith('warning:'))).toBe(false);
+    await expect(start(await freePort(), { ...pricing, PAYIN_STORE_URL: 'memory' })).rejects.toThrow(/must start with/);
   });
 
   it('loses nothing across a restart on its SQLite file: a payment paid while it was down is announced once', async () => {
