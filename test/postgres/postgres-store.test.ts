@@ -1,6 +1,7 @@
 import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, PostgresStoreError, type PostgresStore, type PostgresStoreOptions } from '../../src/postgres/index.js';
+import { describeSharedStoreContract } from '../proxy/shared-store-contract.js';
 import { describeStoreContract, record } from '../proxy/store-contract.js';
 import { startPostgresServer, type PostgresServer } from './postgres-server-harness.js';
 
@@ -35,48 +36,9 @@ describeStoreContract('PostgresStore', () => {
   return { store, wait: sleep, close: () => store.close() };
 });
 
+describeSharedStoreContract('PostgresStore', (schema) => open(schema));
+
 describe('PostgresStore across instances', () => {
-  it('lets exactly one of two instances hold an order, and only the holder release it', async () => {
-    const schema = freshSchema();
-    const [a, b] = [open(schema), open(schema)];
-    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).claim('A-1', `owner-${i}`, 10_000)));
-    expect(claims.filter(Boolean)).toHaveLength(1);
-    const owner = `owner-${claims.indexOf(true)}`;
-    await b.release('A-1', 'someone-else');
-    expect(await a.claim('A-1', 'late', 10_000)).toBe(false);
-    await b.release('A-1', owner);
-    expect(await a.claim('A-1', 'late', 10_000)).toBe(true);
-  });
-
-  it('hands an announcement to one instance at a time, and never again after a commit', async () => {
-    const schema = freshSchema();
-    const [a, b] = [open(schema), open(schema)];
-    expect(await a.enqueueAnnouncement('p1', 'finished', 0)).toBe(true);
-    expect(await b.enqueueAnnouncement('p1', 'finished', 0)).toBe(false);
-    expect(await a.claimAnnouncement('p1', 'finished', 10_000)).toBeDefined();
-    expect(await b.claimAnnouncement('p1', 'finished', 10_000)).toBeUndefined();
-    await a.rescheduleAnnouncement('p1', 'finished', 0);
-    expect(await b.claimAnnouncement('p1', 'finished', 10_000)).toMatchObject({ attempts: 1 });
-    await b.commitAnnouncement('p1', 'finished');
-    expect(await a.claimAnnouncement('p1', 'finished', 10_000)).toBeUndefined();
-    expect(await a.enqueueAnnouncement('p1', 'finished', 0)).toBe(false);
-    expect(await a.wasAnnounced('p1', 'finished')).toBe(true);
-  });
-
-  it('lets only one of two instances write over the same payment version, many times over', async () => {
-    const schema = freshSchema();
-    const [a, b] = [open(schema), open(schema)];
-    expect(await a.putPayment(record('p1', 1), 0)).toBe(true);
-    for (let version = 1; version <= 20; version++) {
-      const writes = await Promise.all([
-        a.putPayment(record('p1', version + 1, `a-${version}`), version),
-        b.putPayment(record('p1', version + 1, `b-${version}`), version),
-      ]);
-      expect(writes.filter(Boolean)).toHaveLength(1);
-      expect((await b.getPayment('p1'))!.view.state).toBe(writes[0] ? `a-${version}` : `b-${version}`);
-    }
-  });
-
   it("delivers one instance's publish to the other's subscribers", async () => {
     const schema = freshSchema();
     const [a, b] = [open(schema), open(schema)];
@@ -88,14 +50,6 @@ describe('PostgresStore across instances', () => {
     await stop();
     expect(got).toEqual(['one']);
     expect(b.subscriptionCount).toBe(0);
-  });
-
-  it('keeps two stores with different schemas apart', async () => {
-    const [a, b] = [open(freshSchema()), open(freshSchema())];
-    expect(await a.claim('A-1', 'a', 10_000)).toBe(true);
-    expect(await b.claim('A-1', 'b', 10_000)).toBe(true);
-    await a.putOrder({ orderId: 'A-1', payments: [] });
-    expect(await b.getOrder('A-1')).toBeUndefined();
   });
 });
 
