@@ -1,10 +1,11 @@
 // The stores side by side, in one run: creates/s and final-status answers/s of the proxy on memory, SQLite and
 // PostgreSQL (one server, and two servers on one database), each server a process of its own on a loopback
 // socket, all asking one sandbox. Creates: BENCH_STORE_CREATES fresh orders (default 300), 10 at a time, spread
-// over the servers, timed from the first to the last answer (each create also costs the sandbox a payment and the
-// proxy a status call, the same for every store). Final-status answers: autocannon from a second process,
-// BENCH_CONNECTIONS connections for BENCH_LOAD_SECONDS (default 3) per server at once, on a payment already final.
-// PostgreSQL is a throwaway cluster started here (test/tools/postgres-server.mjs), or BENCH_POSTGRES_URL.
+// over the servers after 50 untimed ones, timed from the first to the last answer (each create also costs the
+// sandbox a payment and the proxy a status call, the same for every store). Final-status answers: autocannon from
+// a second process, BENCH_CONNECTIONS connections for BENCH_LOAD_SECONDS (default 3) per server at once, on a
+// payment already final. PostgreSQL is a throwaway cluster started here (test/tools/postgres-server.mjs), or
+// BENCH_POSTGRES_URL. On a shared machine the creates figure moves with the load: read it within one run.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,21 +49,25 @@ async function measure({ name, servers: count, storeUrl }, index) {
       const server = await startCompanion('store-server-child.mjs');
       servers.push({ ...server, url: (await server.request({ cmd: 'start', storeUrl, sandboxUrl: service.url })).url });
     }
-    let next = 0;
-    const started = performance.now();
-    await Promise.all(
-      Array.from({ length: 10 }, async () => {
-        while (next < creates) {
-          const n = next++;
-          const { status, body } = await post(`${servers[n % count].url}${BASE_PATH}/payments`, {
-            orderId: `S${index}-${n}`,
-            method: 'upi',
-          });
-          if (status !== 201) throw new Error(`${name}: create answered ${status}: ${JSON.stringify(body)}`);
-        }
-      }),
-    );
-    const createsPerSecond = creates / ((performance.now() - started) / 1000);
+    /** `total` creates of fresh orders named `<prefix>-<n>`, 10 at a time, spread over the servers; their seconds. */
+    const createAll = async (prefix, total) => {
+      let next = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: 10 }, async () => {
+          while (next < total) {
+            const n = next++;
+            const url = `${servers[n % count].url}${BASE_PATH}/payments`;
+            const { status, body } = await post(url, { orderId: `${prefix}-${n}`, method: 'upi' });
+            if (status !== 201) throw new Error(`${name}: create answered ${status}: ${JSON.stringify(body)}`);
+          }
+        }),
+      );
+      return (performance.now() - started) / 1000;
+    };
+    // A warm-up round first, untimed: the servers' code is compiled and their connections are open when timing starts.
+    await createAll(`W${index}`, 50);
+    const createsPerSecond = creates / (await createAll(`S${index}`, creates));
 
     const { body: created } = await post(`${servers[0].url}${BASE_PATH}/payments`, { orderId: `S${index}-final`, method: 'upi' });
     sandbox.act(created.payment.id, 'pay');
