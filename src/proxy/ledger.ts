@@ -25,6 +25,10 @@ export interface PublishedChange {
 export const channelOf = (paymentId: string) => `payment:${paymentId}`;
 export const orderLease = (orderId: string) => `order:${orderId}`;
 
+/** A busy order is asked again after 250 ms, 500 ms, ... : ten tries span more than the order lease's minute. */
+const SETTLE_RETRY_MS = 250;
+const SETTLE_TRIES = 10;
+
 /** A payment whose expiry is not known yet is followed this long before the service must have said it. */
 const UNKNOWN_EXPIRY_FOLLOW_MS = 60 * 60_000;
 
@@ -238,7 +242,24 @@ export class Ledger {
 
   async #recorded(record: PaymentRecord, source: PaymentUpdateSource): Promise<void> {
     await this.publish(record);
+    // The order is paid because the ledger recorded a payment of it paid, not because a hook heard of it: a
+    // proxy with no hook must refuse the order's next create too, even once its unpaid record would expire.
+    if (record.view.outcome === 'paid') await this.#settleOrLater(record, 0);
     if (!isIncomplete(record.view)) await this.onRecorded(record, source);
+  }
+
+  /** Settles the order now, or when the create holding its lease is done (tried again with backoff, bounded). */
+  async #settleOrLater(record: PaymentRecord, attempt: number): Promise<void> {
+    if ((await this.settleOrder(record)) !== 'busy' || attempt >= SETTLE_TRIES) return;
+    const { clock, logger } = this.options;
+    clock.setTimeout(
+      () => {
+        this.#settleOrLater(record, attempt + 1).catch((error) =>
+          logger.warn('marking an order paid failed', { orderId: record.view.orderId, error: String(error) }),
+        );
+      },
+      SETTLE_RETRY_MS * 2 ** attempt,
+    );
   }
 }
 
