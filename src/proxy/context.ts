@@ -3,16 +3,16 @@
  * (the one writer of payments and orders) and its outbox (the one writer of announcements), the payment tokens,
  * and the per-order queue that lines up concurrent creates within this process.
  */
-import { KeyedQueue } from './coalesce.js';
-import { ProxyError } from './errors.js';
-import { Ledger } from './ledger.js';
+import { KeyedQueue } from './ledger/coalesce.js';
+import { ProxyError } from './http/errors.js';
+import { Ledger } from './ledger/ledger.js';
 import { after, type MaybePromise } from './maybe-async.js';
 import type { ResolvedOptions } from './options.js';
-import { Outbox } from './outbox.js';
-import { PaymentTokens } from './payment-token.js';
-import { SbpBankList } from './sbp-banks.js';
-import type { PaymentRecord } from './store.js';
-import { UpstreamClient, UpstreamError } from './upstream-client.js';
+import { Outbox } from './ledger/outbox.js';
+import { PaymentTokens } from './http/payment-token.js';
+import { SbpBankList } from './use-cases/sbp-banks.js';
+import type { PaymentRecord } from './infrastructure/store.js';
+import { UpstreamClient, UpstreamError } from './infrastructure/upstream-client.js';
 
 export interface ProxyContext {
   options: ResolvedOptions;

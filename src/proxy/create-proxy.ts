@@ -8,16 +8,16 @@
 import { pathnameOf, PLAIN_HANDLER, toResponse, type Answer, type PlainHandler, type PlainRequest } from '../server/plain-exchange.js';
 import type { ProxyContext } from './context.js';
 import { createContext } from './context.js';
-import { rememberClientAddress, type ProxyRequestInfo } from './client-address.js';
-import { corsHeaders, preflightAnswer, withHeaders } from './cors.js';
-import { errorAnswer, ProxyError } from './errors.js';
+import { rememberClientAddress, type ProxyRequestInfo } from './http/client-address.js';
+import { corsHeaders, preflightAnswer, withHeaders } from './http/cors.js';
+import { errorAnswer, ProxyError } from './http/errors.js';
 import type { MaybePromise } from './maybe-async.js';
-import { handleCallback } from './callback-route.js';
-import { handleCreate } from './create-route.js';
-import { handleEvents } from './events-route.js';
+import { handleCallback } from './use-cases/callback-route.js';
+import { handleCreate } from './use-cases/create-route.js';
+import { handleEvents } from './use-cases/events-route.js';
 import { resolveOptions, type PayinProxyOptions } from './options.js';
-import { reconcile, startReconcileLoop, type ReconcileResult } from './reconcile.js';
-import { handleStatus } from './status-route.js';
+import { reconcile, startReconcileLoop, type ReconcileResult } from './use-cases/reconcile.js';
+import { handleStatus } from './use-cases/status-route.js';
 
 export interface PayinProxy {
   /**

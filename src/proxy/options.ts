@@ -7,12 +7,12 @@
 import type { SignatureEncoding } from '../shared/hmac.js';
 import type { PaymentView } from '../shared/payment-view.js';
 import { systemClock, type Clock } from '../shared/clock.js';
-import { clientAddressOf } from './client-address.js';
+import { clientAddressOf } from './http/client-address.js';
 import { consoleLogger, type ProxyLogger } from './logger.js';
-import { createMemoryStore } from './memory-store.js';
-import { nodeTransport } from './node-transport.js';
-import { fetchTransport, type ServiceTransport } from './service-transport.js';
-import type { ProxyStore } from './store.js';
+import { createMemoryStore } from './infrastructure/memory-store.js';
+import { nodeTransport } from './infrastructure/node-transport.js';
+import { fetchTransport, type ServiceTransport } from './infrastructure/service-transport.js';
+import type { ProxyStore } from './infrastructure/store.js';
 import { processEnv } from '../server/env.js';
 import { asFetchRequest, type PlainRequest } from '../server/plain-exchange.js';
 
