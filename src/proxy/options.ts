@@ -14,7 +14,7 @@ import { nodeTransport } from './infrastructure/node-transport.js';
 import { fetchTransport, type ServiceTransport } from './infrastructure/service-transport.js';
 import type { ProxyStore } from './infrastructure/store.js';
 import { processEnv } from '../server/env.js';
-import { asFetchRequest, type PlainRequest } from '../server/plain-exchange.js';
+import { asFetchRequest, type ProxyRequest } from './http/exchange.js';
 
 export interface PricedOrder {
   /** The sum to pay, a decimal string ("250.00") or a number with at most two decimals. */
@@ -199,7 +199,7 @@ export interface ResolvedOptions {
   clock: Clock;
   random: () => number;
   logger: ProxyLogger;
-  clientId: (request: PlainRequest) => string | undefined;
+  clientId: (request: ProxyRequest) => string | undefined;
 }
 
 export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
@@ -264,7 +264,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
 
 /** The shop's own clientId gets a Fetch Request, whatever the runtime handed the proxy. */
 function shopClientId(clientId: (request: Request) => string | undefined) {
-  return (request: PlainRequest) => clientId(asFetchRequest(request));
+  return (request: ProxyRequest) => clientId(asFetchRequest(request));
 }
 
 function assertHttpUrl(value: string, name: string): void {

@@ -5,7 +5,7 @@
  * (CF-Connecting-IP). The proxy takes it as its second argument, `proxy(request, {clientAddress})`; the
  * `clientId` option overrides all of this.
  */
-import type { PlainRequest } from '../../server/plain-exchange.js';
+import type { ProxyRequest } from './exchange.js';
 import { remoteAddressOf } from '../../server/remote-address.js';
 
 /** What a runtime may tell the proxy about a request besides the request itself. */
@@ -14,15 +14,15 @@ export interface ProxyRequestInfo {
   clientAddress?: string;
 }
 
-const given = new WeakMap<PlainRequest, string>();
+const given = new WeakMap<ProxyRequest, string>();
 
 /** Remembers the address the runtime handed to the proxy with this request. */
-export function rememberClientAddress(request: PlainRequest, clientAddress: string | undefined): void {
+export function rememberClientAddress(request: ProxyRequest, clientAddress: string | undefined): void {
   const address = clientAddress?.trim();
   if (address) given.set(request, address);
 }
 
 /** The default `clientId`: the address handed to the proxy, else the one the node adapter attached. */
-export function clientAddressOf(request: PlainRequest): string | undefined {
+export function clientAddressOf(request: ProxyRequest): string | undefined {
   return given.get(request) ?? remoteAddressOf(request);
 }

@@ -6,12 +6,12 @@
  * where the URL the proxy sees may differ from the origin the browser sent. Every answer varies by Origin.
  */
 
-import type { Answer, PlainRequest } from '../../server/plain-exchange.js';
+import type { Answer, ProxyRequest } from './exchange.js';
 
 const ALLOWED_HEADERS = 'content-type, last-event-id';
 
 /** The CORS headers for an answer to `request` (at least `Vary: Origin`). */
-export function corsHeaders(request: PlainRequest, allowed: ReadonlySet<string>): Record<string, string> {
+export function corsHeaders(request: ProxyRequest, allowed: ReadonlySet<string>): Record<string, string> {
   const origin = request.headers.get('origin');
   if (origin === null || !allowed.has(origin)) return { vary: 'Origin' };
   return {
@@ -22,7 +22,7 @@ export function corsHeaders(request: PlainRequest, allowed: ReadonlySet<string>)
 }
 
 /** The answer to an OPTIONS preflight for a route that accepts `methods`. */
-export function preflightAnswer(request: PlainRequest, allowed: ReadonlySet<string>, methods: readonly string[]): Answer {
+export function preflightAnswer(request: ProxyRequest, allowed: ReadonlySet<string>, methods: readonly string[]): Answer {
   const headers = corsHeaders(request, allowed);
   if (headers['access-control-allow-origin']) {
     headers['access-control-allow-methods'] = methods.join(', ');

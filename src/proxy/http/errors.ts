@@ -3,7 +3,7 @@
  * a code from the closed list in src/shared/error-codes.ts; anything else is a bug or an outage and is answered
  * as a bare 500 `internal`, logged on the server, never with its stack or an upstream's words in the body.
  */
-import type { Answer } from '../../server/plain-exchange.js';
+import type { Answer } from './exchange.js';
 import { ERROR_CODES, type ApiErrorBody, type ErrorCode } from '../../shared/error-codes.js';
 import type { ProxyLogger } from '../logger.js';
 import { UpstreamError } from '../infrastructure/upstream-client.js';

@@ -5,13 +5,13 @@
  * at once that the shop's server decides the amount.
  */
 import { BodyConsumedError, bodyInHand, BodyTooLargeError, isJsonRequest, parseJsonBytes, readStreamedBody } from '../../server/body.js';
-import type { PlainRequest } from '../../server/plain-exchange.js';
+import type { ProxyRequest } from './exchange.js';
 import { ProxyError } from './errors.js';
 import type { MaybePromise } from '../maybe-async.js';
 
 /** The body's fields, at once when the adapter has the body in hand (see maybe-async.ts), else once it is read. */
 export function readJsonFields<K extends string>(
-  request: PlainRequest,
+  request: ProxyRequest,
   limit: number,
   fields: readonly K[],
 ): MaybePromise<Partial<Record<K, unknown>>> {

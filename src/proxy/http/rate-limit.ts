@@ -6,7 +6,7 @@
  * payment), so that one busy shop is never limited as if all its shoppers were one client; a warning says once
  * how to hand the address over.
  */
-import type { PlainRequest } from '../../server/plain-exchange.js';
+import type { ProxyRequest } from './exchange.js';
 import { ProxyError } from './errors.js';
 import { after, type MaybePromise } from '../maybe-async.js';
 import type { ResolvedOptions } from '../options.js';
@@ -18,7 +18,7 @@ export type RatedAction = 'create' | 'status';
 const warned = new WeakSet<ResolvedOptions>();
 
 /** `client:<id>`, or `<subject>` (such as `order:A-1`) when the runtime gave no client identity. */
-function limitKey(options: ResolvedOptions, request: PlainRequest, subject: string): string {
+function limitKey(options: ResolvedOptions, request: ProxyRequest, subject: string): string {
   const client = options.clientId(request)?.trim();
   if (client) return `client:${client}`;
   if (!warned.has(options)) {
@@ -34,7 +34,7 @@ function limitKey(options: ResolvedOptions, request: PlainRequest, subject: stri
  * Counts the request in this minute's window for its client (or its subject) and throws 429 past the limit; at
  * once when the store counts in this process (countNow), else once the store has counted.
  */
-export function enforceRate(options: ResolvedOptions, request: PlainRequest, action: RatedAction, subject: string): MaybePromise<void> {
+export function enforceRate(options: ResolvedOptions, request: ProxyRequest, action: RatedAction, subject: string): MaybePromise<void> {
   const { clock, store, limits } = options;
   const limit = action === 'create' ? limits.createsPerMinute : limits.statusPerMinute;
   const now = clock.now();
@@ -52,7 +52,7 @@ export function enforceRate(options: ResolvedOptions, request: PlainRequest, act
  * Opens a stream slot for the client, or throws 429 when it has too many open. The returned function gives the
  * slot back; call it exactly once. The gauge expires with the longest possible stream, so a crash cannot leak it.
  */
-export async function openStreamSlot(options: ResolvedOptions, request: PlainRequest, subject: string): Promise<() => Promise<void>> {
+export async function openStreamSlot(options: ResolvedOptions, request: ProxyRequest, subject: string): Promise<() => Promise<void>> {
   const { store, limits, timeouts } = options;
   const key = `streams:${limitKey(options, request, subject)}`;
   const ttl = timeouts.streamMaxMs + 60_000;

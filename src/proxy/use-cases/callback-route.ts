@@ -10,13 +10,13 @@ import { outcomeOf } from '../../shared/outcome.js';
 import { verifySignature } from '../../shared/hmac.js';
 import { parseCallbackBody } from '../../shared/provider-messages.js';
 import { BodyConsumedError, BodyTooLargeError, parseJsonBytes, readBody } from '../../server/body.js';
-import type { Answer, PlainRequest } from '../../server/plain-exchange.js';
+import type { Answer, ProxyRequest } from '../http/exchange.js';
 import type { ProxyContext } from '../context.js';
 import { jsonAnswer, ProxyError } from '../http/errors.js';
 import type { ObservedPayment } from '../ledger/payment-view-mapper.js';
 import { UpstreamError } from '../infrastructure/upstream-client.js';
 
-export async function handleCallback(request: PlainRequest, ctx: ProxyContext): Promise<Answer> {
+export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): Promise<Answer> {
   const { options, ledger } = ctx;
   const { provider, store, logger } = options;
   let bytes: Uint8Array;

@@ -10,7 +10,7 @@ import { randomToken } from '../../shared/bytes.js';
 import { normalizeAmount, isPositiveAmount } from '../../shared/money.js';
 import { orderIdProblem } from '../../shared/order-id.js';
 import { sleep } from '../../shared/clock.js';
-import { asFetchRequest, type Answer, type PlainRequest } from '../../server/plain-exchange.js';
+import { asFetchRequest, type Answer, type ProxyRequest } from '../http/exchange.js';
 import type { ProxyContext } from '../context.js';
 import { createUpstreamPayment } from './create-upstream.js';
 import { describe, jsonAnswer, ProxyError } from '../http/errors.js';
@@ -25,7 +25,7 @@ import { UpstreamError } from '../infrastructure/upstream-client.js';
 const CLAIM_POLL_MS = 100;
 const MAX_ORDER_TOKEN_CHARS = 4096;
 
-export async function handleCreate(request: PlainRequest, ctx: ProxyContext): Promise<Answer> {
+export async function handleCreate(request: ProxyRequest, ctx: ProxyContext): Promise<Answer> {
   const { options } = ctx;
   const body = await readJsonFields(request, options.limits.bodyBytes, ['orderId', 'method', 'orderToken'] as const);
   const orderId = exactOrderId(body.orderId);

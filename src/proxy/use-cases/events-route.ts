@@ -5,7 +5,7 @@
  * status answers seen by any instance reach it; its ping also asks the service (coalesced) so that a shop whose
  * callbacks cannot reach it still sees the payment end. Slots per client are bounded and given back on close.
  */
-import type { Answer, PlainRequest } from '../../server/plain-exchange.js';
+import type { Answer, ProxyRequest } from '../http/exchange.js';
 import { readableRecord, type ProxyContext } from '../context.js';
 import { ProxyError } from '../http/errors.js';
 import { channelOf, type PublishedChange } from '../ledger/ledger.js';
@@ -43,7 +43,7 @@ function broadcastOf(ctx: ProxyContext, message: string): PaymentEvent {
   return event;
 }
 
-export async function handleEvents(request: PlainRequest, ctx: ProxyContext): Promise<Answer> {
+export async function handleEvents(request: ProxyRequest, ctx: ProxyContext): Promise<Answer> {
   const { options, ledger } = ctx;
   const { store, clock, timeouts, logger } = options;
   const query = new URL(request.url).searchParams;

@@ -10,7 +10,7 @@
  */
 import { z } from 'zod';
 import { readBody } from '../../server/body.js';
-import type { Answer } from '../../server/plain-exchange.js';
+import type { Answer } from '../http/exchange.js';
 import { isSbpBankSchema } from '../../shared/qr-payload.js';
 import { describe, jsonAnswer, ProxyError } from '../http/errors.js';
 import type { ResolvedOptions } from '../options.js';

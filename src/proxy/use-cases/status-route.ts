@@ -3,7 +3,7 @@
  * and a wrong one reads like an unknown payment. A final payment is answered from the store; an open one is
  * refreshed from the service through the coalescer, so that many pollers of one payment cost one upstream call.
  */
-import type { Answer, PlainRequest } from '../../server/plain-exchange.js';
+import type { Answer, ProxyRequest } from '../http/exchange.js';
 import type { ProxyContext } from '../context.js';
 import { readableRecord } from '../context.js';
 import { jsonTextAnswer } from '../http/errors.js';
@@ -16,7 +16,7 @@ import type { PaymentRecord } from '../infrastructure/store.js';
 const FIELDS = ['paymentId', 'token'] as const;
 
 /** Answered without a wait when every step has its value at once (see maybe-async.ts); else as they come. */
-export function handleStatus(request: PlainRequest, ctx: ProxyContext): MaybePromise<Answer> {
+export function handleStatus(request: ProxyRequest, ctx: ProxyContext): MaybePromise<Answer> {
   const { options } = ctx;
   return after(readJsonFields(request, options.limits.bodyBytes, FIELDS), (body) => {
     const paymentId = requireText(body.paymentId, 'paymentId');
