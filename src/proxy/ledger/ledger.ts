@@ -13,6 +13,7 @@ import { parseTimestamp } from '../../shared/timestamps.js';
 import { Coalescer } from './coalesce.js';
 import type { PaymentUpdateSource, ResolvedOptions } from '../options.js';
 import { isIncomplete, mergeObservation, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
+import { mayFollow } from './transitions.js';
 import type { OrderPaymentRef, OrderRecord, PaymentRecord } from '../infrastructure/store.js';
 import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';
 
@@ -62,6 +63,7 @@ export class Ledger {
       if (observed.orderId !== undefined && observed.orderId !== current.view.orderId) {
         throw new UpstreamError('malformed', `the service described payment ${observed.id} under another orderId than it was created for`);
       }
+      if (!mayFollow(current.view, observed.state)) return current; // a late, repeated or reordered notice
       const view = mergeObservation(current.view, observed, undefined, payUrl, current.priced.amount);
       if (view === current.view) return current;
       const next = this.#next(current, view);

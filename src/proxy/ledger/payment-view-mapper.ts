@@ -1,10 +1,10 @@
 /**
- * From what the service says about a payment to what the browser may see. Observations are merged into the
- * stored view monotonically: a final state is never replaced and a state that ranks below the stored one (a late
- * or reordered callback) changes nothing. Fields the answer lacks keep their earlier value: the status answer has
- * no hosted-page url, a callback may leave out requisites. userId, commission, rate and merchantId never get in.
+ * From what the service says about a payment to what the browser may see. Whether an observation may replace
+ * the stored view at all is the ledger's transition table (transitions.ts); this module merges one that may.
+ * Fields the answer lacks keep their earlier value: the status answer has no hosted-page url, a callback may leave
+ * out requisites. userId, commission, rate and merchantId never get in.
  */
-import { isFinalOutcome, outcomeOf, settledOutcome, stateRank } from '../../shared/outcome.js';
+import { isFinalOutcome, outcomeOf, settledOutcome } from '../../shared/outcome.js';
 import type { PaymentView, Requisites } from '../../shared/payment-view.js';
 import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { qrPayload, webUrl } from '../../shared/qr-payload.js';
@@ -46,7 +46,7 @@ const KNOWN_FIELDS = new Set([
 
 /**
  * The view after this observation, or `previous` itself (same object) when the observation changes nothing
- * the browser could see. `payUrl` is the hosted page from a create answer, when it had one. `pricedAmount` is
+ * the browser could see. Call it only for an observation the transition table lets follow `previous`. `payUrl` is the hosted page from a create answer, when it had one. `pricedAmount` is
  * what the shop's resolveOrder asked for: a finished payment is `paid` only when what was paid covers it.
  */
 export function mergeObservation(
@@ -56,7 +56,6 @@ export function mergeObservation(
   payUrl?: string,
   pricedAmount?: string,
 ): StoredView {
-  if (previous && (previous.final || stateRank(observed.state) < stateRank(previous.state))) return previous;
   const base = previous ?? context;
   if (!base) throw new Error('mergeObservation needs a stored view or a create context');
   const paid = outcomeOf(observed.state) === 'paid';
