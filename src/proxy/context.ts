@@ -1,11 +1,14 @@
 /**
  * What every route of one proxy shares: the resolved options, the signed client for the service, the ledger
- * (the one writer of payments and orders) and its outbox (the one writer of announcements), the payment tokens,
- * and the per-order queue that lines up concurrent creates within this process.
+ * (the one writer of payments) with its order book (the one holder of order leases) and its outbox (the one
+ * writer of announcements), the order payments a create asks for, the payment tokens and the bank list. Built
+ * in one direction: the order book first, then the outbox that settles orders through it, then the ledger that
+ * records into both.
  */
-import { KeyedQueue } from './ledger/coalesce.js';
 import { ProxyError } from './http/errors.js';
 import { Ledger } from './ledger/ledger.js';
+import { OrderPayments } from './ledger/order-payments.js';
+import { OrderBook } from './ledger/orders.js';
 import { after, type MaybePromise } from './maybe-async.js';
 import type { ResolvedOptions } from './options.js';
 import { Outbox } from './ledger/outbox.js';
@@ -20,22 +23,22 @@ export interface ProxyContext {
   ledger: Ledger;
   outbox: Outbox;
   tokens: PaymentTokens;
-  orderQueue: KeyedQueue;
+  orderPayments: OrderPayments;
   sbpBanks: SbpBankList;
 }
 
 export function createContext(options: ResolvedOptions): ProxyContext {
   const upstream = new UpstreamClient(options);
-  const ledger = new Ledger(options, upstream);
-  const outbox = new Outbox(options, ledger);
-  ledger.onRecorded = (record, source) => outbox.announce(record, source);
+  const orders = new OrderBook(options);
+  const outbox = new Outbox(options, orders);
+  const ledger = new Ledger(options, upstream, outbox, orders);
   return {
     options,
     upstream,
     ledger,
     outbox,
     tokens: new PaymentTokens(options.provider.secret),
-    orderQueue: new KeyedQueue(),
+    orderPayments: new OrderPayments(options, ledger, orders, upstream),
     sbpBanks: new SbpBankList(options),
   };
 }

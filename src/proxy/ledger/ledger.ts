@@ -2,11 +2,11 @@
  * The ledger: the one writer of payments and orders. Whatever the proxy learns about a payment (a create answer,
  * a status answer, a callback, a reconcile sweep) reaches the store through here. Writes are compare-and-set on
  * the record's version, so two instances merging at once cannot lose a state; a change is published once per
- * version for the event streams; and every new state a shop should hear of is put in the outbox (outbox.ts,
- * the one writer of announcements) before anyone is told. Order records are written only under the order's
- * lease, so that "one pending payment per order" and "paid once" hold across instances.
+ * version for the event streams; every new state a shop should hear of is put in the outbox (outbox.ts, the
+ * one writer of announcements) before anyone is told; and an order is marked paid (orders.ts, the one holder of
+ * order leases) as soon as a payment of it is recorded paid, whether or not the shop has a hook. Which observed
+ * state may replace a stored one is the transition table (transitions.ts).
  */
-import { randomToken } from '../../shared/bytes.js';
 import type { CreateAnswer } from '../../shared/provider-messages.js';
 import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
@@ -14,7 +14,9 @@ import { Coalescer } from './coalesce.js';
 import type { PaymentUpdateSource, ResolvedOptions } from '../options.js';
 import { isIncomplete, mergeObservation, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
 import { mayFollow } from './transitions.js';
-import type { OrderPaymentRef, OrderRecord, PaymentRecord } from '../infrastructure/store.js';
+import type { PaymentRecord } from '../infrastructure/store.js';
+import type { HeldOrder, OrderBook } from './orders.js';
+import type { Outbox } from './outbox.js';
 import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';
 
 /** What a subscriber of a payment's channel receives. */
@@ -24,7 +26,6 @@ export interface PublishedChange {
 }
 
 export const channelOf = (paymentId: string) => `payment:${paymentId}`;
-export const orderLease = (orderId: string) => `order:${orderId}`;
 
 /** A busy order is asked again after 250 ms, 500 ms, ... : ten tries span more than the order lease's minute. */
 const SETTLE_RETRY_MS = 250;
@@ -33,19 +34,14 @@ const SETTLE_TRIES = 10;
 /** A payment whose expiry is not known yet is followed this long before the service must have said it. */
 const UNKNOWN_EXPIRY_FOLLOW_MS = 60 * 60_000;
 
-/** An order's payment list with `ref` added, keeping the newest 20 so that a record cannot grow without end. */
-export function withPaymentRef(payments: readonly OrderPaymentRef[], ref: OrderPaymentRef): OrderPaymentRef[] {
-  return [...payments.filter((p) => p.id !== ref.id), ref].slice(-20);
-}
-
 export class Ledger {
   readonly #coalescer: Coalescer;
-  /** Told of every stored version whose view the shop should hear of, and by which path (set to the outbox). */
-  onRecorded: (record: PaymentRecord, source: PaymentUpdateSource) => Promise<void> = async () => {};
 
   constructor(
     private readonly options: ResolvedOptions,
     private readonly upstream: UpstreamClient,
+    private readonly outbox: Outbox,
+    private readonly orders: OrderBook,
   ) {
     this.#coalescer = new Coalescer(options.clock, options.timeouts.coalesceMs);
   }
@@ -76,10 +72,10 @@ export class Ledger {
   }
 
   /**
-   * Records the payment a create answered (or an uncertain create turned out to have made). Call with the
-   * order's lease held: the order record is written here too.
+   * Records the payment a create answered (or an uncertain create turned out to have made), and adds it to its
+   * order, whose lease the caller holds.
    */
-  async recordCreated(order: CreateContext, answer: CreateAnswer, orderRecord: OrderRecord): Promise<PaymentRecord> {
+  async recordCreated(held: HeldOrder, order: CreateContext, answer: CreateAnswer): Promise<PaymentRecord> {
     const source = 'create';
     const { store, clock } = this.options;
     const view = mergeObservation(undefined, answer.payment, order, answer.url);
@@ -102,26 +98,8 @@ export class Ledger {
       }
       record = (await this.observe(answer.payment, answer.url, source)) ?? adopted;
     }
-    await store.putOrder({
-      orderId: order.orderId,
-      payments: withPaymentRef(orderRecord.payments, { id: view.id, method: order.method }),
-      ...paidOf(orderRecord),
-    });
+    await held.addCreated({ id: view.id, method: order.method });
     return record;
-  }
-
-  /** Adds payments found at the service to the order's list. Call with the order's lease held. */
-  async addToOrder(orderId: string, refs: readonly OrderPaymentRef[]): Promise<void> {
-    const { store } = this.options;
-    const order = (await store.getOrder(orderId)) ?? { orderId, payments: [] };
-    let payments = order.payments;
-    for (const ref of refs) payments = withPaymentRef(payments, ref);
-    await store.putOrder({ ...order, payments });
-  }
-
-  /** Marks that a create ended without an answer. Call with the order's lease held. */
-  async markUncertain(orderRecord: OrderRecord): Promise<void> {
-    await this.options.store.putOrder({ ...orderRecord, uncertain: true });
   }
 
   /**
@@ -131,7 +109,7 @@ export class Ledger {
    * what a view needs.
    */
   async adopt(observed: ObservedPayment, source: PaymentUpdateSource): Promise<PaymentRecord | undefined> {
-    const { store, clock, timeouts } = this.options;
+    const { store, clock } = this.options;
     const { orderId, method, currency } = observed;
     const asked = observed.init_amount ?? observed.amount;
     if (!orderId || !method || !asked || !currency) return undefined;
@@ -139,40 +117,8 @@ export class Ledger {
     const record = this.#withFollow({ view, priced: { amount: asked, currency }, version: 1, updatedAt: clock.now() });
     if (!(await store.putPayment(record, 0))) return this.observe(observed, undefined, source);
     await this.#recorded(record, source);
-    const owner = `adopt:${randomToken(8)}`;
-    if (await store.claim(orderLease(orderId), owner, timeouts.claimLeaseMs)) {
-      try {
-        const order = (await store.getOrder(orderId)) ?? { orderId, payments: [] };
-        if (!order.payments.some((p) => p.id === view.id)) {
-          await store.putOrder({ ...order, payments: withPaymentRef(order.payments, { id: view.id, method }) });
-        }
-      } finally {
-        await store.release(orderLease(orderId), owner);
-      }
-    }
+    await this.orders.join(orderId, { id: view.id, method });
     return record;
-  }
-
-  /**
-   * Settles who paid the order: the first payment found paid becomes the order's `paidBy` for good, and any
-   * other paid payment of it is a second payment. `busy` when the order's lease is held (a create in progress):
-   * the caller tries again later.
-   */
-  async settleOrder(record: PaymentRecord): Promise<{ secondPaymentOf?: string } | 'busy'> {
-    const { store, timeouts } = this.options;
-    const { id, orderId, method } = record.view;
-    const known = await store.getOrder(orderId);
-    if (known?.paidBy !== undefined) return known.paidBy === id ? {} : { secondPaymentOf: known.paidBy };
-    const owner = `settle:${randomToken(8)}`;
-    if (!(await store.claim(orderLease(orderId), owner, timeouts.claimLeaseMs))) return 'busy';
-    try {
-      const order = (await store.getOrder(orderId)) ?? { orderId, payments: [] };
-      if (order.paidBy !== undefined && order.paidBy !== id) return { secondPaymentOf: order.paidBy };
-      await store.putOrder({ ...order, payments: withPaymentRef(order.payments, { id, method }), paidBy: id });
-      return {};
-    } finally {
-      await store.release(orderLease(orderId), owner);
-    }
   }
 
   /** Stops following a payment that is past its follow window without a final state. */
@@ -247,12 +193,12 @@ export class Ledger {
     // The order is paid because the ledger recorded a payment of it paid, not because a hook heard of it: a
     // proxy with no hook must refuse the order's next create too, even once its unpaid record would expire.
     if (record.view.outcome === 'paid') await this.#settleOrLater(record, 0);
-    if (!isIncomplete(record.view)) await this.onRecorded(record, source);
+    if (!isIncomplete(record.view)) await this.outbox.announce(record, source);
   }
 
   /** Settles the order now, or when the create holding its lease is done (tried again with backoff, bounded). */
   async #settleOrLater(record: PaymentRecord, attempt: number): Promise<void> {
-    if ((await this.settleOrder(record)) !== 'busy' || attempt >= SETTLE_TRIES) return;
+    if ((await this.orders.settle(record)) !== 'busy' || attempt >= SETTLE_TRIES) return;
     const { clock, logger } = this.options;
     clock.setTimeout(
       () => {
@@ -265,27 +211,9 @@ export class Ledger {
   }
 }
 
-function paidOf(order: OrderRecord): Pick<OrderRecord, 'paidBy'> {
-  return order.paidBy === undefined ? {} : { paidBy: order.paidBy };
-}
-
 /** The entry for this payment id in a status answer (an object or an array). */
 export function pickPayment(list: ProviderPayment[], paymentId: string): ProviderPayment {
   const entry = list.find((p) => p.id === paymentId);
   if (!entry) throw new UpstreamError('malformed', 'the status answer does not contain the payment asked for');
   return entry;
-}
-
-/** The newest payment of a status answer looked up by order (created_at; the last one when it is missing). */
-export function newestPayment(list: ProviderPayment[]): ProviderPayment | undefined {
-  let best: ProviderPayment | undefined;
-  let bestAt = -Infinity;
-  for (const p of list) {
-    const rank = parseTimestamp(p.created_at) ?? -Infinity;
-    if (!best || rank >= bestAt) {
-      best = p;
-      bestAt = rank;
-    }
-  }
-  return best;
 }

@@ -7,7 +7,7 @@
  * and by every reconcile sweep, so a shop whose database was down for a minute still hears "paid".
  */
 import { describe } from '../http/errors.js';
-import type { Ledger } from './ledger.js';
+import type { OrderBook } from './orders.js';
 import type { PaymentUpdateSource, ResolvedOptions } from '../options.js';
 import { toPaymentView } from './payment-view-mapper.js';
 import type { PaymentRecord } from '../infrastructure/store.js';
@@ -24,7 +24,7 @@ export class Outbox {
 
   constructor(
     private readonly options: ResolvedOptions,
-    private readonly ledger: Ledger,
+    private readonly orders: OrderBook,
   ) {}
 
   /** Queues the record's state unless it was queued or announced before. True when this call queued it. */
@@ -52,7 +52,7 @@ export class Outbox {
       }
       let info: { source: PaymentUpdateSource; secondPaymentOf?: string } = { source };
       if (record.view.outcome === 'paid') {
-        const settled = await this.ledger.settleOrder(record);
+        const settled = await this.orders.settle(record);
         if (settled === 'busy') {
           await this.#reschedule(paymentId, state, clock.now() + BUSY_RETRY_MS);
           return false;

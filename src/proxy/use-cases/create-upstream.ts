@@ -3,23 +3,27 @@
  * callback URL, nothing from the browser but the order id and the method; it is checked against the strict
  * request schema before it leaves. When the create ends without an answer (timeout, dropped connection, a 5xx or
  * a garbled answer) the payment may exist all the same, so the order is looked up at the service before
- * anything else; a create is never repeated blindly. An envelope answer lacks the expiry: one status call fills it.
+ * anything else; a create is never repeated blindly. What it answers is recorded by the ledger (order-payments.ts),
+ * which also marks the order uncertain when no answer came.
  */
 import { isFinalState } from '../../shared/outcome.js';
 import { createPaymentRequestSchema, describeIssues, type CreateAnswer } from '../../shared/provider-messages.js';
 import type { ProxyContext } from '../context.js';
 import { describe } from '../http/errors.js';
-import { newestPayment } from '../ledger/ledger.js';
-import { isIncomplete, type CreateContext, type ObservedPayment } from '../ledger/payment-view-mapper.js';
+import { parseTimestamp } from '../../shared/timestamps.js';
+import type { HeldOrder } from '../ledger/orders.js';
+import type { CreateContext, ObservedPayment } from '../ledger/payment-view-mapper.js';
 import type { ProviderPayment } from '../../shared/provider-payment.js';
-import type { OrderRecord, PaymentRecord } from '../infrastructure/store.js';
 import { UpstreamError } from '../infrastructure/upstream-client.js';
 
-/** Creates (or, after an uncertain attempt, finds) the order's new payment and stores it. Call with the lease held. */
-export async function createUpstreamPayment(ctx: ProxyContext, order: CreateContext): Promise<PaymentRecord> {
-  const { options, upstream, ledger } = ctx;
-  const { store, provider, logger } = options;
-  const orderRecord: OrderRecord = (await store.getOrder(order.orderId)) ?? { orderId: order.orderId, payments: [] };
+/**
+ * Creates (or, after an uncertain attempt, finds) the order's new payment at the service: its answer, or the
+ * create's UpstreamError (`outcomeUnknown` when the payment may exist all the same and no look-up found it).
+ */
+export async function createUpstreamPayment(ctx: ProxyContext, order: CreateContext, held: HeldOrder): Promise<CreateAnswer> {
+  const { options, upstream } = ctx;
+  const { provider, logger } = options;
+  const { order: orderRecord } = await held.read();
   const known = new Set(orderRecord.payments.map((p) => p.id));
 
   let answer: CreateAnswer | undefined;
@@ -44,18 +48,11 @@ export async function createUpstreamPayment(ctx: ProxyContext, order: CreateCont
       if (!(error instanceof UpstreamError) || !error.outcomeUnknown) throw error;
       logger.warn('a create ended without an answer; looking the order up', { orderId: order.orderId, error: describe(error) });
       const found = await lookUpByOrder(ctx, order, known);
-      if (!found) {
-        await ledger.markUncertain(orderRecord);
-        throw error;
-      }
+      if (!found) throw error;
       answer = { payment: found, incomplete: isIncompleteAnswer(found) };
     }
   }
-
-  const record = await ledger.recordCreated(order, answer, orderRecord);
-  if (!answer.incomplete && !isIncomplete(record.view)) return record;
-  await ledger.refresh(record.view.id, 'create');
-  return (await store.getPayment(record.view.id)) ?? record;
+  return answer;
 }
 
 /** A payment of this order, for this method, that this proxy does not know yet and that is still open. */
@@ -87,4 +84,18 @@ export async function lookUpByOrder(
 
 function isIncompleteAnswer(p: ObservedPayment): boolean {
   return !p.created_at || !p.expired_at;
+}
+
+/** The newest payment of a status answer looked up by order (created_at; the last one when it is missing). */
+function newestPayment(list: ProviderPayment[]): ProviderPayment | undefined {
+  let best: ProviderPayment | undefined;
+  let bestAt = -Infinity;
+  for (const p of list) {
+    const rank = parseTimestamp(p.created_at) ?? -Infinity;
+    if (!best || rank >= bestAt) {
+      best = p;
+      bestAt = rank;
+    }
+  }
+  return best;
 }
