@@ -11,13 +11,14 @@ import { createContext } from './context.js';
 import { rememberClientAddress, type ProxyRequestInfo } from './http/client-address.js';
 import { corsHeaders, preflightAnswer, withHeaders } from './http/cors.js';
 import { errorAnswer, ProxyError } from './http/errors.js';
-import type { MaybePromise } from './maybe-async.js';
+import { after, type MaybePromise } from './maybe-async.js';
 import { handleCallback } from './use-cases/callback-route.js';
 import { handleCreate } from './use-cases/create-route.js';
 import { handleEvents } from './use-cases/events-route.js';
 import { resolveOptions, type PayinProxyOptions } from './options.js';
 import { reconcile, startReconcileLoop, type ReconcileResult } from './use-cases/reconcile.js';
 import { handleStatus } from './use-cases/status-route.js';
+import { enforceRate } from './http/rate-limit.js';
 
 export interface PayinProxy {
   /**
@@ -59,7 +60,10 @@ const ROUTES: Record<string, Route> = {
 /** `/sbp-banks/logos/<schema>.png`: the one route with a parameter in its path. */
 const LOGO_ROUTE: Route = {
   methods: ['GET', 'HEAD'],
-  handle: (request, ctx) => ctx.sbpBanks.logo(/\/sbp-banks\/logos\/([^/]+)\.png$/.exec(pathnameOf(request))?.[1] ?? ''),
+  handle: (request, ctx) => {
+    const schema = /\/sbp-banks\/logos\/([^/]+)\.png$/.exec(pathnameOf(request))?.[1] ?? '';
+    return after(enforceRate(ctx.options, request, 'logo', `logo:${schema}`), () => ctx.sbpBanks.logo(schema));
+  },
   browser: true,
 };
 
