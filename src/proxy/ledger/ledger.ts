@@ -7,6 +7,7 @@
  * order leases) as soon as a payment of it is recorded paid, whether or not the shop has a hook. Which observed
  * state may replace a stored one is the transition table (transitions.ts).
  */
+import { randomToken } from '../../shared/bytes.js';
 import type { CreateAnswer } from '../../shared/provider-messages.js';
 import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
@@ -26,6 +27,8 @@ export interface PublishedChange {
 }
 
 export const channelOf = (paymentId: string) => `payment:${paymentId}`;
+
+const SWEEP_LEASE = 'sweep';
 
 /** A busy order is asked again after 250 ms, 500 ms, ... : ten tries span more than the order lease's minute. */
 const SETTLE_RETRY_MS = 250;
@@ -119,6 +122,18 @@ export class Ledger {
     await this.#recorded(record, source);
     await this.orders.join(orderId, { id: view.id, method });
     return record;
+  }
+
+  /** Runs one reconcile sweep's `work` under the sweep lease, one sweep across instances; nothing when one runs. */
+  async whileSweeping(work: () => Promise<void>): Promise<void> {
+    const { store, timeouts } = this.options;
+    const owner = randomToken(12);
+    if (!(await store.claim(SWEEP_LEASE, owner, timeouts.sweepLeaseMs))) return;
+    try {
+      await work();
+    } finally {
+      await store.release(SWEEP_LEASE, owner);
+    }
   }
 
   /** Stops following a payment that is past its follow window without a final state. */

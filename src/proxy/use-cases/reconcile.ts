@@ -3,10 +3,9 @@
  * window for late payments, with no browser open and no callback arriving. One sweep pages through the store's
  * follow index, asks the service about the due payments in batches (`paymentIds`, up to 50 per call), records
  * what it says through the ledger and delivers every announcement that is due. One sweep runs at a time across
- * instances (the store's `sweep` lease). `proxy.reconcile()` runs one for cron jobs and serverless; on a
+ * instances (the ledger's sweep lease). `proxy.reconcile()` runs one for cron jobs and serverless; on a
  * long-lived server the proxy runs one every `reconcileEveryMs` by itself (create-proxy.ts).
  */
-import { randomToken } from '../../shared/bytes.js';
 import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { describe } from '../http/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
@@ -26,7 +25,6 @@ export interface ReconcileResult {
 const PAGE = 200;
 const BATCH = 50;
 const MAX_PAGES = 10_000;
-const SWEEP_LEASE = 'sweep';
 
 export async function reconcile(
   options: ResolvedOptions,
@@ -34,11 +32,9 @@ export async function reconcile(
   outbox: Outbox,
   upstream: UpstreamClient,
 ): Promise<ReconcileResult> {
-  const { store, clock, timeouts, logger } = options;
-  const owner = randomToken(12);
+  const { store, clock, logger } = options;
   const result: ReconcileResult = { checked: 0, changed: 0, announced: 0 };
-  if (!(await store.claim(SWEEP_LEASE, owner, timeouts.sweepLeaseMs))) return result;
-  try {
+  await ledger.whileSweeping(async () => {
     let after: string | undefined;
     for (let page = 0; page < MAX_PAGES; page++) {
       const ids = await store.followedPayments(PAGE, after);
@@ -74,9 +70,7 @@ export async function reconcile(
       }
     }
     result.announced = await outbox.drain('reconcile');
-  } finally {
-    await store.release(SWEEP_LEASE, owner);
-  }
+  });
   return result;
 }
 
