@@ -6,7 +6,8 @@
  * callbacks cannot reach it still sees the payment end. Slots per client are bounded and given back on close.
  */
 import type { Answer, ProxyRequest } from '../http/exchange.js';
-import { readableRecord, type ProxyContext } from '../context.js';
+import type { ProxyContext } from '../context.js';
+import { readableRecord } from './readable-payment.js';
 import { ProxyError } from '../http/errors.js';
 import { channelOf, type PublishedChange } from '../ledger/ledger.js';
 import { isIncomplete, toPaymentView } from '../ledger/payment-view-mapper.js';

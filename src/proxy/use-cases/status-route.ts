@@ -5,7 +5,7 @@
  */
 import type { Answer, ProxyRequest } from '../http/exchange.js';
 import type { ProxyContext } from '../context.js';
-import { readableRecord } from '../context.js';
+import { readableRecord } from './readable-payment.js';
 import { jsonTextAnswer } from '../http/errors.js';
 import { readJsonFields, requireText } from '../http/json-body.js';
 import { isIncomplete, paymentAnswerJson } from '../ledger/payment-view-mapper.js';
