@@ -13,7 +13,7 @@ import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
 import { Coalescer } from './coalesce.js';
 import type { PaymentUpdateSource, ResolvedOptions } from '../options.js';
-import { isIncomplete, mergeObservation, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
+import { isIncomplete, mergeObservation, supersede, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
 import { mayFollow } from './transitions.js';
 import type { PaymentRecord } from '../infrastructure/store.js';
 import type { HeldOrder, OrderBook } from './orders.js';
@@ -103,6 +103,26 @@ export class Ledger {
     }
     await held.addCreated({ id: view.id, method: order.method });
     return record;
+  }
+
+  /**
+   * Takes an open payment out of offer: its order was re-priced. Its pages hear it on their event streams and
+   * status calls; if it is paid anyway it is announced as `superseded`, never `paid` (see outcome.ts).
+   */
+  async supersede(paymentId: string): Promise<void> {
+    const { store, logger } = this.options;
+    for (let attempt = 0; attempt < 16; attempt++) {
+      const current = await store.getPayment(paymentId);
+      const view = current && supersede(current.view);
+      if (!current || !view) return;
+      const next = this.#next(current, view);
+      if (await store.putPayment(next, current.version)) {
+        logger.info('the order was re-priced: its open payment is superseded', { paymentId, orderId: view.orderId });
+        await this.#recorded(next, 'create');
+        return;
+      }
+    }
+    throw new Error(`payment ${paymentId} kept changing under 16 attempts to supersede it`);
   }
 
   /**

@@ -4,6 +4,7 @@
  * paid, or a new one made at the service and recorded. An order the store does not know (a restart, another
  * deployment) is looked up at the service before a payment is created for it.
  */
+import { normalizeAmount } from '../../shared/money.js';
 import type { CreateAnswer } from '../../shared/provider-messages.js';
 import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { describe, ProxyError } from '../http/errors.js';
@@ -85,7 +86,8 @@ export class OrderPayments {
   /**
    * The pending payment this request should get again, if any. Throws 409 when the order is paid. Payments of
    * the order that are still open are asked about first, never from a shared older answer, so that a payment paid
-   * a moment ago is not missed.
+   * a moment ago is not missed. An open payment priced differently from what the shop answers now is superseded:
+   * the shop re-priced the order, so the old amount must not stay payable as if it settled the order.
    */
   async #openPayment(order: CreateContext): Promise<PaymentRecord | undefined> {
     const { store, logger } = this.options;
@@ -107,8 +109,13 @@ export class OrderPayments {
         }
       }
       if (record.view.outcome === 'paid') throw orderPaid();
+      const repriced = normalizeAmount(record.priced.amount) !== order.amount || record.priced.currency !== order.currency;
+      if (repriced && !record.view.final && record.view.outcome !== 'superseded') {
+        await this.ledger.supersede(record.view.id);
+        continue;
+      }
       const same = ref.method === order.method && record.view.amount === order.amount && record.view.currency === order.currency;
-      if (!candidate && same && !record.view.final) candidate = record;
+      if (!candidate && same && !record.view.final && record.view.outcome !== 'superseded') candidate = record;
     }
     return candidate;
   }
