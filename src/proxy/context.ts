@@ -12,6 +12,7 @@ import type { ResolvedOptions } from './options.js';
 import { Outbox } from './ledger/outbox.js';
 import { PaymentTokens } from './http/payment-token.js';
 import { SbpBankList } from './use-cases/sbp-banks.js';
+import { ServicePayments } from './use-cases/create-upstream.js';
 import { UpstreamClient } from './infrastructure/upstream-client.js';
 
 export interface ProxyContext {
@@ -35,7 +36,7 @@ export function createContext(options: ResolvedOptions): ProxyContext {
     ledger,
     outbox,
     tokens: new PaymentTokens(options.provider.secret),
-    orderPayments: new OrderPayments(options, ledger, orders, upstream),
+    orderPayments: new OrderPayments(options, ledger, orders, upstream, new ServicePayments(options, upstream)),
     sbpBanks: new SbpBankList(options),
   };
 }

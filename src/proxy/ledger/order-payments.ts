@@ -8,15 +8,23 @@ import { normalizeAmount } from '../../shared/money.js';
 import type { CreateAnswer } from '../../shared/provider-messages.js';
 import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { describe, ProxyError } from '../http/errors.js';
-import type { PaymentRecord } from '../infrastructure/store.js';
+import { sleep } from '../../shared/clock.js';
+import type { OrderRecord, PaymentRecord } from '../infrastructure/store.js';
+import { KeyedQueue } from './coalesce.js';
 import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Ledger } from './ledger.js';
 import type { HeldOrder, OrderBook } from './orders.js';
 import { isIncomplete, type CreateContext } from './payment-view-mapper.js';
 
-/** Makes the payment at the service; its answer, or an UpstreamError marked `outcomeUnknown` when none came. */
-export type CreateAtService = (held: HeldOrder) => Promise<CreateAnswer>;
+/** Makes an order's payment at the service (use-cases/create-upstream.ts), handed to the ledger when it is built. */
+export interface ServiceCreate {
+  /** The service's answer, or an UpstreamError marked `outcomeUnknown` when none came. */
+  create(order: CreateContext, orderRecord: OrderRecord): Promise<CreateAnswer>;
+}
+
+/** A second request for an order waits this long between looks while the first one holds the order. */
+const CLAIM_POLL_MS = 100;
 
 export interface OrderPayment {
   record: PaymentRecord;
@@ -25,32 +33,56 @@ export interface OrderPayment {
 }
 
 export class OrderPayments {
+  /** Creates of one order in this process wait for each other rather than poll the store for its lease. */
+  readonly #queue = new KeyedQueue();
+
   constructor(
     private readonly options: ResolvedOptions,
     private readonly ledger: Ledger,
     private readonly orders: OrderBook,
     private readonly upstream: UpstreamClient,
+    private readonly service: ServiceCreate,
   ) {}
 
-  /** The order's open payment for this method and price, or a new one from `createAtService`. */
-  paymentFor(order: CreateContext, createAtService: CreateAtService): Promise<OrderPayment> {
-    const found = async () => {
-      const record = await this.#openPayment(order);
-      return record && { record, created: false };
-    };
-    return this.orders.hold(order.orderId, found, async (held) => {
-      if (!(await held.read()).known) await this.#adoptFromService(held);
-      // Another instance may have finished between our look and our claim.
-      const existing = await found();
-      if (existing) return existing;
-      return { record: await this.#create(held, order, createAtService), created: true };
-    });
+  /** The order's open payment for this method and price, or a new one made at the service. */
+  paymentFor(order: CreateContext): Promise<OrderPayment> {
+    return this.#queue.run(order.orderId, () => this.#inTurn(order));
   }
 
-  async #create(held: HeldOrder, order: CreateContext, createAtService: CreateAtService): Promise<PaymentRecord> {
+  /**
+   * Looks for the order's payment, and takes the order's lease when there is none; while another request holds
+   * it (on any instance), looks again until that one is done or has taken about as long as a create can take.
+   */
+  async #inTurn(order: CreateContext): Promise<OrderPayment> {
+    const { clock, timeouts } = this.options;
+    const giveUpAt = clock.now() + Math.min(timeouts.claimLeaseMs, timeouts.createMs + 2 * timeouts.statusDeadlineMs + 5_000);
+    let held: HeldOrder | undefined;
+    for (let round = 0; !held; round++) {
+      const existing = await this.#openPayment(order);
+      if (existing) return { record: existing, created: false };
+      held = await this.orders.tryHold(order.orderId);
+      if (held) break;
+      if (clock.now() >= giveUpAt || round >= 1_000) {
+        throw new ProxyError('upstream_timeout', 'another request is still creating a payment for this order; try again');
+      }
+      await sleep(clock, CLAIM_POLL_MS);
+    }
+    try {
+      let { order: orderRecord, known } = await held.read();
+      if (!known) orderRecord = (await this.#adoptFromService(held)) ?? orderRecord;
+      // Another instance may have finished between our look and our claim.
+      const existing = await this.#openPayment(order);
+      if (existing) return { record: existing, created: false };
+      return { record: await this.#create(held, order, orderRecord), created: true };
+    } finally {
+      await held.release();
+    }
+  }
+
+  async #create(held: HeldOrder, order: CreateContext, orderRecord: OrderRecord): Promise<PaymentRecord> {
     let answer: CreateAnswer;
     try {
-      answer = await createAtService(held);
+      answer = await this.service.create(order, orderRecord);
     } catch (error) {
       if (error instanceof UpstreamError && error.outcomeUnknown) await held.markUncertain();
       throw error;
@@ -66,12 +98,12 @@ export class OrderPayments {
    * restart, or it is shared by another deployment): record them before deciding, so that a paid order is
    * refused and a pending payment is handed out again instead of a second one.
    */
-  async #adoptFromService(held: HeldOrder): Promise<void> {
+  async #adoptFromService(held: HeldOrder): Promise<OrderRecord | undefined> {
     let list: ProviderPayment[];
     try {
       list = await this.upstream.status({ orderId: held.orderId });
     } catch (error) {
-      if (error instanceof UpstreamError && !error.retryable) return; // the service knows no such order
+      if (error instanceof UpstreamError && !error.retryable) return undefined; // the service knows no such order
       throw error;
     }
     const refs = [];
@@ -80,7 +112,7 @@ export class OrderPayments {
       const record = (await this.options.store.getPayment(payment.id)) ?? (await this.ledger.adopt(payment, 'create'));
       if (record) refs.push({ id: record.view.id, method: record.view.method });
     }
-    if (refs.length) await held.addPayments(refs);
+    return refs.length ? held.addPayments(refs) : undefined;
   }
 
   /**

@@ -1,68 +1,44 @@
 /**
  * The orders: which payments each order has, whether a create of it ended without an answer, and which payment
  * paid it. The one holder of order leases: every write of an order record happens here, under the order's lease
- * taken here, so that "one pending payment per order" and "paid once" hold across instances. Within this process
- * the creates of one order also queue, so that a double click waits for the first click's answer instead of
- * polling the store for the lease.
+ * taken here, so that "one pending payment per order" and "paid once" hold across instances. A create takes the
+ * lease as a held order (`tryHold`), whose methods are the only way to write the order, and gives it back.
  */
 import { randomToken } from '../../shared/bytes.js';
-import { sleep } from '../../shared/clock.js';
-import { ProxyError } from '../http/errors.js';
 import type { OrderPaymentRef, OrderRecord, PaymentRecord } from '../infrastructure/store.js';
 import type { ResolvedOptions } from '../options.js';
-import { KeyedQueue } from './coalesce.js';
 
 const leaseOf = (orderId: string) => `order:${orderId}`;
-const CLAIM_POLL_MS = 100;
 
 /** An order's payment list with `ref` added, keeping the newest 20 so that a record cannot grow without end. */
 export function withPaymentRef(payments: readonly OrderPaymentRef[], ref: OrderPaymentRef): OrderPaymentRef[] {
   return [...payments.filter((p) => p.id !== ref.id), ref].slice(-20);
 }
 
-/** What the holder of an order's lease may do to the order; handed out by `OrderBook.hold` only. */
+/** What the holder of an order's lease may do to the order; handed out by `OrderBook.tryHold` only. */
 export interface HeldOrder {
   readonly orderId: string;
   /** The stored record, or an empty one for an order this store has never seen (`known` false). */
   read(): Promise<{ order: OrderRecord; known: boolean }>;
-  /** Adds payments found at the service to the order's list. */
-  addPayments(refs: readonly OrderPaymentRef[]): Promise<void>;
+  /** Adds payments found at the service to the order's list; the record as written. */
+  addPayments(refs: readonly OrderPaymentRef[]): Promise<OrderRecord>;
   /** A create got its answer: the payment joins the order, which is no longer uncertain. */
   addCreated(ref: OrderPaymentRef): Promise<void>;
   /** A create ended without an answer: the next one looks the order up at the service first. */
   markUncertain(): Promise<void>;
+  /** Gives the lease back. */
+  release(): Promise<void>;
 }
 
 export class OrderBook {
-  readonly #queue = new KeyedQueue();
-
   constructor(private readonly options: ResolvedOptions) {}
 
-  /**
-   * Runs `work` holding the order's lease. Before each try to take it, `lookFirst` runs without it: what it finds
-   * (the payment a concurrent request made meanwhile) is the answer and the lease is not needed. Gives up with a
-   * 504 once the lease has been held by someone else for about as long as a create can take.
-   */
-  hold<T>(orderId: string, lookFirst: () => Promise<T | undefined>, work: (held: HeldOrder) => Promise<T>): Promise<T> {
-    return this.#queue.run(orderId, async () => {
-      const { store, clock, timeouts } = this.options;
-      const owner = randomToken(12);
-      const giveUpAt = clock.now() + Math.min(timeouts.claimLeaseMs, timeouts.createMs + 2 * timeouts.statusDeadlineMs + 5_000);
-      for (let round = 0; ; round++) {
-        const found = await lookFirst();
-        if (found !== undefined) return found;
-        if (await store.claim(leaseOf(orderId), owner, timeouts.claimLeaseMs)) break;
-        if (clock.now() >= giveUpAt || round >= 1_000) {
-          throw new ProxyError('upstream_timeout', 'another request is still creating a payment for this order; try again');
-        }
-        await sleep(clock, CLAIM_POLL_MS);
-      }
-      try {
-        return await work(this.#held(orderId));
-      } finally {
-        await store.release(leaseOf(orderId), owner);
-      }
-    });
+  /** The order held by this caller, or undefined while someone else holds its lease. */
+  async tryHold(orderId: string): Promise<HeldOrder | undefined> {
+    const { store, timeouts } = this.options;
+    const owner = randomToken(12);
+    if (!(await store.claim(leaseOf(orderId), owner, timeouts.claimLeaseMs))) return undefined;
+    return this.#held(orderId, () => store.release(leaseOf(orderId), owner));
   }
 
   /**
@@ -104,7 +80,7 @@ export class OrderBook {
     }
   }
 
-  #held(orderId: string): HeldOrder {
+  #held(orderId: string, release: () => Promise<void>): HeldOrder {
     const { store } = this.options;
     const read = async () => {
       const order = await store.getOrder(orderId);
@@ -117,7 +93,9 @@ export class OrderBook {
         const { order } = await read();
         let payments = order.payments;
         for (const ref of refs) payments = withPaymentRef(payments, ref);
-        await store.putOrder({ ...order, payments });
+        const written = { ...order, payments };
+        await store.putOrder(written);
+        return written;
       },
       addCreated: async (ref) => {
         const { order } = await read();
@@ -127,6 +105,7 @@ export class OrderBook {
       markUncertain: async () => {
         await store.putOrder({ ...(await read()).order, uncertain: true });
       },
+      release,
     };
   }
 }

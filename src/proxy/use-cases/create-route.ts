@@ -21,7 +21,6 @@ import { asFetchRequest, type Answer, type ProxyRequest } from '../http/exchange
 import { readJsonFields, requireText } from '../http/json-body.js';
 import { enforceRate } from '../http/rate-limit.js';
 import { toPaymentView, type CreateContext } from '../ledger/payment-view-mapper.js';
-import { createUpstreamPayment } from './create-upstream.js';
 
 const MAX_ORDER_TOKEN_CHARS = 4096;
 
@@ -31,7 +30,7 @@ export async function handleCreate(request: ProxyRequest, ctx: ProxyContext): Pr
   const orderId = exactOrderId(body.orderId);
   await enforceRate(options, request, 'create', `order:${orderId}`);
   const order = await priced(request, ctx, orderId, body);
-  const { record, created } = await ctx.orderPayments.paymentFor(order, (held) => createUpstreamPayment(ctx, order, held));
+  const { record, created } = await ctx.orderPayments.paymentFor(order);
   const token = await ctx.tokens.issue(record.view.id);
   return jsonAnswer(created ? 201 : 200, { payment: toPaymentView(record.view, options.clock.now()), token });
 }

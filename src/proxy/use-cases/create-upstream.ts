@@ -8,28 +8,43 @@
  */
 import { isFinalState } from '../../shared/outcome.js';
 import { createPaymentRequestSchema, describeIssues, type CreateAnswer } from '../../shared/provider-messages.js';
-import type { ProxyContext } from '../context.js';
 import { describe } from '../http/errors.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
-import type { HeldOrder } from '../ledger/orders.js';
+import type { ServiceCreate } from '../ledger/order-payments.js';
+import type { OrderRecord } from '../infrastructure/store.js';
+import type { ResolvedOptions } from '../options.js';
 import type { CreateContext, ObservedPayment } from '../ledger/payment-view-mapper.js';
 import type { ProviderPayment } from '../../shared/provider-payment.js';
-import { UpstreamError } from '../infrastructure/upstream-client.js';
+import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';
 
 /**
  * Creates (or, after an uncertain attempt, finds) the order's new payment at the service: its answer, or the
  * create's UpstreamError (`outcomeUnknown` when the payment may exist all the same and no look-up found it).
  */
-export async function createUpstreamPayment(ctx: ProxyContext, order: CreateContext, held: HeldOrder): Promise<CreateAnswer> {
-  const { options, upstream } = ctx;
+export class ServicePayments implements ServiceCreate {
+  constructor(
+    private readonly options: ResolvedOptions,
+    private readonly upstream: UpstreamClient,
+  ) {}
+
+  create(order: CreateContext, orderRecord: OrderRecord): Promise<CreateAnswer> {
+    return createUpstreamPayment(this.options, this.upstream, order, orderRecord);
+  }
+}
+
+async function createUpstreamPayment(
+  options: ResolvedOptions,
+  upstream: UpstreamClient,
+  order: CreateContext,
+  orderRecord: OrderRecord,
+): Promise<CreateAnswer> {
   const { provider, logger } = options;
-  const { order: orderRecord } = await held.read();
   const known = new Set(orderRecord.payments.map((p) => p.id));
 
   let answer: CreateAnswer | undefined;
   if (orderRecord.uncertain) {
     // The last create ended without an answer: without a clear "not there" from the service, do not create again.
-    const found = await lookUpByOrder(ctx, order, known, { mustAnswer: true });
+    const found = await lookUpByOrder(options, upstream, order, known, { mustAnswer: true });
     if (found) answer = { payment: found, incomplete: isIncompleteAnswer(found) };
   }
   if (!answer) {
@@ -47,7 +62,7 @@ export async function createUpstreamPayment(ctx: ProxyContext, order: CreateCont
     } catch (error) {
       if (!(error instanceof UpstreamError) || !error.outcomeUnknown) throw error;
       logger.warn('a create ended without an answer; looking the order up', { orderId: order.orderId, error: describe(error) });
-      const found = await lookUpByOrder(ctx, order, known);
+      const found = await lookUpByOrder(options, upstream, order, known);
       if (!found) throw error;
       answer = { payment: found, incomplete: isIncompleteAnswer(found) };
     }
@@ -56,20 +71,20 @@ export async function createUpstreamPayment(ctx: ProxyContext, order: CreateCont
 }
 
 /** A payment of this order, for this method, that this proxy does not know yet and that is still open. */
-export async function lookUpByOrder(
-  ctx: ProxyContext,
+async function lookUpByOrder(
+  options: ResolvedOptions,
+  upstream: UpstreamClient,
   order: CreateContext,
   known: ReadonlySet<string>,
   { mustAnswer = false } = {},
 ): Promise<ObservedPayment | undefined> {
   let list: ProviderPayment[];
   try {
-    list = await ctx.upstream.status({ orderId: order.orderId });
+    list = await upstream.status({ orderId: order.orderId });
   } catch (error) {
     const notThere = error instanceof UpstreamError && !error.retryable;
     if (mustAnswer && !notThere) throw error;
-    if (!notThere)
-      ctx.options.logger.warn('looking the order up at the service failed', { orderId: order.orderId, error: describe(error) });
+    if (!notThere) options.logger.warn('looking the order up at the service failed', { orderId: order.orderId, error: describe(error) });
     return undefined;
   }
   const candidates = list.filter(
