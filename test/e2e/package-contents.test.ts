@@ -6,6 +6,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LANGUAGE_TAGS } from '../../src/widget/translations/language-tags.js';
 
 const ROOT = new URL('../../', import.meta.url);
 
@@ -66,8 +67,11 @@ describe('the published package', () => {
     expect(run.status).toBe(0);
   });
 
-  it('ships the script-tag build with its languages, the type declarations and the elements manifest', () => {
-    for (const file of ['iife', 'ru', 'hi']) expect(packed.has(`dist/payin-checkout.${file}.js`)).toBe(true);
+  it('ships and exports the script-tag build with every language, the type declarations and the elements manifest', () => {
+    for (const file of ['iife', ...LANGUAGE_TAGS]) {
+      expect(packed.has(`dist/payin-checkout.${file}.js`)).toBe(true);
+      expect(exportTargets(manifest.exports)).toContain(`./dist/payin-checkout.${file}.js`);
+    }
     expect(packed.has('custom-elements.json')).toBe(true);
     expect([...packed].some((p) => p.startsWith('dist/widget/') && p.endsWith('.d.ts'))).toBe(true);
   });
