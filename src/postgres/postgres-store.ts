@@ -13,8 +13,8 @@
  * store channel and the message, handed out to this process's listeners.
  */
 import type { Sql } from 'postgres';
-import { LocalPubSub } from '../proxy/local-pub-sub.js';
-import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/store.js';
+import { LocalPubSub } from '../proxy/infrastructure/local-pub-sub.js';
+import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/infrastructure/store.js';
 import { storeError } from './postgres-errors.js';
 import { migrate } from './postgres-schema.js';
 

@@ -10,8 +10,8 @@
  * open payments and unpaid orders untouched for `ttlMs`) is pruned now and then, on the injected clock.
  */
 import { systemClock, type Clock } from '../shared/clock.js';
-import { OneProcessStore } from '../proxy/one-process-store.js';
-import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/store.js';
+import { OneProcessStore } from '../proxy/infrastructure/one-process-store.js';
+import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/infrastructure/store.js';
 import type { SqliteConnection, SqliteStatement } from './sqlite-driver.js';
 import { migrate } from './sqlite-schema.js';
 import { inTransaction } from './sqlite-transaction.js';

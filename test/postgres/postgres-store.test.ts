@@ -1,8 +1,8 @@
 import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, PostgresStoreError, type PostgresStore, type PostgresStoreOptions } from '../../src/postgres/index.js';
-import { describeSharedStoreContract } from '../proxy/shared-store-contract.js';
-import { describeStoreContract, record } from '../proxy/store-contract.js';
+import { describeSharedStoreContract } from '../proxy/infrastructure/shared-store-contract.js';
+import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
 import { startPostgresServer, type PostgresServer } from './postgres-server-harness.js';
 
 let server: PostgresServer;
