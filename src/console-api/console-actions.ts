@@ -5,9 +5,9 @@
  * said so. *redeliver* hands the payment's current state to the shop's hook again through the outbox.
  */
 import type { ProxyContext } from '../proxy/context.js';
-import type { ConsoleStore } from '../proxy/console-store.js';
-import { describe } from '../proxy/errors.js';
-import type { PaymentRecord } from '../proxy/store.js';
+import type { ConsoleStore } from '../proxy/infrastructure/console-store.js';
+import { describe } from '../proxy/http/errors.js';
+import type { PaymentRecord } from '../proxy/infrastructure/store.js';
 import { ConsoleError } from './console-answers.js';
 
 export interface ActionResult {

@@ -4,7 +4,7 @@
  * frames and its address out of Referer. Errors are `{error: {code, message}}`; the ones before sign-in say
  * nothing about what was asked for.
  */
-import type { Answer } from '../server/plain-exchange.js';
+import type { Answer } from '../proxy/http/exchange.js';
 
 const COMMON = {
   'cache-control': 'no-store',

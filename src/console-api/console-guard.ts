@@ -7,7 +7,7 @@
  * other site can read or set).
  */
 import { randomToken, timingSafeEqual } from '../shared/bytes.js';
-import { asFetchRequest, type PlainRequest } from '../server/plain-exchange.js';
+import { asFetchRequest, type ProxyRequest } from '../proxy/http/exchange.js';
 import { forbidden, unauthorized } from './console-answers.js';
 import type { ConsoleOptions } from './console-options.js';
 import { cookieOf } from './token-login.js';
@@ -16,7 +16,7 @@ export const CSRF_COOKIE = 'payin_console_csrf';
 export const CSRF_HEADER = 'x-payin-csrf';
 
 /** The operator's name when the request may use the console; throws 401 otherwise. */
-export async function operatorOf(request: PlainRequest, options: ConsoleOptions): Promise<string> {
+export async function operatorOf(request: ProxyRequest, options: ConsoleOptions): Promise<string> {
   let allowed = false;
   const fetchRequest = asFetchRequest(request);
   try {
@@ -33,7 +33,7 @@ export async function operatorOf(request: PlainRequest, options: ConsoleOptions)
 }
 
 /** Refuses a request that a browser says came from another site. */
-export function refuseCrossSite(request: PlainRequest): void {
+export function refuseCrossSite(request: ProxyRequest): void {
   const site = request.headers.get('sec-fetch-site');
   if (site !== null && site !== 'same-origin' && site !== 'none') throw forbidden();
   const origin = request.headers.get('origin');
@@ -44,7 +44,7 @@ export function refuseCrossSite(request: PlainRequest): void {
 }
 
 /** An action: same origin, and the CSRF header equal to the cookie. */
-export function requireCsrf(request: PlainRequest): void {
+export function requireCsrf(request: ProxyRequest): void {
   refuseCrossSite(request);
   const cookie = cookieOf(request.headers.get('cookie'), CSRF_COOKIE);
   const header = request.headers.get(CSRF_HEADER);
@@ -52,7 +52,7 @@ export function requireCsrf(request: PlainRequest): void {
 }
 
 /** The CSRF token for this browser: the one its cookie holds, else a new one (and its Set-Cookie). */
-export function csrfFor(request: PlainRequest, path: string): { token: string; setCookie?: string } {
+export function csrfFor(request: ProxyRequest, path: string): { token: string; setCookie?: string } {
   const existing = cookieOf(request.headers.get('cookie'), CSRF_COOKIE);
   if (existing && /^[\w-]{20,}$/.test(existing)) return { token: existing };
   const token = randomToken(24);
@@ -60,7 +60,7 @@ export function csrfFor(request: PlainRequest, path: string): { token: string; s
 }
 
 /** A cookie only this console's path sends, never to scripts or to other sites; Secure on https. */
-export function cookie(request: PlainRequest, name: string, value: string, path: string, maxAgeSeconds?: number): string {
+export function cookie(request: ProxyRequest, name: string, value: string, path: string, maxAgeSeconds?: number): string {
   const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
   const age = maxAgeSeconds === undefined ? '' : `; Max-Age=${maxAgeSeconds}`;
   return `${name}=${value}; Path=${path}; HttpOnly; SameSite=Strict${secure}${age}`;
@@ -70,7 +70,7 @@ export function cookie(request: PlainRequest, name: string, value: string, path:
  * The host the request was sent to (the Host header wins over the URL's). Hosts, not origins, are compared: behind
  * a proxy that ends TLS the request arrives as http while the page's Origin says https.
  */
-function hostOfRequest(request: PlainRequest): string {
+function hostOfRequest(request: ProxyRequest): string {
   return (request.headers.get('host') ?? new URL(request.url).host).toLowerCase();
 }
 

@@ -4,12 +4,12 @@
  * (console-guard.ts), so that a request without the right credentials learns nothing, not even whether a
  * payment exists; reads refuse other sites, actions also need the CSRF token. Every answer is `no-store`.
  */
-import type { Answer, PlainRequest } from '../server/plain-exchange.js';
-import { pathnameOf } from '../server/plain-exchange.js';
+import type { Answer, ProxyRequest } from '../proxy/http/exchange.js';
+import { pathnameOf } from '../proxy/http/exchange.js';
 import { readBody } from '../server/body.js';
-import { CONSOLE_FILTERS, type ConsoleFilter, isConsoleStore } from '../proxy/console-store.js';
+import { CONSOLE_FILTERS, type ConsoleFilter, isConsoleStore } from '../proxy/infrastructure/console-store.js';
 import type { ProxyContext } from '../proxy/context.js';
-import { describe } from '../proxy/errors.js';
+import { describe } from '../proxy/http/errors.js';
 import { audit, recheck, redeliver } from './console-actions.js';
 import { ConsoleError, errorJson, html, json, redirect, text } from './console-answers.js';
 import { cookie, csrfFor, operatorOf, refuseCrossSite, requireCsrf } from './console-guard.js';
@@ -22,7 +22,7 @@ import { csvOf } from './console-rows.js';
 const LOGIN_TRIES = 10;
 const LOGIN_WINDOW_MS = 15 * 60_000;
 
-export type ConsoleHandler = (request: PlainRequest) => Promise<Answer>;
+export type ConsoleHandler = (request: ProxyRequest) => Promise<Answer>;
 
 export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions): ConsoleHandler {
   const { store } = ctx.options;
@@ -34,7 +34,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
   }
   const base = `${ctx.options.basePath}/console`;
 
-  const route = async (request: PlainRequest): Promise<Answer> => {
+  const route = async (request: ProxyRequest): Promise<Answer> => {
     const path = pathnameOf(request).slice(base.length) || '/';
     const method = request.method;
     if (path === '/console.css' && method === 'GET') return text(200, CONSOLE_CSS, 'text/css; charset=utf-8');
@@ -65,7 +65,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     return api(request, path.slice('/api'.length), method);
   };
 
-  const api = async (request: PlainRequest, path: string, method: string): Promise<Answer> => {
+  const api = async (request: ProxyRequest, path: string, method: string): Promise<Answer> => {
     const operator = await operatorOf(request, options);
     if (method === 'POST') requireCsrf(request);
     else if (method === 'GET') refuseCrossSite(request);
@@ -105,7 +105,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     return json(200, done);
   };
 
-  const login = async (request: PlainRequest): Promise<Answer> => {
+  const login = async (request: ProxyRequest): Promise<Answer> => {
     refuseCrossSite(request);
     const client = ctx.options.clientId(request) ?? 'unknown';
     const keys = [`console-login:${client}`, 'console-login:*'];
@@ -152,7 +152,7 @@ function queryOf(params: URLSearchParams): ConsoleQuery {
   return { filter: filter as ConsoleFilter, limit, ...(q ? { q } : {}), ...(cursor ? { cursor } : {}) };
 }
 
-async function readForm(request: PlainRequest): Promise<string | undefined> {
+async function readForm(request: ProxyRequest): Promise<string | undefined> {
   try {
     return new TextDecoder().decode(await readBody(request, 4096));
   } catch {

@@ -2,8 +2,8 @@
  * The console's reads: a page of the list (with the counts per filter), one payment with its timeline, its
  * order's other payments and its audit, and the rows of a CSV export. A search names an order id or a payment id.
  */
-import { decodeCursor, type ConsoleStore, listingOf } from '../proxy/console-store.js';
-import type { PaymentRecord, ProxyStore } from '../proxy/store.js';
+import { decodeCursor, type ConsoleStore, listingOf } from '../proxy/infrastructure/console-store.js';
+import type { PaymentRecord, ProxyStore } from '../proxy/infrastructure/store.js';
 import { ConsoleError } from './console-answers.js';
 import type { ConsoleQuery } from './console-handler.js';
 import { type ConsoleRow, rowOf } from './console-rows.js';

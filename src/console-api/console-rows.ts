@@ -3,8 +3,8 @@
  * marks (late, second payment, stuck, failing announcement). Nothing secret is in a payment record, and nothing
  * of the proxy's configuration (service token, keys, webhook secret, merchant id) is ever added here.
  */
-import { isStuck, listingOf } from '../proxy/console-store.js';
-import type { PaymentRecord } from '../proxy/store.js';
+import { isStuck, listingOf } from '../proxy/infrastructure/console-store.js';
+import type { PaymentRecord } from '../proxy/infrastructure/store.js';
 
 export interface ConsoleRow {
   id: string;

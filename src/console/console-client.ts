@@ -4,7 +4,7 @@
  * becomes a ConsoleCallError with the server's message, which the page shows as it is.
  */
 import type { ConsoleRow } from '../console-api/console-rows.js';
-import type { HistoryEntry } from '../proxy/console-store.js';
+import type { HistoryEntry } from '../proxy/infrastructure/console-store.js';
 
 export class ConsoleCallError extends Error {
   constructor(

@@ -24,8 +24,8 @@ import {
   listingOf,
   type PaymentPage,
   type PaymentQuery,
-} from '../proxy/console-store.js';
-import type { PaymentRecord } from '../proxy/store.js';
+} from '../proxy/infrastructure/console-store.js';
+import type { PaymentRecord } from '../proxy/infrastructure/store.js';
 import { INDEX_PAYMENT, runScript } from './lua-scripts.js';
 import { fromOutboxMember } from './redis-keys.js';
 

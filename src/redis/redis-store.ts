@@ -7,8 +7,15 @@
  * proxy's (wall-clock) milliseconds.
  */
 import type { Redis } from 'ioredis';
-import type { AuditEntry, ConsoleFilter, ConsoleStore, HistoryEntry, PaymentPage, PaymentQuery } from '../proxy/console-store.js';
-import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/store.js';
+import type {
+  AuditEntry,
+  ConsoleFilter,
+  ConsoleStore,
+  HistoryEntry,
+  PaymentPage,
+  PaymentQuery,
+} from '../proxy/infrastructure/console-store.js';
+import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/infrastructure/store.js';
 import {
   CLAIM_ANNOUNCEMENT,
   EXTEND_ANNOUNCEMENT,
@@ -17,6 +24,7 @@ import {
   defineScripts,
   DELETE_IF_EQUALS,
   ENQUEUE_ANNOUNCEMENT,
+  PUT_AND_ENQUEUE,
   PUT_IF_VERSION,
   RESCHEDULE_ANNOUNCEMENT,
   runScript,
@@ -82,13 +90,31 @@ export class RedisStore implements ProxyStore, ConsoleStore {
   }
 
   async putPayment(record: PaymentRecord, expectedVersion: number): Promise<boolean> {
+    const [keys, args] = this.#putArguments(record, expectedVersion);
+    if ((await runScript(this.#redis, PUT_IF_VERSION, keys, args)) !== 1) return false;
+    await this.#console.index(record);
+    return true;
+  }
+
+  /** The payment and its announcement in one script. */
+  async putPaymentAndEnqueue(record: PaymentRecord, expectedVersion: number, dueAt: number): Promise<boolean> {
+    const { id, state } = record.view;
+    const [keys, args] = this.#putArguments(record, expectedVersion);
+    const outbox = [this.#keys.announced(id, state), this.#keys.outboxEntry(id, state), this.#keys.outbox()];
+    if ((await runScript(this.#redis, PUT_AND_ENQUEUE, [...keys, ...outbox], [...args, outboxMember(id, state), dueAt])) !== 1)
+      return false;
+    await this.#console.index(record);
+    return true;
+  }
+
+  #putArguments(record: PaymentRecord, expectedVersion: number): [string[], (string | number)[]] {
     const id = record.view.id;
     const keep = record.view.final ? 0 : this.#ttlMs;
     const follow = record.followUntil === undefined ? '0' : '1';
-    const args = [expectedVersion, record.version, JSON.stringify(record), keep, id, follow];
-    if ((await runScript(this.#redis, PUT_IF_VERSION, [this.#keys.payment(id), this.#keys.followed()], args)) !== 1) return false;
-    await this.#console.index(record);
-    return true;
+    return [
+      [this.#keys.payment(id), this.#keys.followed()],
+      [expectedVersion, record.version, JSON.stringify(record), keep, id, follow],
+    ];
   }
 
   async followedPayments(limit: number, afterId?: string): Promise<string[]> {

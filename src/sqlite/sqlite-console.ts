@@ -4,7 +4,6 @@
  * 100,000 payments or more (bench/console-list.mjs). The listing columns are written with the record
  * (`listingColumns`); timelines and the audit log are tables of their own.
  */
-import type { Database, Statement } from 'better-sqlite3';
 import {
   type AuditEntry,
   type ConsoleFilter,
@@ -16,8 +15,10 @@ import {
   listingOf,
   type PaymentPage,
   type PaymentQuery,
-} from '../proxy/console-store.js';
-import type { PaymentRecord } from '../proxy/store.js';
+} from '../proxy/infrastructure/console-store.js';
+import type { PaymentRecord } from '../proxy/infrastructure/store.js';
+import type { SqliteConnection, SqliteStatement, SqliteValue } from './sqlite-driver.js';
+import { inTransaction } from './sqlite-transaction.js';
 
 type Row = Record<string, unknown>;
 
@@ -38,16 +39,16 @@ const FILTER_SQL: Record<ConsoleFilter, string> = {
   failed: "tag = 'failed'",
   late: 'late = 1',
   second: 'second = 1',
-  stuck: "tag = 'open' AND expires_at < @now",
+  stuck: "tag = 'open' AND expires_at < ?",
   failing: 'id IN (SELECT payment_id FROM outbox WHERE attempts > 0)',
 };
 
 export class SqliteConsole {
-  readonly #db: Database;
-  readonly #lists = new Map<string, Statement>();
-  readonly #sql: Record<string, Statement>;
+  readonly #db: SqliteConnection;
+  readonly #lists = new Map<string, SqliteStatement>();
+  readonly #sql: Record<string, SqliteStatement>;
 
-  constructor(db: Database) {
+  constructor(db: SqliteConnection) {
     this.#db = db;
     const p = (sql: string) => db.prepare(sql);
     this.#sql = {
@@ -72,19 +73,23 @@ export class SqliteConsole {
   list(query: PaymentQuery): PaymentPage {
     const after = decodeCursor(query.cursor);
     const where = [FILTER_SQL[query.filter]];
-    if (query.orderId !== undefined) where.push('order_id = @orderId');
-    if (after) where.push('(listed_at < @afterAt OR (listed_at = @afterAt AND id < @afterId))');
-    const sql = `SELECT id, listed_at, record FROM payments WHERE ${where.join(' AND ')} ORDER BY listed_at DESC, id DESC LIMIT @limit`;
+    const params: SqliteValue[] = query.filter === 'stuck' ? [query.now] : [];
+    if (query.orderId !== undefined) {
+      where.push('order_id = ?');
+      params.push(query.orderId);
+    }
+    if (after) {
+      where.push('(listed_at < ? OR (listed_at = ? AND id < ?))');
+      params.push(after.listedAt, after.listedAt, after.id);
+    }
+    params.push(query.limit + 1);
+    const sql = `SELECT id, listed_at, record FROM payments WHERE ${where.join(' AND ')} ORDER BY listed_at DESC, id DESC LIMIT ?`;
     let statement = this.#lists.get(sql);
     if (!statement) {
       statement = this.#db.prepare(sql);
       this.#lists.set(sql, statement);
     }
-    const params: Record<string, unknown> = { limit: query.limit + 1 };
-    if (query.filter === 'stuck') params.now = query.now;
-    if (query.orderId !== undefined) params.orderId = query.orderId;
-    if (after) Object.assign(params, { afterAt: after.listedAt, afterId: after.id });
-    const rows = statement.all(params) as Row[];
+    const rows = statement.all(...params) as Row[];
     const page = rows.slice(0, query.limit);
     const payments = page.map((row) => JSON.parse(String(row.record)) as PaymentRecord);
     const last = page[page.length - 1];
@@ -107,10 +112,10 @@ export class SqliteConsole {
   }
 
   appendHistory(paymentId: string, entry: HistoryEntry): void {
-    this.#db.transaction(() => {
+    inTransaction(this.#db, () => {
       this.#sql.historyPut!.run(paymentId, JSON.stringify(entry));
       this.#sql.historyTrim!.run(paymentId, paymentId);
-    })();
+    });
   }
 
   history(paymentId: string): HistoryEntry[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../src/proxy/memory-store.js';
+import { MemoryStore } from '../../src/proxy/infrastructure/memory-store.js';
 import { drive, setup } from '../proxy/harness.js';
 import { consoleSetup } from './console-harness.js';
 

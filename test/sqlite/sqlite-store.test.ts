@@ -5,7 +5,7 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/shared/manual-clock.js';
 import { createSqliteStore } from '../../src/sqlite/index.js';
-import { describeStoreContract, record } from '../proxy/store-contract.js';
+import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payin-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -57,7 +57,9 @@ describe('SqliteStore across a restart', () => {
     await store.close();
   });
 
-  it('brings a file of the first schema forward: its payments are listed and filtered by the console', async () => {
+  it('brings a file of the first schema forward: its payments are listed and filtered by the console', async (test) => {
+    // The old file is written with better-sqlite3, which Bun and Deno cannot load.
+    if (process.versions.bun || process.versions.deno) return test.skip();
     const path = freshPath();
     const old = new Database(path);
     old.exec(FIRST_SCHEMA);
@@ -78,6 +80,33 @@ describe('SqliteStore across a restart', () => {
     expect(await ids('stuck')).toEqual(['old-open']);
     expect((await store.listPayments({ filter: 'all', orderId: 'A-1', limit: 10, now: 0 })).payments).toHaveLength(2);
     await store.close();
+  });
+
+  it("runs on this runtime's own SQLite where it has one: bun:sqlite on Bun, node:sqlite on Deno and Node 22.5+", async () => {
+    const store = createSqliteStore({ path: ':memory:' });
+    const versions = process.versions as { bun?: string; deno?: string; node: string };
+    const [major = 0, minor = 0] = versions.node.split('.').map(Number);
+    const expected = versions.bun
+      ? 'bun:sqlite'
+      : versions.deno || major > 22 || (major === 22 && minor >= 13)
+        ? 'node:sqlite'
+        : 'better-sqlite3';
+    expect(store.driver).toBe(expected);
+    // The runtime test (runtimes.test.ts) reads this line to know which SQLite the suite ran on.
+    console.log(`sqlite driver: ${store.driver}`);
+    await store.close();
+  });
+
+  it('runs on better-sqlite3 when asked, and reads a file another driver wrote', async (test) => {
+    // Bun and Deno cannot load better-sqlite3's kind of native addon; they have their own SQLite.
+    if (process.versions.bun || process.versions.deno) return test.skip();
+    const path = freshPath();
+    const first = createSqliteStore({ path });
+    await first.putPayment(record('p1', 1), 0);
+    await first.close();
+    const second = createSqliteStore({ path, driver: 'better-sqlite3' });
+    expect(await second.getPayment('p1')).toEqual(record('p1', 1));
+    await second.close();
   });
 
   it('refuses a missing path with the fix in the message', () => {

@@ -1,0 +1,92 @@
+/**
+ * The helpers of the operator console's store operations (declared as one block in store.ts, so that every
+ * store, memory, SQLite, Redis and any added later, implements the same thing and runs the same contract suite,
+ * test/proxy/infrastructure/console-store-contract.ts). The methods are optional on ProxyStore, so that a store
+ * without them still serves shoppers; the console refuses to start on such a store (see `isConsoleStore`).
+ *
+ * The listing is newest first by `listedAt` (when the ledger first recorded the payment), then by id, paged by an
+ * opaque cursor: a page never repeats or skips a payment that was already listed, however many arrive meanwhile.
+ * Filters are outcomes (`open` = not final), `late` (paid after its expiry), `second` (a second paid payment
+ * of an order: a refund to do), `failing` (an announcement the shop's hook has not taken yet after at least one
+ * try) and `stuck` (not final, past its expiry: the service has not said and no reconcile settled it). The last
+ * two depend on the outbox and on the time, so a store answers them at query time; the others come from the
+ * record alone (`listingOf`), so a store can index them when the record is written.
+ */
+import { parseTimestamp } from '../../shared/timestamps.js';
+import type { ConsoleFilter, ConsoleStore, PaymentRecord } from './store.js';
+
+export { CONSOLE_FILTERS } from './store.js';
+export type { AuditEntry, ConsoleFilter, ConsoleStore, HistoryEntry, PaymentPage, PaymentQuery } from './store.js';
+
+export const HISTORY_LIMIT = 200;
+
+export function isConsoleStore<T extends object>(store: T): store is T & ConsoleStore {
+  const s = store as Partial<ConsoleStore>;
+  return [s.listPayments, s.countPayments, s.appendHistory, s.paymentHistory, s.appendAudit, s.auditLog].every(
+    (f) => typeof f === 'function',
+  );
+}
+
+/** The filters that follow from the record alone (a store may index them). */
+export type RecordFilter = Exclude<ConsoleFilter, 'failing' | 'stuck'>;
+
+export interface Listing {
+  /** Sort key, epoch ms. */
+  listedAt: number;
+  /** Epoch ms of the expiry, when known (for `stuck`). */
+  expiresAt?: number;
+  tags: RecordFilter[];
+}
+
+export function listingOf(record: PaymentRecord): Listing {
+  const { view } = record;
+  const listedAt = record.listedAt ?? parseTimestamp(view.createdAt) ?? record.updatedAt;
+  const expiresAt = parseTimestamp(view.expiresAt);
+  const tags: RecordFilter[] = ['all'];
+  if (!view.final) tags.push('open');
+  else if (view.outcome !== 'waiting' && view.outcome !== 'checking') tags.push(view.outcome);
+  if (view.final && view.outcome === 'paid' && record.finalAt !== undefined && expiresAt !== undefined && record.finalAt > expiresAt) {
+    tags.push('late');
+  }
+  if (record.secondPaymentOf !== undefined) tags.push('second');
+  return expiresAt === undefined ? { listedAt, tags } : { listedAt, expiresAt, tags };
+}
+
+/** True when the payment counts as stuck at `now`. */
+export function isStuck(record: PaymentRecord, now: number): boolean {
+  const expiresAt = parseTimestamp(record.view.expiresAt);
+  return !record.view.final && expiresAt !== undefined && expiresAt < now;
+}
+
+/** The cursor is the last listed payment's place: `<listedAt>.<id>`, base64url so that it is opaque in a URL. */
+export function encodeCursor(listedAt: number, id: string): string {
+  return btoaUrl(JSON.stringify([listedAt, id]));
+}
+
+export function decodeCursor(cursor: string | undefined): { listedAt: number; id: string } | undefined {
+  if (!cursor) return undefined;
+  try {
+    const [listedAt, id] = JSON.parse(atobUrl(cursor)) as unknown[];
+    if (typeof listedAt === 'number' && Number.isFinite(listedAt) && typeof id === 'string') return { listedAt, id };
+  } catch {
+    // fall through: a cursor the store did not write
+  }
+  throw new RangeError('not a cursor this store wrote');
+}
+
+/** Newest first: a larger listedAt first, then the larger id. */
+export function compareListed(a: { listedAt: number; id: string }, b: { listedAt: number; id: string }): number {
+  return b.listedAt - a.listedAt || (a.id < b.id ? 1 : a.id > b.id ? -1 : 0);
+}
+
+function btoaUrl(text: string): string {
+  return btoa(String.fromCharCode(...new TextEncoder().encode(text)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+}
+
+function atobUrl(text: string): string {
+  const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
+  return new TextDecoder().decode(Uint8Array.from(binary, (c) => c.charCodeAt(0)));
+}

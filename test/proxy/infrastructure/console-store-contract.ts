@@ -1,0 +1,170 @@
+/**
+ * The console's part of the store contract (src/proxy/console-store.ts), run by describeStoreContract on every
+ * store: listing newest first with a cursor, filters by outcome and trouble, by order, counts, timelines and the
+ * operator audit log.
+ */
+import { expect, it } from 'vitest';
+import { isConsoleStore, type ConsoleStore } from '../../../src/proxy/infrastructure/console-store.js';
+import type { PaymentRecord, ProxyStore } from '../../../src/proxy/infrastructure/store.js';
+import type { StoreFixture } from './store-contract.js';
+
+const iso = (ms: number) => new Date(ms).toISOString();
+
+/** A payment as the ledger stores it: listed at `listedAt`, expiring an hour later unless said otherwise. */
+export function listed(
+  id: string,
+  listedAt: number,
+  extra: { outcome?: string; orderId?: string; expiresAt?: number; finalAt?: number; secondPaymentOf?: string; version?: number } = {},
+): PaymentRecord {
+  const outcome = (extra.outcome ?? 'waiting') as PaymentRecord['view']['outcome'];
+  const final = outcome !== 'waiting' && outcome !== 'checking';
+  const state = { waiting: 'pending', checking: 'in_check', paid: 'finished', underpaid: 'finished', superseded: 'finished' }[
+    outcome as string
+  ];
+  return {
+    view: {
+      id,
+      orderId: extra.orderId ?? `order-${id}`,
+      method: 'upi',
+      state: state ?? outcome,
+      outcome,
+      final,
+      amount: '250.00',
+      currency: 'INR',
+      createdAt: iso(listedAt),
+      expiresAt: iso(extra.expiresAt ?? listedAt + 3_600_000),
+    },
+    priced: { amount: '250.00', currency: 'INR' },
+    version: extra.version ?? 1,
+    updatedAt: listedAt,
+    listedAt,
+    ...(extra.finalAt === undefined ? {} : { finalAt: extra.finalAt }),
+    ...(extra.secondPaymentOf === undefined ? {} : { secondPaymentOf: extra.secondPaymentOf }),
+  };
+}
+
+type Fixture = () => Promise<StoreFixture>;
+
+const ids = (records: PaymentRecord[]) => records.map((r) => r.view.id);
+
+export function consoleContract(fixture: Fixture): void {
+  /** A test of the console's operations; skipped for a store that has not implemented them yet. */
+  const cit = (name: string, body: (store: ProxyStore & ConsoleStore, close: (() => Promise<void>) | undefined) => Promise<void>) =>
+    it(name, async (test) => {
+      const { store, close } = await fixture();
+      if (!isConsoleStore(store)) {
+        await close?.();
+        test.skip();
+        return;
+      }
+      await body(store, close);
+    });
+
+  cit('lists every payment newest first, paged by a cursor that neither repeats nor skips when new ones arrive', async (store, close) => {
+    for (let i = 0; i < 7; i++) await store.putPayment(listed(`p${i}`, 1_000 + Math.floor(i / 2)), 0);
+    const first = await store.listPayments({ filter: 'all', limit: 3, now: 0 });
+    expect(ids(first.payments)).toEqual(['p6', 'p5', 'p4']);
+    expect(first.next).toBeDefined();
+    await store.putPayment(listed('p-new', 9_000), 0); // arrives between two pages
+    const second = await store.listPayments({ filter: 'all', limit: 3, now: 0, cursor: first.next! });
+    expect(ids(second.payments)).toEqual(['p3', 'p2', 'p1']);
+    const third = await store.listPayments({ filter: 'all', limit: 3, now: 0, cursor: second.next! });
+    expect(ids(third.payments)).toEqual(['p0']);
+    expect(third.next).toBeUndefined();
+    await expect(store.listPayments({ filter: 'all', limit: 3, now: 0, cursor: 'not-a-cursor' })).rejects.toThrow(RangeError);
+    await close?.();
+  });
+
+  cit('filters by outcome, late, second payment and order, and moves a payment between filters when it changes', async (store, close) => {
+    await store.putPayment(listed('open', 10), 0);
+    await store.putPayment(listed('paid', 11, { outcome: 'paid', finalAt: 20 }), 0);
+    await store.putPayment(listed('late', 12, { outcome: 'paid', expiresAt: 15, finalAt: 30 }), 0);
+    await store.putPayment(listed('under', 13, { outcome: 'underpaid', orderId: 'A-1' }), 0);
+    await store.putPayment(listed('second', 14, { outcome: 'paid', orderId: 'A-1', secondPaymentOf: 'under', finalAt: 20 }), 0);
+    await store.putPayment(listed('gone', 15, { outcome: 'expired' }), 0);
+    await store.putPayment(listed('sup', 16, { outcome: 'superseded' }), 0);
+    await store.putPayment(listed('fail', 17, { outcome: 'failed' }), 0);
+    const list = async (filter: Parameters<ConsoleStore['listPayments']>[0]['filter'], orderId?: string) =>
+      ids((await store.listPayments({ filter, limit: 50, now: 0, ...(orderId ? { orderId } : {}) })).payments);
+    expect(await list('open')).toEqual(['open']);
+    expect(await list('paid')).toEqual(['second', 'late', 'paid']);
+    expect(await list('late')).toEqual(['late']);
+    expect(await list('underpaid')).toEqual(['under']);
+    expect(await list('second')).toEqual(['second']);
+    expect(await list('expired')).toEqual(['gone']);
+    expect(await list('superseded')).toEqual(['sup']);
+    expect(await list('failed')).toEqual(['fail']);
+    expect(await list('all', 'A-1')).toEqual(['second', 'under']);
+    expect(await list('paid', 'A-1')).toEqual(['second']);
+    expect(await list('all', 'no-such-order')).toEqual([]);
+    // The open payment is paid: it leaves `open` and joins `paid`.
+    expect(await store.putPayment(listed('open', 10, { outcome: 'paid', finalAt: 11, version: 2 }), 1)).toBe(true);
+    expect(await list('open')).toEqual([]);
+    expect(await list('paid')).toEqual(['second', 'late', 'paid', 'open']);
+    await close?.();
+  });
+
+  cit(
+    'finds stuck payments (open past expiry) and those whose announcement keeps failing, and counts every filter',
+    async (store, close) => {
+      await store.putPayment(listed('fresh', 100, { expiresAt: 5_000 }), 0);
+      await store.putPayment(listed('stuck', 101, { expiresAt: 1_000 }), 0);
+      await store.putPayment(listed('paid', 102, { outcome: 'paid', expiresAt: 1_000, finalAt: 500 }), 0);
+      const list = async (filter: 'stuck' | 'failing', now: number) => ids((await store.listPayments({ filter, limit: 50, now })).payments);
+      expect(await list('stuck', 2_000)).toEqual(['stuck']);
+      expect(await list('stuck', 900)).toEqual([]);
+      await store.enqueueAnnouncement('paid', 'finished', 0);
+      expect(await list('failing', 2_000)).toEqual([]); // queued, not tried yet
+      expect(await store.claimAnnouncement('paid', 'finished', 10_000)).toBeDefined();
+      await store.rescheduleAnnouncement('paid', 'finished', 60_000);
+      expect(await list('failing', 2_000)).toEqual(['paid']);
+      expect(await store.countPayments(2_000)).toEqual({
+        all: 3,
+        open: 2,
+        paid: 1,
+        late: 0,
+        underpaid: 0,
+        superseded: 0,
+        expired: 0,
+        failed: 0,
+        second: 0,
+        failing: 1,
+        stuck: 1,
+      });
+      expect(await store.claimAnnouncement('paid', 'finished', 10_000)).toBeDefined();
+      await store.commitAnnouncement('paid', 'finished');
+      expect(await list('failing', 2_000)).toEqual([]);
+      expect((await store.countPayments(2_000)).failing).toBe(0);
+      await close?.();
+    },
+  );
+
+  cit("keeps a payment's timeline oldest first, the newest 200 entries", async (store, close) => {
+    expect(await store.paymentHistory('p1')).toEqual([]);
+    await store.appendHistory('p1', { at: 1, kind: 'state', state: 'pending', outcome: 'waiting', source: 'create' });
+    await store.appendHistory('p1', { at: 2, kind: 'announcement', state: 'pending', ok: false, error: 'hook answered 500' });
+    await store.appendHistory('p2', { at: 3, kind: 'state', state: 'finished', outcome: 'paid', source: 'callback' });
+    expect(await store.paymentHistory('p1')).toEqual([
+      { at: 1, kind: 'state', state: 'pending', outcome: 'waiting', source: 'create' },
+      { at: 2, kind: 'announcement', state: 'pending', ok: false, error: 'hook answered 500' },
+    ]);
+    for (let i = 0; i < 205; i++) await store.appendHistory('p3', { at: i, kind: 'announcement', state: 'finished', ok: false });
+    const long = await store.paymentHistory('p3');
+    expect(long).toHaveLength(200);
+    expect(long[0]!.at).toBe(5);
+    await close?.();
+  });
+
+  cit('keeps the operator audit log, newest first, for one payment or all', async (store, close) => {
+    await store.appendAudit({ at: 1, operator: 'ana', action: 'recheck', paymentId: 'p1', result: 'paid' });
+    await store.appendAudit({ at: 2, operator: 'bo', action: 'export', result: '12 rows' });
+    await store.appendAudit({ at: 3, operator: 'ana', action: 'redeliver', paymentId: 'p1', result: 'sent' });
+    expect(await store.auditLog('p1', 10)).toEqual([
+      { at: 3, operator: 'ana', action: 'redeliver', paymentId: 'p1', result: 'sent' },
+      { at: 1, operator: 'ana', action: 'recheck', paymentId: 'p1', result: 'paid' },
+    ]);
+    expect((await store.auditLog(undefined, 2)).map((e) => e.at)).toEqual([3, 2]);
+    expect(await store.auditLog('p9', 10)).toEqual([]);
+    await close?.();
+  });
+}
