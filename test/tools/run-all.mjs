@@ -1,5 +1,5 @@
 // `npm test`: the typecheck and every suite, in order, each in its own process. A failing suite does not hide
-// the ones after it; the exit code is non-zero when any failed. Chrome, Firefox and redis-server are found (or
+// the ones after it; the exit code is non-zero when any failed. Chrome, Firefox, WebKit and redis-server are found (or
 // installed in one apt-get step) up front, before any test worker starts.
 import { spawnSync } from 'node:child_process';
 import { delimiter, join } from 'node:path';
@@ -7,10 +7,12 @@ import { existsSync } from 'node:fs';
 import { aptInstall, canAptInstall } from './apt.mjs';
 import { ensureChrome, findChrome } from './find-chrome.mjs';
 import { ensureFirefox, findFirefox } from './find-firefox.mjs';
+import { ensureWebKit, missingWebKitPackages } from './find-webkit.mjs';
 import { ensureRedisServer, findRedisServer } from './redis-server.mjs';
 
 let chrome;
 let firefox;
+let webkit;
 
 /** True when `bin` is an executable on PATH. */
 function onPath(bin) {
@@ -30,6 +32,7 @@ try {
     !findChrome() && 'chromium',
     !findRedisServer() && 'redis-server',
     !findFirefox() && 'firefox-esr',
+    ...missingWebKitPackages(),
     ...interpreters,
   ].filter(Boolean);
   if (missing.length && canAptInstall()) aptInstall(missing);
@@ -43,11 +46,13 @@ try {
     );
   firefox = ensureFirefox();
   console.log(`Firefox for the cross-browser end-to-end test: ${firefox}`);
+  webkit = ensureWebKit();
+  console.log(`WebKit's WebDriver for the WebKit end-to-end suite: ${webkit}`);
 } catch (error) {
   console.error(error.message);
   process.exit(1);
 }
-const env = { ...process.env, CHROME_PATH: chrome, FIREFOX_PATH: firefox };
+const env = { ...process.env, CHROME_PATH: chrome, FIREFOX_PATH: firefox, WEBKIT_DRIVER: webkit };
 
 const suites = [
   ['lint and format check (biome)', 'npx', ['biome', 'check']],

@@ -1,0 +1,60 @@
+/**
+ * Paying on an iPhone in WebKit (WebKitGTK over WebDriver, a 375x667 viewport, Safari's user agent): a UPI and an
+ * SBP payment end to end (create, the QR behind "pay from another device", copy, pay in the app the sandbox plays,
+ * paid), a reload that resumes, the strict-CSP shop, and the payment followed by the event stream and, without
+ * one, by polling. Every screen is kept in test-results/webkit/.
+ */
+import { describe, expect, it } from 'vitest';
+import { untilScreen } from '../support/coming-back.js';
+import { act, pendingPaymentOf, placeOrder, sandboxPayments } from '../support/services.js';
+import { backTarget, copyAndPaste, elementPayment, inApp, openApp, openCheckout, shoot, tap } from './support/iphone.js';
+import { useWebKit } from './support/use-webkit.js';
+import { IPHONE, MIN_WINDOW_WIDTH } from './support/webkit.js';
+
+const live = useWebKit({ SANDBOX_SBP_SHAPE: 'c2b' });
+
+describe('paying on an iPhone in WebKit', () => {
+  it('takes a UPI payment: QR, copy, pay in the app, back to "paid"', async () => {
+    const { session, demo } = live;
+    const order = await placeOrder(demo.storeUrl);
+    await openCheckout(session, demo.storeUrl, order.id);
+    const viewport = await session.run<{ width: number; height: number }>(`() => ({ width: innerWidth, height: innerHeight })`);
+    console.log(`WebKit viewport: ${viewport.width}x${viewport.height} CSS px`);
+    expect(viewport.height).toBe(IPHONE.height);
+    expect(viewport.width, 'as narrow as the browser window goes').toBeLessThanOrEqual(MIN_WINDOW_WIDTH);
+    await shoot(session, 'upi-1-pay');
+    const payment = await pendingPaymentOf(demo.sandboxUrl, order.id, 'upi');
+    expect(await copyAndPaste(session, 'address-label')).toBe(payment.requisites!.address);
+    await tap(session, '[part~="other-device-toggle"]');
+    const qr = await session.run<boolean>(`() => !!document.querySelector('payin-checkout').shadowRoot.querySelector('[part~="qr"]')`);
+    expect(qr, 'the QR is there behind "pay from another device"').toBe(true);
+    await shoot(session, 'upi-2-qr');
+
+    await openApp(session, demo.sandboxUrl, '[part~="app-link"]');
+    await shoot(session, 'upi-3-app');
+    await inApp(session, 'pay');
+    expect(await backTarget(session), 'a UPI app hands back to the browser as it was').toBeNull();
+    await session.click(await session.find([], '#back'));
+    await untilScreen(session, 'paid');
+    await shoot(session, 'upi-4-paid');
+    const payments = (await sandboxPayments(demo.sandboxUrl)).filter((p) => p.orderId === order.id);
+    expect(payments.map((p) => p.state)).toEqual(['finished']);
+  });
+
+  it('takes an SBP payment on the strict-CSP shop: copy the phone number, pay in the bank app, back to "paid"', async () => {
+    const { session, demo } = live;
+    const order = await placeOrder(demo.storeUrl);
+    await openCheckout(session, demo.storeUrl, order.id, { method: 'sbp', base: '/strict' });
+    await session.run(`() => { window.__csp = []; document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective)); }`);
+    await shoot(session, 'sbp-1-pay');
+    const payment = await pendingPaymentOf(demo.sandboxUrl, order.id, 'sbp');
+    expect(await copyAndPaste(session, 'address-label')).toBe(payment.requisites!.address);
+    await openApp(session, demo.sandboxUrl, '[part~="bank-link"]');
+    await shoot(session, 'sbp-2-bank-app');
+    await inApp(session, 'pay');
+    expect(await backTarget(session), "the bank app returns to the order's checkout").toMatch(`/checkout/${encodeURIComponent(order.id)}`);
+    await session.click(await session.find([], '#back'));
+    await untilScreen(session, 'paid');
+    await shoot(session, 'sbp-3-paid');
+  });
+});
