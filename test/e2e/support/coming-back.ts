@@ -85,7 +85,10 @@ export async function payWhileAway(
 ): Promise<{ paidAfterMs: number; streams: number }> {
   await tab.run(WATCH);
   await untilScreen(tab, 'pay');
-  await waitFor('the event stream to open', async () => (await tab.run<boolean>(`() => window.__streams.some((s) => s.readyState === 1)`)) || undefined);
+  await waitFor(
+    'the event stream to open',
+    async () => (await tab.run<boolean>(`() => window.__streams.some((s) => s.readyState === 1)`)) || undefined,
+  );
   expect(await tab.run<number>(LEAVE, how), 'no status call still on its way when the payer pays').toBe(0);
 
   const payment = await pendingPaymentOf(urls.sandboxUrl, orderId);

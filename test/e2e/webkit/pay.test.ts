@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { untilScreen } from '../support/coming-back.js';
-import { act, pendingPaymentOf, placeOrder, sandboxPayments } from '../support/services.js';
+import { act, pendingPaymentOf, placeOrder, sandboxPayments, waitFor } from '../support/services.js';
 import { backTarget, copyAndPaste, elementPayment, inApp, openApp, openCheckout, shoot, tap } from './support/iphone.js';
 import { useWebKit } from './support/use-webkit.js';
 import { IPHONE, MIN_WINDOW_WIDTH } from './support/webkit.js';
@@ -26,7 +26,11 @@ describe('paying on an iPhone in WebKit', () => {
     const payment = await pendingPaymentOf(demo.sandboxUrl, order.id, 'upi');
     expect(await copyAndPaste(session, 'address-label')).toBe(payment.requisites!.address);
     await tap(session, '[part~="other-device-toggle"]');
-    const qr = await session.run<boolean>(`() => !!document.querySelector('payin-checkout').shadowRoot.querySelector('[part~="qr"]')`);
+    const qr = await session.run<boolean>(`() => {
+      const svg = document.querySelector('payin-checkout').shadowRoot.querySelector('[part~="qr"]');
+      svg?.scrollIntoView({ block: 'center' });
+      return !!svg;
+    }`);
     expect(qr, 'the QR is there behind "pay from another device"').toBe(true);
     await shoot(session, 'upi-2-qr');
 
@@ -45,7 +49,9 @@ describe('paying on an iPhone in WebKit', () => {
     const { session, demo } = live;
     const order = await placeOrder(demo.storeUrl);
     await openCheckout(session, demo.storeUrl, order.id, { method: 'sbp', base: '/strict' });
-    await session.run(`() => { window.__csp = []; document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective)); }`);
+    await session.run(
+      `() => { window.__csp = []; document.addEventListener('securitypolicyviolation', (e) => window.__csp.push(e.violatedDirective)); }`,
+    );
     await shoot(session, 'sbp-1-pay');
     const payment = await pendingPaymentOf(demo.sandboxUrl, order.id, 'sbp');
     expect(await copyAndPaste(session, 'address-label')).toBe(payment.requisites!.address);
@@ -57,4 +63,50 @@ describe('paying on an iPhone in WebKit', () => {
     await untilScreen(session, 'paid');
     await shoot(session, 'sbp-3-paid');
   });
+
+  it('resumes the payment after a reload, with no second create', async () => {
+    const { session, demo } = live;
+    const order = await placeOrder(demo.storeUrl);
+    await openCheckout(session, demo.storeUrl, order.id);
+    const before = await elementPayment(session);
+    await openCheckout(session, demo.storeUrl, order.id);
+    await shoot(session, 'reload-1-resumed');
+    expect((await elementPayment(session))?.id).toBe(before?.id);
+    const payments = (await sandboxPayments(demo.sandboxUrl)).filter((p) => p.orderId === order.id);
+    expect(payments, 'the reload created nothing').toHaveLength(1);
+  });
+
+  for (const feed of ['event stream', 'polling'] as const) {
+    it(`follows the payment to "paid" by ${feed === 'polling' ? 'polling, without an event stream' : 'the event stream alone'}`, async () => {
+      const { session, demo } = live;
+      const order = await placeOrder(demo.storeUrl);
+      await openCheckout(session, demo.storeUrl, order.id);
+      // The element is put back (it resumes) with the page's EventSource counted, or gone; polling is slowed out of
+      // reach when only the stream may bring the news.
+      await session.run(
+        `(polling) => {
+          const Native = window.EventSource;
+          window.__streams = 0;
+          window.EventSource = polling ? undefined : class extends Native { constructor(...a) { super(...a); window.__streams++; } };
+          const again = document.querySelector('payin-checkout').cloneNode(true);
+          if (!polling) again.setAttribute('poll-interval', '3600000');
+          else again.setAttribute('poll-interval', '500');
+          document.querySelector('payin-checkout').replaceWith(again);
+        }`,
+        feed === 'polling',
+      );
+      await untilScreen(session, 'pay');
+      if (feed === 'event stream') {
+        await waitFor('the stream to open', async () => ((await session.run<number>(`() => window.__streams`)) > 0 ? true : undefined));
+        // The resume's status call and the check that following starts with are answered: from now on only the
+        // stream can tell.
+        const answered = () =>
+          session.run<number>(`() => performance.getEntriesByType('resource').filter((e) => e.name.includes('/payin/status')).length`);
+        await waitFor('the first two status calls to be answered', async () => ((await answered()) >= 2 ? true : undefined));
+      }
+      await act(demo.sandboxUrl, (await pendingPaymentOf(demo.sandboxUrl, order.id)).id, 'pay');
+      await untilScreen(session, 'paid');
+      await shoot(session, `feed-${feed === 'polling' ? 'polling' : 'stream'}-paid`);
+    });
+  }
 });

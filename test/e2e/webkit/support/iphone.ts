@@ -81,8 +81,7 @@ export async function inApp(session: WebDriverSession, action: 'pay' | 'cancel')
 }
 
 /** Where the app's "Back to the shop" leads: the shop's return URL, or null for the browser's Back. */
-export const backTarget = (session: WebDriverSession) =>
-  session.run<string | null>(`() => document.getElementById('back').href || null`);
+export const backTarget = (session: WebDriverSession) => session.run<string | null>(`() => document.getElementById('back').href || null`);
 
 /**
  * Copies a value with its copy button (a real tap: `label` is the id of the value's label, `amount-label` or

@@ -93,9 +93,13 @@ export class WebDriverSession {
     return this.#do('POST', '/window/rect', rect);
   }
 
-  /** Opens a new tab of this session (same cookies and storage, its own sessionStorage) and answers its handle. */
+  /**
+   * Opens a new top-level browsing context of this session (same cookies and storage, its own sessionStorage, as a
+   * new tab has) and answers its handle. A window rather than a tab: MiniBrowser paints only its front tab, and a
+   * screenshot of one behind it never answers.
+   */
   async newTab(): Promise<string> {
-    return (await this.#do<{ handle: string }>('POST', '/window/new', { type: 'tab' })).handle;
+    return (await this.#do<{ handle: string }>('POST', '/window/new', { type: 'window' })).handle;
   }
 
   window(): Promise<string> {

@@ -21,7 +21,6 @@ const IPHONE_UA =
   'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 export interface WebKitDriver {
-  url: string;
   /** A new browser as an iPhone; `private`: in private browsing (no storage kept from anything before). */
   iphone(options?: { private?: boolean }): Promise<WebDriverSession>;
   stop(): Promise<void>;
@@ -50,22 +49,28 @@ export async function startWebKit(): Promise<WebKitDriver> {
   };
   try {
     const display = process.env.DISPLAY || (await startXvfb(children));
-    const port = await freePort();
-    const driver = spawn(tools.ensureWebKit(), [`--port=${port}`, '--host=127.0.0.1'], {
-      env: { ...process.env, DISPLAY: display },
-      stdio: 'ignore',
-    });
-    children.push(driver);
-    const url = `http://127.0.0.1:${port}`;
-    await waitFor('WebKitWebDriver to be ready', async () => {
-      const status = (await (await fetch(`${url}/status`)).json()) as { value: { ready: boolean } };
-      return status.value.ready || undefined;
-    });
-    return { url, iphone: (options) => iphoneSession(url, options?.private), stop };
+    // WebKitWebDriver holds one session at a time: each browser gets a driver of its own.
+    const iphone = async (options?: { private?: boolean }) => iphoneSession(await startDriver(display, children), options?.private);
+    return { iphone, stop };
   } catch (error) {
     await stop();
     throw error;
   }
+}
+
+async function startDriver(display: string, children: ChildProcess[]): Promise<string> {
+  const port = await freePort();
+  const driver = spawn(tools.ensureWebKit(), [`--port=${port}`, '--host=127.0.0.1'], {
+    env: { ...process.env, DISPLAY: display },
+    stdio: 'ignore',
+  });
+  children.push(driver);
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor('WebKitWebDriver to be ready', async () => {
+    const status = (await (await fetch(`${url}/status`)).json()) as { value: { ready: boolean } };
+    return status.value.ready || undefined;
+  });
+  return url;
 }
 
 async function iphoneSession(url: string, isPrivate = false): Promise<WebDriverSession> {
