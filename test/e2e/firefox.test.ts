@@ -7,6 +7,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type DemoProcess } from './support/demo-process.js';
 import { act, pendingPaymentOf, placeOrder, shopOrder, waitFor } from './support/services.js';
+import { call, type ComingBack, payWhileAway } from './support/coming-back.js';
 
 const { findFirefox } = (await import(new URL('../tools/find-firefox.mjs', import.meta.url).href)) as { findFirefox(): string | undefined };
 
@@ -57,4 +58,18 @@ describe('paying in Firefox', () => {
     );
     await page.close();
   }, 90_000);
+
+  for (const how of ['visibilitychange', 'pageshow'] as ComingBack[]) {
+    it(`says paid as soon as the page is back from the bank app (${how}), though its stream was cut`, async () => {
+      const order = await placeOrder(demo.storeUrl);
+      const page = await browser.newPage();
+      await page.goto(`${demo.storeUrl}/shop/checkout/${encodeURIComponent(order.id)}?method=upi`);
+      await page.waitForFunction(() => customElements.get('payin-checkout') !== undefined, { timeout: 30_000 });
+      const tab = { run: <T>(fn: string, ...args: unknown[]) => page.evaluate(call(fn, args)) as Promise<T> };
+      const { paidAfterMs, streams } = await payWhileAway(tab, demo, order.id, how);
+      console.log(`Firefox, back by ${how}: paid ${Math.round(paidAfterMs)} ms after the page was shown again`);
+      expect(streams, 'the cut stream was opened again on coming back').toBeGreaterThanOrEqual(2);
+      await page.close();
+    }, 90_000);
+  }
 });

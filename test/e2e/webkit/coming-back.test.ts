@@ -10,6 +10,7 @@ import { type ComingBack, payWhileAway, untilScreen } from '../support/coming-ba
 import { act, pendingPaymentOf, placeOrder, sandboxPayments } from '../support/services.js';
 import { asIphone, backTarget, elementPayment, inApp, openApp, openCheckout, shoot, tap } from './support/iphone.js';
 import { useWebKit } from './support/use-webkit.js';
+import { IPHONE } from './support/webkit.js';
 
 const live = useWebKit({ SANDBOX_SBP_SHAPE: 'c2b' });
 
@@ -43,6 +44,7 @@ describe('coming back from the app on an iPhone (WebKit)', () => {
     // Not paid yet: a new tab finds the same payment and follows it.
     const tab = await session.newTab();
     await session.switchTo(tab);
+    await session.setWindowRect(IPHONE);
     await session.navigate(back!);
     await asIphone(session);
     await untilScreen(session, 'pay');
@@ -78,6 +80,7 @@ describe('coming back from the app on an iPhone (WebKit)', () => {
     await inApp(session, 'cancel');
     await shoot(session, 'cancel-1-app');
     await session.click(await session.find([], '#back'));
+    await asIphone(session);
     await untilScreen(session, 'failed');
     await shoot(session, 'cancel-2-failed');
     await tap(session, '[part~="restart-button"]');
