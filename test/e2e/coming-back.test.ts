@@ -24,6 +24,8 @@ async function checkoutTab(orderId: string, method = 'upi'): Promise<{ page: Pag
 }
 
 describe('coming back from the bank app (Chromium)', () => {
+  it('names the engine', () => console.log(`Chromium engine: ${live.browser.version()} (playwright-core)`));
+
   for (const how of ['visibilitychange', 'pageshow'] as ComingBack[]) {
     it(`says paid as soon as the page is back (${how}) and follows on a fresh event stream`, async () => {
       const order = await placeOrder(live.demo.storeUrl);

@@ -21,6 +21,7 @@ describe('paying in Firefox', () => {
       startDemo(),
       puppeteer.launch({ browser: 'firefox', executablePath, headless: true, extraPrefsFirefox: { 'network.proxy.type': 0 } }),
     ]);
+    console.log(`Firefox engine: ${await browser.version()} (puppeteer-core, WebDriver BiDi)`);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
