@@ -87,7 +87,7 @@ export const styles = css`
   .notice { display: flex; flex-wrap: wrap; gap: 0.5em; padding: 0.5em 0.75em; border-left: 4px solid var(--payin-color-danger); background: var(--payin-color-surface) }
   .icon { width: 3rem; height: 3rem; line-height: 3rem; border-radius: 50%; font-size: 1.5rem; color: var(--payin-color-on-accent); background: var(--payin-color-muted) }
   .paid .icon { background: var(--payin-color-success) }
-  .failed .icon, .underpaid .icon { background: var(--payin-color-danger) }
+  .failed .icon, .underpaid .icon, .superseded .icon { background: var(--payin-color-danger) }
   .spinner {
     width: 2rem; height: 2rem; border-radius: 50%; align-self: center;
     border: 3px solid var(--payin-color-border); border-top-color: var(--payin-color-accent);

@@ -1,6 +1,6 @@
 /**
  * Every screen but the pay screen: the start button or the method choice, the waits (creating, preparing the
- * requisites, checking, and after the expiry the grace window, which warns against paying twice), the four final
+ * requisites, checking, and after the expiry the grace window, which warns against paying twice), the five final
  * screens and the error screen. Each starts with its heading, each wait says what is happening, and each final
  * screen says what the shopper can do next.
  */
@@ -61,10 +61,11 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
         <p part="paid-amount">${t.underpaidAmount(money(ctx, payment), money(ctx, payment, payment.initAmount ?? payment.amount))}</p>
         <p class="hint">${t.hints[screen]}</p>
       </div>`;
+    case 'superseded':
     case 'expired':
     case 'failed':
       return html`<div part="result" class="result ${screen}">
-        <span part="result-icon" class="icon" aria-hidden="true">${screen === 'expired' ? '!' : '✕'}</span>
+        <span part="result-icon" class="icon" aria-hidden="true">${screen === 'failed' ? '✕' : '!'}</span>
         ${title}
         <p class="hint">${t.hints[screen]}</p>
         <button part="restart-button" class="button primary" @click=${() => ctx.flow.start()}>${t.startAgain}</button>

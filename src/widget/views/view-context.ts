@@ -19,6 +19,7 @@ export type Screen =
   | 'late'
   | 'paid'
   | 'underpaid'
+  | 'superseded'
   | 'expired'
   | 'failed'
   | 'error';
@@ -60,7 +61,7 @@ export function screenOf(state: FlowState, methods: string[], method: string | u
   if (state.phase === 'error') return state.error?.code === 'order_paid' ? 'paid' : 'error';
   const payment = state.payment;
   if (payment) {
-    if (payment.final && !state.late) return payment.outcome as 'paid' | 'underpaid' | 'expired' | 'failed';
+    if (payment.final && !state.late) return payment.outcome as 'paid' | 'underpaid' | 'superseded' | 'expired' | 'failed';
     if (payment.outcome === 'checking') return 'checking';
     if (state.late) return 'late';
     return payment.requisites ? 'pay' : 'preparing';
