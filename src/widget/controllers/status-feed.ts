@@ -102,15 +102,13 @@ export class StatusFeedController implements ReactiveController {
   hostConnected(): void {
     document.addEventListener('visibilitychange', this.#onVisibility);
     window.addEventListener('online', this.#onOnline);
-    window.addEventListener('pageshow', this.#onPageShow);
-    window.addEventListener('pagehide', this.#onPageHide);
+    window.addEventListener('pageshow', this.#onVisibility);
   }
 
   hostDisconnected(): void {
     document.removeEventListener('visibilitychange', this.#onVisibility);
     window.removeEventListener('online', this.#onOnline);
-    window.removeEventListener('pageshow', this.#onPageShow);
-    window.removeEventListener('pagehide', this.#onPageHide);
+    window.removeEventListener('pageshow', this.#onVisibility);
     this.stop();
   }
 
@@ -174,27 +172,21 @@ export class StatusFeedController implements ReactiveController {
     this.#streamOpen = false;
   }
 
-  /** The shopper is back (from the bank app, another tab, the back-forward cache): a fresh stream and a check now. */
-  #comeBack(): void {
+  /**
+   * Shown or hidden; `pageshow` too, as a page restored from the back-forward cache may get no visibilitychange. Back
+   * (from the bank app, another tab, the cache): a fresh stream when it is not open, and a check now. A first
+   * `pageshow` finds nothing followed yet, so it checks nothing.
+   */
+  readonly #onVisibility = (): void => {
+    if (document.visibilityState !== 'visible') {
+      if (this.#deadline) this.#schedule();
+      return;
+    }
     if (this.#deadline && !this.#streamOpen) {
       this.#closeStream();
       this.#openStream();
     }
     void this.checkNow();
-  }
-
-  readonly #onVisibility = (): void => {
-    if (document.visibilityState === 'visible') this.#comeBack();
-    else if (this.#deadline) this.#schedule();
-  };
-
-  readonly #onPageShow = (event: PageTransitionEvent): void => {
-    if (event.persisted) this.#comeBack();
-  };
-
-  /** Into the back-forward cache: an open stream would keep some browsers from keeping the page there. */
-  readonly #onPageHide = (event: PageTransitionEvent): void => {
-    if (event.persisted) this.#closeStream();
   };
 
   readonly #onOnline = (): void => {
