@@ -7,7 +7,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type DemoProcess } from './support/demo-process.js';
 import { act, pendingPaymentOf, placeOrder, shopOrder, waitFor } from './support/services.js';
-import { call, type ComingBack, payWhileAway } from './support/coming-back.js';
+import { backAfterExpiry, call, type ComingBack, payWhileAway } from './support/coming-back.js';
 
 const { findFirefox } = (await import(new URL('../tools/find-firefox.mjs', import.meta.url).href)) as { findFirefox(): string | undefined };
 
@@ -73,4 +73,20 @@ describe('paying in Firefox', () => {
       await page.close();
     }, 90_000);
   }
+
+  it('says "late", never failed, to a shopper back after the expiry', async () => {
+    // A demo of its own, whose payments expire in 5 s.
+    const short = await startDemo({ SANDBOX_TTL_SECONDS: '5' });
+    const page = await browser.newPage();
+    try {
+      const order = await placeOrder(short.storeUrl);
+      await page.goto(`${short.storeUrl}/shop/checkout/${encodeURIComponent(order.id)}?method=upi`);
+      await page.waitForFunction(() => customElements.get('payin-checkout') !== undefined, { timeout: 30_000 });
+      const tab = { run: <T>(fn: string, ...args: unknown[]) => page.evaluate(call(fn, args)) as Promise<T> };
+      expect(await backAfterExpiry(tab, short.sandboxUrl, order.id)).toBe('late');
+    } finally {
+      await page.close();
+      await short.stop();
+    }
+  }, 90_000);
 });

@@ -4,10 +4,11 @@
  * the page. The page is hidden, the phone cuts the event stream (as iOS does to a hidden page), the payment is paid
  * meanwhile, and the page is shown again: by `visibilitychange`, or by `pageshow` alone as a page restored from the
  * back-forward cache is. Polling is pushed out of reach first, so that only the re-check on coming back can have
- * brought the news.
+ * brought the news. Or the shopper stays away past the expiry: back, the page says the time is up but that a
+ * payment made is still being checked (the late screen), never that it failed.
  */
 import { expect } from 'vitest';
-import { act, pendingPaymentOf, shopOrder, waitFor } from './services.js';
+import { act, pendingPaymentOf, sandboxPayments, shopOrder, waitFor } from './services.js';
 
 /** A function's source and its arguments as one expression that any engine can evaluate. */
 export const call = (fn: string, args: unknown[]) => `(${fn})(...${JSON.stringify(args)})`;
@@ -103,4 +104,24 @@ export async function payWhileAway(
   const paidAfterMs = await tab.run<number>(`() => window.__paidAt - window.__backAt`);
   const streams = await tab.run<number>(`() => window.__streams.length`);
   return { paidAfterMs, streams };
+}
+
+/**
+ * On a checkout page of `orderId` whose payment expires within seconds (a short SANDBOX_TTL_SECONDS): leaves, stays
+ * away until the service has expired the payment, comes back by `visibilitychange`. Answers the screen once the
+ * re-check has brought the service's "expired".
+ */
+export async function backAfterExpiry(tab: Tab, sandboxUrl: string, orderId: string): Promise<string | undefined> {
+  await tab.run(WATCH);
+  await untilScreen(tab, 'pay');
+  const payment = await pendingPaymentOf(sandboxUrl, orderId);
+  await tab.run(LEAVE, 'visibilitychange');
+  await waitFor('the service to expire the payment', async () =>
+    (await sandboxPayments(sandboxUrl)).some((p) => p.id === payment.id && p.state === 'expired') ? true : undefined,
+  );
+  await tab.run(RETURN, 'visibilitychange');
+  await waitFor('the re-check to bring "expired"', async () =>
+    (await tab.run<string>(`() => document.querySelector('payin-checkout').payment?.state`)) === 'expired' ? true : undefined,
+  );
+  return screenOf(tab);
 }

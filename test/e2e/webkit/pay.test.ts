@@ -4,6 +4,8 @@
  * paid), a reload that resumes, the strict-CSP shop, and the payment followed by the event stream and, without
  * one, by polling. Every screen is kept in test-results/webkit/.
  */
+import jsqr from 'jsqr';
+import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { untilScreen } from '../support/coming-back.js';
 import { act, pendingPaymentOf, placeOrder, sandboxPayments, waitFor } from '../support/services.js';
@@ -12,6 +14,13 @@ import { useWebKit } from './support/use-webkit.js';
 import { IPHONE, MIN_WINDOW_WIDTH } from './support/webkit.js';
 
 const live = useWebKit({ SANDBOX_SBP_SHAPE: 'c2b' });
+
+/** The text of the QR in a PNG (jsqr is CommonJS declared with `export default`: the default import is the module). */
+function readQr(png: Buffer): string | undefined {
+  const image = PNG.sync.read(png);
+  const data = new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.byteLength);
+  return jsqr.default(data, image.width, image.height)?.data;
+}
 
 describe('paying on an iPhone in WebKit', () => {
   it('takes a UPI payment: QR, copy, pay in the app, back to "paid"', async () => {
@@ -33,6 +42,12 @@ describe('paying on an iPhone in WebKit', () => {
     }`);
     expect(qr, 'the QR is there behind "pay from another device"').toBe(true);
     await shoot(session, 'upi-2-qr');
+    // WebKitGTK shares no files, so the element offers the QR as a PNG to save: it reads as the payment's link.
+    const saved = await session.run<string | null>(
+      `() => document.querySelector('payin-checkout').shadowRoot.querySelector('[part~="save-link"]')?.href ?? null`,
+    );
+    expect(saved, 'a link that saves the QR as a PNG').toMatch(/^data:image\/png;base64,/);
+    expect(readQr(Buffer.from(saved!.slice(saved!.indexOf(',') + 1), 'base64'))).toBe((await elementPayment(session))?.qr);
 
     await openApp(session, demo.sandboxUrl, '[part~="app-link"]');
     await shoot(session, 'upi-3-app');
@@ -62,6 +77,17 @@ describe('paying on an iPhone in WebKit', () => {
     await session.click(await session.find([], '#back'));
     await untilScreen(session, 'paid');
     await shoot(session, 'sbp-3-paid');
+  });
+
+  it('copies by the fallback where the Clipboard API is refused (an embedded web view, an old iOS)', async () => {
+    const { session, demo } = live;
+    const order = await placeOrder(demo.storeUrl);
+    await openCheckout(session, demo.storeUrl, order.id);
+    await session.run(
+      `() => Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: () => Promise.reject(new DOMException('refused', 'NotAllowedError')) } })`,
+    );
+    const payment = await pendingPaymentOf(demo.sandboxUrl, order.id, 'upi');
+    expect(await copyAndPaste(session, 'address-label')).toBe(payment.requisites!.address);
   });
 
   it('resumes the payment after a reload, with no second create', async () => {

@@ -42,7 +42,7 @@ export async function tap(session: WebDriverSession, css: string): Promise<void>
 }
 
 export const elementPayment = (session: WebDriverSession) =>
-  session.run<{ id: string; outcome: string } | undefined>(`() => document.querySelector('payin-checkout').payment`);
+  session.run<{ id: string; outcome: string; qr?: string } | undefined>(`() => document.querySelector('payin-checkout').payment`);
 
 /**
  * Sends the next tap on an app or bank link (a link that is not a web page) to the sandbox's phone page, a moment
