@@ -84,7 +84,10 @@ describe('paying on an iPhone in WebKit', () => {
     const order = await placeOrder(demo.storeUrl);
     await openCheckout(session, demo.storeUrl, order.id);
     await session.run(
-      `() => Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: () => Promise.reject(new DOMException('refused', 'NotAllowedError')) } })`,
+      `() => {
+        const refused = () => Promise.reject(new DOMException('refused', 'NotAllowedError'));
+        Object.defineProperty(navigator, 'clipboard', { configurable: true, value: { writeText: refused } });
+      }`,
     );
     const payment = await pendingPaymentOf(demo.sandboxUrl, order.id, 'upi');
     expect(await copyAndPaste(session, 'address-label')).toBe(payment.requisites!.address);
