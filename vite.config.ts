@@ -20,9 +20,10 @@ import { jsxTypings } from './build/jsx-typings.js';
 import { languageFiles } from './build/language-files.js';
 import { minifyTemplates } from './build/minify-templates.js';
 import { qrcodeAsModules } from './build/qrcode-as-modules.js';
-import { screenNames, shortenTranslationKeys } from './build/short-names.js';
+import { screenNames, translationKeys } from './build/short-names.js';
 import { terserPass } from './build/terser-pass.js';
 import { QR_LEVEL_NAME } from './src/widget/qr-level.js';
+import { LANGUAGE_TAGS } from './src/widget/translations/language-tags.js';
 
 /**
  * Properties that only the element's own modules read and write (controller members, the options the controllers
@@ -30,9 +31,9 @@ import { QR_LEVEL_NAME } from './src/widget/qr-level.js';
  * penalty weights, Reed-Solomon encoder and bit matrix), renamed by the minifier like local variables. A name
  * belongs here only if nothing outside the bundle sees it: not Lit's lifecycle, not the public API (`start`,
  * `payment`, attributes), not the proxy's JSON or what sessionStorage keeps, and not a translation key (the
- * language files are built apart; SHORT_TRANSLATION_KEYS renames those), nor a screen's name (the translations'
+ * language files are built apart, and a shop's `texts` name them), nor a screen's name (the translations'
  * headings and hints are keyed by it and read as `t.headings[screen]`: so not the flow state's `late`; the build
- * checks this one), and no DOM or host object, and no other module of the bundle, has a property of that name (so
+ * checks these two), and no DOM or host object, and no other module of the bundle, has a property of that name (so
  * not qrcode's `size`, `data`, `get`, `set` or `encode`).
  */
 const INTERNAL_PROPERTIES = new RegExp(
@@ -44,13 +45,10 @@ const INTERNAL_PROPERTIES = new RegExp(
     .join('|')})$`,
 );
 
-for (const screen of screenNames()) {
-  if (INTERNAL_PROPERTIES.test(screen))
-    throw new Error(`INTERNAL_PROPERTIES has "${screen}", a screen's name: English would lose that key`);
+for (const name of [...screenNames(), ...translationKeys()]) {
+  if (INTERNAL_PROPERTIES.test(name))
+    throw new Error(`INTERNAL_PROPERTIES has "${name}", a screen's name or a translation key: English would lose that key`);
 }
-
-/** The languages beyond English: each becomes dist/payin-checkout.<lang>.js, loaded on demand from beside the script. */
-const LANGUAGES = ['ru', 'hi'];
 
 export default defineConfig({
   // Nothing in public/ belongs in the bundle's folder.
@@ -58,13 +56,9 @@ export default defineConfig({
   plugins: [
     qrcodeAsModules({ level: QR_LEVEL_NAME }),
     minifyTemplates(),
-    {
-      name: 'payin-short-translation-keys',
-      apply: 'build',
-      transform: (code, id) => (/\/src\/widget\/.*\.ts$/.test(id) ? shortenTranslationKeys(code, id) : null),
-    },
     terserPass(),
-    languageFiles(LANGUAGES),
+    // Each language beyond English becomes dist/payin-checkout.<lang>.js, loaded on demand from beside the script.
+    languageFiles(LANGUAGE_TAGS),
     jsxTypings({ manifest: 'custom-elements.json', outDir: 'dist/jsx' }),
   ],
   resolve: {

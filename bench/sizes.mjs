@@ -11,7 +11,7 @@ import { at } from './support/stack.mjs';
 
 const command = commandOf('sizes.mjs');
 const AIM = 20_000;
-const LANGUAGE_AIM = 2_500;
+const LANGUAGE_AIM = 3_000;
 
 const iife = gzipSize(readFileSync(at('dist/payin-checkout.iife.js')));
 const languages = readdirSync(at('dist/'))
@@ -54,7 +54,7 @@ if (languages.length === 0) {
   rows.push({
     figure: 'each further language, loaded on demand (dist/payin-checkout.<lang>.js)',
     value: 'none built yet',
-    target: '<= 2.5 kB each',
+    target: '<= 3 kB each',
     verdict: 'n/a',
     command,
   });
@@ -63,7 +63,7 @@ for (const language of languages) {
   rows.push({
     figure: `language file dist/${language.name}`,
     value: kB(language.gzip),
-    target: '<= 2.5 kB',
+    target: '<= 3 kB',
     verdict: verdict(language.gzip <= LANGUAGE_AIM),
     command,
   });

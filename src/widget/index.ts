@@ -5,5 +5,6 @@ export { PayinCheckout, TAG_NAME } from './payin-checkout.js';
 export type { ErrorEventDetail, PayinEventMap, PayinEventName, PaymentEventDetail, WidgetErrorCode } from './events.js';
 export type { Screen } from './views/view-context.js';
 export type { Translation } from './translations/translation.js';
+export type { TextOverrides } from './translations/overlay.js';
 export type { PaymentView, Requisites } from '../shared/payment-view.js';
 export type { Outcome } from '../shared/outcome.js';

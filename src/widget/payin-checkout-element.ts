@@ -8,6 +8,7 @@
 // smallest of the orders tried, as are those of payment-flow.ts, screens.ts, qr-matrix.ts and api-client.ts. Moving
 // one changes the script's size by up to tens of bytes, so measure before and after.
 import { langOf, pickTranslation } from './translations/pick.js';
+import { overlay, type TextOverrides } from './translations/overlay.js';
 import { html, LitElement, type PropertyValues } from 'lit';
 import { styles } from './payin-checkout.styles.js';
 import { type Clock, systemClock } from '../shared/clock.js';
@@ -105,6 +106,7 @@ export class PayinCheckout extends LitElement {
     method: {},
     methods: {},
     lang: {},
+    texts: { type: Object },
     autostart: { type: Boolean },
     pollInterval: { type: Number, attribute: 'poll-interval' },
     platform: {},
@@ -130,8 +132,17 @@ export class PayinCheckout extends LitElement {
   /** Space-separated methods to let the shopper choose from, e.g. `sbp upi`. */
   methods = '';
 
-  /** The language of the texts (`en`, `ru`, `hi`); by default the closest `lang` of the page. */
+  /**
+   * The language of the texts: `en`, `hi`, `bn`, `te`, `mr`, `ta`, `gu`, `kn`, `ml`, `pa`, `or`, `ur` (right to
+   * left) or `ru`; by default the closest `lang` of the page.
+   */
   override lang = '';
+
+  /**
+   * The shop's own texts instead of the translation's, by key (see the Translation type), e.g.
+   * `{"payButton": "Pay now", "headings": {"paid": "Thank you!"}}`; in the element's language. Attribute: JSON.
+   */
+  texts: TextOverrides | undefined = undefined;
 
   /** Create the payment as soon as the element knows its order and method, without a pay button. */
   autostart = false;
@@ -260,7 +271,8 @@ export class PayinCheckout extends LitElement {
       return html`<div part="base" class="base" aria-busy="true"><slot name="header"></slot><slot name="footer"></slot></div>`;
     }
     this.#language = undefined;
-    const { t, locale } = picked;
+    const { locale } = picked;
+    const t = overlay(picked.t, this.texts);
     const screen = this.screen;
     const last = this.#recall('upi-app');
     const apps = this.upiApps.length ? this.upiApps : DEFAULT_UPI_APPS;
@@ -303,7 +315,8 @@ export class PayinCheckout extends LitElement {
           : '';
     // role="status" is a polite, atomic live region by itself (no aria-live or aria-atomic needed); Lit writes the
     // boolean aria-busy as "true" or "false".
-    return html`<div part="base" class="base" lang=${locale}>
+    // The texts' direction, not the page's: an English checkout on an Urdu page stays left to right, and the reverse.
+    return html`<div part="base" class="base" lang=${locale} dir=${t.dir ?? 'ltr'}>
       <slot name="header"></slot>
       <section part="screen" class="screen ${screen}" aria-labelledby="heading"
         aria-busy=${screen === 'loading' || screen === 'preparing'}>${renderScreen(ctx, screen)}</section>

@@ -6,6 +6,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LANGUAGE_TAGS } from '../../src/widget/translations/language-tags.js';
 
 const ROOT = new URL('../../', import.meta.url);
 
@@ -66,10 +67,20 @@ describe('the published package', () => {
     expect(run.status).toBe(0);
   });
 
-  it('ships the script-tag build with its languages, the type declarations and the elements manifest', () => {
-    for (const file of ['iife', 'ru', 'hi']) expect(packed.has(`dist/payin-checkout.${file}.js`)).toBe(true);
+  it('ships and exports the script-tag build with every language, the type declarations and the elements manifest', () => {
+    for (const file of ['iife', ...LANGUAGE_TAGS]) {
+      expect(packed.has(`dist/payin-checkout.${file}.js`)).toBe(true);
+      expect(exportTargets(manifest.exports)).toContain(`./dist/payin-checkout.${file}.js`);
+    }
     expect(packed.has('custom-elements.json')).toBe(true);
     expect([...packed].some((p) => p.startsWith('dist/widget/') && p.endsWith('.d.ts'))).toBe(true);
+  });
+
+  it('ships every docs page the README links to, so that its links work in the tarball too', () => {
+    const readme = readFileSync(new URL('README.md', ROOT), 'utf8');
+    const pages = [...readme.matchAll(/\]\((docs\/[\w-]+\.md)\)/g)].map((m) => m[1]!);
+    expect(pages.length).toBeGreaterThan(5);
+    expect(pages.filter((page) => !packed.has(page))).toEqual([]);
   });
 
   it('leaves out tests, sources, source maps and environment files', () => {
