@@ -92,6 +92,10 @@ export async function startDemo(env, { log = console.log } = {}) {
       provider,
       basePath: BASE_PATH,
       callbackUrl,
+      // The bank app sends an SBP payer back to the order's checkout, which resumes the payment and shows the truth
+      // (UPI apps hand back to the browser by themselves).
+      returnUrl: ({ orderId, method }) =>
+        method === 'sbp' ? `${store.url}/shop/checkout/${encodeURIComponent(orderId)}?method=sbp` : undefined,
       // The shop prices the order: the browser names an order and a method, never an amount.
       resolveOrder: (orderId, method) => book.price(orderId, method),
       // The shop's records follow the service: once per new state, whatever brought the news first.

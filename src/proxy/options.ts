@@ -70,6 +70,12 @@ export interface PayinProxyOptions {
   /** The public URL of `{basePath}/callback`, sent to the service as `callbackUri`. Falls back to PAYIN_CALLBACK_URL. */
   callbackUrl?: string;
   /**
+   * Where the payer's bank app sends them back after paying (or giving up): the page of the order's checkout, which
+   * resumes it and shows the truth. Sent to the service as `successUri` and `failUri`, the create fields its
+   * documentation names; absent (undefined) sends neither. Built by the shop, never taken from the browser.
+   */
+  returnUrl?: (order: { orderId: string; method: string }) => string | undefined;
+  /**
    * The shop prices and authorises the order: the amount and currency of `orderId`, or null when this request
    * may not pay it (unknown order, not this shopper's cart). The browser never chooses the amount.
    */
@@ -194,6 +200,7 @@ export interface ResolvedOptions {
   };
   basePath: string;
   callbackUrl: string;
+  returnUrl: PayinProxyOptions['returnUrl'];
   sbpBanks: { url: string; ttlMs: number };
   resolveOrder: PayinProxyOptions['resolveOrder'];
   onPaymentUpdate: NonNullable<PayinProxyOptions['onPaymentUpdate']> | undefined;
@@ -251,6 +258,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     provider,
     basePath,
     callbackUrl,
+    returnUrl: options.returnUrl,
     sbpBanks: {
       url: pick(options.sbpBanksUrl, 'PAYIN_SBP_BANKS_URL') || 'https://qr.nspk.ru/proxyapp/c2bmembers.json',
       ttlMs: options.sbpBanksTtlMs ?? 24 * 60 * 60_000,

@@ -175,7 +175,8 @@ form input[type=number] { width: 6rem; }
 .pay dl { display: grid; grid-template-columns: auto 1fr; gap: 0.3rem 1rem; }
 .pay dt { color: #5a6474; } .pay dd { margin: 0; font-weight: 600; word-break: break-all; }
 .pay .amount { font-size: 2rem; font-weight: 700; margin: 0.5rem 0; }
-.pay button { font-size: 1rem; padding: 0.5rem 1rem; margin-right: 0.5rem; }
+.pay button, .pay a.button { font-size: 1rem; padding: 0.5rem 1rem; margin-right: 0.5rem; }
+.pay a.button { display: inline-block; border: 1px solid #b8c0cc; border-radius: 0.3rem; color: inherit; text-decoration: none; }
 .transfer { padding: 0; } .transfer label { display: grid; gap: 0.25rem; }
 .transfer input { font: inherit; font-size: 1rem; padding: 0.5rem; border: 1px solid #b8c0cc; border-radius: 0.3rem; width: 100%; }
 `;

@@ -43,24 +43,30 @@ export class PaymentLifecycle {
     const now = this.#clock.now();
     const amount = normalizeAmount(request.amount)!;
     const fees = charges(amount, config.commissionPercent);
-    const record = store.add(merchantId, request.callbackUri, {
-      id: this.#deps.ids(),
-      orderId: request.orderId,
-      created_at: formatServiceTimestamp(now),
-      expired_at: formatServiceTimestamp(now + config.ttlMs),
-      status: false,
-      state: 'created',
-      type: 'payin',
-      userId: request.payer?.userId ?? userId,
-      amount,
-      init_amount: amount,
-      amount_commission_less: fees.amount_commission_less,
-      currency: request.currency,
-      rate: config.rate,
-      commission: fees.commission,
-      method: request.method,
-      media: [],
-    });
+    const back = { successUri: request.successUri, failUri: request.failUri };
+    const record = store.add(
+      merchantId,
+      request.callbackUri,
+      {
+        id: this.#deps.ids(),
+        orderId: request.orderId,
+        created_at: formatServiceTimestamp(now),
+        expired_at: formatServiceTimestamp(now + config.ttlMs),
+        status: false,
+        state: 'created',
+        type: 'payin',
+        userId: request.payer?.userId ?? userId,
+        amount,
+        init_amount: amount,
+        amount_commission_less: fees.amount_commission_less,
+        currency: request.currency,
+        rate: config.rate,
+        commission: fees.commission,
+        method: request.method,
+        media: [],
+      },
+      back,
+    );
     this.#schedule(record, config.requisitesDelayMs, () => this.#assign(record));
     this.#schedule(record, config.ttlMs, () => {
       if (expiresByItself(record.payment.state)) this.#move(record, 'expired');

@@ -62,10 +62,18 @@ export interface CallbackDelivery {
 export interface SandboxPaymentView extends SandboxPayment {
   merchantId: string;
   callbackUri: string;
+  /** Where the payer's app sends them back after paying, and after giving up (the create's optional fields). */
+  successUri?: string;
+  failUri?: string;
   deliveries: CallbackDelivery[];
 }
 
-export interface PaymentRecord {
+export interface ReturnUris {
+  readonly successUri?: string;
+  readonly failUri?: string;
+}
+
+export interface PaymentRecord extends ReturnUris {
   readonly merchantId: string;
   readonly callbackUri: string;
   /** Creation order, to tell the newest payment of an order even within one millisecond. */
@@ -81,8 +89,8 @@ export class PaymentStore {
   /** Past `maxPayments`, the oldest final payments are forgotten; open ones stay until they end. */
   constructor(private readonly maxPayments = 10_000) {}
 
-  add(merchantId: string, callbackUri: string, payment: Omit<SandboxPayment, 'datetime'>): PaymentRecord {
-    const record: PaymentRecord = { merchantId, callbackUri, seq: ++this.#seq, payment, deliveries: [] };
+  add(merchantId: string, callbackUri: string, payment: Omit<SandboxPayment, 'datetime'>, back: ReturnUris = {}): PaymentRecord {
+    const record: PaymentRecord = { ...back, merchantId, callbackUri, seq: ++this.#seq, payment, deliveries: [] };
     this.#byId.set(payment.id, record);
     this.#trim();
     return record;
@@ -129,6 +137,8 @@ export function viewOf(record: PaymentRecord, nowMs: number): SandboxPaymentView
     ...paymentAt(record.payment, nowMs),
     merchantId: record.merchantId,
     callbackUri: record.callbackUri,
+    ...(record.successUri && { successUri: record.successUri }),
+    ...(record.failUri && { failUri: record.failUri }),
     deliveries: record.deliveries.map((d) => ({ ...d })),
   };
 }

@@ -2,7 +2,8 @@
  * GET /phone?link=<deep link>: the sandbox plays the payment app a phone would open (docs/phone-links.md). It
  * reads the link, finds the open payment it is for (UPI by the reference `tr` and the payee, SBP by the
  * qr.nspk.ru id) and shows what the app would: the app or bank, the payee, the amount and the reference, with Pay
- * (the sandbox's own pay action) and "Back to the shop" (`history.back()`). A bank app opened without a link (the
+ * and Cancel (the sandbox's own pay and cancel actions) and "Back to the shop": a link to the return URL the shop
+ * gave at creation (`successUri`, or `failUri` once cancelled), as a bank app opens it, else `history.back()`. A bank app opened without a link (the
  * phone-number shape) shows a transfer form instead: the shopper enters the number and the sum, as in a real bank
  * app. In end-to-end tests the element's links are sent here, so the whole hand-off runs in a browser. A link no
  * app would open gets a 400 page saying why. CSP-clean: the script is a file, the form a plain GET.
@@ -62,7 +63,7 @@ export function phonePageHtml(
       ['Amount', `${link.amount ?? '-'} ${link.currency ?? ''}`],
       ['Reference', link.reference ?? '-'],
     ]);
-    return { status: 200, html: page(`Pay with ${link.app}`, details + payList(matches)) };
+    return { status: 200, html: page(`Pay with ${link.app}`, details + payList(matches), matches[0]) };
   }
   if (link.qrId) {
     const p = matches[0];
@@ -72,7 +73,7 @@ export function phonePageHtml(
       ['Reference', p?.orderId ?? '-'],
       ['SBP payment', link.qrId],
     ]);
-    return { status: 200, html: page(`${link.app}: pay by SBP`, details + payList(matches)) };
+    return { status: 200, html: page(`${link.app}: pay by SBP`, details + payList(matches), p) };
   }
   const form = `<form method="get" action="phone" class="transfer">
 <input type="hidden" name="link" value="${escapeHtml(text)}">
@@ -81,7 +82,7 @@ export function phonePageHtml(
 <p><button type="submit" id="find">Continue</button></p>
 </form>`;
   const found = transfer ? payList(matches, 'No open SBP payment goes to this number for this amount.') : '';
-  return { status: 200, html: page(`${link.app}: transfer by SBP`, form + found) };
+  return { status: 200, html: page(`${link.app}: transfer by SBP`, form + found, matches[0]) };
 }
 
 function rows(entries: [string, string][]): string {
@@ -94,12 +95,21 @@ function payList(matches: readonly SandboxPaymentView[], none = 'No open payment
     const to = p.requisites ? `, to ${p.requisites.recipient} (${p.requisites.address})` : '';
     const label = `Pay ${p.amount} ${p.currency}`;
     return `<li>Order ${escapeHtml(p.orderId)}: ${escapeHtml(p.amount)} ${escapeHtml(p.currency)}${escapeHtml(to)}
-<button type="button" class="pay" data-payment="${escapeHtml(p.id)}">${escapeHtml(label)}</button></li>`;
+<button type="button" class="pay" data-payment="${escapeHtml(p.id)}">${escapeHtml(label)}</button>
+<button type="button" class="cancel" data-payment="${escapeHtml(p.id)}">Cancel</button></li>`;
   });
   return `<ul class="phone-payments">${items.join('')}</ul><p id="status" role="status"></p>`;
 }
 
-function page(heading: string, body: string): string {
+/** "Back to the shop": the shop's return URL when the payment has one (the app opens it), else the browser's Back. */
+function backControl(payment: SandboxPaymentView | undefined): string {
+  const label = 'Back to the shop';
+  if (!payment?.successUri) return `<button type="button" id="back">${label}</button>`;
+  const fail = payment.failUri ? ` data-fail="${escapeHtml(payment.failUri)}"` : '';
+  return `<a id="back" class="button" href="${escapeHtml(payment.successUri)}"${fail}>${label}</a>`;
+}
+
+function page(heading: string, body: string, payment?: SandboxPaymentView): string {
   return pageShell({
     title: heading,
     assets: '',
@@ -107,7 +117,7 @@ function page(heading: string, body: string): string {
     main: `<main class="pay phone">
 <h1>${escapeHtml(heading)}</h1>
 ${body}
-<p><button type="button" id="back">Back to the shop</button></p>
+<p>${backControl(payment)}</p>
 <p><small>The payin-checkout sandbox, playing the payment app. No money moves.</small></p>
 </main>`,
   });
@@ -115,13 +125,17 @@ ${body}
 
 export const PHONE_JS = `// payin-checkout sandbox: the page that plays the payment app.
 const status = document.getElementById('status');
-for (const button of document.querySelectorAll('button.pay')) {
+const back = document.getElementById('back');
+for (const button of document.querySelectorAll('button.pay, button.cancel')) {
+  const action = button.classList.contains('pay') ? 'pay' : 'cancel';
   button.addEventListener('click', async () => {
     button.disabled = true;
     try {
-      const answer = await fetch('sandbox/payments/' + encodeURIComponent(button.dataset.payment) + '/pay', { method: 'POST' });
-      status.textContent = answer.ok ? 'Paid. Go back to the shop.' : 'The sandbox refused: HTTP ' + answer.status;
+      const answer = await fetch('sandbox/payments/' + encodeURIComponent(button.dataset.payment) + '/' + action, { method: 'POST' });
+      const done = action === 'pay' ? 'Paid.' : 'Cancelled.';
+      status.textContent = answer.ok ? done + ' Go back to the shop.' : 'The sandbox refused: HTTP ' + answer.status;
       if (!answer.ok) button.disabled = false;
+      else if (action === 'cancel' && back.dataset.fail) back.href = back.dataset.fail;
     } catch (error) {
       status.textContent = 'The sandbox did not answer: ' + error.message;
       button.disabled = false;
@@ -134,5 +148,6 @@ transfer?.addEventListener('submit', (event) => {
   event.preventDefault();
   location.replace(transfer.action + '?' + new URLSearchParams(new FormData(transfer)));
 });
-document.getElementById('back').addEventListener('click', () => history.back());
+// Without a return URL the app can only hand the shopper back to the browser, as it was.
+if (back.tagName === 'BUTTON') back.addEventListener('click', () => history.back());
 `;

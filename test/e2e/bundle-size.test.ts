@@ -3,7 +3,9 @@
  * is 20 kB gzip (`npm run bench` reports against it); this guard sits above it, at what the file measured when
  * right-to-left layout, twelve languages and the shop's own texts came in: 20,466 B, from 20,089 B before them
  * (about 200 B of it the translation keys, public names now that a shop's texts name them, no longer shortened),
- * plus the room of one small fix. Any growth is seen here, in the commit that makes it. Each language beside it,
+ * then 20,517 B once a page back from the bank app re-checks on pageshow and opens a cut event stream again, and an
+ * order already paid shows the paid screen (51 B), plus the room of one small fix. Any growth is seen here, in the
+ * commit that makes it. Each language beside it,
  * loaded on demand, must stay within 3 kB.
  * It reads the files the build just wrote; run `npm run build` first (the test command does).
  */
@@ -13,7 +15,7 @@ import { describe, expect, it } from 'vitest';
 import { LANGUAGE_TAGS } from '../../src/widget/translations/language-tags.js';
 
 const BUNDLE = new URL('../../dist/payin-checkout.iife.js', import.meta.url);
-const BUDGET_GZIP_BYTES = 20_500;
+const BUDGET_GZIP_BYTES = 20_550;
 const LANGUAGE_BUDGET_GZIP_BYTES = 3_000;
 
 function bundle(): string {

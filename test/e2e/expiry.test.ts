@@ -9,6 +9,7 @@ import { newContext } from './support/browser.js';
 import { useDemo } from './support/use-demo.js';
 import { act, pendingPaymentOf, sandboxPayments, shopOrder, waitFor } from './support/services.js';
 import { checkoutOnShop, expectOneFinalEvent, expectShopListShows, waitForScreen } from './support/shopper.js';
+import { backAfterExpiry, call } from './support/coming-back.js';
 
 const TTL_SECONDS = 5;
 const live = useDemo({ SANDBOX_TTL_SECONDS: String(TTL_SECONDS) });
@@ -46,6 +47,16 @@ describe('an unpaid payment', () => {
     await act(live.demo.sandboxUrl, second.id, 'pay');
     await waitForScreen(page, 'paid');
     await expectShopListShows(page, orderId, 'paid');
+    await context.close();
+  });
+
+  it('says "late" (still checking, do not pay again), never failed, to a shopper back after the expiry', async () => {
+    const context = await newContext(live.browser);
+    const page = await context.newPage();
+    const orderId = await checkoutOnShop(page, live.demo.storeUrl, '/shop', 'upi');
+    const tab = { run: <T>(fn: string, ...args: unknown[]) => page.evaluate(call(fn, args)) as Promise<T> };
+    expect(await backAfterExpiry(tab, live.demo.sandboxUrl, orderId)).toBe('late');
+    await page.locator('payin-checkout [part="late-notice"]', { hasText: 'do not pay again' }).waitFor();
     await context.close();
   });
 });

@@ -7,6 +7,7 @@ import puppeteer, { type Browser } from 'puppeteer-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startDemo, type DemoProcess } from './support/demo-process.js';
 import { act, pendingPaymentOf, placeOrder, shopOrder, waitFor } from './support/services.js';
+import { backAfterExpiry, call, type ComingBack, payWhileAway } from './support/coming-back.js';
 
 const { findFirefox } = (await import(new URL('../tools/find-firefox.mjs', import.meta.url).href)) as { findFirefox(): string | undefined };
 
@@ -20,6 +21,7 @@ describe('paying in Firefox', () => {
       startDemo(),
       puppeteer.launch({ browser: 'firefox', executablePath, headless: true, extraPrefsFirefox: { 'network.proxy.type': 0 } }),
     ]);
+    console.log(`Firefox engine: ${await browser.version()} (puppeteer-core, WebDriver BiDi)`);
   }, 60_000);
   afterAll(async () => {
     await browser?.close();
@@ -56,5 +58,35 @@ describe('paying in Firefox', () => {
       (await shopOrder(demo.storeUrl, order.id)).status === 'paid' ? true : undefined,
     );
     await page.close();
+  }, 90_000);
+
+  for (const how of ['visibilitychange', 'pageshow'] as ComingBack[]) {
+    it(`says paid as soon as the page is back from the bank app (${how}), though its stream was cut`, async () => {
+      const order = await placeOrder(demo.storeUrl);
+      const page = await browser.newPage();
+      await page.goto(`${demo.storeUrl}/shop/checkout/${encodeURIComponent(order.id)}?method=upi`);
+      await page.waitForFunction(() => customElements.get('payin-checkout') !== undefined, { timeout: 30_000 });
+      const tab = { run: <T>(fn: string, ...args: unknown[]) => page.evaluate(call(fn, args)) as Promise<T> };
+      const { paidAfterMs, streams } = await payWhileAway(tab, demo, order.id, how);
+      console.log(`Firefox, back by ${how}: paid ${Math.round(paidAfterMs)} ms after the page was shown again`);
+      expect(streams, 'the cut stream was opened again on coming back').toBeGreaterThanOrEqual(2);
+      await page.close();
+    }, 90_000);
+  }
+
+  it('says "late", never failed, to a shopper back after the expiry', async () => {
+    // A demo of its own, whose payments expire in 5 s.
+    const short = await startDemo({ SANDBOX_TTL_SECONDS: '5' });
+    const page = await browser.newPage();
+    try {
+      const order = await placeOrder(short.storeUrl);
+      await page.goto(`${short.storeUrl}/shop/checkout/${encodeURIComponent(order.id)}?method=upi`);
+      await page.waitForFunction(() => customElements.get('payin-checkout') !== undefined, { timeout: 30_000 });
+      const tab = { run: <T>(fn: string, ...args: unknown[]) => page.evaluate(call(fn, args)) as Promise<T> };
+      expect(await backAfterExpiry(tab, short.sandboxUrl, order.id)).toBe('late');
+    } finally {
+      await page.close();
+      await short.stop();
+    }
   }, 90_000);
 });

@@ -27,18 +27,37 @@ describe('GET /phone', () => {
     expect(html).toContain(`Tea &amp; &lt;Mugs&gt; (${payee})`);
     expect(html).toContain('<dd>250.00 INR</dd>');
     expect(html).toContain('<dd>PH-1</dd>');
-    expect(html.match(/data-payment="/g)).toHaveLength(1);
-    expect(html).toContain(`data-payment="${id}"`);
-    expect(html).toContain('id="back"');
+    expect(html.match(/class="pay" data-payment="/g)).toHaveLength(1);
+    expect(html).toContain(`class="pay" data-payment="${id}"`);
+    expect(html).toContain(`class="cancel" data-payment="${id}"`);
+    expect(html).toContain('<button type="button" id="back">');
     expect(html).not.toMatch(/<script>|\son[a-z]+=/);
 
     const script = await (await sandbox(new Request(`${BASE}/phone.js`))).text();
-    expect(script).toContain("'sandbox/payments/' + encodeURIComponent(button.dataset.payment) + '/pay'");
+    expect(script).toContain("'sandbox/payments/' + encodeURIComponent(button.dataset.payment) + '/' + action");
     expect(script).toContain('history.back()');
     const paid = await sandbox(new Request(`${BASE}/sandbox/payments/${id}/pay`, { method: 'POST' }));
     expect(paid.status).toBe(200);
     expect(sandbox.payment(id)!.state).toBe('finished');
     expect(await (await open(sandbox, link)).text()).toContain('No open payment of the sandbox matches this link');
+  });
+
+  it("sends the payer back to the shop's return URL: successUri, or failUri once cancelled in the app", async () => {
+    const { sandbox, clock } = setup({ requisitesDelayMs: 0, sbpShape: 'c2b' });
+    const back = { successUri: 'https://shop.example/checkout/S-9?paid=1', failUri: 'https://shop.example/checkout/S-9?f=1&x=<2>' };
+    const id = await createPayment(sandbox, { orderId: 'S-9', method: 'sbp', currency: 'RUB', amount: '450.00', ...back });
+    await clock.advance(1);
+    expect(sandbox.payments().find((p) => p.id === id)).toMatchObject(back);
+    const qr = sandbox.payment(id)!.media[0]!;
+    const html = await (await open(sandbox, qr.replace('https://', 'bank100000000004://'))).text();
+    expect(html).toContain(
+      '<a id="back" class="button" href="https://shop.example/checkout/S-9?paid=1" data-fail="https://shop.example/checkout/S-9?f=1&amp;x=&lt;2&gt;">',
+    );
+    const script = await (await sandbox(new Request(`${BASE}/phone.js`))).text();
+    expect(script).toContain("if (action === 'cancel' && back.dataset.fail) back.href = back.dataset.fail");
+    const cancelled = await sandbox(new Request(`${BASE}/sandbox/payments/${id}/cancel`, { method: 'POST' }));
+    expect(cancelled.status).toBe(200);
+    expect(sandbox.payment(id)!.state).toBe('canceled');
   });
 
   it("shows the SBP payment a bank's C2B link is for: its payee, amount and order", async () => {

@@ -1,6 +1,6 @@
 // `npm test`: the typecheck and every suite, in order, each in its own process. A failing suite does not hide
-// the ones after it; the exit code is non-zero when any failed. Chrome, Firefox, redis-server, PostgreSQL and a
-// font for every script of the checkout are found (or installed in one apt-get step) up front, before any test
+// the ones after it; the exit code is non-zero when any failed. Chrome, Firefox, WebKit, redis-server, PostgreSQL and
+// a font for every script of the checkout are found (or installed in one apt-get step) up front, before any test
 // worker starts.
 import { spawnSync } from 'node:child_process';
 import { delimiter, join } from 'node:path';
@@ -8,11 +8,13 @@ import { existsSync } from 'node:fs';
 import { aptInstall, canAptInstall } from './apt.mjs';
 import { ensureChrome, findChrome } from './find-chrome.mjs';
 import { ensureFirefox, findFirefox } from './find-firefox.mjs';
+import { ensureWebKit, missingWebKitPackages } from './find-webkit.mjs';
 import { ensurePostgres, findPostgresBin } from './postgres-server.mjs';
 import { ensureRedisServer, findRedisServer } from './redis-server.mjs';
 
 let chrome;
 let firefox;
+let webkit;
 
 /**
  * True when fontconfig knows a font for every script the checkout speaks (Debian's fonts-noto-core has them all):
@@ -42,6 +44,7 @@ try {
     !findRedisServer() && 'redis-server',
     !findPostgresBin() && 'postgresql',
     !findFirefox() && 'firefox-esr',
+    ...missingWebKitPackages(),
     !hasFonts() && 'fonts-noto-core',
     ...interpreters,
   ].filter(Boolean);
@@ -57,11 +60,13 @@ try {
     );
   firefox = ensureFirefox();
   console.log(`Firefox for the cross-browser end-to-end test: ${firefox}`);
+  webkit = ensureWebKit();
+  console.log(`WebKit's WebDriver for the WebKit end-to-end suite: ${webkit}`);
 } catch (error) {
   console.error(error.message);
   process.exit(1);
 }
-const env = { ...process.env, CHROME_PATH: chrome, FIREFOX_PATH: firefox };
+const env = { ...process.env, CHROME_PATH: chrome, FIREFOX_PATH: firefox, WEBKIT_DRIVER: webkit };
 
 const suites = [
   ['lint and format check (biome)', 'npx', ['biome', 'check']],

@@ -39,7 +39,7 @@ describe('transport errors', () => {
     await untilScreen(el, 'pay');
   });
 
-  it('says an order is already paid, with nothing to retry', async () => {
+  it('shows an order the proxy says is paid already as paid, with nothing to retry', async () => {
     const fake = await fakeScenario();
     const first = await mount(fake.endpoint, { method: 'upi', orderId: 'paid-order-1' });
     await first.start();
@@ -50,8 +50,9 @@ describe('transport errors', () => {
     const error = nextEvent(first, 'payin-error');
     await first.start();
     expect((await error).detail).to.deep.include({ code: 'order_paid', retryable: false });
-    await untilScreen(first, 'error');
-    expect(part(first, 'error')!.textContent).to.contain('already paid');
+    await untilScreen(first, 'paid');
+    expect(part(first, 'paid-amount')!.textContent).to.contain('already paid');
+    expect(part(first, 'error')).to.equal(null);
     expect(part(first, 'retry-button')).to.equal(null);
   });
 

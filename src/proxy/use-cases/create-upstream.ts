@@ -1,7 +1,7 @@
 /**
- * Creating the payment at the service, once. The body holds the shop's price and the configured merchant and
- * callback URL, nothing from the browser but the order id and the method; it is checked against the strict
- * request schema before it leaves. When the create ends without an answer (timeout, dropped connection, a 5xx or
+ * Creating the payment at the service, once. The body holds the shop's price, the configured merchant and
+ * callback URL and the shop's return URL when it gives one, nothing from the browser but the order id and the
+ * method; it is checked against the strict request schema before it leaves. When the create ends without an answer (timeout, dropped connection, a 5xx or
  * a garbled answer) the payment may exist all the same, so the order is looked up at the service before
  * anything else; a create is never repeated blindly. What it answers is recorded by the ledger (order-payments.ts),
  * which also marks the order uncertain when no answer came.
@@ -48,6 +48,7 @@ async function createUpstreamPayment(
     if (found) answer = { payment: found, incomplete: isIncompleteAnswer(found) };
   }
   if (!answer) {
+    const back = options.returnUrl?.({ orderId: order.orderId, method: order.method });
     const checked = createPaymentRequestSchema.safeParse({
       amount: order.amount,
       orderId: order.orderId,
@@ -55,6 +56,7 @@ async function createUpstreamPayment(
       method: order.method,
       merchantId: provider.merchantId,
       callbackUri: options.callbackUrl,
+      ...(back && { successUri: back, failUri: back }),
     });
     if (!checked.success) throw new Error(`the create request would be invalid: ${describeIssues(checked.error)}`);
     try {

@@ -2,7 +2,9 @@
  * Follows one payment until its state is final: the proxy's event stream when the browser and the proxy allow it
  * (with a slow safety poll beside it, because a stream can stall without an error), else polling with jittered
  * backoff (poll-delay.ts). Coming back to the tab or back online checks at once: that is the moment a shopper
- * returns from the bank app. Polling ends a little after the expiry (the deadline), so that a forgotten tab does
+ * returns from the bank app. A phone may have cut the stream meanwhile (iOS drops a hidden page's connections,
+ * and a page kept in the back-forward cache comes back with a dead one and no visibilitychange of its own), so
+ * coming back (visibilitychange or pageshow) also opens the stream again when it is not open. Polling ends a little after the expiry (the deadline), so that a forgotten tab does
  * not poll forever. Everything in flight is aborted on stop; an answer older than one already shown is dropped by
  * the payment flow, which compares states and answer times. Waits and the deadline are on the element's clock.
  */
@@ -100,11 +102,13 @@ export class StatusFeedController implements ReactiveController {
   hostConnected(): void {
     document.addEventListener('visibilitychange', this.#onVisibility);
     window.addEventListener('online', this.#onOnline);
+    window.addEventListener('pageshow', this.#onVisibility);
   }
 
   hostDisconnected(): void {
     document.removeEventListener('visibilitychange', this.#onVisibility);
     window.removeEventListener('online', this.#onOnline);
+    window.removeEventListener('pageshow', this.#onVisibility);
     this.stop();
   }
 
@@ -168,9 +172,21 @@ export class StatusFeedController implements ReactiveController {
     this.#streamOpen = false;
   }
 
+  /**
+   * Shown or hidden; `pageshow` too, as a page restored from the back-forward cache may get no visibilitychange. Back
+   * (from the bank app, another tab, the cache): a fresh stream when it is not open, and a check now. A first
+   * `pageshow` finds nothing followed yet, so it checks nothing.
+   */
   readonly #onVisibility = (): void => {
-    if (document.visibilityState === 'visible') void this.checkNow();
-    else if (this.#deadline) this.#schedule();
+    if (document.visibilityState !== 'visible') {
+      if (this.#deadline) this.#schedule();
+      return;
+    }
+    if (this.#deadline && !this.#streamOpen) {
+      this.#closeStream();
+      this.#openStream();
+    }
+    void this.checkNow();
   };
 
   readonly #onOnline = (): void => {

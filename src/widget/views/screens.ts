@@ -12,7 +12,8 @@ import type { Screen, ViewContext } from './view-context.js';
 
 export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
   const { t } = ctx;
-  // screenOf shows preparing, pay, checking and the final screens only with a payment.
+  // screenOf shows preparing, pay, checking and the final screens only with a payment; paid also without one,
+  // for an order the proxy says is paid already (`order_paid`).
   const payment = ctx.state.payment!;
   const title = heading(t.headings[screen]);
   switch (screen) {
@@ -45,9 +46,11 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
         <span part="result-icon" class="icon" aria-hidden="true">✓</span>
         ${title}
         <p part="paid-amount">${
-          payment.initAmount
-            ? t.paidDifferent(money(ctx, payment), money(ctx, payment, payment.initAmount))
-            : t.paidAmount(money(ctx, payment))
+          !payment
+            ? t.errors.paid
+            : payment.initAmount
+              ? t.paidDifferent(money(ctx, payment), money(ctx, payment, payment.initAmount))
+              : t.paidAmount(money(ctx, payment))
         }</p>
         <slot name="success"></slot>
       </div>`;

@@ -57,7 +57,8 @@ export interface ViewContext {
 
 /** Which screen a flow state is. */
 export function screenOf(state: FlowState, methods: string[], method: string | undefined): Screen {
-  if (state.phase === 'error') return 'error';
+  // A paid order is no error to the shopper: a new tab or a return from the bank app asked to pay it again.
+  if (state.phase === 'error') return state.error?.code === 'order_paid' ? 'paid' : 'error';
   const payment = state.payment;
   if (payment) {
     if (payment.final && !state.late) return payment.outcome as 'paid' | 'underpaid' | 'superseded' | 'expired' | 'failed';

@@ -50,9 +50,22 @@ describe('POST /payin/payments', () => {
     expect(await verifySignature(SECRET, sent.text, sent.headers.get('signature'))).toBe(true);
   });
 
-  it('refuses an amount, merchantId or callbackUri from the browser as unknown fields, and sends nothing', async () => {
+  it("sends the shop's return URL as successUri and failUri, for the orders the shop gives one for", async () => {
+    const t = setup({
+      returnUrl: ({ orderId, method }) => (method === 'sbp' ? `https://shop.test/checkout/${orderId}` : undefined),
+    });
+    await t.create('A-8', 'sbp');
+    await t.create('A-9', 'upi');
+    const [sbp, upi] = t.service.creates.map((c) => c.body as Record<string, unknown>);
+    expect(sbp).toMatchObject({ successUri: 'https://shop.test/checkout/A-8', failUri: 'https://shop.test/checkout/A-8' });
+    expect(upi).not.toHaveProperty('successUri');
+    expect(upi).not.toHaveProperty('failUri');
+  });
+
+  it('refuses an amount, merchantId, callbackUri or return URL from the browser as unknown fields, and sends nothing', async () => {
     const t = setup();
-    for (const extra of [{ amount: '1.00' }, { merchantId: 'evil' }, { callbackUri: 'https://evil.test/cb' }, { currency: 'USD' }]) {
+    const extras = [{ amount: '1.00' }, { merchantId: 'evil' }, { callbackUri: 'https://evil.test/cb' }, { currency: 'USD' }];
+    for (const extra of [...extras, { successUri: 'https://evil.test/' }, { returnUrl: 'https://evil.test/' }]) {
       const response = await t.post('/payments', { orderId: 'A-1', method: 'upi', ...extra });
       expect(response.status).toBe(400);
       expect(((await response.json()) as { error: { code: string } }).error.code).toBe('unknown_field');
