@@ -20,13 +20,6 @@ export function applyEdits(code: string, edits: Edit[]): string {
   return out;
 }
 
-export interface NamedNode {
-  type: string;
-  name: string;
-  start: number;
-  end: number;
-}
-
 export interface TemplateLiteral {
   quasis: { start: number; value: { raw: string } }[];
 }

@@ -74,8 +74,8 @@ export function createStorefront({ proxy, basePath, book, sandboxUrl, widgetModu
     if (path === '/orders') return page(ordersPage(book.list(), context));
     if (path === '/module') return page(modulePage(context));
 
-    // The script and, beside it, the languages it loads on demand.
-    const script = /^\/(payin-checkout\.(?:iife|ru|hi)\.js)$/.exec(path)?.[1];
+    // The script and, beside it, the languages and parts it loads on demand.
+    const script = /^\/(payin-checkout\.(?:iife|ru|hi|[\w-]+\.part)\.js)$/.exec(path)?.[1];
     if (script) return (await serveFile(DIST, script)) ?? missingBuild();
     if (path === '/modules/payin-checkout.js') {
       return new Response(await widgetModule(), {

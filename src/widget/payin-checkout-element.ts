@@ -1,28 +1,27 @@
 /**
  * The <payin-checkout> element's class, without side effects: payin-checkout.ts registers it. The class holds
  * the public surface (attributes, properties, methods) and turns controller state into a screen; the payment
- * flow, its following and its countdown live in controllers/, the screens in views/. The little state that is
+ * flow, its following and its countdown live in controllers/, the screens in views/, and what only some payments
+ * reach in on-demand parts (parts/), which the element loads when it first draws them. The little state that is
  * only the screen's (the bank search, the fold) lives here.
  */
-// The order of the imports below (lit's too) is the order of the modules in the script-tag build: the one gzip packs
-// smallest of the orders tried, as are those of payment-flow.ts, screens.ts, qr-matrix.ts and api-client.ts. Moving
-// one changes the script's size by up to tens of bytes, so measure before and after.
-import { langOf, pickTranslation } from './translations/pick.js';
-import { html, LitElement, type PropertyValues } from 'lit';
-import { styles } from './payin-checkout.styles.js';
+import { adoptStyles, type CSSResultOrNative, html, LitElement, type PropertyValues, supportsAdoptingStyleSheets } from 'lit';
 import { type Clock, systemClock } from '../shared/clock.js';
-import { type ChoiceKind, recallChoice, rememberChoice } from './remembered-choice.js';
-import { platformOf } from './device.js';
-import { renderScreen } from './views/screens.js';
 import type { PaymentView } from '../shared/payment-view.js';
-import { DEFAULT_UPI_APPS } from './deep-links.js';
-import { MediaQueryController } from './controllers/media-query.js';
 import { copyText } from './clipboard.js';
-import { SbpBankListController } from './controllers/sbp-bank-list.js';
-import { rankBanks } from './sbp-banks.js';
 import { HandoffController } from './controllers/handoff.js';
+import { MediaQueryController } from './controllers/media-query.js';
 import { PaymentFlowController } from './controllers/payment-flow.js';
-import { screenOf, type Screen, type ViewContext } from './views/view-context.js';
+import { SbpBankListController } from './controllers/sbp-bank-list.js';
+import { DEFAULT_UPI_APPS } from './deep-links.js';
+import { platformOf } from './device.js';
+import { loadPart } from './parts/load-part.js';
+import type { PartName, Parts } from './parts/part-types.js';
+import { styles } from './payin-checkout.styles.js';
+import { type ChoiceKind, recallChoice, rememberChoice } from './remembered-choice.js';
+import { langOf, pickTranslation } from './translations/pick.js';
+import { renderScreen } from './views/screens.js';
+import { type Screen, screenOf, type ViewContext } from './views/view-context.js';
 
 const COPIED_MS = 2_000;
 
@@ -187,8 +186,10 @@ export class PayinCheckout extends LitElement {
   #shown: Screen | undefined;
   #focusWasInside = false;
   #shownPayment: string | undefined;
-  /** While the texts of the element's language load: settles once the render they allow is asked for. */
-  #language: Promise<unknown> | undefined;
+  /** What the last render waited for (the texts of the element's language, a part): each settles once the render it allows is asked for. */
+  #waiting: Promise<unknown>[] = [];
+  /** The parts whose styles this element's shadow root has adopted. */
+  readonly #styledParts = new Set<PartName>();
 
   /** The payment shown, if any (read-only). */
   get payment(): PaymentView | undefined {
@@ -233,6 +234,9 @@ export class PayinCheckout extends LitElement {
     // :focus-within looks into the shadow tree (it follows the flat tree).
     this.#focusWasInside = this.matches(':focus-within');
     if (this.#isPhone && this.payment?.method === 'sbp') this.#banks.want(this.endpoint || '/payin');
+    // Fetched ahead, while the shopper is still on an earlier screen, so that the screen that needs a part rarely waits for it.
+    if (this.#isPhone) loadPart('phone');
+    if (this.payment) loadPart('results');
     if (this.payment?.id !== this.#shownPayment) {
       // A new payment starts with the chooser as it was designed, not with the last one's search or hint.
       this.#shownPayment = this.payment?.id;
@@ -251,18 +255,36 @@ export class PayinCheckout extends LitElement {
     return this.noRemember ? undefined : recallChoice(kind);
   }
 
+  /**
+   * An on-demand part, with its styles adopted by this element's shadow root; undefined while it loads (this
+   * element renders again once it has) or when it failed to.
+   */
+  #part<K extends PartName>(name: K): Parts[K] | undefined {
+    const part = loadPart(name);
+    if (part instanceof Promise) {
+      this.#waiting.push(part.then(() => this.requestUpdate()));
+      return undefined;
+    }
+    if (part && 'styles' in part && !this.#styledParts.has(name)) {
+      this.#styledParts.add(name);
+      const root = this.renderRoot as ShadowRoot;
+      // Adopting replaces the list, so the element's own sheets go first; without adoptedStyleSheets Lit appends <style> elements.
+      const added: CSSResultOrNative[] = [part.styles()];
+      adoptStyles(root, supportsAdoptingStyleSheets ? [...root.adoptedStyleSheets, ...added] : added);
+    }
+    return part ?? undefined;
+  }
+
   protected override render() {
+    this.#waiting = [];
     const picked = pickTranslation(this.lang || langOf(this));
     if (picked instanceof Promise) {
       // Renders again once the texts are there (a repeated render while they load only asks once more).
-      this.#language = picked.then(() => this.requestUpdate());
+      this.#waiting.push(picked.then(() => this.requestUpdate()));
       return html`<div part="base" class="base" aria-busy="true"><slot name="header"></slot><slot name="footer"></slot></div>`;
     }
-    this.#language = undefined;
     const { t, locale } = picked;
     const screen = this.screen;
-    const last = this.#recall('upi-app');
-    const apps = this.upiApps.length ? this.upiApps : DEFAULT_UPI_APPS;
     const ctx: ViewContext = {
       t,
       locale,
@@ -271,8 +293,9 @@ export class PayinCheckout extends LitElement {
       methods: this.#methodList,
       isPhone: this.#isPhone,
       platform: platformOf(this.platform),
-      upiApps: last && apps.includes(last) ? [last, ...apps.filter((a) => a !== last)] : apps,
-      banks: this.#banks.banks && rankBanks(this.#banks.banks, this.#recall('sbp-bank')),
+      upiApps: this.upiApps,
+      recall: (kind) => this.#recall(kind),
+      banks: this.#banks.banks,
       bankQuery: this.#bankQuery,
       filterBanks: (query) => this.#ui(() => (this.#bankQuery = query)),
       tapped: (kind, id) => {
@@ -284,6 +307,7 @@ export class PayinCheckout extends LitElement {
       setOtherDevice: (open) => this.#ui(() => (this.#otherDevice = open)),
       copied: this.#copied,
       copy: (key, text) => void this.#copy(key, text),
+      part: (name) => this.#part(name),
     };
     const left = this.#flow.countdown.announcedSeconds;
     const spoken = this.#copied
@@ -316,11 +340,14 @@ export class PayinCheckout extends LitElement {
     }
   }
 
-  /** `updateComplete` also waits for the texts of the element's language, so the first screen is in it. */
+  /**
+   * `updateComplete` also waits for the texts of the element's language and the parts the screen draws (loaded or
+   * failed), so the screen it settles on is the whole one.
+   */
   protected override async getUpdateComplete(): Promise<boolean> {
     let complete = await super.getUpdateComplete();
-    for (let i = 0; i < 3 && this.#language; i++) {
-      await this.#language;
+    for (let i = 0; i < 4 && this.#waiting.length; i++) {
+      await Promise.all(this.#waiting);
       complete = await super.getUpdateComplete();
     }
     return complete;

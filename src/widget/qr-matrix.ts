@@ -5,15 +5,16 @@
  * script-tag build 3 kB for links that are plain bytes anyway. What is left here is the layout of ISO/IEC 18004:
  * bit stream, blocks, interleaving, function patterns, the zigzag data placement and the format/version bits.
  */
-import * as ECCode from 'qrcode/lib/core/error-correction-code.js';
+
 import * as AlignmentPattern from 'qrcode/lib/core/alignment-pattern.js';
 import BitMatrix from 'qrcode/lib/core/bit-matrix.js';
+import * as ECCode from 'qrcode/lib/core/error-correction-code.js';
+import { M as LEVEL } from 'qrcode/lib/core/error-correction-level.js';
 import * as FinderPattern from 'qrcode/lib/core/finder-pattern.js';
 import * as FormatInfo from 'qrcode/lib/core/format-info.js';
-import ReedSolomonEncoder from 'qrcode/lib/core/reed-solomon-encoder.js';
 import * as MaskPattern from 'qrcode/lib/core/mask-pattern.js';
+import ReedSolomonEncoder from 'qrcode/lib/core/reed-solomon-encoder.js';
 import * as Utils from 'qrcode/lib/core/utils.js';
-import { QR_LEVEL as LEVEL } from './qr-level.js';
 
 export interface QrMatrix {
   /** Modules per side, without the quiet zone. */

@@ -1,7 +1,7 @@
 // Every screen, saved as a PNG by screenshots.config.mjs (not a test: it asserts nothing).
 import { emulateMedia, executeServerCommand, setViewport } from '@web/test-runner-commands';
-import { ManualClock } from './support/manual-clock.js';
 import { fakeScenario, mount, part, sleep, untilScreen } from './support/helpers.js';
+import { ManualClock } from './support/manual-clock.js';
 
 const C2B = 'https://qr.nspk.ru/AD10006M8KH1LSBP9B6PG3B6F8S51A3O?type=02&bank=100000000111&sum=150000&cur=RUB&crc=C08B';
 

@@ -6,8 +6,8 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PaymentView } from '../../shared/payment-view.js';
+import { bankMatches, rankBanks } from '../bank-order.js';
 import { c2bLink, type SbpBank, sbpBankLink } from '../deep-links.js';
-import { bankMatches } from '../sbp-banks.js';
 import type { ViewContext } from './view-context.js';
 
 /** Banks before the search field is worth its space. */
@@ -15,7 +15,7 @@ const FEW = 6;
 
 export function bankChooser(ctx: ViewContext, payment: PaymentView): TemplateResult | typeof nothing {
   const { t } = ctx;
-  const usable = (ctx.banks ?? []).flatMap((bank) => {
+  const usable = rankBanks(ctx.banks ?? [], ctx.recall('sbp-bank')).flatMap((bank) => {
     const href = sbpBankLink(payment, bank, ctx.platform);
     return href ? [{ bank, href }] : [];
   });

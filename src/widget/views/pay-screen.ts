@@ -9,10 +9,8 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { PaymentView } from '../../shared/payment-view.js';
 import { c2bLink } from '../deep-links.js';
 import { qrSvg } from '../qr-code.js';
-import { appChooser } from './app-chooser.js';
-import { bankChooser } from './bank-chooser.js';
 import { otherDevice } from './other-device.js';
-import { amountBlock, copyButton, countdown, notices } from './parts.js';
+import { amountBlock, copyButton, countdown, notices, otherMethod } from './parts.js';
 import type { ViewContext } from './view-context.js';
 
 export function payScreen(ctx: ViewContext, payment: PaymentView, title: TemplateResult): TemplateResult {
@@ -21,7 +19,9 @@ export function payScreen(ctx: ViewContext, payment: PaymentView, title: Templat
   if (ctx.isPhone) {
     // The service's hosted payment page (an https link that is no C2B link) is a way to pay on this phone too.
     const page = /^https:\/\//i.test(payment.qr ?? '') && !c2bLink(payment) ? payment.qr : undefined;
-    const chooser = payment.method === 'sbp' ? bankChooser(ctx, payment) : appChooser(ctx, payment);
+    // The phone part draws the chooser; without it the requisites and the folded QR still pay.
+    const phone = ctx.part('phone');
+    const chooser = !phone ? nothing : payment.method === 'sbp' ? phone.bankChooser(ctx, payment) : phone.appChooser(ctx, payment);
     return html`${title} ${amountBlock(ctx, payment, true)}
       ${page ? html`<a part="open-app" class="button primary" href=${page} rel="noopener noreferrer">${t.openApp}</a>` : nothing} ${chooser}
       ${
@@ -68,10 +68,4 @@ function details(ctx: ViewContext, payment: PaymentView, instruct: boolean): Tem
         : nothing
     }
   </div>`;
-}
-
-export function otherMethod(ctx: ViewContext): TemplateResult | typeof nothing {
-  if (ctx.methods.length < 2) return nothing;
-  return html`<button part="other-method-button" class="link" @click=${() => ctx.flow.reset()}>
-    ${ctx.t.otherMethod}</button>`;
 }

@@ -6,6 +6,7 @@
 import type { FlowState, PaymentFlowController } from '../controllers/payment-flow.js';
 import type { SbpBank } from '../deep-links.js';
 import type { Platform } from '../device.js';
+import type { PartName, Parts } from '../parts/part-types.js';
 import type { ChoiceKind } from '../remembered-choice.js';
 import type { Translation } from '../translations/translation.js';
 
@@ -36,9 +37,11 @@ export interface ViewContext {
   isPhone: boolean;
   /** Which links open an app here. */
   platform: Platform;
-  /** The UPI apps to offer, in order (the remembered one first). */
+  /** The UPI apps the shop offers, in order (empty: the default ones). */
   upiApps: string[];
-  /** The SBP banks, ranked (the remembered one first), once loaded. */
+  /** The shopper's last app or bank on this device (offered first), unless the shop turned remembering off. */
+  recall(kind: ChoiceKind): string | undefined;
+  /** The SBP banks as the proxy ordered them, once loaded. */
   banks: SbpBank[] | undefined;
   bankQuery: string;
   filterBanks(query: string): void;
@@ -52,6 +55,8 @@ export interface ViewContext {
   /** Key of the value just copied (its button says "Copied"), if any. */
   copied: string | undefined;
   copy(key: string, text: string): void;
+  /** An on-demand part, once loaded (asking starts the load and draws again when it ends); undefined until then or when it failed. */
+  part<K extends PartName>(name: K): Parts[K] | undefined;
 }
 
 /** Which screen a flow state is. */

@@ -1,0 +1,87 @@
+/**
+ * dist/payin-checkout.<part>.part.js for each on-demand part (src/widget/parts/<part>.ts): an ES module whose
+ * default export takes the kit, what the script's core hands its parts (src/widget/parts/kit-modules.ts: Lit, the
+ * QR matrix, shared template helpers), and answers the part. Built by esbuild like the language files, with the
+ * templates minified as in the script. An import of a kit module is served from the kit instead of bundled again
+ * (a second Lit would render templates the first one does not know); an import of any other package stops the
+ * build, so that a part never carries a copy of what the core has or a dependency nobody weighed.
+ */
+import { readFileSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { type Plugin as EsbuildPlugin, build as esbuild } from 'esbuild';
+import type { Plugin } from 'vite';
+import { KIT_MODULES } from '../src/widget/parts/kit-modules.js';
+import { minifyTemplateLiterals } from './minify-templates.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const WIDGET = `${ROOT}src/widget/`;
+const KIT = 'payin-kit';
+
+export function partFiles(parts: string[]): Plugin {
+  return {
+    name: 'payin-part-files',
+    apply: 'build',
+    async closeBundle() {
+      for (const part of parts) {
+        await esbuild({
+          stdin: {
+            // The kit is bound before the part's functions run; a part reads kit names only inside them.
+            contents: `import { bindKit } from '${KIT}';
+import * as part from './src/widget/parts/${part}.ts';
+export default (kit) => (bindKit(kit), part);`,
+            resolveDir: ROOT,
+            loader: 'ts',
+          },
+          outfile: `dist/payin-checkout.${part}.part.js`,
+          bundle: true,
+          format: 'esm',
+          target: 'es2022',
+          minify: true,
+          charset: 'utf8',
+          logLevel: 'warning',
+          plugins: [kitPlugin(part)],
+        });
+      }
+    },
+  };
+}
+
+/** The module (a path under src/widget without extension, or a package) that `path` names, if it is in the kit. */
+function kitModule(path: string): keyof typeof KIT_MODULES | undefined {
+  const key = path.startsWith(WIDGET) ? relative(WIDGET, path).replace(/\.[jt]s$/, '') : path;
+  return Object.hasOwn(KIT_MODULES, key) ? (key as keyof typeof KIT_MODULES) : undefined;
+}
+
+function kitPlugin(part: string): EsbuildPlugin {
+  const names = Object.values(KIT_MODULES).flat();
+  return {
+    name: 'payin-kit',
+    setup(build) {
+      build.onResolve({ filter: new RegExp(`^${KIT}$`) }, () => ({ path: KIT, namespace: KIT }));
+      // A package: served from the kit, or refused.
+      build.onResolve({ filter: /^[^./]/ }, ({ path, importer }) => {
+        if (kitModule(path)) return { path: KIT, namespace: KIT };
+        return {
+          errors: [
+            {
+              text: `the ${part} part imports "${path}" (in ${relative(ROOT, importer)}): a part may use only what the core hands it (src/widget/parts/kit-modules.ts)`,
+            },
+          ],
+        };
+      });
+      // One of the core's modules that is in the kit: served from it.
+      build.onResolve({ filter: /^\./ }, ({ path, resolveDir }) => {
+        return kitModule(resolve(resolveDir, path)) ? { path: KIT, namespace: KIT } : undefined;
+      });
+      build.onLoad({ filter: /.*/, namespace: KIT }, () => ({
+        contents: `export let ${names.join(', ')};\nexport function bindKit(kit) { ({ ${names.join(', ')} } = kit); }\n`,
+        loader: 'js',
+      }));
+      build.onLoad({ filter: /\/src\/widget\/.*\.ts$/ }, ({ path }) => {
+        const code = readFileSync(path, 'utf8');
+        return { contents: minifyTemplateLiterals(code, path) ?? code, loader: 'ts' };
+      });
+    },
+  };
+}

@@ -1,0 +1,12 @@
+/**
+ * The parts as dynamic imports, so that a shop's bundler splits each into a chunk of its own that the browser
+ * fetches when the element first needs it. The script-tag build swaps this module for catalog.script.ts
+ * (vite.config.ts), which loads the same parts from files beside the script.
+ */
+import type { PartLoaders } from './part-types.js';
+
+export const PARTS: PartLoaders = {
+  phone: () => import('./phone.js'),
+  'qr-image': () => import('./qr-image.js'),
+  results: () => import('./results.js'),
+};
