@@ -29,7 +29,7 @@ import { qrcodeAsModules } from './build/qrcode-as-modules.js';
 const LANGUAGES = ['ru', 'hi'];
 
 /** The on-demand parts (src/widget/parts/<part>.ts): each becomes dist/payin-checkout.<part>.part.js. */
-const PARTS = ['phone', 'qr-image', 'results'];
+const PARTS = ['phone', 'upi-apps', 'sbp-banks', 'qr-image', 'results'];
 
 /** The script-tag build's own module in place of the ES module build's (`./x.js` -> src/widget/<folder>/x.script.ts). */
 const scriptOnly = (name: string, folder: string) => ({

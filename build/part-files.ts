@@ -7,10 +7,10 @@
  * build, so that a part never carries a copy of what the core has or a dependency nobody weighed.
  */
 import { readFileSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Plugin as EsbuildPlugin, build as esbuild } from 'esbuild';
-import type { Plugin } from 'vite';
+import { type Plugin, parseSync } from 'vite';
 import { KIT_MODULES } from '../src/widget/parts/kit-modules.js';
 import { minifyTemplateLiterals } from './minify-templates.js';
 
@@ -24,27 +24,53 @@ export function partFiles(parts: string[]): Plugin {
     apply: 'build',
     async closeBundle() {
       for (const part of parts) {
-        await esbuild({
-          stdin: {
-            // The kit is bound before the part's functions run; a part reads kit names only inside them.
-            contents: `import { bindKit } from '${KIT}';
-import * as part from './src/widget/parts/${part}.ts';
-export default (kit) => (bindKit(kit), part);`,
-            resolveDir: ROOT,
-            loader: 'ts',
-          },
-          outfile: `dist/payin-checkout.${part}.part.js`,
-          bundle: true,
-          format: 'esm',
-          target: 'es2022',
-          minify: true,
-          charset: 'utf8',
-          logLevel: 'warning',
-          plugins: [kitPlugin(part)],
-        });
+        // A first pass finds the kit names the part imports, so that the file binds only those.
+        const used = new Set<string>();
+        await buildPart(part, kitPlugin(part, Object.values(KIT_MODULES).flat(), used), false);
+        await buildPart(part, kitPlugin(part, [...used]), true);
       }
     },
   };
+}
+
+function buildPart(part: string, kit: EsbuildPlugin, write: boolean) {
+  return esbuild({
+    stdin: {
+      // The kit is bound before the part's functions run; a part reads kit names only inside them.
+      contents: `import { bindKit } from '${KIT}';
+import * as part from './src/widget/parts/${part}.ts';
+export default (kit) => (bindKit(kit), part);`,
+      resolveDir: ROOT,
+      loader: 'ts',
+    },
+    outfile: `dist/payin-checkout.${part}.part.js`,
+    bundle: true,
+    format: 'esm',
+    target: 'es2022',
+    minify: true,
+    charset: 'utf8',
+    logLevel: 'warning',
+    write,
+    plugins: [kit],
+  });
+}
+
+/** The names that the file `path` imports from kit modules (type-only imports aside). */
+function kitImports(code: string, path: string): string[] {
+  const program = parseSync(path, code, { lang: 'ts' }).program as unknown as {
+    body: {
+      type: string;
+      importKind?: string;
+      source?: { value: string };
+      specifiers?: { type: string; importKind?: string; imported?: { name: string } }[];
+    }[];
+  };
+  return program.body.flatMap((statement) => {
+    if (statement.type !== 'ImportDeclaration' || statement.importKind === 'type') return [];
+    const source = statement.source!.value;
+    if (!kitModule(source.startsWith('.') ? resolve(dirname(path), source) : source)) return [];
+    return (statement.specifiers ?? []).flatMap((s) => (s.type === 'ImportSpecifier' && s.importKind !== 'type' ? [s.imported!.name] : []));
+  });
 }
 
 /** The module (a path under src/widget without extension, or a package) that `path` names, if it is in the kit. */
@@ -53,8 +79,8 @@ function kitModule(path: string): keyof typeof KIT_MODULES | undefined {
   return Object.hasOwn(KIT_MODULES, key) ? (key as keyof typeof KIT_MODULES) : undefined;
 }
 
-function kitPlugin(part: string): EsbuildPlugin {
-  const names = Object.values(KIT_MODULES).flat();
+/** Serves kit imports from the kit module, which exports `names`; the names the part's files import go into `used`. */
+function kitPlugin(part: string, names: readonly string[], used?: Set<string>): EsbuildPlugin {
   return {
     name: 'payin-kit',
     setup(build) {
@@ -80,6 +106,7 @@ function kitPlugin(part: string): EsbuildPlugin {
       }));
       build.onLoad({ filter: /\/src\/widget\/.*\.ts$/ }, ({ path }) => {
         const code = readFileSync(path, 'utf8');
+        if (used) for (const name of kitImports(code, path)) used.add(name);
         return { contents: minifyTemplateLiterals(code, path) ?? code, loader: 'ts' };
       });
     },

@@ -16,5 +16,8 @@ export interface Budgets {
   language: number;
 }
 export const BUDGETS: Budgets;
+export const CORE_AIM: number;
+export const JOURNEYS: Record<string, string[]>;
 export function measureScript(dist: URL): ScriptSizes;
-export function overBudget(sizes: ScriptSizes, budgets?: Budgets): string[];
+export function journeyTotals(sizes: ScriptSizes, journeys?: Record<string, string[]>): { journey: string; total: number }[];
+export function overBudget(sizes: ScriptSizes, budgets?: Budgets, journeys?: Record<string, string[]>): string[];

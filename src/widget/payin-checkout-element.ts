@@ -2,23 +2,19 @@
  * The <payin-checkout> element's class, without side effects: payin-checkout.ts registers it. The class holds
  * the public surface (attributes, properties, methods) and turns controller state into a screen; the payment
  * flow, its following and its countdown live in controllers/, the screens in views/, and what only some payments
- * reach in on-demand parts (parts/), which the element loads when it first draws them. The little state that is
- * only the screen's (the bank search, the fold) lives here.
+ * reach in on-demand parts (parts/), which the element loads when it first draws them.
  */
 import { adoptStyles, type CSSResultOrNative, html, LitElement, type PropertyValues, supportsAdoptingStyleSheets } from 'lit';
 import { type Clock, systemClock } from '../shared/clock.js';
 import type { PaymentView } from '../shared/payment-view.js';
 import { copyText } from './clipboard.js';
-import { HandoffController } from './controllers/handoff.js';
 import { MediaQueryController } from './controllers/media-query.js';
 import { PaymentFlowController } from './controllers/payment-flow.js';
-import { SbpBankListController } from './controllers/sbp-bank-list.js';
-import { DEFAULT_UPI_APPS } from './deep-links.js';
-import { platformOf } from './device.js';
 import { loadPart } from './parts/load-part.js';
 import type { PartName, Parts } from './parts/part-types.js';
 import { styles } from './payin-checkout.styles.js';
-import { type ChoiceKind, recallChoice, rememberChoice } from './remembered-choice.js';
+import { DEFAULT_UPI_APPS } from './phone/deep-links.js';
+import type { PhoneLayout } from './phone/phone-layout.js';
 import { langOf, pickTranslation } from './translations/pick.js';
 import { renderScreen } from './views/screens.js';
 import { type Screen, screenOf, type ViewContext } from './views/view-context.js';
@@ -177,15 +173,12 @@ export class PayinCheckout extends LitElement {
     this.#clock,
   );
   readonly #touch = new MediaQueryController(this, '(pointer: coarse) and (max-width: 50rem)');
-  readonly #handoff = new HandoffController(this, this.#clock);
-  readonly #banks = new SbpBankListController(this);
-  #bankQuery = '';
-  #otherDevice = false;
+  /** The phone layout of the pay screen, once the phone part has loaded on a phone. */
+  #phone: PhoneLayout | undefined;
   #copied: string | undefined;
   #copiedTimer: unknown;
   #shown: Screen | undefined;
   #focusWasInside = false;
-  #shownPayment: string | undefined;
   /** What the last render waited for (the texts of the element's language, a part): each settles once the render it allows is asked for. */
   #waiting: Promise<unknown>[] = [];
   /** The parts whose styles this element's shadow root has adopted. */
@@ -233,17 +226,13 @@ export class PayinCheckout extends LitElement {
     }
     // :focus-within looks into the shadow tree (it follows the flat tree).
     this.#focusWasInside = this.matches(':focus-within');
-    if (this.#isPhone && this.payment?.method === 'sbp') this.#banks.want(this.endpoint || '/payin');
     // Fetched ahead, while the shopper is still on an earlier screen, so that the screen that needs a part rarely waits for it.
-    if (this.#isPhone) loadPart('phone');
-    if (this.payment) loadPart('results');
-    if (this.payment?.id !== this.#shownPayment) {
-      // A new payment starts with the chooser as it was designed, not with the last one's search or hint.
-      this.#shownPayment = this.payment?.id;
-      this.#bankQuery = '';
-      this.#otherDevice = false;
-      this.#handoff.reset();
+    if (this.#isPhone) {
+      loadPart('phone');
+      const method = this.payment?.method ?? this.method;
+      if (method) loadPart(method === 'sbp' ? 'sbp-banks' : 'upi-apps');
     }
+    if (this.payment) loadPart('results');
   }
 
   /** The phone layout: named by `platform`, else a narrow screen with a coarse pointer. */
@@ -251,8 +240,20 @@ export class PayinCheckout extends LitElement {
     return this.platform ? this.platform !== 'desktop' : this.#touch.matches;
   }
 
-  #recall(kind: ChoiceKind): string | undefined {
-    return this.noRemember ? undefined : recallChoice(kind);
+  /** On a phone, the phone part's layout of the pay screen, made the first time it is there. */
+  #phoneLayout(): PhoneLayout | undefined {
+    if (!this.#isPhone) return undefined;
+    const part = this.#part('phone');
+    this.#phone ??=
+      part &&
+      new part.PhoneLayout(this, this.#clock, () => ({
+        endpoint: this.endpoint || '/payin',
+        platform: this.platform,
+        upiApps: this.upiApps,
+        remember: !this.noRemember,
+        paymentId: this.payment?.id,
+      }));
+    return this.#phone;
   }
 
   /**
@@ -291,23 +292,10 @@ export class PayinCheckout extends LitElement {
       flow: this.#flow,
       state: this.#flow.state,
       methods: this.#methodList,
-      isPhone: this.#isPhone,
-      platform: platformOf(this.platform),
-      upiApps: this.upiApps,
-      recall: (kind) => this.#recall(kind),
-      banks: this.#banks.banks,
-      bankQuery: this.#bankQuery,
-      filterBanks: (query) => this.#ui(() => (this.#bankQuery = query)),
-      tapped: (kind, id) => {
-        if (!this.noRemember && id !== 'any') rememberChoice(kind, id);
-        this.#handoff.tapped();
-      },
-      stuck: this.#handoff.stuck,
-      otherDevice: this.#otherDevice,
-      setOtherDevice: (open) => this.#ui(() => (this.#otherDevice = open)),
       copied: this.#copied,
       copy: (key, text) => void this.#copy(key, text),
       part: (name) => this.#part(name),
+      phoneLayout: () => this.#phoneLayout(),
     };
     const left = this.#flow.countdown.announcedSeconds;
     const spoken = this.#copied
@@ -351,11 +339,6 @@ export class PayinCheckout extends LitElement {
       complete = await super.getUpdateComplete();
     }
     return complete;
-  }
-
-  #ui(change: () => unknown): void {
-    change();
-    this.requestUpdate();
   }
 
   async #copy(key: string, text: string): Promise<void> {

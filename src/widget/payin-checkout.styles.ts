@@ -4,7 +4,7 @@
  * read in one place, as the fallback there, which also lets it inherit from the page); dark
  * defaults follow prefers-color-scheme and prefers-reduced-motion stops the spinner. Default colors keep a
  * contrast of at least 4.5:1 in both schemes; the QR stays black on white in both. The rules of the phone
- * choosers and of the final screens travel with their parts (parts/phone.ts, parts/results.ts).
+ * layout and of the final screens travel with their parts (parts/phone.ts, parts/results.ts).
  */
 import { css } from 'lit';
 
@@ -87,8 +87,5 @@ export const styles = css`
   @media (prefers-reduced-motion: reduce) {
     .spinner { animation: none }
   }
-  .other[open] { display: flex; flex-direction: column; gap: 0.5em }
-  .other .button { margin-top: 0.75em }
-  summary { cursor: pointer; padding: 0.5em 0; color: var(--payin-color-accent); font-weight: 600 }
   .sr-only, .copy-scratch { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap }
 `;

@@ -14,16 +14,27 @@ import { useDemo } from './support/use-demo.js';
 
 const live = useDemo();
 
-const PARTS = ['phone', 'qr-image', 'results'] as const;
+const PARTS = ['phone', 'upi-apps', 'sbp-banks', 'qr-image', 'results'] as const;
 type Part = (typeof PARTS)[number];
+type Method = 'upi' | 'sbp';
 
-const PHONE = { viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true } as const;
+// An Android phone: its links open apps by package (a desktop user agent would get no bank links at all).
+const PHONE = {
+  viewport: { width: 375, height: 667 },
+  isMobile: true,
+  hasTouch: true,
+  userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+};
+const DESKTOP = { viewport: { width: 1100, height: 900 } };
 
 const shows = (page: Page, part: string) => page.locator(`payin-checkout [part~="${part}"]`).count();
 
-/** A payment on the strict shop with `missing` parts answered 404; answers what the page fetched and warned. */
-async function payWithout(missing: readonly Part[], options = PHONE): Promise<{ fetched: string[]; warnings: string[]; page: Page }> {
-  const context = await newContext(live.browser, options);
+/**
+ * A payment by `method` on the strict shop with the `missing` parts answered 404, on a phone unless `desktop`;
+ * answers the parts the page fetched and the warnings it logged.
+ */
+async function pay(method: Method, missing: readonly Part[], desktop = false): Promise<{ fetched: string[]; warnings: string[] }> {
+  const context = await newContext(live.browser, desktop ? DESKTOP : PHONE);
   const page = await context.newPage();
   const fetched: string[] = [];
   const warnings: string[] = [];
@@ -34,71 +45,95 @@ async function payWithout(missing: readonly Part[], options = PHONE): Promise<{ 
   page.on('console', (m) => {
     if (m.type() === 'warning') warnings.push(m.text());
   });
+  const warned = (part: Part) => expect.poll(() => warnings.join('\n')).toContain(`the "${part}" part did not load`);
   for (const part of missing) {
     await page.route(`**/payin-checkout.${part}.part.js`, (route) => route.fulfill({ status: 404, body: 'not found' }));
   }
-  const orderId = await checkoutOnShop(page, live.demo.storeUrl, '/strict', 'upi');
+  const orderId = await checkoutOnShop(page, live.demo.storeUrl, '/strict', method);
   await waitForScreen(page, 'pay');
   // The QR and the requisites, with or without any part.
   await page.locator('payin-checkout [part~="qr"]').waitFor({ state: 'attached' });
   await page.locator('payin-checkout [part~="requisites"]').waitFor();
 
-  const onPhone = options === PHONE;
-  if (onPhone) {
-    if (missing.includes('phone')) {
-      await expect.poll(() => warnings.join('\n')).toContain('the "phone" part did not load');
-      expect(await shows(page, 'app-chooser')).toBe(0);
+  if (!desktop && missing.includes('phone')) {
+    // The desktop layout: the QR in view beside the requisites, nothing folded.
+    await warned('phone');
+    await page.locator('payin-checkout [part~="qr"]').waitFor();
+    expect(await shows(page, 'other-device')).toBe(0);
+  } else if (!desktop) {
+    const chooser = method === 'sbp' ? 'sbp-banks' : 'upi-apps';
+    if (missing.includes(chooser)) {
+      await warned(chooser);
       await page.locator('payin-checkout [part~="instruction"]').waitFor();
+      expect(await shows(page, method === 'sbp' ? 'bank-chooser' : 'app-chooser')).toBe(0);
     } else {
-      await page.locator('payin-checkout [part~="app-chooser"]').waitFor();
+      await page
+        .locator(`payin-checkout [part~="${method === 'sbp' ? 'bank-link' : 'app-link'}"]`)
+        .first()
+        .waitFor();
     }
     await page.locator('payin-checkout [part~="other-device-toggle"]').click();
     await page.locator('payin-checkout [part~="qr"]').waitFor();
     if (missing.includes('qr-image')) {
-      await expect.poll(() => warnings.join('\n')).toContain('the "qr-image" part did not load');
+      await warned('qr-image');
       expect(await shows(page, 'save-link')).toBe(0);
     } else {
       await page.locator('payin-checkout [part~="save-link"]').waitFor();
     }
   }
 
-  const payment = await pendingPaymentOf(live.demo.sandboxUrl, orderId, 'upi');
+  const payment = await pendingPaymentOf(live.demo.sandboxUrl, orderId, method);
   await act(live.demo.sandboxUrl, payment.id, 'pay');
   await waitForScreen(page, 'paid');
   await page.locator('payin-checkout').getByRole('heading', { name: 'Payment received' }).waitFor();
   if (missing.includes('results')) {
-    await expect.poll(() => warnings.join('\n')).toContain('the "results" part did not load');
+    await warned('results');
     expect(await shows(page, 'result-icon')).toBe(0);
   } else {
     await page.locator('payin-checkout [part~="paid-amount"]').waitFor();
   }
-  await expectPaidAndAnnouncedOnce(live.demo.storeUrl, live.demo.sandboxUrl, orderId, { amount: '499.00', currency: 'INR' });
+  const { amount, currency } = payment;
+  await expectPaidAndAnnouncedOnce(live.demo.storeUrl, live.demo.sandboxUrl, orderId, { amount, currency });
   expect(await cspViolations(page)).toEqual([]);
   await context.close();
-  return { fetched, warnings, page };
+  return { fetched, warnings };
 }
 
+const partWarnings = (warnings: string[]) => warnings.filter((w) => w.includes('part did not load'));
+
 describe('the script-tag build and its parts', () => {
-  it('takes a payment on a phone with every part served, fetching each once and warning of nothing', async () => {
-    const { fetched, warnings } = await payWithout([]);
-    expect([...fetched].sort()).toEqual([...PARTS].sort());
-    expect(warnings.filter((w) => w.includes('payin-checkout'))).toEqual([]);
+  it('takes a UPI payment on a phone with every part served, fetching those it needs once and warning of nothing', async () => {
+    const { fetched, warnings } = await pay('upi', []);
+    expect([...fetched].sort()).toEqual(['phone', 'qr-image', 'results', 'upi-apps']);
+    expect(partWarnings(warnings)).toEqual([]);
+  });
+
+  it('takes an SBP payment on a phone with every part served, the bank chooser from its own part', async () => {
+    const { fetched, warnings } = await pay('sbp', []);
+    expect([...fetched].sort()).toEqual(['phone', 'qr-image', 'results', 'sbp-banks']);
+    expect(partWarnings(warnings)).toEqual([]);
   });
 
   it('takes a payment on a phone from a shop that serves only the core file', async () => {
-    const { warnings } = await payWithout(PARTS);
-    for (const part of PARTS) expect(warnings.join('\n')).toContain(`the "${part}" part did not load`);
+    const { warnings } = await pay('upi', PARTS);
+    expect(partWarnings(warnings).length).toBeGreaterThan(0);
+  });
+
+  it('takes a payment on a desktop from a shop that serves only the core file', async () => {
+    const { warnings } = await pay('sbp', PARTS, true);
+    expect(partWarnings(warnings)).toEqual([expect.stringContaining('"results"')]);
   });
 
   for (const part of PARTS) {
-    it(`takes a payment on a phone when the ${part} part cannot load`, async () => {
-      const { warnings } = await payWithout([part]);
-      expect(warnings.filter((w) => w.includes('part did not load'))).toEqual([expect.stringContaining(`"${part}"`)]);
+    const method: Method = part === 'sbp-banks' ? 'sbp' : 'upi';
+    it(`takes a ${method.toUpperCase()} payment on a phone when the ${part} part cannot load`, async () => {
+      const { warnings } = await pay(method, [part]);
+      expect(partWarnings(warnings)).toEqual([expect.stringContaining(`"${part}"`)]);
     });
   }
 
   it('fetches no phone part on a desktop', async () => {
-    const { fetched } = await payWithout([], { viewport: { width: 1100, height: 900 } } as unknown as typeof PHONE);
+    const { fetched } = await pay('upi', [], true);
     expect(fetched).toEqual(['results']);
   });
 });

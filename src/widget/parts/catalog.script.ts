@@ -6,16 +6,33 @@
  * the same place.
  */
 import { css, html, nothing } from 'lit';
+import { routeUrl } from '../api-client.js';
 import { qrPath } from '../qr-code.js';
 import { qrMatrix } from '../qr-matrix.js';
-import { money, otherMethod } from '../views/parts.js';
+import { PREFIX } from '../session-store.js';
+import { amountBlock, countdown, money, notices, otherMethod } from '../views/parts.js';
+import { requisites } from '../views/requisites.js';
 import type { KitName } from './kit-modules.js';
 import type { PartLoaders, PartName, Parts } from './part-types.js';
 
 // Read while the script runs: currentScript is gone once it has.
 const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src;
 
-const KIT: Record<KitName, unknown> = { css, html, nothing, qrPath, qrMatrix, money, otherMethod };
+const KIT: Record<KitName, unknown> = {
+  css,
+  html,
+  nothing,
+  routeUrl,
+  qrPath,
+  qrMatrix,
+  PREFIX,
+  amountBlock,
+  countdown,
+  money,
+  notices,
+  otherMethod,
+  requisites,
+};
 
 function besideTheScript<K extends PartName>(name: K): () => Promise<Parts[K]> {
   // Without the script's address (not loaded by a script tag) the import fails, and the core draws without it.
@@ -24,6 +41,8 @@ function besideTheScript<K extends PartName>(name: K): () => Promise<Parts[K]> {
 
 export const PARTS: PartLoaders = {
   phone: besideTheScript('phone'),
+  'upi-apps': besideTheScript('upi-apps'),
+  'sbp-banks': besideTheScript('sbp-banks'),
   'qr-image': besideTheScript('qr-image'),
   results: besideTheScript('results'),
 };

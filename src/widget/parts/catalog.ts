@@ -7,6 +7,8 @@ import type { PartLoaders } from './part-types.js';
 
 export const PARTS: PartLoaders = {
   phone: () => import('./phone.js'),
+  'upi-apps': () => import('./upi-apps.js'),
+  'sbp-banks': () => import('./sbp-banks.js'),
   'qr-image': () => import('./qr-image.js'),
   results: () => import('./results.js'),
 };

@@ -8,9 +8,12 @@
  */
 export const KIT_MODULES = {
   lit: ['css', 'html', 'nothing'],
+  'api-client': ['routeUrl'],
   'qr-code': ['qrPath'],
   'qr-matrix': ['qrMatrix'],
-  'views/parts': ['money', 'otherMethod'],
+  'session-store': ['PREFIX'],
+  'views/parts': ['amountBlock', 'countdown', 'money', 'notices', 'otherMethod'],
+  'views/requisites': ['requisites'],
 } as const;
 
 type Kit = typeof KIT_MODULES;

@@ -4,14 +4,34 @@
  * (load-part.ts). Until a part is there, or when it cannot load, the core draws without it: the QR and the
  * requisites never depend on a part.
  */
-import type { CSSResult, nothing, TemplateResult } from 'lit';
+import type { CSSResult, nothing, ReactiveControllerHost, TemplateResult } from 'lit';
 import type { PaymentView } from '../../shared/payment-view.js';
+import type { SbpBank } from '../phone/deep-links.js';
+import type { PhoneContext, PhoneLayout } from '../phone/phone-layout.js';
 import type { Screen, ViewContext } from '../views/view-context.js';
 
-/** On a phone: the UPI app chooser and the SBP bank chooser (payin-checkout.phone.part.js). */
+/** On a phone: the pay screen's phone layout, the QR folded away (payin-checkout.phone.part.js). */
 export interface PhonePart {
-  appChooser(ctx: ViewContext, payment: PaymentView): TemplateResult | typeof nothing;
-  bankChooser(ctx: ViewContext, payment: PaymentView): TemplateResult | typeof nothing;
+  PhoneLayout: typeof PhoneLayout;
+  styles(): CSSResult;
+}
+
+/** On a phone, for a UPI payment: the app chooser (payin-checkout.upi-apps.part.js). */
+export interface UpiAppsPart {
+  appChooser(ctx: PhoneContext, payment: PaymentView): TemplateResult | typeof nothing;
+  styles(): CSSResult;
+}
+
+/** The NSPK bank list of one endpoint, loaded on demand; the host draws again once it is there. */
+export interface SbpBankList {
+  readonly banks: SbpBank[] | undefined;
+  want(endpoint: string): void;
+}
+
+/** On a phone, for an SBP payment: the bank list and its searchable chooser (payin-checkout.sbp-banks.part.js). */
+export interface SbpBanksPart {
+  SbpBankListController: new (host: ReactiveControllerHost) => SbpBankList;
+  bankChooser(ctx: PhoneContext, payment: PaymentView, banks: SbpBank[] | undefined): TemplateResult | typeof nothing;
   styles(): CSSResult;
 }
 
@@ -30,6 +50,8 @@ export type FinalScreen = Extract<Screen, 'paid' | 'underpaid' | 'expired' | 'fa
 
 export interface Parts {
   phone: PhonePart;
+  'upi-apps': UpiAppsPart;
+  'sbp-banks': SbpBanksPart;
   'qr-image': QrImagePart;
   results: ResultsPart;
 }

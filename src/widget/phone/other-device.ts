@@ -4,9 +4,9 @@
  * `<details>` gives the fold its keyboard and screen-reader behaviour for free.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ViewContext } from './view-context.js';
+import type { PhoneContext } from './phone-layout.js';
 
-export function otherDevice(ctx: ViewContext, text: string, qr: TemplateResult): TemplateResult {
+export function otherDevice(ctx: PhoneContext, text: string, qr: TemplateResult): TemplateResult {
   const { t } = ctx;
   return html`<details part="other-device" class="other" ?open=${ctx.otherDevice}
     @toggle=${(e: Event) => ctx.setOtherDevice((e.target as HTMLDetailsElement).open)}>

@@ -5,8 +5,8 @@
  * CSP (`img-src 'self'`) allows it and no third party learns who is paying. The proxy serves the list in the
  * order to show it (the largest banks first); the bank chooser (bank-order.ts) puts the shopper's last bank in front.
  */
-import { isSbpBankSchema } from '../shared/qr-payload.js';
-import { routeUrl } from './api-client.js';
+import { isSbpBankSchema } from '../../shared/qr-payload.js';
+import { routeUrl } from '../api-client.js';
 import type { SbpBank } from './deep-links.js';
 
 const PACKAGE = /^[A-Za-z][\w.]{0,200}$/;
