@@ -66,8 +66,11 @@ describe('the published package', () => {
     expect(run.status).toBe(0);
   });
 
-  it('ships the script-tag build with its languages, the type declarations and the elements manifest', () => {
+  it('ships the script-tag build with its parts and languages, the type declarations and the elements manifest', () => {
     for (const file of ['iife', 'ru', 'hi']) expect(packed.has(`dist/payin-checkout.${file}.js`)).toBe(true);
+    for (const part of ['phone', 'upi-apps', 'sbp-banks', 'qr-image', 'results']) {
+      expect(packed.has(`dist/payin-checkout.${part}.part.js`)).toBe(true);
+    }
     expect(packed.has('custom-elements.json')).toBe(true);
     expect([...packed].some((p) => p.startsWith('dist/widget/') && p.endsWith('.d.ts'))).toBe(true);
   });
