@@ -3,8 +3,9 @@
  * every file, one that serves only the core, and one that lacks each part in turn all take a payment on a phone,
  * under the strict Content-Security-Policy. A missing part costs what it draws (the app chooser, the QR image,
  * the result's icon and amount) with a console warning; the QR and the requisites are always there. On a desktop
- * the phone part is never fetched.
+ * the phone part is never fetched. The screens are kept in test-results/parts/ for a person to look at.
  */
+import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { cspViolations, newContext } from './support/browser.js';
@@ -34,6 +35,7 @@ const shows = (page: Page, part: string) => page.locator(`payin-checkout [part~=
  * answers the parts the page fetched and the warnings it logged.
  */
 async function pay(method: Method, missing: readonly Part[], desktop = false): Promise<{ fetched: string[]; warnings: string[] }> {
+  const shot = `parts-${method}-${desktop ? 'desktop' : 'phone'}-${missing.length === PARTS.length ? 'core-only' : missing.length ? `without-${missing.join('-')}` : 'all'}`;
   const context = await newContext(live.browser, desktop ? DESKTOP : PHONE);
   const page = await context.newPage();
   const fetched: string[] = [];
@@ -82,6 +84,7 @@ async function pay(method: Method, missing: readonly Part[], desktop = false): P
     }
   }
 
+  await keepElement(page, `${shot}-pay`);
   const payment = await pendingPaymentOf(live.demo.sandboxUrl, orderId, method);
   await act(live.demo.sandboxUrl, payment.id, 'pay');
   await waitForScreen(page, 'paid');
@@ -92,11 +95,23 @@ async function pay(method: Method, missing: readonly Part[], desktop = false): P
   } else {
     await page.locator('payin-checkout [part~="paid-amount"]').waitFor();
   }
+  await keepElement(page, `${shot}-paid`);
   const { amount, currency } = payment;
   await expectPaidAndAnnouncedOnce(live.demo.storeUrl, live.demo.sandboxUrl, orderId, { amount, currency });
   expect(await cspViolations(page)).toEqual([]);
   await context.close();
   return { fetched, warnings };
+}
+
+/**
+ * Saves the screen, scrolled to the element's top, as test-results/parts/<name>.png: a shot of the viewport, since
+ * a full-page or element shot resizes the page and drops the touch emulation (the phone layout with it).
+ */
+async function keepElement(page: Page, name: string): Promise<void> {
+  const dir = new URL('../../test-results/parts/', import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  await page.locator('payin-checkout').evaluate((element) => element.scrollIntoView());
+  await page.screenshot({ path: new URL(`${name}.png`, dir).pathname, animations: 'disabled' });
 }
 
 const partWarnings = (warnings: string[]) => warnings.filter((w) => w.includes('part did not load'));

@@ -4,25 +4,31 @@
  * warning: the element then draws what the core can (the QR and the requisites always), never a broken checkout.
  */
 import { PARTS } from './catalog.js';
-import type { PartName, Parts } from './part-types.js';
-
-const parts = new Map<PartName, unknown>();
+import type { PartLoaders, PartName, Parts } from './part-types.js';
 
 /** The part, or a promise that settles once it has loaded or failed, or null when it failed. */
-export function loadPart<K extends PartName>(name: K): Parts[K] | Promise<unknown> | null {
-  let part = parts.get(name);
-  if (part === undefined) {
-    const loading = PARTS[name]()
-      .then((loaded) => {
-        if (typeof loaded !== 'object' || loaded === null) throw new TypeError('not a part');
-        parts.set(name, loaded);
-      })
-      .catch((error: unknown) => {
-        console.warn(`payin-checkout: the "${name}" part did not load, so the checkout goes on without it.`, error);
-        parts.set(name, null);
-      });
-    parts.set(name, loading);
-    part = loading;
-  }
-  return part as Parts[K] | Promise<unknown> | null;
+export type PartLoader = <K extends PartName>(name: K) => Parts[K] | Promise<unknown> | null;
+
+/** A loader over `loaders` that keeps what each load gave for the life of the page. */
+export function partLoader(loaders: PartLoaders): PartLoader {
+  const parts = new Map<PartName, unknown>();
+  return <K extends PartName>(name: K) => {
+    let part = parts.get(name);
+    if (part === undefined) {
+      const loading = loaders[name]()
+        .then((loaded) => {
+          if (typeof loaded !== 'object' || loaded === null) throw new TypeError('not a part');
+          parts.set(name, loaded);
+        })
+        .catch((error: unknown) => {
+          console.warn(`payin-checkout: the "${name}" part did not load, so the checkout goes on without it.`, error);
+          parts.set(name, null);
+        });
+      parts.set(name, loading);
+      part = loading;
+    }
+    return part as Parts[K] | Promise<unknown> | null;
+  };
 }
+
+export const loadPart: PartLoader = partLoader(PARTS);
