@@ -11,13 +11,14 @@ import { createContext } from './context.js';
 import { rememberClientAddress, type ProxyRequestInfo } from './client-address.js';
 import { corsHeaders, preflightAnswer, withHeaders } from './cors.js';
 import { errorAnswer, ProxyError } from './errors.js';
-import type { MaybePromise } from './maybe-async.js';
+import { after, type MaybePromise } from './maybe-async.js';
 import { handleCallback } from './callback-route.js';
 import { handleCreate } from './create-route.js';
 import { handleEvents } from './events-route.js';
 import { resolveOptions, type PayinProxyOptions } from './options.js';
 import { reconcile, startReconcileLoop, type ReconcileResult } from './reconcile.js';
 import { handleStatus } from './status-route.js';
+import { enforceRate } from './rate-limit.js';
 
 export interface PayinProxy {
   /**
@@ -59,7 +60,10 @@ const ROUTES: Record<string, Route> = {
 /** `/sbp-banks/logos/<schema>.png`: the one route with a parameter in its path. */
 const LOGO_ROUTE: Route = {
   methods: ['GET', 'HEAD'],
-  handle: (request, ctx) => ctx.sbpBanks.logo(/\/sbp-banks\/logos\/([^/]+)\.png$/.exec(pathnameOf(request))?.[1] ?? ''),
+  handle: (request, ctx) => {
+    const schema = /\/sbp-banks\/logos\/([^/]+)\.png$/.exec(pathnameOf(request))?.[1] ?? '';
+    return after(enforceRate(ctx.options, request, 'logo', `logo:${schema}`), () => ctx.sbpBanks.logo(schema));
+  },
   browser: true,
 };
 

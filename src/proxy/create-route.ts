@@ -107,7 +107,8 @@ async function adoptFromService(ctx: ProxyContext, order: CreateContext): Promis
 /**
  * The pending payment this request should get again, if any. Throws 409 when the order is paid. Payments of
  * the order that are still open are asked about first, never from a shared older answer, so that a payment paid a
- * moment ago is not missed.
+ * moment ago is not missed. An open payment priced differently from what the shop answers now is superseded: the
+ * shop re-priced the order, so the old amount must not stay payable as if it settled the order.
  */
 async function existingPayment(ctx: ProxyContext, order: CreateContext): Promise<PaymentRecord | undefined> {
   const { store, logger } = ctx.options;
@@ -129,8 +130,13 @@ async function existingPayment(ctx: ProxyContext, order: CreateContext): Promise
       }
     }
     if (record.view.outcome === 'paid') throw orderPaid();
+    const repriced = normalizeAmount(record.priced.amount) !== order.amount || record.priced.currency !== order.currency;
+    if (repriced && !record.view.final && record.view.outcome !== 'superseded') {
+      await ctx.ledger.supersede(record.view.id);
+      continue;
+    }
     const same = ref.method === order.method && record.view.amount === order.amount && record.view.currency === order.currency;
-    if (!candidate && same && !record.view.final) candidate = record;
+    if (!candidate && same && !record.view.final && record.view.outcome !== 'superseded') candidate = record;
   }
   return candidate;
 }

@@ -12,7 +12,7 @@ import type { ProviderPayment } from '../shared/provider-payment.js';
 import { parseTimestamp } from '../shared/timestamps.js';
 import { Coalescer } from './coalesce.js';
 import type { PaymentUpdateSource, ResolvedOptions } from './options.js';
-import { isIncomplete, mergeObservation, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
+import { isIncomplete, mergeObservation, supersede, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
 import type { OrderPaymentRef, OrderRecord, PaymentRecord } from './store.js';
 import { UpstreamError, type UpstreamClient } from './upstream-client.js';
 
@@ -102,6 +102,26 @@ export class Ledger {
       ...paidOf(orderRecord),
     });
     return record;
+  }
+
+  /**
+   * Takes an open payment out of offer: its order was re-priced. Its pages hear it on their event streams and
+   * status calls; if it is paid anyway it is announced as `superseded`, never `paid` (see outcome.ts).
+   */
+  async supersede(paymentId: string): Promise<void> {
+    const { store, logger } = this.options;
+    for (let attempt = 0; attempt < 16; attempt++) {
+      const current = await store.getPayment(paymentId);
+      const view = current && supersede(current.view);
+      if (!current || !view) return;
+      const next = this.#next(current, view);
+      if (await store.putPayment(next, current.version)) {
+        logger.info('the order was re-priced: its open payment is superseded', { paymentId, orderId: view.orderId });
+        await this.#recorded(next, 'create');
+        return;
+      }
+    }
+    throw new Error(`payment ${paymentId} kept changing under 16 attempts to supersede it`);
   }
 
   /** Adds payments found at the service to the order's list. Call with the order's lease held. */

@@ -147,6 +147,14 @@ export class MemoryStore extends OneProcessStore implements ProxyStore {
     return { paymentId, state, attempts: entry.attempts, dueAt: entry.dueAt };
   }
 
+  async extendAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<boolean> {
+    const entry = this.#outbox.get(pairKey(paymentId, state));
+    const now = this.#clock.now();
+    if (!entry || entry.heldUntil <= now) return false;
+    entry.heldUntil = now + leaseMs;
+    return true;
+  }
+
   async commitAnnouncement(paymentId: string, state: string): Promise<void> {
     const key = pairKey(paymentId, state);
     this.#outbox.delete(key);

@@ -122,6 +122,8 @@ export interface ProxyLimits {
   callbackBodyBytes: number;
   createsPerMinute: number;
   statusPerMinute: number;
+  /** Bank logos fetched through the proxy (a bank chooser shows a few dozen; the browser keeps them a day). */
+  logosPerMinute: number;
   streamsPerClient: number;
 }
 
@@ -157,6 +159,7 @@ export const DEFAULT_LIMITS: ProxyLimits = {
   callbackBodyBytes: 64 * 1024,
   createsPerMinute: 30,
   statusPerMinute: 600,
+  logosPerMinute: 300,
   streamsPerClient: 10,
 };
 

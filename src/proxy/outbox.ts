@@ -3,6 +3,8 @@
  * (ledger.ts), then queued here per payment and state, then handed to `onPaymentUpdate` until the hook succeeds:
  * claim -> call -> commit, or reschedule with exponential backoff when it throws. The store's claim makes sure
  * that no two calls for one payment and state run at once, on any instance, and its commit that none runs again.
+ * The claim is a lease (`hookLeaseMs`) renewed every third of it while the hook runs, so a hook slower than the
+ * lease is not called a second time beside itself; a deliverer that crashed renews nothing, and its lease lapses.
  * Whichever path found the state delivers it at once; a failed delivery is retried by a timer of this process
  * and by every reconcile sweep, so a shop whose database was down for a minute still hears "paid".
  */
@@ -43,6 +45,7 @@ export class Outbox {
     if (!onPaymentUpdate) return false;
     const entry = await store.claimAnnouncement(paymentId, state, timeouts.hookLeaseMs);
     if (!entry) return false;
+    const stopRenewing = this.#keepHeld(paymentId, state);
     try {
       const record = await store.getPayment(paymentId);
       if (!record || record.view.state !== state) {
@@ -75,7 +78,37 @@ export class Outbox {
       });
       await this.#reschedule(paymentId, state, clock.now() + delay);
       return false;
+    } finally {
+      stopRenewing();
     }
+  }
+
+  /** Renews the claim on (payment, state) every third of its lease until the returned function is called. */
+  #keepHeld(paymentId: string, state: string): () => void {
+    const { clock, store, timeouts, logger } = this.options;
+    let stopped = false;
+    let timer: unknown;
+    const renewLater = () => {
+      timer = clock.setTimeout(() => {
+        store.extendAnnouncement(paymentId, state, timeouts.hookLeaseMs).then(
+          (held) => {
+            if (stopped) return;
+            if (held) renewLater();
+            else logger.warn('onPaymentUpdate is still running after its lease lapsed', { paymentId, state });
+          },
+          (error) => {
+            if (stopped) return;
+            logger.warn('renewing the lease of a running onPaymentUpdate failed', { paymentId, state, error: describe(error) });
+            renewLater();
+          },
+        );
+      }, timeouts.hookLeaseMs / 3);
+    };
+    renewLater();
+    return () => {
+      stopped = true;
+      clock.clearTimeout(timer);
+    };
   }
 
   /** Queues and delivers a freshly recorded state; a reconcile sweep only queues, and delivers when it drains. */

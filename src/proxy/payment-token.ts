@@ -4,7 +4,9 @@
  * another instance, still recognises the token it handed out, and no table of tokens can leak. The derivation
  * label keeps this key apart from the one that signs requests to the service: a token is never a valid
  * signature of anything the service would accept. 256 bits, hex. The tokens of the last 10,000 payments asked
- * about are kept, so a poll compares two strings instead of computing an HMAC.
+ * about are kept, so a poll compares two strings instead of computing an HMAC. Only a right token takes that
+ * short way: a wrong one costs the same HMAC whether the payment exists or not, so the time an answer takes tells
+ * a prober nothing about which payment ids exist.
  */
 import { signBody } from '../shared/hmac.js';
 import { timingSafeEqual } from '../shared/bytes.js';
@@ -25,24 +27,33 @@ export class PaymentTokens {
   async issue(paymentId: string): Promise<string> {
     const kept = this.#issued.get(paymentId);
     if (kept) return kept;
-    const token = await signBody(await this.#derivedKey(), paymentId, 'hex');
-    if (this.#issued.size >= KEPT_TOKENS) this.#issued.delete(this.#issued.keys().next().value!);
-    this.#issued.set(paymentId, token);
+    const token = await this.#make(paymentId);
+    this.#keep(paymentId, token);
     return token;
   }
 
   /**
-   * Constant-time check of a token the browser sent: at once for a token kept for the payment, else after the
-   * HMAC that makes it (see maybe-async.ts).
+   * Constant-time check of a token the browser sent: at once when it is the token kept for the payment, else
+   * after the HMAC that makes it (see maybe-async.ts). An unknown payment and a known one with a wrong token both
+   * pay for the HMAC, and neither is kept, so probing cannot push real payments' tokens out either.
    */
   verify(paymentId: string, token: string): MaybePromise<boolean> {
-    return this.verifyKept(paymentId, token) ?? this.issue(paymentId).then((issued) => timingSafeEqual(issued, token));
+    const kept = this.#issued.get(paymentId);
+    if (kept !== undefined && timingSafeEqual(kept, token)) return true;
+    return this.#make(paymentId).then((made) => {
+      const valid = timingSafeEqual(made, token);
+      if (valid) this.#keep(paymentId, made);
+      return valid;
+    });
   }
 
-  /** The check of a token kept for the payment, with no HMAC; undefined when none is kept (verify() makes it). */
-  verifyKept(paymentId: string, token: string): boolean | undefined {
-    const kept = this.#issued.get(paymentId);
-    return kept === undefined ? undefined : timingSafeEqual(kept, token);
+  #make(paymentId: string): Promise<string> {
+    return this.#derivedKey().then((key) => signBody(key, paymentId, 'hex'));
+  }
+
+  #keep(paymentId: string, token: string): void {
+    if (this.#issued.size >= KEPT_TOKENS) this.#issued.delete(this.#issued.keys().next().value!);
+    this.#issued.set(paymentId, token);
   }
 
   #derivedKey(): Promise<string> {

@@ -3,8 +3,9 @@
  * stored view monotonically: a final state is never replaced and a state that ranks below the stored one (a late
  * or reordered callback) changes nothing. Fields the answer lacks keep their earlier value: the status answer has
  * no hosted-page url, a callback may leave out requisites. userId, commission, rate and merchantId never get in.
+ * `supersede` marks an open payment of a re-priced order (see outcome.ts).
  */
-import { isFinalOutcome, outcomeOf, settledOutcome, stateRank } from '../shared/outcome.js';
+import { isFinalOutcome, outcomeOf, settledOutcome, stateRank, supersededOutcome } from '../shared/outcome.js';
 import type { PaymentView, Requisites } from '../shared/payment-view.js';
 import type { ProviderPayment } from '../shared/provider-payment.js';
 import { qrPayload, webUrl } from '../shared/qr-payload.js';
@@ -64,14 +65,16 @@ export function mergeObservation(
   // recalculate), and the sum asked for moves to initAmount when the two differ.
   const asked = observed.init_amount ?? (paid ? undefined : observed.amount) ?? previous?.amount ?? context!.amount;
   const amount = paid ? (observed.amount ?? asked) : asked;
-  const outcome = settledOutcome(observed.state, amount, pricedAmount ?? context?.amount ?? asked);
+  const settled = settledOutcome(observed.state, amount, pricedAmount ?? context?.amount ?? asked);
+  // A superseded payment stays superseded (see outcome.ts), and is final when the service's state is.
+  const outcome = previous?.outcome === 'superseded' ? supersededOutcome(settled) : settled;
   const view: StoredView = {
     id: observed.id,
     orderId: observed.orderId ?? base.orderId,
     method: observed.method ?? base.method,
     state: observed.state,
     outcome,
-    final: isFinalOutcome(outcome),
+    final: isFinalOutcome(settled),
     amount,
     currency: observed.currency ?? base.currency,
   };
@@ -102,6 +105,12 @@ export function mergeObservation(
     }) ?? previous?.qr;
   if (qr) view.qr = qr;
   return previous && sameView(previous, view) ? previous : view;
+}
+
+/** The view of an open payment whose order the shop re-priced; undefined when there is nothing to change. */
+export function supersede(view: StoredView): StoredView | undefined {
+  if (view.final || view.outcome === 'superseded') return undefined;
+  return { ...view, outcome: 'superseded' };
 }
 
 /** True while the view lacks what the browser needs and only a status call can fill. */

@@ -1,6 +1,6 @@
 /**
- * Per-client limits, kept in the store so that they hold across instances: a fixed one-minute window for creates
- * and status calls, and a gauge of open event streams. A client is whatever `clientId(request)` says (the address
+ * Per-client limits, kept in the store so that they hold across instances: a fixed one-minute window for creates,
+ * status calls and bank logos, and a gauge of open event streams. A client is whatever `clientId(request)` says (the address
  * the runtime handed over, see client-address.ts; behind a reverse proxy, the forwarded address the proxy you trust
  * sets). When a runtime gives no address at all, the limits apply to the request's subject instead (its order or
  * payment), so that one busy shop is never limited as if all its shoppers were one client; a warning says once
@@ -13,7 +13,9 @@ import type { ResolvedOptions } from './options.js';
 
 const WINDOW_MS = 60_000;
 
-export type RatedAction = 'create' | 'status';
+export type RatedAction = 'create' | 'status' | 'logo';
+
+const LIMIT_OF = { create: 'createsPerMinute', status: 'statusPerMinute', logo: 'logosPerMinute' } as const;
 
 const warned = new WeakSet<ResolvedOptions>();
 
@@ -36,7 +38,7 @@ function limitKey(options: ResolvedOptions, request: PlainRequest, subject: stri
  */
 export function enforceRate(options: ResolvedOptions, request: PlainRequest, action: RatedAction, subject: string): MaybePromise<void> {
   const { clock, store, limits } = options;
-  const limit = action === 'create' ? limits.createsPerMinute : limits.statusPerMinute;
+  const limit = limits[LIMIT_OF[action]];
   const now = clock.now();
   const window = Math.floor(now / WINDOW_MS);
   const key = `rate:${action}:${limitKey(options, request, subject)}:${window}`;

@@ -4,7 +4,8 @@
  * each logo rewritten to this origin so that the page's strict CSP (`img-src 'self'`) allows it. The list comes from
  * `sbpBanksUrl` (PAYIN_SBP_BANKS_URL), is kept for `sbpBanksTtlMs`, refreshed one fetch at a time, and the last
  * good copy is served when a refresh fails; 502 only when there never was one. Entries without a valid `schema`
- * are dropped; logos are fetched only from https or from the list's own origin, bounded in size. The list is
+ * are dropped; logos are fetched as logo-fetch.ts says (the SSRF rules), each at most once at a time, kept when
+ * good and their failures kept for a while, so that visitors cannot make the proxy fetch at will. The list is
  * served in the order to show it: the largest banks first (by schema, the one stable key), then the rest by name,
  * so the element only puts the shopper's last bank in front.
  */
@@ -13,6 +14,8 @@ import { readBody } from '../server/body.js';
 import type { Answer } from '../server/plain-exchange.js';
 import { isSbpBankSchema } from '../shared/qr-payload.js';
 import { describe, jsonAnswer, ProxyError } from './errors.js';
+import { ExpiringMap } from './expiring-map.js';
+import { fetchLogo, type Logo, resolveWithNodeDns } from './logo-fetch.js';
 import type { ResolvedOptions } from './options.js';
 
 /** Sberbank, T-Bank, VTB, Alfa, Raiffeisen, Gazprombank, Sovcombank, Promsvyazbank, Rosbank. */
@@ -26,7 +29,10 @@ export function inShowingOrder(members: readonly SbpMember[]): SbpMember[] {
   return [...members].sort((a, b) => rank(a) - rank(b) || byName.compare(a.bankName, b.bankName));
 }
 const MAX_LIST_BYTES = 1024 * 1024;
-const MAX_LOGO_BYTES = 256 * 1024;
+/** Logos kept in memory (a list has a few hundred banks). */
+const MAX_LOGOS = 500;
+/** A logo that could not be fetched is not asked for again this soon, whoever asks. */
+const LOGO_FAILURE_TTL_MS = 10 * 60_000;
 
 const memberSchema = z.looseObject({
   bankName: z.string().min(1).max(200),
@@ -47,9 +53,13 @@ interface Cached {
 export class SbpBankList {
   #cached: Cached | undefined;
   #refreshing: Promise<void> | undefined;
-  readonly #logos = new Map<string, { bytes: Uint8Array<ArrayBuffer>; type: string }>();
+  readonly #logos = new Map<string, Logo>();
+  readonly #failedLogos: ExpiringMap<true>;
+  readonly #fetchingLogos = new Map<string, Promise<Logo>>();
 
-  constructor(private readonly options: ResolvedOptions) {}
+  constructor(private readonly options: ResolvedOptions) {
+    this.#failedLogos = new ExpiringMap<true>(options.clock, MAX_LOGOS);
+  }
 
   /** The list for the browser, logos pointing at `{basePath}/sbp-banks/logos/`. */
   async answer(): Promise<Answer> {
@@ -66,25 +76,38 @@ export class SbpBankList {
     return jsonAnswer(200, { version: cached.version ?? '', dictionary }, { 'cache-control': 'public, max-age=3600' });
   }
 
-  /** One bank's logo, fetched once from the list's URL for it. */
+  /**
+   * One bank's logo: fetched once, by one request at a time (the others wait for it), kept when good; a failure
+   * answers 502 to everyone asking for that logo for the next ten minutes without another fetch.
+   */
   async logo(schema: string): Promise<Answer> {
-    const cachedLogo = this.#logos.get(schema);
-    if (cachedLogo) return logoAnswer(cachedLogo);
+    const kept = this.#logos.get(schema);
+    if (kept) return logoAnswer(kept);
+    if (!isSbpBankSchema(schema)) throw new ProxyError('not_found', 'no logo for this bank');
+    if (this.#failedLogos.get(schema)) throw logoFailed();
+    let fetching = this.#fetchingLogos.get(schema);
+    if (!fetching) {
+      fetching = this.#fetchLogo(schema).finally(() => this.#fetchingLogos.delete(schema));
+      this.#fetchingLogos.set(schema, fetching);
+    }
+    return logoAnswer(await fetching);
+  }
+
+  async #fetchLogo(schema: string): Promise<Logo> {
     if (!this.#cached) await this.#refresh();
     const source = this.#logoSource(this.#cached?.members.find((m) => m.schema === schema)?.logoURL);
-    if (!isSbpBankSchema(schema) || !source) throw new ProxyError('not_found', 'no logo for this bank');
-    let logo: { bytes: Uint8Array<ArrayBuffer>; type: string };
+    if (!source) throw new ProxyError('not_found', 'no logo for this bank');
     try {
-      const answer = await this.options.fetch(source, { signal: AbortSignal.timeout(this.options.timeouts.statusMs) });
-      const type = answer.headers.get('content-type') ?? '';
-      if (!answer.ok || !/^image\/(png|jpeg|webp|gif)$/.test(type.split(';')[0]!.trim())) throw new Error(`HTTP ${answer.status} ${type}`);
-      logo = { bytes: await readBody(answer, MAX_LOGO_BYTES), type: type.split(';')[0]!.trim() };
+      const { fetch, sbpBanks, timeouts } = this.options;
+      const listOrigin = new URL(sbpBanks.url).origin;
+      const logo = await fetchLogo(new URL(source), { listOrigin, fetch, resolveHost: resolveWithNodeDns, timeLimitMs: timeouts.statusMs });
+      if (this.#logos.size < MAX_LOGOS) this.#logos.set(schema, logo);
+      return logo;
     } catch (error) {
-      this.options.logger.warn('could not fetch an SBP bank logo', { schema, error: describe(error) });
-      throw new ProxyError('upstream_error', 'the logo could not be fetched');
+      this.#failedLogos.set(schema, true, LOGO_FAILURE_TTL_MS);
+      this.options.logger.warn('could not fetch an SBP bank logo; not trying again for 10 minutes', { schema, error: describe(error) });
+      throw logoFailed();
     }
-    if (this.#logos.size < 500) this.#logos.set(schema, logo);
-    return logoAnswer(logo);
   }
 
   /** Where a logo may be fetched from: https, or the list's own origin (a sandbox on loopback). */
@@ -132,6 +155,8 @@ export class SbpBankList {
   }
 }
 
-function logoAnswer({ bytes, type }: { bytes: Uint8Array<ArrayBuffer>; type: string }): Answer {
+const logoFailed = () => new ProxyError('upstream_error', 'the logo could not be fetched');
+
+function logoAnswer({ bytes, type }: Logo): Answer {
   return { status: 200, headers: { 'content-type': type, 'cache-control': 'public, max-age=86400' }, body: bytes };
 }

@@ -114,6 +114,12 @@ export interface ProxyStore {
    * lease lapses (a deliverer that crashed). Undefined when the entry is held, or not in the outbox at all.
    */
   claimAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<OutboxEntry | undefined>;
+  /**
+   * The deliverer is still at work (its hook has not answered yet): the held entry's lease runs until `leaseMs`
+   * from now. False, and nothing changes, when the entry is not held (its lease lapsed) or is gone. The outbox
+   * calls it every third of the lease while a hook runs, so a slow hook is never called a second time beside it.
+   */
+  extendAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<boolean>;
   /** The hook succeeded: the entry leaves the outbox and (payment, state) is remembered as announced, for good. */
   commitAnnouncement(paymentId: string, state: string): Promise<void>;
   /** The hook failed: the claim is given back, `attempts` grows by one and the entry is due again at `dueAt`. */

@@ -99,6 +99,28 @@ redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[1])
 return {tonumber(redis.call('HGET', KEYS[1], 'attempts')), tonumber(redis.call('HGET', KEYS[1], 'dueAt'))}`,
 };
 
+/**
+ * The deliverer is still at work: a held entry (KEYS[1]) is held until ARGV[2] ms from now, on Redis's clock, and
+ * its score in the outbox (KEYS[2]) moves with it. 0 when it is not held (the lease lapsed) or gone.
+ */
+export const EXTEND_ANNOUNCEMENT: LuaScript = {
+  name: 'payinExtendAnnouncement',
+  numberOfKeys: 2,
+  lua: `
+if redis.call('EXISTS', KEYS[1]) == 0 then
+  return 0
+end
+local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+local held = tonumber(redis.call('HGET', KEYS[1], 'heldUntil') or '0')
+if held <= now then
+  return 0
+end
+redis.call('HSET', KEYS[1], 'heldUntil', now + tonumber(ARGV[2]))
+redis.call('ZADD', KEYS[2], now + tonumber(ARGV[2]), ARGV[1])
+return 1`,
+};
+
 /** The hook succeeded: the entry (KEYS[1]) leaves the outbox (KEYS[2]) and the marker KEYS[3] is set for good. */
 export const COMMIT_ANNOUNCEMENT: LuaScript = {
   name: 'payinCommitAnnouncement',
@@ -143,6 +165,7 @@ const SCRIPTS = [
   COUNT_WITH_EXPIRY,
   ENQUEUE_ANNOUNCEMENT,
   CLAIM_ANNOUNCEMENT,
+  EXTEND_ANNOUNCEMENT,
   COMMIT_ANNOUNCEMENT,
   RESCHEDULE_ANNOUNCEMENT,
 ];

@@ -10,6 +10,7 @@ import type { Redis } from 'ioredis';
 import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/store.js';
 import {
   CLAIM_ANNOUNCEMENT,
+  EXTEND_ANNOUNCEMENT,
   COMMIT_ANNOUNCEMENT,
   COUNT_WITH_EXPIRY,
   defineScripts,
@@ -115,6 +116,15 @@ export class RedisStore implements ProxyStore {
     ]);
     if (!Array.isArray(reply)) return undefined;
     return { paymentId, state, attempts: Number(reply[0]), dueAt: Number(reply[1]) };
+  }
+
+  async extendAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<boolean> {
+    const keys = [this.#keys.outboxEntry(paymentId, state), this.#keys.outbox()];
+    const reply = await runScriptRaw(this.#redis, EXTEND_ANNOUNCEMENT, keys, [
+      outboxMember(paymentId, state),
+      toRedisMs(leaseMs, 'leaseMs'),
+    ]);
+    return reply === 1;
   }
 
   async commitAnnouncement(paymentId: string, state: string): Promise<void> {

@@ -17,9 +17,21 @@ export function storeUrlFromEnv(env: Record<string, string | undefined>): string
   return url || undefined;
 }
 
+/**
+ * What a server's startup log must say about the store `url` names, beyond its name: for the memory store, that
+ * it forgets on restart (a restart can announce a state again and let a paid order be paid again). Undefined
+ * for a durable store.
+ */
+export function storeWarning(url: string): string | undefined {
+  return url.trim() === 'memory:'
+    ? 'the memory store (PAYIN_STORE_URL=memory:) forgets every payment, order and announcement on restart: a restart can announce "paid" again and take a second payment for a paid order. For tests only; use sqlite: or redis:// for real money.'
+    : undefined;
+}
+
+/** The store named by `url`. The memory store only by its exact name, `memory:`: never by a guess or a default. */
 export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {}): Promise<ProxyStore> {
   const text = url.trim();
-  if (text === 'memory:' || text === 'memory') {
+  if (text === 'memory:') {
     const { createMemoryStore } = await import('../proxy/memory-store.js');
     return createMemoryStore({ clock: options.clock });
   }

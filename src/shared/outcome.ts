@@ -10,7 +10,17 @@ import { normalizeAmount, toMinorUnits } from './money.js';
  * "success with recalculation"): final, but not a reason to ship. Only the proxy, which knows the price, can tell
  * it from `paid`; see `settledOutcome`.
  */
-export type Outcome = 'waiting' | 'checking' | 'paid' | 'underpaid' | 'expired' | 'failed';
+export type Outcome = 'waiting' | 'checking' | 'paid' | 'underpaid' | 'superseded' | 'expired' | 'failed';
+
+/**
+ * `superseded` is a payment of an order that the shop re-priced while it was open: it is no longer offered to any
+ * page, and if it is paid anyway the shop hears `superseded` (paid at the old price), never `paid`. It ends as
+ * `expired` or `failed` when the service says so. The shopper's page treats it as final; the proxy keeps following
+ * it until the service's state is final, so that a payment made anyway is found and announced.
+ */
+export function supersededOutcome(outcome: Outcome): Outcome {
+  return outcome === 'expired' || outcome === 'failed' ? outcome : 'superseded';
+}
 
 /** The payin states the provider documents. Any other string may still arrive and is handled as unknown. */
 export const KNOWN_STATES = ['created', 'pending', 'in_check', 'dispute', 'finished', 'canceled', 'expired', 'failed'] as const;
@@ -37,13 +47,13 @@ export function outcomeOf(state: string): Outcome {
   return isKnownState(state) ? OUTCOMES[state] : 'checking';
 }
 
-/** A final state never changes again: paid (or underpaid), expired or failed. */
+/** A final state never changes again: paid (or underpaid), expired or failed. A superseded payment is final for a page. */
 export function isFinalState(state: string): boolean {
   return isFinalOutcome(outcomeOf(state));
 }
 
 export function isFinalOutcome(outcome: Outcome): boolean {
-  return outcome === 'paid' || outcome === 'underpaid' || outcome === 'expired' || outcome === 'failed';
+  return outcome === 'paid' || outcome === 'underpaid' || outcome === 'superseded' || outcome === 'expired' || outcome === 'failed';
 }
 
 /**

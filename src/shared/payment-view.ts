@@ -73,10 +73,16 @@ export function readPaymentView(value: unknown): PaymentView | undefined {
   const view = {} as PaymentView;
   if (!copyStrings(value, view as never, STRING_FIELDS, true)) return undefined;
   copyStrings(value, view as never, ['initAmount', 'qr', 'payUrl']);
-  // The one outcome taken from the answer: a finished payment the proxy found short of its price. It can only
-  // turn a "paid" into an "underpaid", never the other way.
+  // The two outcomes taken from the answer, which only the proxy can know: a finished payment short of its price
+  // (`underpaid`), and a payment of a re-priced order (`superseded`). Neither can ever turn into a "paid".
   const derived = outcomeOf(view.state);
-  view.outcome = derived === 'paid' && (value as { outcome?: unknown }).outcome === 'underpaid' ? 'underpaid' : derived;
+  const said = (value as { outcome?: unknown }).outcome;
+  view.outcome =
+    derived === 'paid' && said === 'underpaid'
+      ? 'underpaid'
+      : said === 'superseded' && derived !== 'expired' && derived !== 'failed'
+        ? 'superseded'
+        : derived;
   view.final = isFinalOutcome(view.outcome);
   const requisites = {} as Requisites;
   const r = (value as { requisites?: unknown }).requisites;

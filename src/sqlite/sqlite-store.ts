@@ -61,6 +61,7 @@ export class SqliteStore extends OneProcessStore implements ProxyStore {
       outboxInsert: p('INSERT INTO outbox (payment_id, state, attempts, due_at, held_until) VALUES (?, ?, 0, ?, 0)'),
       outboxDue: p('SELECT payment_id, state, attempts, due_at FROM outbox WHERE due_at <= ? AND held_until <= ? ORDER BY due_at LIMIT ?'),
       outboxHold: p('UPDATE outbox SET held_until = ? WHERE payment_id = ? AND state = ?'),
+      outboxExtend: p('UPDATE outbox SET held_until = ? WHERE payment_id = ? AND state = ? AND held_until > ?'),
       outboxDelete: p('DELETE FROM outbox WHERE payment_id = ? AND state = ?'),
       outboxReschedule: p('UPDATE outbox SET attempts = attempts + 1, due_at = ?, held_until = 0 WHERE payment_id = ? AND state = ?'),
       pruneLeases: p('DELETE FROM leases WHERE expires_at <= ?'),
@@ -141,6 +142,11 @@ export class SqliteStore extends OneProcessStore implements ProxyStore {
       this.#sql.outboxHold!.run(now + leaseMs, paymentId, state);
       return { paymentId, state, attempts: Number(row.attempts), dueAt: Number(row.due_at) };
     })();
+  }
+
+  async extendAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<boolean> {
+    const now = this.#clock.now();
+    return this.#sql.outboxExtend!.run(now + leaseMs, paymentId, state, now).changes > 0;
   }
 
   async commitAnnouncement(paymentId: string, state: string): Promise<void> {

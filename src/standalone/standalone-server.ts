@@ -11,7 +11,7 @@
 import { createPayinProxy, type PayinProxy } from '../proxy/index.js';
 import type { ProxyLogger } from '../proxy/logger.js';
 import { serve, type RunningServer } from '../server/serve.js';
-import { storeFromUrl } from '../server/store-url.js';
+import { storeFromUrl, storeWarning } from '../server/store-url.js';
 import type { StandaloneConfig } from './config.js';
 import { EventStreams } from './event-streams.js';
 import { InFlight } from './in-flight.js';
@@ -92,6 +92,8 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   log(`  proxy:   ${server.url}${config.basePath} (the element's endpoint)`);
   log(`  health:  ${server.url}/healthz   metrics: ${server.url}/metrics`);
   log(`  store:   ${config.storeUrl.startsWith('redis') ? 'Redis' : config.storeUrl}`);
+  const warning = storeWarning(config.storeUrl);
+  if (warning) log(`warning: ${warning}`);
   log(`  pricing: ${config.pricing.kind === 'url' ? config.pricing.url : 'signed order tokens'}`);
   log(`  webhooks to ${config.webhookUrl}`);
 

@@ -43,6 +43,11 @@ export interface PayinEventMap {
   'payin-paid': CustomEvent<PaymentEventDetail>;
   /** Final: the payer paid less than the order's price (`payment.amount` of `payment.initAmount`). Do not ship. */
   'payin-underpaid': CustomEvent<PaymentEventDetail>;
+  /**
+   * Final for the page: the shop re-priced the order, so this payment is no longer offered (start again for the
+   * new price). If it is paid anyway the shop hears `superseded`, never `paid`.
+   */
+  'payin-superseded': CustomEvent<PaymentEventDetail>;
   'payin-expired': CustomEvent<PaymentEventDetail>;
   'payin-failed': CustomEvent<PaymentEventDetail>;
   'payin-error': CustomEvent<ErrorEventDetail>;

@@ -31,6 +31,7 @@ const COPIED_MS = 2_000;
  * @event payin-state - The payment's state changed (also its first known state). `detail: {payment, resumed}`.
  * @event payin-paid - The payment is paid; once per page and payment. `detail: {payment, resumed}`.
  * @event payin-underpaid - The payer paid less than the price (final); once per page and payment. `detail: {payment, resumed}`.
+ * @event payin-superseded - The shop re-priced the order: this payment is no longer offered (final for the page). `detail: {payment, resumed}`.
  * @event payin-expired - The payment expired unpaid; once per page and payment. `detail: {payment, resumed}`.
  * @event payin-failed - The payment failed or was canceled; once per page and payment. `detail: {payment, resumed}`.
  * @event payin-error - A request failed. `detail: {code, message, retryable}`.
@@ -66,7 +67,7 @@ const COPIED_MS = 2_000;
  * @csspart notice - The notice about a failing connection or an unconfirmed payment.
  * @csspart check-button - The button in the notice that checks again.
  * @csspart other-method-button - The button back to the method choice.
- * @csspart result - The final screen (paid, underpaid, expired or failed).
+ * @csspart result - The final screen (paid, underpaid, superseded, expired or failed).
  * @csspart result-icon - The icon of the final screen.
  * @csspart paid-amount - The amount actually paid.
  * @csspart restart-button - The button that starts a new payment after expiry or failure.
@@ -189,7 +190,7 @@ export class PayinCheckout extends LitElement {
     return this.#flow.payment;
   }
 
-  /** The screen shown: start, choose, loading, preparing, pay, checking, late, paid, underpaid, expired, failed or error. */
+  /** The screen shown: start, choose, loading, preparing, pay, checking, late, paid, underpaid, superseded, expired, failed or error. */
   get screen(): Screen {
     return screenOf(this.#flow.state, this.#methodList, this.method || undefined);
   }
@@ -300,7 +301,12 @@ export class PayinCheckout extends LitElement {
     const left = this.#flow.countdown.announcedSeconds;
     const spoken = this.#copied
       ? t.copied
-      : screen === 'paid' || screen === 'underpaid' || screen === 'expired' || screen === 'failed' || screen === 'late'
+      : screen === 'paid' ||
+          screen === 'underpaid' ||
+          screen === 'superseded' ||
+          screen === 'expired' ||
+          screen === 'failed' ||
+          screen === 'late'
         ? t.headings[screen]
         : left !== undefined && screen === 'pay'
           ? left >= 60

@@ -86,7 +86,10 @@ describe('examples/', () => {
       bundle: true,
       format: 'esm',
       platform: 'neutral',
-      conditions: ['worker', 'import'],
+      // Wrangler's resolution: the workerd, worker and browser export conditions, then a package's module or main
+      // field (CommonJS dependencies such as ipaddr.js are bundled as they are for any worker).
+      conditions: ['workerd', 'worker', 'browser', 'import'],
+      mainFields: ['module', 'main'],
       write: false,
       logLevel: 'error',
     });

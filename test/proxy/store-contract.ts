@@ -177,6 +177,23 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
       await close?.();
     });
 
+    it('extends a held outbox entry while its deliverer works, and not one whose lease lapsed', async () => {
+      const { store, wait, close } = await fixture();
+      const id = unique();
+      await store.enqueueAnnouncement(id, 'finished', 0);
+      expect(await store.extendAnnouncement(id, 'finished', 1_000)).toBe(false); // not held
+      expect(await store.claimAnnouncement(id, 'finished', 1_000)).toBeDefined();
+      await wait(500);
+      expect(await store.extendAnnouncement(id, 'finished', 1_000)).toBe(true);
+      await wait(700); // past the first lease, inside the extended one
+      expect(await store.claimAnnouncement(id, 'finished', 1_000)).toBeUndefined();
+      await wait(1_000);
+      expect(await store.extendAnnouncement(id, 'finished', 1_000)).toBe(false); // lapsed: the deliverer is taken for gone
+      expect(await store.claimAnnouncement(id, 'finished', 1_000)).toBeDefined();
+      expect(await store.extendAnnouncement(unique(), 'finished', 1_000)).toBe(false);
+      await close?.();
+    });
+
     it('keeps a follow index of payments with followUntil, in id order, paged', async () => {
       const { store, close } = await fixture();
       const prefix = unique();

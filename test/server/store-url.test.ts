@@ -26,5 +26,7 @@ describe('PAYIN_STORE_URL', () => {
     await expect(storeFromUrl('postgres://user:hunter2@db')).rejects.toThrow(/must start with sqlite:, redis:\/\/, rediss:\/\/ or memory:/);
     await expect(storeFromUrl('postgres://user:hunter2@db')).rejects.not.toThrow(/hunter2/);
     await expect(storeFromUrl('sqlite:')).rejects.toThrow(/needs a file/);
+    // The memory store forgets on restart: only its exact name picks it, never a near miss.
+    await expect(storeFromUrl('memory')).rejects.toThrow(/must start with/);
   });
 });

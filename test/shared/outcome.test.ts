@@ -53,6 +53,13 @@ describe('readPaymentView', () => {
     expect(read.final).toBe(true);
   });
 
+  it('take superseded from the proxy, which only it can know, but never let it hide an expired or failed payment', () => {
+    expect(readPaymentView({ ...view, state: 'pending', outcome: 'superseded' })).toMatchObject({ outcome: 'superseded', final: true });
+    expect(readPaymentView({ ...view, state: 'finished', outcome: 'superseded' })!.outcome).toBe('superseded');
+    expect(readPaymentView({ ...view, state: 'expired', outcome: 'superseded' })!.outcome).toBe('expired');
+    expect(readPaymentView({ ...view, state: 'pending', outcome: 'paid' })!.outcome).toBe('waiting');
+  });
+
   it('keep only the fields the browser may see, with the right types', () => {
     const read = readPaymentView(view)! as unknown as Record<string, unknown>;
     expect(read.userId).toBeUndefined();

@@ -188,6 +188,17 @@ describe('the standalone proxy server', () => {
     expect(payload.length).toBeGreaterThan(10);
   });
 
+  it('says in its startup log that the memory store forgets on restart, and takes it only by its name', async () => {
+    const pricing = { PAYIN_RESOLVE_URL: `${backend.url}/price` };
+    const log: string[] = [];
+    await start(await freePort(), { ...pricing, PAYIN_STORE_URL: 'memory:' }, log);
+    expect(log.filter((line) => line.startsWith('warning:'))).toEqual([expect.stringMatching(/memory store .* forgets .* on restart/)]);
+    const sqliteLog: string[] = [];
+    await start(await freePort(), { ...pricing, PAYIN_STORE_URL: `sqlite:${join(dir, 'warning-check.db')}` }, sqliteLog);
+    expect(sqliteLog.some((line) => line.startsWith('warning:'))).toBe(false);
+    await expect(start(await freePort(), { ...pricing, PAYIN_STORE_URL: 'memory' })).rejects.toThrow(/must start with/);
+  });
+
   it('loses nothing across a restart on its SQLite file: a payment paid while it was down is announced once', async () => {
     const port = await freePort();
     const extra = { PAYIN_RESOLVE_URL: `${backend.url}/price`, PAYIN_STORE_URL: `sqlite:${join(dir, 'restart.db')}` };

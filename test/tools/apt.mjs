@@ -12,15 +12,30 @@ export function canAptInstall() {
   return process.platform === 'linux' && process.getuid?.() === 0 && existsSync('/usr/bin/apt-get');
 }
 
+/** How long apt-get may wait for another apt or dpkg to let go of its lock (a busy machine installs for minutes). */
+export const LOCK_WAIT_SECONDS = 20 * 60;
+/** Each apt-get call as a whole, the lock wait included. */
+const APT_CALL_LIMIT_MS = 45 * 60_000;
+
+/** apt-get's arguments for `args`: it waits for the dpkg and lists locks instead of failing at once. */
+export function aptArguments(args) {
+  return ['-o', `DPkg::Lock::Timeout=${LOCK_WAIT_SECONDS}`, ...args];
+}
+
 export function aptInstall(packages) {
   if (packages.length === 0) return;
-  console.log(`Installing Debian packages for the tests: ${packages.join(' ')} (apt-get install)...`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   const ownPolicy = !existsSync(POLICY_RC_D);
   if (ownPolicy) writeFileSync(POLICY_RC_D, '#!/bin/sh\nexit 101\n', { mode: 0o755 });
+  const run = (what, args) => {
+    console.log(`apt-get ${what} (waits up to ${LOCK_WAIT_SECONDS / 60} min for another apt or dpkg to finish)...`);
+    const started = Date.now();
+    execFileSync('apt-get', aptArguments(args), { stdio: 'inherit', env, timeout: APT_CALL_LIMIT_MS });
+    console.log(`apt-get ${what}: done in ${Math.round((Date.now() - started) / 1000)} s`);
+  };
   try {
-    execFileSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env, timeout: 300_000 });
-    execFileSync('apt-get', ['install', '-y', '-qq', '--no-install-recommends', ...packages], { stdio: 'inherit', env, timeout: 600_000 });
+    run('update', ['update', '-qq']);
+    run(`install ${packages.join(' ')}`, ['install', '-y', '-q', '--no-install-recommends', ...packages]);
   } finally {
     if (ownPolicy) rmSync(POLICY_RC_D, { force: true });
   }

@@ -1,6 +1,6 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { mount, nextEvent, openFrame, part, parts, recordEvents, uid, untilScreen } from './support/helpers.js';
-import { payerDoes, REAL_ENDPOINT, requireRealBackend, servicePayments } from './support/real.js';
+import { payerDoes, REAL_ENDPOINT, requireRealBackend, servicePayments, shopReprices } from './support/real.js';
 
 describe('against the real proxy and sandbox', function () {
   this.timeout(30_000);
@@ -36,6 +36,29 @@ describe('against the real proxy and sandbox', function () {
     expect(part(el, 'paid-amount')!.textContent).to.contain('450.00').and.contain('499.00');
     expect(events.filter((e) => e.name === 'payin-underpaid')).to.have.length(1);
     expect(events.filter((e) => e.name === 'payin-paid')).to.have.length(0);
+  });
+
+  it('takes the old payment away when the shop re-prices the order, and starts again at the new price', async () => {
+    const orderId = uid('real');
+    const el = await mount(REAL_ENDPOINT, { orderId, method: 'upi', pollInterval: 500 });
+    const events = recordEvents(el);
+    await el.start();
+    await untilScreen(el, 'pay', 10_000);
+    const old = el.payment!.id;
+    // The cart changed in another tab: the shop prices the order anew and a create asks for it.
+    await shopReprices(orderId, '999.00');
+    const other = await fetch(`${REAL_ENDPOINT}/payments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ orderId, method: 'upi' }),
+    });
+    expect(other.status).to.equal(201);
+    await untilScreen(el, 'superseded', 10_000);
+    expect(part(el, 'qr')).to.not.exist;
+    expect(events.filter((e) => e.name === 'payin-superseded')).to.have.length(1);
+    part(el, 'restart-button')!.click();
+    await untilScreen(el, 'pay', 10_000);
+    expect([el.payment!.amount, el.payment!.id === old]).to.deep.equal(['999.00', false]);
   });
 
   it('resumes the same payment after a reload, without a second create', async () => {

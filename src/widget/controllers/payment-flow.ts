@@ -20,7 +20,7 @@ import { StatusFeedController } from './status-feed.js';
 import { TabCoordinationController } from './tab-coordination.js';
 
 /** The event a final outcome fires, once per page and payment: `payin-` and the outcome. */
-type FinalEvent = `payin-${'paid' | 'underpaid' | 'expired' | 'failed'}`;
+type FinalEvent = `payin-${'paid' | 'underpaid' | 'superseded' | 'expired' | 'failed'}`;
 
 /**
  * The grace window after the expiry: following goes on this long without a final state ("Check again" restarts
@@ -264,7 +264,7 @@ export class PaymentFlowController implements ReactiveController {
     this.tabs.leave();
     const before = claimFinalAnnouncement(this.#config().endpoint, payment.id);
     if (before === undefined) return;
-    // Only a final payment gets here, so its outcome is one of the four.
+    // Only a final payment gets here, so its outcome is one of the five.
     emit(this.#host, `payin-${payment.outcome}` as FinalEvent, { payment, resumed: resumed || before });
   }
 

@@ -46,7 +46,7 @@ export interface ResultsPart {
   styles(): CSSResult;
 }
 
-export type FinalScreen = Extract<Screen, 'paid' | 'underpaid' | 'expired' | 'failed'>;
+export type FinalScreen = Extract<Screen, 'paid' | 'underpaid' | 'superseded' | 'expired' | 'failed'>;
 
 export interface Parts {
   phone: PhonePart;

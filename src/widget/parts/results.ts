@@ -1,5 +1,5 @@
 /**
- * The results part: the four final screens with their icon, the amount actually paid and what the shopper can do
+ * The results part: the five final screens with their icon, the amount actually paid and what the shopper can do
  * next. Loaded while a payment is pending, so it is there when the payment ends; without it the core says the
  * same in fewer words (views/screens.ts: the heading, the hint, a new payment after an expiry or a failure).
  */
@@ -31,10 +31,11 @@ export function resultScreen(ctx: ViewContext, screen: FinalScreen, title: Templ
         <p part="paid-amount">${t.underpaidAmount(money(ctx, payment), money(ctx, payment, payment.initAmount ?? payment.amount))}</p>
         <p class="hint">${t.hints[screen]}</p>
       </div>`;
+    case 'superseded':
     case 'expired':
     case 'failed':
       return html`<div part="result" class="result ${screen}">
-        <span part="result-icon" class="icon" aria-hidden="true">${screen === 'expired' ? '!' : '✕'}</span>
+        <span part="result-icon" class="icon" aria-hidden="true">${screen === 'failed' ? '✕' : '!'}</span>
         ${title}
         <p class="hint">${t.hints[screen]}</p>
         <button part="restart-button" class="button primary" @click=${() => ctx.flow.start()}>${t.startAgain}</button>
@@ -48,5 +49,5 @@ export const styles = () => css`
   .result { display: flex; flex-direction: column; gap: var(--payin-spacing); align-items: center; text-align: center }
   .icon { width: 3rem; height: 3rem; line-height: 3rem; border-radius: 50%; font-size: 1.5rem; color: var(--payin-color-on-accent); background: var(--payin-color-muted) }
   .paid .icon { background: var(--payin-color-success) }
-  .failed .icon, .underpaid .icon { background: var(--payin-color-danger) }
+  .failed .icon, .underpaid .icon, .superseded .icon { background: var(--payin-color-danger) }
 `;

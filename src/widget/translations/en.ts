@@ -13,6 +13,7 @@ export const en: Translation = {
     late: 'Time is up',
     paid: 'Payment received',
     underpaid: 'Payment incomplete',
+    superseded: 'The amount has changed',
     expired: 'Time ran out',
     failed: 'Payment failed',
     error: 'Something went wrong',
@@ -45,6 +46,8 @@ export const en: Translation = {
     checking: 'Keep this page open.',
     late: 'If you have already paid, do not pay again: we are still checking.',
     underpaid: 'The order is not paid in full. Please contact the shop: do not pay again here.',
+    superseded:
+      'The order now has a different amount, so these details are no longer valid. Start again to pay the new amount; if you already paid these details, contact the shop.',
     expired: 'These details are no longer valid: do not transfer to them.',
     failed: 'If you did transfer money, please contact the shop.',
   },

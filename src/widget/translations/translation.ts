@@ -53,7 +53,7 @@ export interface Translation {
    * What the waits and the final screens say under their heading (`late`: after the expiry, while the payment
    * may still arrive).
    */
-  hints: Record<'checking' | 'late' | 'underpaid' | 'expired' | 'failed', string>;
+  hints: Record<'checking' | 'late' | 'underpaid' | 'superseded' | 'expired' | 'failed', string>;
   /** Without a QR: the one-line instruction for SBP (with the bank to choose) and for everything else. */
   sbpInstruction(bank: string | undefined): string;
   instruction: string;

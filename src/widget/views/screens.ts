@@ -1,7 +1,8 @@
 /**
  * Every screen but the pay screen: the start button or the method choice, the waits (creating, preparing the
- * requisites, checking, and after the expiry the grace window, which warns against paying twice), the four final
- * screens (drawn by the results part once it is there) and the error screen. Each starts with its heading, each wait says what is happening, and each final
+ * requisites, checking, and after the expiry the grace window, which warns against paying twice), the five final
+ * screens (drawn by the results part once it is there) and the error screen. Each starts with its heading, each
+ * wait says what is happening, and each final
  * screen says what the shopper can do next.
  */
 import { html, nothing, type TemplateResult } from 'lit';
@@ -43,6 +44,7 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
         ${amountBlock(ctx, payment, false)} ${notices(ctx)}`;
     case 'paid':
     case 'underpaid':
+    case 'superseded':
     case 'expired':
     case 'failed':
       return ctx.part('results')?.resultScreen(ctx, screen, title) ?? plainResult(ctx, screen, title);

@@ -18,6 +18,7 @@ export type Screen =
   | 'late'
   | 'paid'
   | 'underpaid'
+  | 'superseded'
   | 'expired'
   | 'failed'
   | 'error';
@@ -45,7 +46,7 @@ export function screenOf(state: FlowState, methods: string[], method: string | u
   if (state.phase === 'error') return 'error';
   const payment = state.payment;
   if (payment) {
-    if (payment.final && !state.late) return payment.outcome as 'paid' | 'underpaid' | 'expired' | 'failed';
+    if (payment.final && !state.late) return payment.outcome as 'paid' | 'underpaid' | 'superseded' | 'expired' | 'failed';
     if (payment.outcome === 'checking') return 'checking';
     if (state.late) return 'late';
     return payment.requisites ? 'pay' : 'preparing';

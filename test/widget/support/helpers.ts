@@ -75,6 +75,7 @@ export function recordEvents(el: EventTarget): { name: string; detail: any }[] {
     'payin-state',
     'payin-paid',
     'payin-underpaid',
+    'payin-superseded',
     'payin-expired',
     'payin-failed',
     'payin-error',

@@ -3,7 +3,8 @@
 // TypeScript sources, bundled once with esbuild into node_modules/.cache and imported from there. A test-only
 // route lets a test play the payer: POST /__sandbox/act {orderId, action, amount?} runs the sandbox's action on
 // the newest payment of the order; GET /__sandbox/payments?orderId= lists the service's payments of the order
-// (to count creates). GET /__backend answers whether the real backend could be started.
+// (to count creates); POST /__shop/reprice {orderId, amount} re-prices an order, as a shop whose cart changed.
+// GET /__backend answers whether the real backend could be started.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
@@ -13,6 +14,9 @@ const outfile = `${root}node_modules/.cache/payin-checkout-wtr/backend.mjs`;
 
 /** What each test order costs, by method: the shop's resolveOrder. */
 export const PRICES = { upi: { amount: '499.00', currency: 'INR' }, sbp: { amount: '1500.00', currency: 'RUB' } };
+
+/** Orders a test re-priced: orderId -> amount. */
+const repriced = new Map();
 
 let started;
 let running;
@@ -48,22 +52,35 @@ async function start(origin) {
     provider: { baseUrl: sandboxServer.url, merchantId: 'demo-merchant', token: 'demo-token', secret: 'demo-secret' },
     basePath: '/payin',
     callbackUrl: `${origin}/payin/callback`,
-    resolveOrder: async (_orderId, method) => PRICES[method] ?? PRICES.upi,
+    resolveOrder: async (orderId, method) => {
+      const price = PRICES[method] ?? PRICES.upi;
+      return repriced.has(orderId) ? { ...price, amount: repriced.get(orderId) } : price;
+    },
     limits: { createsPerMinute: 10_000, statusPerMinute: 100_000, streamsPerClient: 1_000 },
   });
   return { sandbox, sandboxServer, proxyListener: toNodeListener(proxy) };
 }
 
+async function readJson(req) {
+  const chunks = [];
+  for await (const chunk of req) chunks.push(chunk);
+  return JSON.parse(Buffer.concat(chunks).toString('utf8'));
+}
+
 async function control(ctx, sandbox) {
+  if (ctx.path === '/__shop/reprice' && ctx.method === 'POST') {
+    const { orderId, amount } = await readJson(ctx.req);
+    repriced.set(orderId, amount);
+    ctx.body = { orderId, amount };
+    return;
+  }
   const ofOrder = (orderId) => sandbox.payments().filter((p) => p.orderId === orderId);
   if (ctx.path === '/__sandbox/payments') {
     ctx.body = ofOrder(ctx.query.orderId).map(({ id, orderId, state, amount, method }) => ({ id, orderId, state, amount, method }));
     return;
   }
   if (ctx.path === '/__sandbox/act' && ctx.method === 'POST') {
-    const chunks = [];
-    for await (const chunk of ctx.req) chunks.push(chunk);
-    const { orderId, action, amount } = JSON.parse(Buffer.concat(chunks).toString('utf8'));
+    const { orderId, action, amount } = await readJson(ctx.req);
     const payment = ofOrder(orderId)[0]; // newest first
     if (!payment) {
       ctx.status = 404;
@@ -84,7 +101,8 @@ async function control(ctx, sandbox) {
 
 export const realBackend = {
   async middleware(ctx, next) {
-    const mine = ctx.path === '/__backend' || ctx.path.startsWith('/payin/') || ctx.path.startsWith('/__sandbox/');
+    const mine =
+      ctx.path === '/__backend' || ctx.path.startsWith('/payin/') || ctx.path.startsWith('/__sandbox/') || ctx.path.startsWith('/__shop/');
     if (!mine) return next();
     started ??= start(`http://${ctx.host}`).then(
       (value) => (running = value),
@@ -100,7 +118,7 @@ export const realBackend = {
       ctx.body = { error: { code: 'internal', message: `real backend unavailable: ${backend.error.message}` } };
       return;
     }
-    if (ctx.path.startsWith('/__sandbox/')) return control(ctx, backend.sandbox);
+    if (ctx.path.startsWith('/__sandbox/') || ctx.path.startsWith('/__shop/')) return control(ctx, backend.sandbox);
     ctx.respond = false;
     await backend.proxyListener(ctx.req, ctx.res);
   },

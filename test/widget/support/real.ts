@@ -18,6 +18,12 @@ export async function payerDoes(orderId: string, action: string, amount?: string
   if (!answer.ok) throw new Error(`sandbox ${action} for ${orderId}: ${answer.status} ${await answer.text()}`);
 }
 
+/** The shop re-prices the order (its cart changed): the next create is priced at `amount`. */
+export async function shopReprices(orderId: string, amount: string): Promise<void> {
+  const answer = await fetch('/__shop/reprice', { method: 'POST', body: JSON.stringify({ orderId, amount }) });
+  if (!answer.ok) throw new Error(`re-pricing ${orderId}: ${answer.status}`);
+}
+
 /** The service's payments for the order (how many creates reached it). */
 export async function servicePayments(orderId: string): Promise<{ id: string; state: string; amount: string }[]> {
   return (await fetch(`/__sandbox/payments?orderId=${encodeURIComponent(orderId)}`)).json();
