@@ -34,12 +34,13 @@ export function partFiles(parts: string[]): Plugin {
 }
 
 function buildPart(part: string, kit: EsbuildPlugin, write: boolean) {
+  const names = exportedNames(`${WIDGET}parts/${part}.ts`).join(', ');
   return esbuild({
     stdin: {
       // The kit is bound before the part's functions run; a part reads kit names only inside them.
       contents: `import { bindKit } from '${KIT}';
-import * as part from './src/widget/parts/${part}.ts';
-export default (kit) => (bindKit(kit), part);`,
+import { ${names} } from './src/widget/parts/${part}.ts';
+export default (kit) => (bindKit(kit), { ${names} });`,
       resolveDir: ROOT,
       loader: 'ts',
     },
@@ -53,6 +54,26 @@ export default (kit) => (bindKit(kit), part);`,
     write,
     plugins: [kit],
   });
+}
+
+/** The names a part's entry exports (`export { a } from ...`, `export const b = ...`, `export function c`). */
+function exportedNames(path: string): string[] {
+  const program = parseSync(path, readFileSync(path, 'utf8'), { lang: 'ts' }).program as unknown as {
+    body: {
+      type: string;
+      exportKind?: string;
+      specifiers?: { exported: { name: string } }[];
+      declaration?: { id?: { name: string }; declarations?: { id: { name: string } }[] } | null;
+    }[];
+  };
+  const names = program.body.flatMap((statement) => {
+    if (statement.type !== 'ExportNamedDeclaration' || statement.exportKind === 'type') return [];
+    const declared = statement.declaration;
+    if (declared) return declared.declarations?.map((d) => d.id.name) ?? (declared.id ? [declared.id.name] : []);
+    return statement.specifiers?.map((s) => s.exported.name) ?? [];
+  });
+  if (names.length === 0) throw new Error(`${path} exports nothing: a part's entry exports what the element draws from it`);
+  return names;
 }
 
 /** The names that the file `path` imports from kit modules (type-only imports aside). */
