@@ -27,7 +27,8 @@ export function qrMatrix(text: string): QrMatrix {
   let version = 0;
   let dataCodewords = 0;
   do {
-    if (++version > 40) throw new RangeError(); // too long for a QR code: the callers draw none
+    // The callers draw no QR then; the requisites still say how to pay.
+    if (++version > 40) throw new RangeError(`${bytes.length} bytes are too long for a QR code at level M`);
     dataCodewords = Utils.getSymbolTotalCodewords(version) - ECCode.getTotalCodewordsCount(version, LEVEL);
   } while (4 + (version < 10 ? 8 : 16) + bytes.length * 8 > dataCodewords * 8);
 
@@ -112,8 +113,11 @@ export function qrMatrix(text: string): QrMatrix {
     for (let step = 0; step < size; step++) {
       for (let j = 0; j < 2; j++) {
         const row = upward ? size - 1 - step : step;
-        // Past the last codeword the remainder bits are light: undefined >>> n is 0.
-        if (!m.isReserved(row, right - j)) m.set(row, right - j, (codewords[i >>> 3]! >>> (7 - (i++ & 7))) & 1, false);
+        if (m.isReserved(row, right - j)) continue;
+        // Past the last codeword come the remainder bits, which are light.
+        const bit = i < codewords.length * 8 ? (codewords[i >>> 3]! >>> (7 - (i & 7))) & 1 : 0;
+        m.set(row, right - j, bit, false);
+        i++;
       }
     }
   }

@@ -16,8 +16,8 @@ export async function loadSbpBanks(endpoint: string, signal: AbortSignal): Promi
   const url = new URL(routeUrl(endpoint, 'sbp-banks'), document.baseURI);
   // Same-origin credentials are fetch's default; the proxy answers JSON whatever the Accept header says.
   const answer = await fetch(url, { signal });
-  // Nobody reads the error: the chooser just stays out.
-  if (!answer.ok) throw new Error();
+  // The chooser stays out then; the requisites carry the payment.
+  if (!answer.ok) throw new Error(`${url.pathname} answered ${answer.status}`);
   return readSbpBanks(await answer.json(), url.origin);
 }
 
