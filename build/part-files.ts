@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { type Plugin as EsbuildPlugin, build as esbuild } from 'esbuild';
 import { type Plugin, parseSync } from 'vite';
 import { KIT_MODULES } from '../src/widget/parts/kit-modules.js';
+import { BESIDE_THE_SCRIPT } from './language-files.js';
 import { minifyTemplateLiterals } from './minify-templates.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -45,12 +46,7 @@ export default (kit) => (bindKit(kit), { ${names} });`,
       loader: 'ts',
     },
     outfile: `dist/payin-checkout.${part}.part.js`,
-    bundle: true,
-    format: 'esm',
-    target: 'es2022',
-    minify: true,
-    charset: 'utf8',
-    logLevel: 'warning',
+    ...BESIDE_THE_SCRIPT,
     write,
     plugins: [kit],
   });
