@@ -24,12 +24,10 @@ import { languageFiles } from './build/language-files.js';
 import { minifyTemplates } from './build/minify-templates.js';
 import { partFiles } from './build/part-files.js';
 import { qrcodeAsModules } from './build/qrcode-as-modules.js';
-
-/** The languages beyond English: each becomes dist/payin-checkout.<lang>.js, loaded on demand from beside the script. */
-const LANGUAGES = ['ru', 'hi'];
+import { LANGUAGE_TAGS } from './src/widget/translations/language-tags.js';
 
 /** The on-demand parts (src/widget/parts/<part>.ts): each becomes dist/payin-checkout.<part>.part.js. */
-const PARTS = ['phone', 'upi-apps', 'sbp-banks', 'qr-image', 'results'];
+const PARTS = ['phone', 'upi-apps', 'sbp-banks', 'results'];
 
 /** The script-tag build's own module in place of the ES module build's (`./x.js` -> src/widget/<folder>/x.script.ts). */
 const scriptOnly = (name: string, folder: string) => ({
@@ -43,7 +41,7 @@ export default defineConfig({
   plugins: [
     qrcodeAsModules(),
     minifyTemplates(),
-    languageFiles(LANGUAGES),
+    languageFiles(LANGUAGE_TAGS),
     partFiles(PARTS),
     jsxTypings({ manifest: 'custom-elements.json', outDir: 'dist/jsx' }),
   ],

@@ -16,7 +16,7 @@ export const BESIDE_THE_SCRIPT = {
 } as const;
 
 /** dist/payin-checkout.<lang>.js for each language: `export default` its translation, minified, in UTF-8. */
-export function languageFiles(languages: string[]): Plugin {
+export function languageFiles(languages: readonly string[]): Plugin {
   return {
     name: 'payin-language-files',
     apply: 'build',

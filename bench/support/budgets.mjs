@@ -23,12 +23,12 @@ export const BUDGETS = {
 export const CORE_AIM = 15_000;
 
 /**
- * The parts one payment can load, by the longest way it can go: on a phone, with the chooser of its method, the
- * QR image, and a final screen. A desktop loads only the results part.
+ * The parts one payment can load, by the longest way it can go: on a phone, the layout (with the QR image to save
+ * or share) and the chooser of its method, then a final screen. A desktop loads only the results part.
  */
 export const JOURNEYS = {
-  'UPI on a phone': ['phone', 'upi-apps', 'qr-image', 'results'],
-  'SBP on a phone': ['phone', 'sbp-banks', 'qr-image', 'results'],
+  'UPI on a phone': ['phone', 'upi-apps', 'results'],
+  'SBP on a phone': ['phone', 'sbp-banks', 'results'],
   'a desktop': ['results'],
 };
 

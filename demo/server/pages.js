@@ -12,6 +12,23 @@
  * @typedef {{ sandboxUrl: string | undefined, strict?: boolean }} PageContext
  */
 
+/** Every language of the element, each by its own name: the checkout page links them, the module page offers them. */
+export const LANGUAGE_NAMES = {
+  en: 'English',
+  hi: 'हिन्दी',
+  bn: 'বাংলা',
+  te: 'తెలుగు',
+  mr: 'मराठी',
+  ta: 'தமிழ்',
+  gu: 'ગુજરાતી',
+  kn: 'ಕನ್ನಡ',
+  ml: 'മലയാളം',
+  pa: 'ਪੰਜਾਬੀ',
+  or: 'ଓଡ଼ିଆ',
+  ur: 'اردو',
+  ru: 'Русский',
+};
+
 /** @param {unknown} value */
 export function escapeHtml(value) {
   return String(value).replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -137,12 +154,15 @@ export function shopPage(catalogue, base, context) {
  * The checkout: this is all a shop adds to its page.
  * @param {Order} order
  * @param {string} method
- * @param {string} lang `ru` or `hi` for the element's language (the script loads its texts), else the page's English
+ * @param {string} lang a language of LANGUAGE_NAMES for the element (the script loads its texts), else the page's English
  * @param {PageContext} context
  */
 export function checkoutPage(order, method, lang, context) {
   const choice = method === 'upi' || method === 'sbp' ? html`method="${method}"` : html`methods="upi sbp"`;
-  const language = lang === 'ru' || lang === 'hi' ? html` lang="${lang}"` : html``;
+  const language = lang !== 'en' && Object.hasOwn(LANGUAGE_NAMES, lang) ? html` lang="${lang}"` : html``;
+  const links = Object.entries(LANGUAGE_NAMES).map(
+    ([tag, name]) => html`<a href="?method=${encodeURIComponent(method)}${tag === 'en' ? '' : `&lang=${tag}`}" lang="${tag}">${name}</a>`,
+  );
   return layout(
     `Order ${order.id}`,
     context,
@@ -153,7 +173,7 @@ export function checkoutPage(order, method, lang, context) {
   <aside>
     <h2>The shop's orders</h2>
     <div data-orders data-highlight="${order.id}">${ordersTable([order])}</div>
-    <p class="hint">The checkout in <a href="?method=${encodeURIComponent(method)}">English</a> · <a href="?method=${encodeURIComponent(method)}&amp;lang=hi" lang="hi">हिन्दी</a> · <a href="?method=${encodeURIComponent(method)}&amp;lang=ru" lang="ru">Русский</a>: the script loads the texts of the language it is given.</p>
+    <p class="hint">The checkout in ${links.flatMap((link, i) => (i ? [' · ', link] : [link]))}: the script loads the texts of the language it is given.</p>
     ${
       context.sandboxUrl
         ? html`<p class="hint">Play the payer: <a href="${context.sandboxUrl}/" target="_blank" rel="noopener">open the sandbox console</a> and press <em>pay</em>.</p>`
@@ -208,7 +228,7 @@ export function modulePage(context) {
 order: the same element is reconfigured.</p>
 <div class="controls">
   <label>Method <select id="method"><option value="upi">UPI</option><option value="sbp">SBP</option></select></label>
-  <label>Language <select id="lang"><option value="en">English</option><option value="hi">हिन्दी</option><option value="ru">Русский</option></select></label>
+  <label>Language <select id="lang">${Object.entries(LANGUAGE_NAMES).map(([tag, name]) => html`<option value="${tag}">${name}</option>`)}</select></label>
   <button type="button" id="new-order">New order</button>
 </div>
 <div class="checkout">

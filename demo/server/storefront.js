@@ -6,7 +6,7 @@
  */
 import { fileURLToPath } from 'node:url';
 import { CURRENCY_BY_METHOD } from './order-book.js';
-import { checkoutPage, homePage, modulePage, notFoundPage, ordersPage, shopPage } from './pages.js';
+import { checkoutPage, homePage, LANGUAGE_NAMES, modulePage, notFoundPage, ordersPage, shopPage } from './pages.js';
 import { serveFile } from './static-files.js';
 
 /**
@@ -75,8 +75,10 @@ export function createStorefront({ proxy, basePath, book, sandboxUrl, widgetModu
     if (path === '/module') return page(modulePage(context));
 
     // The script and, beside it, the languages and parts it loads on demand.
-    const script = /^\/(payin-checkout\.(?:iife|ru|hi|[\w-]+\.part)\.js)$/.exec(path)?.[1];
-    if (script) return (await serveFile(DIST, script)) ?? missingBuild();
+    const [, script = '', name = ''] = /^\/(payin-checkout\.([a-z]+|[a-z-]+\.part)\.js)$/.exec(path) ?? [];
+    if (name === 'iife' || name.endsWith('.part') || (name && Object.hasOwn(LANGUAGE_NAMES, name))) {
+      return (await serveFile(DIST, script)) ?? missingBuild();
+    }
     if (path === '/modules/payin-checkout.js') {
       return new Response(await widgetModule(), {
         headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },

@@ -15,6 +15,7 @@ import type { PartName, Parts } from './parts/part-types.js';
 import { styles } from './payin-checkout.styles.js';
 import { DEFAULT_UPI_APPS } from './phone/deep-links.js';
 import type { PhoneLayout } from './phone/phone-layout.js';
+import { overlay, type TextOverrides } from './translations/overlay.js';
 import { langOf, pickTranslation } from './translations/pick.js';
 import { renderScreen } from './views/screens.js';
 import { type Screen, screenOf, type ViewContext } from './views/view-context.js';
@@ -100,6 +101,7 @@ export class PayinCheckout extends LitElement {
     method: {},
     methods: {},
     lang: {},
+    texts: { type: Object },
     autostart: { type: Boolean },
     pollInterval: { type: Number, attribute: 'poll-interval' },
     platform: {},
@@ -125,8 +127,17 @@ export class PayinCheckout extends LitElement {
   /** Space-separated methods to let the shopper choose from, e.g. `sbp upi`. */
   methods = '';
 
-  /** The language of the texts (`en`, `ru`, `hi`); by default the closest `lang` of the page. */
+  /**
+   * The language of the texts: `en`, `hi`, `bn`, `te`, `mr`, `ta`, `gu`, `kn`, `ml`, `pa`, `or`, `ur` (right to
+   * left) or `ru`; by default the closest `lang` of the page.
+   */
   override lang = '';
+
+  /**
+   * The shop's own texts instead of the translation's, by key (see the Translation type), e.g.
+   * `{"payButton": "Pay now", "headings": {"paid": "Thank you!"}}`; in the element's language. Attribute: JSON.
+   */
+  texts: TextOverrides | undefined = undefined;
 
   /** Create the payment as soon as the element knows its order and method, without a pay button. */
   autostart = false;
@@ -285,7 +296,8 @@ export class PayinCheckout extends LitElement {
       this.#waiting.push(picked.then(() => this.requestUpdate()));
       return html`<div part="base" class="base" aria-busy="true"><slot name="header"></slot><slot name="footer"></slot></div>`;
     }
-    const { t, locale } = picked;
+    const { locale } = picked;
+    const t = overlay(picked.t, this.texts);
     const screen = this.screen;
     const ctx: ViewContext = {
       t,
@@ -315,7 +327,8 @@ export class PayinCheckout extends LitElement {
           : '';
     // role="status" is a polite, atomic live region by itself (no aria-live or aria-atomic needed); Lit writes the
     // boolean aria-busy as "true" or "false".
-    return html`<div part="base" class="base" lang=${locale}>
+    // The texts' direction, not the page's: an English checkout on an Urdu page stays left to right, and the reverse.
+    return html`<div part="base" class="base" lang=${locale} dir=${t.dir ?? 'ltr'}>
       <slot name="header"></slot>
       <section part="screen" class="screen ${screen}" aria-labelledby="heading"
         aria-busy=${screen === 'loading' || screen === 'preparing'}>${renderScreen(ctx, screen)}</section>

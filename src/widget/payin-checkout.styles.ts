@@ -3,8 +3,11 @@
  * `style-src 'self'`. Every color and size is a `--payin-*` custom property with its default on :host (or, for one
  * read in one place, as the fallback there, which also lets it inherit from the page); dark
  * defaults follow prefers-color-scheme and prefers-reduced-motion stops the spinner. Default colors keep a
- * contrast of at least 4.5:1 in both schemes; the QR stays black on white in both. The rules of the phone
- * layout and of the final screens travel with their parts (parts/phone.ts, parts/results.ts).
+ * contrast of at least 4.5:1 in both schemes; the QR stays black on white in both. Only logical properties
+ * (inline-start, not left), so that a right-to-left language mirrors the layout; a value (an amount, a UPI ID, a
+ * phone number) takes its direction from its own first letter, so digits are never reordered, and the QR, an SVG
+ * of its own, is never mirrored. The rules of the phone layout and of the final screens travel with their parts
+ * (parts/phone.ts, parts/results.ts).
  */
 import { css } from 'lit';
 
@@ -68,16 +71,16 @@ export const styles = css`
   .amount, dd { display: flex; flex-wrap: wrap; gap: 0.5em; align-items: center; justify-content: space-between }
   .amount .label { flex-basis: 100% }
   .amount .value { font-size: 1.6em }
-  .value { font-weight: 700; overflow-wrap: anywhere; font-variant-numeric: tabular-nums }
+  .value { font-weight: 700; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; unicode-bidi: plaintext }
   .requisites { display: grid; gap: 0.75em }
   .mono { font-family: ui-monospace, Menlo, Consolas, monospace }
   .pay-body { display: flex; flex-wrap: wrap; gap: var(--payin-spacing); justify-content: center }
   .details { gap: 0.75em; min-width: 0 }
   .pay-body .details { flex: 1 1 14rem }
   .qr { display: block; max-width: 100%; height: auto }
-  .clock { font-size: 1.25em; font-weight: 700; color: var(--payin-color-text); margin-left: 0.5em }
+  .clock { font-size: 1.25em; font-weight: 700; color: var(--payin-color-text); margin-inline-start: 0.5em }
   .urgent .clock, .error { color: var(--payin-color-danger) }
-  .notice { display: flex; flex-wrap: wrap; gap: 0.5em; padding: 0.5em 0.75em; border-left: 4px solid var(--payin-color-danger); background: var(--payin-color-surface) }
+  .notice { display: flex; flex-wrap: wrap; gap: 0.5em; padding: 0.5em 0.75em; border-inline-start: 4px solid var(--payin-color-danger); background: var(--payin-color-surface) }
   .spinner {
     width: 2rem; height: 2rem; border-radius: 50%; align-self: center;
     border: 3px solid var(--payin-color-border); border-top-color: var(--payin-color-accent);

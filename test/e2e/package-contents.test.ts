@@ -6,6 +6,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { LANGUAGE_TAGS } from '../../src/widget/translations/language-tags.js';
 
 const ROOT = new URL('../../', import.meta.url);
 
@@ -66,10 +67,10 @@ describe('the published package', () => {
     expect(run.status).toBe(0);
   });
 
-  it('ships the script-tag build with its parts and languages, the type declarations and the elements manifest', () => {
-    for (const file of ['iife', 'ru', 'hi']) expect(packed.has(`dist/payin-checkout.${file}.js`)).toBe(true);
-    for (const part of ['phone', 'upi-apps', 'sbp-banks', 'qr-image', 'results']) {
-      expect(packed.has(`dist/payin-checkout.${part}.part.js`)).toBe(true);
+  it('ships and exports the script-tag build with its parts and every language, the type declarations and the elements manifest', () => {
+    for (const file of ['iife', ...LANGUAGE_TAGS, ...['phone', 'upi-apps', 'sbp-banks', 'results'].map((part) => `${part}.part`)]) {
+      expect(packed.has(`dist/payin-checkout.${file}.js`)).toBe(true);
+      expect(exportTargets(manifest.exports)).toContain(`./dist/payin-checkout.${file}.js`);
     }
     expect(packed.has('custom-elements.json')).toBe(true);
     expect([...packed].some((p) => p.startsWith('dist/widget/') && p.endsWith('.d.ts'))).toBe(true);

@@ -63,6 +63,26 @@ describe('the languages beside the script', () => {
     await context.close();
   });
 
+  it('speaks Urdu right to left from its file beside the script, and takes a shop’s texts by their keys', async () => {
+    const context = await newContext(live.browser);
+    const page = await context.newPage();
+    await checkoutOnShop(page, live.demo.storeUrl, '/strict', 'upi');
+    await page.goto(`${page.url()}&lang=ur`);
+    await waitForScreen(page, 'pay');
+    const base = page.locator('payin-checkout [part="base"]');
+    await expect.poll(() => page.locator('payin-checkout [part="amount"]').textContent()).toMatch(/رقم/);
+    expect(await base.evaluate((el) => getComputedStyle(el).direction)).toBe('rtl');
+    // The script-tag build keeps the translation keys' names, so a shop's texts find them.
+    await page.evaluate(() => {
+      const checkout = document.querySelector('payin-checkout') as Element & { texts: unknown };
+      checkout.texts = { amountLabel: 'کل رقم', headings: { pay: 'QR اسکین کریں' } };
+    });
+    await expect.poll(() => page.locator('payin-checkout [part="amount"]').textContent()).toContain('کل رقم');
+    expect(await page.locator('payin-checkout [part="heading"]').textContent()).toBe('QR اسکین کریں');
+    expect(await cspViolations(page)).toEqual([]);
+    await context.close();
+  });
+
   it('shows English, and says why, when the language file is not beside the script', async () => {
     const context = await newContext(live.browser);
     const page = await context.newPage();

@@ -1,6 +1,6 @@
 // `npm test`: the typecheck and every suite, in order, each in its own process. A failing suite does not hide
-// the ones after it; the exit code is non-zero when any failed. Chrome, Firefox and redis-server are found (or
-// installed in one apt-get step) up front, before any test worker starts.
+// the ones after it; the exit code is non-zero when any failed. Chrome, Firefox, redis-server and a font for every
+// script of the checkout are found (or installed in one apt-get step) up front, before any test worker starts.
 import { spawnSync } from 'node:child_process';
 import { delimiter, join } from 'node:path';
 import { existsSync } from 'node:fs';
@@ -11,6 +11,15 @@ import { ensureRedisServer, findRedisServer } from './redis-server.mjs';
 
 let chrome;
 let firefox;
+
+/**
+ * True when fontconfig knows a font for every script the checkout speaks (Debian's fonts-noto-core has them all):
+ * without them the browser tests measure, and the screenshots show, boxes instead of Odia, Gurmukhi or Urdu.
+ */
+function hasFonts() {
+  const langs = ['hi', 'bn', 'te', 'ta', 'gu', 'kn', 'ml', 'pa', 'or', 'ur'];
+  return langs.every((lang) => (spawnSync('fc-list', [`:lang=${lang}`, 'family'], { encoding: 'utf8' }).stdout ?? '').trim() !== '');
+}
 
 /** True when `bin` is an executable on PATH. */
 function onPath(bin) {
@@ -30,6 +39,7 @@ try {
     !findChrome() && 'chromium',
     !findRedisServer() && 'redis-server',
     !findFirefox() && 'firefox-esr',
+    !hasFonts() && 'fonts-noto-core',
     ...interpreters,
   ].filter(Boolean);
   if (missing.length && canAptInstall()) aptInstall(missing);

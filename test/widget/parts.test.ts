@@ -75,7 +75,6 @@ describe('the parts', () => {
     const banks = await PARTS['sbp-banks']();
     expect(banks.bankChooser).to.be.a('function');
     expect(banks.SbpBankListController).to.be.a('function');
-    expect((await PARTS['qr-image']()).keepQr).to.be.a('function');
     const results = await PARTS.results();
     expect(results.resultScreen).to.be.a('function');
     for (const part of [phone, await PARTS['upi-apps'](), banks, results]) expect(part.styles().cssText).to.match(/\{/);

@@ -1,13 +1,17 @@
 // Every screen, saved as a PNG by screenshots.config.mjs (not a test: it asserts nothing).
 import { emulateMedia, executeServerCommand, setViewport } from '@web/test-runner-commands';
+import { en } from '../../src/widget/translations/en.js';
+import { LANGUAGE_TAGS } from '../../src/widget/translations/language-tags.js';
+import { LANGUAGES } from '../../src/widget/translations/languages.js';
+import { drawScreen, SCREEN_CASES, screenHost } from './support/every-screen.js';
 import { fakeScenario, mount, part, sleep, untilScreen } from './support/helpers.js';
 import { ManualClock } from './support/manual-clock.js';
 
 const C2B = 'https://qr.nspk.ru/AD10006M8KH1LSBP9B6PG3B6F8S51A3O?type=02&bank=100000000111&sum=150000&cur=RUB&crc=C08B';
 
-const shot = async (name: string) => {
+const shot = async (name: string, selector?: string) => {
   await sleep(150);
-  console.log(await executeServerCommand('screenshot', { name }));
+  console.log(await executeServerCommand('screenshot', { name, selector }));
 };
 
 describe('screenshots', () => {
@@ -103,5 +107,22 @@ describe('screenshots', () => {
     await untilScreen(phoneShape, 'late', 5000);
     await shot('25-phone-late');
     phoneShape.remove();
+  });
+
+  it('of every screen in every language, at 375 px (support/every-screen.ts)', async () => {
+    await emulateMedia({ colorScheme: 'light' });
+    await setViewport({ width: 375, height: 900 });
+    document.body.style.margin = '0';
+    document.body.style.fontFamily = 'sans-serif';
+    for (const lang of ['en', ...LANGUAGE_TAGS]) {
+      const t = lang === 'en' ? en : await LANGUAGES[lang]!();
+      const { host, root } = screenHost();
+      host.id = 'screen';
+      for (const [i, c] of SCREEN_CASES.entries()) {
+        drawScreen(root, t, lang, c);
+        await shot(`lang-${lang}-${String(i).padStart(2, '0')}-${c.name.replace(/\W+/g, '-')}`, '#screen');
+      }
+      host.remove();
+    }
   });
 });

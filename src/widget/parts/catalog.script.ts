@@ -43,6 +43,5 @@ export const PARTS: PartLoaders = {
   phone: besideTheScript('phone'),
   'upi-apps': besideTheScript('upi-apps'),
   'sbp-banks': besideTheScript('sbp-banks'),
-  'qr-image': besideTheScript('qr-image'),
   results: besideTheScript('results'),
 };

@@ -9,6 +9,5 @@ export const PARTS: PartLoaders = {
   phone: () => import('./phone.js'),
   'upi-apps': () => import('./upi-apps.js'),
   'sbp-banks': () => import('./sbp-banks.js'),
-  'qr-image': () => import('./qr-image.js'),
   results: () => import('./results.js'),
 };

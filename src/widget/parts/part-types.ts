@@ -10,7 +10,7 @@ import type { SbpBank } from '../phone/deep-links.js';
 import type { PhoneContext, PhoneLayout } from '../phone/phone-layout.js';
 import type { Screen, ViewContext } from '../views/view-context.js';
 
-/** On a phone: the pay screen's phone layout, the QR folded away (payin-checkout.phone.part.js). */
+/** On a phone: the pay screen's phone layout, the QR folded away with a way to save or share it (payin-checkout.phone.part.js). */
 export interface PhonePart {
   PhoneLayout: typeof PhoneLayout;
   styles(): CSSResult;
@@ -35,11 +35,6 @@ export interface SbpBanksPart {
   styles(): CSSResult;
 }
 
-/** Under the folded QR on a phone: save or share the QR as an image (payin-checkout.qr-image.part.js). */
-export interface QrImagePart {
-  keepQr(ctx: ViewContext, text: string): TemplateResult | typeof nothing;
-}
-
 /** The final screens' icon, amounts and next steps (payin-checkout.results.part.js). */
 export interface ResultsPart {
   resultScreen(ctx: ViewContext, screen: FinalScreen, title: TemplateResult): TemplateResult;
@@ -52,7 +47,6 @@ export interface Parts {
   phone: PhonePart;
   'upi-apps': UpiAppsPart;
   'sbp-banks': SbpBanksPart;
-  'qr-image': QrImagePart;
   results: ResultsPart;
 }
 

@@ -14,7 +14,7 @@ import type { SbpBankList } from '../parts/part-types.js';
 import { amountBlock, countdown, notices, otherMethod } from '../views/parts.js';
 import { requisites } from '../views/requisites.js';
 import type { ViewContext } from '../views/view-context.js';
-import { c2bLink } from './deep-links.js';
+import { c2bLink, type SbpBank } from './deep-links.js';
 import { type Platform, platformOf } from './device.js';
 import { HandoffController } from './handoff.js';
 import { otherDevice } from './other-device.js';
@@ -40,6 +40,8 @@ export interface PhoneContext extends ViewContext {
   upiApps: string[];
   /** The shopper's last app or bank on this device (offered first), unless the shop turned remembering off. */
   recall(kind: ChoiceKind): string | undefined;
+  /** The SBP banks as the proxy ordered them, once loaded. */
+  banks: SbpBank[] | undefined;
   bankQuery: string;
   filterBanks(query: string): void;
   /** Called in the tap on an app or bank link: remembers it and watches whether an app opened. */
@@ -51,7 +53,12 @@ export interface PhoneContext extends ViewContext {
   setOtherDevice(open: boolean): void;
 }
 
-export class PhoneLayout implements ReactiveController {
+/** What the element asks of the phone layout: its pay screen. */
+export interface PhoneScreen {
+  payScreen(view: ViewContext, payment: PaymentView, title: TemplateResult, qr: TemplateResult | undefined): TemplateResult;
+}
+
+export class PhoneLayout implements ReactiveController, PhoneScreen {
   readonly #host: ReactiveControllerHost;
   readonly #options: () => PhoneOptions;
   readonly #handoff: HandoffController;
@@ -87,6 +94,7 @@ export class PhoneLayout implements ReactiveController {
       platform: platformOf(options.platform),
       upiApps: options.upiApps,
       recall: (kind) => (options.remember ? recallChoice(kind) : undefined),
+      banks: payment.method === 'sbp' ? this.#bankList(view, options.endpoint) : undefined,
       bankQuery: this.#bankQuery,
       filterBanks: (query) => this.#change(() => (this.#bankQuery = query)),
       tapped: (kind, id) => {
@@ -97,34 +105,47 @@ export class PhoneLayout implements ReactiveController {
       otherDevice: this.#otherDevice,
       setOtherDevice: (open) => this.#change(() => (this.#otherDevice = open)),
     };
-    const { t } = ctx;
-    // The service's hosted payment page (an https link that is no C2B link) is a way to pay on this phone too.
-    const page = /^https:\/\//i.test(payment.qr ?? '') && !c2bLink(payment) ? payment.qr : undefined;
-    const chooser = this.#chooser(ctx, payment, options.endpoint);
-    return html`${title} ${amountBlock(ctx, payment, true)}
-      ${page ? html`<a part="open-app" class="button primary" href=${page} rel="noopener noreferrer">${t.openApp}</a>` : nothing} ${chooser}
-      ${
-        ctx.stuck
-          ? html`<div part="notice" class="notice" role="status"><span>${t.didntOpen}</span>
-            ${qr ? html`<button class="link" @click=${() => ctx.setOtherDevice(true)}>${t.otherDevice}</button>` : nothing}</div>`
-          : nothing
-      }
-      ${countdown(ctx)} ${notices(ctx)} ${requisites(ctx, payment, chooser === nothing && !page)}
-      ${qr ? otherDevice(ctx, payment.qr!, qr) : nothing} ${otherMethod(ctx)}`;
+    return phonePayScreen(ctx, payment, title, qr);
   }
 
-  /** The app or bank chooser, from its own part (without it, the requisites and the QR are the way to pay). */
-  #chooser(ctx: PhoneContext, payment: PaymentView, endpoint: string): TemplateResult | typeof nothing {
-    if (payment.method !== 'sbp') return ctx.part('upi-apps')?.appChooser(ctx, payment) ?? nothing;
-    const part = ctx.part('sbp-banks');
-    if (!part) return nothing;
+  /** The SBP bank list of `endpoint`, once the SBP banks part is there to load it. */
+  #bankList(view: ViewContext, endpoint: string): SbpBank[] | undefined {
+    const part = view.part('sbp-banks');
+    if (!part) return undefined;
     this.#banks ??= new part.SbpBankListController(this.#host);
     this.#banks.want(endpoint);
-    return part.bankChooser(ctx, payment, this.#banks.banks);
+    return this.#banks.banks;
   }
 
   #change(change: () => unknown): void {
     change();
     this.#host.requestUpdate();
   }
+}
+
+/** The phone's pay screen for `ctx`: a plain function of it, as every screen is. */
+export function phonePayScreen(
+  ctx: PhoneContext,
+  payment: PaymentView,
+  title: TemplateResult,
+  qr: TemplateResult | undefined,
+): TemplateResult {
+  const { t } = ctx;
+  // The service's hosted payment page (an https link that is no C2B link) is a way to pay on this phone too.
+  const page = /^https:\/\//i.test(payment.qr ?? '') && !c2bLink(payment) ? payment.qr : undefined;
+  // The app or bank chooser, from its own part (without it, the requisites and the QR are the way to pay).
+  const chooser =
+    (payment.method === 'sbp'
+      ? ctx.part('sbp-banks')?.bankChooser(ctx, payment, ctx.banks)
+      : ctx.part('upi-apps')?.appChooser(ctx, payment)) ?? nothing;
+  return html`${title} ${amountBlock(ctx, payment, true)}
+    ${page ? html`<a part="open-app" class="button primary" href=${page} rel="noopener noreferrer">${t.openApp}</a>` : nothing} ${chooser}
+    ${
+      ctx.stuck
+        ? html`<div part="notice" class="notice" role="status"><span>${t.didntOpen}</span>
+          ${qr ? html`<button class="link" @click=${() => ctx.setOtherDevice(true)}>${t.otherDevice}</button>` : nothing}</div>`
+        : nothing
+    }
+    ${countdown(ctx)} ${notices(ctx)} ${requisites(ctx, payment, chooser === nothing && !page)}
+    ${qr ? otherDevice(ctx, payment.qr!, qr) : nothing} ${otherMethod(ctx)}`;
 }

@@ -1,5 +1,5 @@
 /** Hindi: the language of many UPI payers. */
-import type { Translation } from './translation.js';
+import { plural, type Translation } from './translation.js';
 
 export const hi: Translation = {
   locale: 'hi',
@@ -53,8 +53,8 @@ export const hi: Translation = {
   sbpInstruction: (bank) => `अपने बैंक ऐप में SBP से इस फ़ोन नंबर पर ट्रांसफ़र करें${bank ? `, ${bank} चुनें` : ''}।`,
   instruction: 'इन विवरणों पर ठीक यही राशि ट्रांसफ़र करें।',
   timeLeft: 'बचा समय',
-  minutesLeft: (n) => `${n} मिनट बचे हैं`,
-  secondsLeft: (n) => `${n} सेकंड बचे हैं`,
+  minutesLeft: (n) => plural('hi', n, { one: '# मिनट बचा है', other: '# मिनट बचे हैं' }),
+  secondsLeft: (n) => plural('hi', n, { one: '# सेकंड बचा है', other: '# सेकंड बचे हैं' }),
   paidAmount: (amount) => `${amount} का भुगतान हुआ।`,
   paidDifferent: (paid, asked) => `${paid} का भुगतान हुआ (ऑर्डर ${asked} का था)।`,
   underpaidAmount: (paid, asked) => `${asked} में से ${paid} प्राप्त हुए।`,

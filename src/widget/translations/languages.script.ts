@@ -4,6 +4,7 @@
  * so a shop adds no tag and no configuration. A strict CSP that lets the script load lets them load too: they
  * come from the same place, and import() carries the script's nonce.
  */
+import { LANGUAGE_TAGS } from './language-tags.js';
 import type { Translation } from './translation.js';
 
 // Read while the script runs: currentScript is gone once it has. (Only a browser runs this build: lit needs a document.)
@@ -14,7 +15,6 @@ function besideTheScript(lang: string): () => Promise<Translation> {
   return async () => (await import(/* @vite-ignore */ new URL(`payin-checkout.${lang}.js`, scriptUrl).href)).default;
 }
 
-export const LANGUAGES: Readonly<Record<string, () => Promise<Translation>>> = {
-  ru: besideTheScript('ru'),
-  hi: besideTheScript('hi'),
-};
+export const LANGUAGES: Readonly<Record<string, () => Promise<Translation>>> = Object.fromEntries(
+  LANGUAGE_TAGS.map((lang) => [lang, besideTheScript(lang)]),
+);

@@ -13,6 +13,13 @@ export type ErrorKind = 'network' | 'paid' | 'setup' | 'other';
 export interface Translation {
   /** A BCP 47 tag for Intl (amounts, plurals). */
   locale: string;
+  /** `rtl` for a language written right to left: the element lays itself out mirrored. Absent: left to right. */
+  dir?: 'rtl';
+  /**
+   * The tag amounts are written in, when the language's own writes rupees otherwise than UPI apps do (Latin
+   * digits, Indian grouping: ₹12,34,567.50). CLDR gives some Indian languages Western grouping or native digits.
+   */
+  amountLocale?: string;
   payButton: string;
   /** Names of the methods; an unknown method is shown in capitals. */
   methods: Record<string, string>;

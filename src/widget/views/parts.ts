@@ -19,7 +19,7 @@ export function spinner(): TemplateResult {
 }
 
 export function money(ctx: ViewContext, payment: PaymentView, amount = payment.amount): string {
-  return formatAmount(amount, payment.currency, ctx.locale);
+  return formatAmount(amount, payment.currency, ctx.t.amountLocale ?? ctx.locale);
 }
 
 export function amountBlock(ctx: ViewContext, payment: PaymentView, copyable: boolean): TemplateResult {

@@ -5,7 +5,7 @@
  */
 import type { FlowState, PaymentFlowController } from '../controllers/payment-flow.js';
 import type { PartName, Parts } from '../parts/part-types.js';
-import type { PhoneLayout } from '../phone/phone-layout.js';
+import type { PhoneScreen } from '../phone/phone-layout.js';
 import type { Translation } from '../translations/translation.js';
 
 export type Screen =
@@ -38,7 +38,7 @@ export interface ViewContext {
   /** An on-demand part, once loaded (asking starts the load and draws again when it ends); undefined until then or when it failed. */
   part<K extends PartName>(name: K): Parts[K] | undefined;
   /** On a phone, once the phone part is there: the pay screen's phone layout (the QR folded, the app choosers first). */
-  phoneLayout(): PhoneLayout | undefined;
+  phoneLayout(): PhoneScreen | undefined;
 }
 
 /** Which screen a flow state is. */

@@ -1,11 +1,11 @@
 /**
- * The QR image part: under the unfolded "Pay from another device" on a phone, a way to keep the QR for the "scan
- * from the gallery" habit: the Web Share API with the QR as a PNG file where the browser can share files, else a
- * download link. Without it the fold still shows the QR itself.
+ * Under the unfolded "Pay from another device" on a phone, a way to keep the QR for the "scan from the gallery"
+ * habit: the Web Share API with the QR as a PNG file where the browser can share files, else a download link.
+ * The image is drawn only once the shopper unfolds the QR.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import { qrPng } from '../qr-png.js';
 import type { ViewContext } from '../views/view-context.js';
+import { qrPng } from './qr-png.js';
 
 const FILE_NAME = 'payment-qr.png';
 

@@ -1,0 +1,22 @@
+/**
+ * A shop's own texts over a translation: the element's `texts` names the keys it changes, and for the keys that
+ * group several texts (headings, hints, errors, address, methods) only the members it names. Translation keys are
+ * therefore public names, kept as they are in every build.
+ */
+import type { Translation } from './translation.js';
+
+/** Any key of a translation, and of a group of texts any member of it. */
+export type TextOverrides = {
+  [K in keyof Translation]?: Translation[K] extends (...args: never[]) => string ? Translation[K] : Partial<Translation[K]>;
+};
+
+export function overlay(t: Translation, texts: TextOverrides | undefined): Translation {
+  if (!texts) return t;
+  const out: Record<string, unknown> = { ...t };
+  for (const [key, text] of Object.entries(texts)) {
+    if (text == null) continue;
+    const base = out[key];
+    out[key] = typeof text === 'object' && typeof base === 'object' ? { ...base, ...text } : text;
+  }
+  return out as unknown as Translation;
+}
