@@ -1,7 +1,7 @@
 """A tiny shop whose backend is Python (the standard library only), taking payins through the standalone proxy.
 
 It prices each order with a signed order token that its checkout page renders on the element, and it learns
-that an order is paid from the proxy's webhooks, verified with the same functions the README shows
+that an order is paid from the proxy's webhooks, verified with the same functions docs/standalone.md shows
 (examples/standalone/payin.py). Run it next to `npx payin-checkout proxy`:
 
     PAYIN_PROXY_URL=http://127.0.0.1:8787 PAYIN_ORDER_TOKEN_SECRET=... PAYIN_WEBHOOK_SECRET=whsec_... \

@@ -1,24 +1,24 @@
 /**
  * createPayinProxy(options): the shop's side of the checkout as one Fetch handler. It routes the paths under
  * `basePath`, answers CORS preflights and wrong methods, and is the one place where a thrown error becomes an
- * answer. The routes work on plain requests and answers (server/plain-exchange.ts): the Fetch handler turns the
+ * answer. The routes work on plain requests and answers (http/exchange.ts): the Fetch handler turns the
  * answer into a Response, the node adapter writes it to the socket as it is. Options are resolved (and checked) here, at start, so that a misconfigured proxy fails on boot rather
  * than on the first shopper.
  */
-import { pathnameOf, PLAIN_HANDLER, toResponse, type Answer, type PlainHandler, type PlainRequest } from '../server/plain-exchange.js';
+import { pathnameOf, PLAIN_HANDLER, toResponse, type Answer, type PlainHandler, type ProxyRequest } from './http/exchange.js';
 import type { ProxyContext } from './context.js';
 import { createContext } from './context.js';
-import { rememberClientAddress, type ProxyRequestInfo } from './client-address.js';
-import { corsHeaders, preflightAnswer, withHeaders } from './cors.js';
-import { errorAnswer, ProxyError } from './errors.js';
+import { rememberClientAddress, type ProxyRequestInfo } from './http/client-address.js';
+import { corsHeaders, preflightAnswer, withHeaders } from './http/cors.js';
+import { errorAnswer, ProxyError } from './http/errors.js';
 import { after, type MaybePromise } from './maybe-async.js';
-import { handleCallback } from './callback-route.js';
-import { handleCreate } from './create-route.js';
-import { handleEvents } from './events-route.js';
+import { handleCallback } from './use-cases/callback-route.js';
+import { handleCreate } from './use-cases/create-route.js';
+import { handleEvents } from './use-cases/events-route.js';
 import { resolveOptions, type PayinProxyOptions } from './options.js';
-import { reconcile, startReconcileLoop, type ReconcileResult } from './reconcile.js';
-import { handleStatus } from './status-route.js';
-import { enforceRate } from './rate-limit.js';
+import { reconcile, startReconcileLoop, type ReconcileResult } from './use-cases/reconcile.js';
+import { handleStatus } from './use-cases/status-route.js';
+import { enforceRate } from './http/rate-limit.js';
 
 export interface PayinProxy {
   /**
@@ -44,7 +44,7 @@ export interface PayinProxy {
 
 interface Route {
   methods: readonly string[];
-  handle: (request: PlainRequest, ctx: ProxyContext) => MaybePromise<Answer>;
+  handle: (request: ProxyRequest, ctx: ProxyContext) => MaybePromise<Answer>;
   /** Browser routes get CORS; the service's callback does not. */
   browser: boolean;
 }
@@ -75,7 +75,7 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
   const underBase = (pathname: string) => pathname === basePath || pathname.startsWith(baseSlash);
 
   // Not async: a route that answers at once (a final payment's status) is answered without a promise.
-  const answer = (request: PlainRequest, clientAddress: string | undefined): MaybePromise<Answer> => {
+  const answer = (request: ProxyRequest, clientAddress: string | undefined): MaybePromise<Answer> => {
     rememberClientAddress(request, clientAddress);
     const pathname = pathnameOf(request);
     const key = pathname.slice(basePath.length);

@@ -1,5 +1,5 @@
 export { createPayinProxy, type PayinProxy } from './create-proxy.js';
-export type { ProxyRequestInfo } from './client-address.js';
+export type { ProxyRequestInfo } from './http/client-address.js';
 export {
   DEFAULT_LIMITS,
   DEFAULT_TIMEOUTS,
@@ -11,8 +11,8 @@ export {
   type ProxyLimits,
   type ProxyTimeouts,
 } from './options.js';
-export type { ProxyStore, PaymentRecord, OrderRecord, OrderPaymentRef, OutboxEntry, StoredView } from './store.js';
-export type { ReconcileResult } from './reconcile.js';
-export { MemoryStore, createMemoryStore, type MemoryStoreOptions } from './memory-store.js';
-export { ProxyError } from './errors.js';
+export type { ProxyStore, PaymentRecord, OrderRecord, OrderPaymentRef, OutboxEntry, StoredView } from './infrastructure/store.js';
+export type { ReconcileResult } from './use-cases/reconcile.js';
+export { MemoryStore, createMemoryStore, type MemoryStoreOptions } from './infrastructure/memory-store.js';
+export { ProxyError } from './http/errors.js';
 export { consoleLogger, silentLogger, type ProxyLogger } from './logger.js';

@@ -7,14 +7,14 @@
 import type { SignatureEncoding } from '../shared/hmac.js';
 import type { PaymentView } from '../shared/payment-view.js';
 import { systemClock, type Clock } from '../shared/clock.js';
-import { clientAddressOf } from './client-address.js';
+import { clientAddressOf } from './http/client-address.js';
 import { consoleLogger, type ProxyLogger } from './logger.js';
-import { createMemoryStore } from './memory-store.js';
-import { nodeTransport } from './node-transport.js';
-import { fetchTransport, type ServiceTransport } from './service-transport.js';
-import type { ProxyStore } from './store.js';
+import { createMemoryStore } from './infrastructure/memory-store.js';
+import { nodeTransport } from './infrastructure/node-transport.js';
+import { fetchTransport, type ServiceTransport } from './infrastructure/service-transport.js';
+import type { ProxyStore } from './infrastructure/store.js';
 import { processEnv } from '../server/env.js';
-import { asFetchRequest, type PlainRequest } from '../server/plain-exchange.js';
+import { asFetchRequest, type ProxyRequest } from './http/exchange.js';
 
 export interface PricedOrder {
   /** The sum to pay, a decimal string ("250.00") or a number with at most two decimals. */
@@ -202,7 +202,7 @@ export interface ResolvedOptions {
   clock: Clock;
   random: () => number;
   logger: ProxyLogger;
-  clientId: (request: PlainRequest) => string | undefined;
+  clientId: (request: ProxyRequest) => string | undefined;
 }
 
 export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
@@ -267,7 +267,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
 
 /** The shop's own clientId gets a Fetch Request, whatever the runtime handed the proxy. */
 function shopClientId(clientId: (request: Request) => string | undefined) {
-  return (request: PlainRequest) => clientId(asFetchRequest(request));
+  return (request: ProxyRequest) => clientId(asFetchRequest(request));
 }
 
 function assertHttpUrl(value: string, name: string): void {

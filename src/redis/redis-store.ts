@@ -7,7 +7,7 @@
  * proxy's (wall-clock) milliseconds.
  */
 import type { Redis } from 'ioredis';
-import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/store.js';
+import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/infrastructure/store.js';
 import {
   CLAIM_ANNOUNCEMENT,
   EXTEND_ANNOUNCEMENT,

@@ -11,7 +11,7 @@ import { createSandbox } from './create-sandbox.js';
 import { DEMO_MERCHANT, type SandboxMerchant, type SbpShape } from './options.js';
 
 const USAGE = `Usage: payin-checkout sandbox [options]
-       payin-checkout proxy [--config payin.json]   (the standalone proxy server: see the README)
+       payin-checkout proxy [--config payin.json]   (the standalone proxy server: see docs/standalone.md)
 
 Options:
   --port <n>              port to listen on (default SANDBOX_PORT or 4010; 0 picks a free one)

@@ -19,7 +19,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { attachEventSink } from '../proxy/sse.js';
+import { attachEventSink } from '../proxy/http/sse.js';
 
 /** Answers whose end waits for the next turn; one setImmediate serves them all. */
 const ending: ServerResponse[] = [];

@@ -4,7 +4,7 @@
  * working directory) or `sqlite:/abs/path.db`; `redis://...` or `rediss://...`; `memory:`. The store modules are
  * imported only when named, so that a shop on memory never loads a native module or a Redis client.
  */
-import type { ProxyStore } from '../proxy/store.js';
+import type { ProxyStore } from '../proxy/infrastructure/store.js';
 import type { Clock } from '../shared/clock.js';
 
 export interface StoreFromUrlOptions {
@@ -32,7 +32,7 @@ export function storeWarning(url: string): string | undefined {
 export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {}): Promise<ProxyStore> {
   const text = url.trim();
   if (text === 'memory:') {
-    const { createMemoryStore } = await import('../proxy/memory-store.js');
+    const { createMemoryStore } = await import('../proxy/infrastructure/memory-store.js');
     return createMemoryStore({ clock: options.clock });
   }
   if (text.startsWith('sqlite:')) {

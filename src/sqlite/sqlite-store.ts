@@ -10,8 +10,8 @@
  */
 import type { Database, Statement } from 'better-sqlite3';
 import { systemClock, type Clock } from '../shared/clock.js';
-import { OneProcessStore } from '../proxy/one-process-store.js';
-import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/store.js';
+import { OneProcessStore } from '../proxy/infrastructure/one-process-store.js';
+import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/infrastructure/store.js';
 import { migrate } from './sqlite-schema.js';
 
 export interface SqliteStoreSettings {

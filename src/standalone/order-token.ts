@@ -24,7 +24,7 @@ async function mac(secret: string, payload: string): Promise<string> {
   return base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/** The token for `claims`; what the shop's page renders (the README shows it in PHP, Python and Ruby too). */
+/** The token for `claims`; what the shop's page renders (docs/standalone.md shows it in PHP, Python and Ruby too). */
 export async function signOrderToken(secret: string, claims: OrderTokenClaims): Promise<string> {
   const payload = base64url(encoder.encode(JSON.stringify(claims)));
   return `${payload}.${await mac(secret, payload)}`;

@@ -5,7 +5,7 @@
  * options, resolveOrder and onPaymentUpdate, so the ledger retries a webhook until the shop answers 2xx.
  */
 import type { PayinProxyOptions, PaymentUpdateInfo, PricedOrder } from '../proxy/options.js';
-import { ProxyError } from '../proxy/errors.js';
+import { ProxyError } from '../proxy/http/errors.js';
 import type { PaymentView } from '../shared/payment-view.js';
 import type { Metrics } from './metrics.js';
 import { verifyOrderToken } from './order-token.js';

@@ -2,7 +2,7 @@
  * POSTs to the shop's backend signed in the Standard Webhooks format (`webhook-id`, `webhook-timestamp`,
  * `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">` under the `whsec_` secret): the same
  * signature for the webhooks it receives and the pricing calls it answers, so the shop verifies both with one
- * function (the README shows it in PHP, Python and Ruby). Every call has a time limit; a non-2xx answer is an error.
+ * function (docs/standalone.md shows it in PHP, Python and Ruby). Every call has a time limit; a non-2xx answer is an error.
  */
 import { Webhook } from 'standardwebhooks';
 

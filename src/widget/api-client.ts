@@ -1,5 +1,5 @@
 /**
- * The browser's side of the proxy contract (the README's server setup): create, status and the event-stream URL. Every call takes
+ * The browser's side of the proxy contract (docs/proxy.md): create, status and the event-stream URL. Every call takes
  * an AbortSignal and has its own time limit, on the element's clock (so tests move it), and every failure becomes one PayinError carrying the code the UI
  * and the `payin-error` event speak in. Nothing the proxy answers is trusted as-is: payments go through
  * readPaymentView, which derives `outcome` and `final` again from `state`.

@@ -1,6 +1,6 @@
 /**
  * Every runnable file in examples/ takes a payment end to end against the real sandbox: it is started the way
- * the README says (node, Bun or Deno from npm; the worker bundled with esbuild and run in workerd through
+ * docs/runtimes.md says (node, Bun or Deno from npm; the worker bundled with esbuild and run in workerd through
  * miniflare), with the PAYIN_* variables pointing at a sandbox on loopback; a
  * payment is created through it, the payer pays in the sandbox, and the example's own hook prints "paid" and its
  * status route says so. The examples import the package by its public name, from the built dist/.

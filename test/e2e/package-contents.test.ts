@@ -76,6 +76,13 @@ describe('the published package', () => {
     expect([...packed].some((p) => p.startsWith('dist/widget/') && p.endsWith('.d.ts'))).toBe(true);
   });
 
+  it('ships every docs page the README links to, so that its links work in the tarball too', () => {
+    const readme = readFileSync(new URL('README.md', ROOT), 'utf8');
+    const pages = [...readme.matchAll(/\]\((docs\/[\w-]+\.md)\)/g)].map((m) => m[1]!);
+    expect(pages.length).toBeGreaterThan(5);
+    expect(pages.filter((page) => !packed.has(page))).toEqual([]);
+  });
+
   it('leaves out tests, sources, source maps and environment files', () => {
     const unwanted = [...packed].filter(
       (p) =>

@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { imageTypeOf } from '../../src/proxy/logo-fetch.js';
+import { imageTypeOf } from '../../src/proxy/infrastructure/logo-fetch.js';
 import { ORIGIN, setup } from '../proxy/harness.js';
 import { bounded, FUZZ_SEED, fuzzRuns } from './fuzz-settings.js';
 

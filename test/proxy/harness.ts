@@ -5,7 +5,7 @@
 import { signBody } from '../../src/shared/hmac.js';
 import { ManualClock } from '../../src/shared/manual-clock.js';
 import { createPayinProxy, type PayinProxyOptions } from '../../src/proxy/index.js';
-import { MemoryStore } from '../../src/proxy/memory-store.js';
+import { MemoryStore } from '../../src/proxy/infrastructure/memory-store.js';
 import { silentLogger } from '../../src/proxy/logger.js';
 import type { PaymentView } from '../../src/shared/payment-view.js';
 import { BASE_URL, FakeService, MERCHANT, SECRET, TOKEN } from './fake-service.js';

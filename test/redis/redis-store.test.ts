@@ -7,7 +7,7 @@ import { build } from 'esbuild';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore, type RedisStore, type RedisStoreOptions } from '../../src/redis/index.js';
-import { describeStoreContract, record } from '../proxy/store-contract.js';
+import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
 import { startRedisServer, type RedisServer } from './redis-server-harness.js';
 
 let server: RedisServer;

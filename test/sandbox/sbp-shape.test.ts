@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { createPayinProxy } from '../../src/proxy/index.js';
 import { silentLogger } from '../../src/proxy/logger.js';
-import { MemoryStore } from '../../src/proxy/memory-store.js';
+import { MemoryStore } from '../../src/proxy/infrastructure/memory-store.js';
 import { createSandbox, DEMO_MERCHANT } from '../../src/sandbox/index.js';
 import { ManualClock } from '../../src/shared/manual-clock.js';
 import { isSbpQrLink } from '../../src/shared/qr-payload.js';

@@ -119,7 +119,8 @@ describe('the proxy on node:http', () => {
     const plain = await served(
       Object.assign((request: Request) => proxy(request), {
         [PLAIN_HANDLER]: (request: PlainRequest, address: string | undefined) => {
-          const answer = proxy[PLAIN_HANDLER](request, address);
+          // The proxy's key is the same Symbol.for as the adapter's; its type is the proxy's own.
+          const answer = (proxy as unknown as Record<typeof PLAIN_HANDLER, PlainHandler>)[PLAIN_HANDLER](request, address);
           waited.push(answer instanceof Promise);
           return answer;
         },

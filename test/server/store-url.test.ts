@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { MemoryStore } from '../../src/proxy/memory-store.js';
+import { MemoryStore } from '../../src/proxy/infrastructure/memory-store.js';
 import { storeFromUrl, storeUrlFromEnv } from '../../src/server/store-url.js';
 import { SqliteStore } from '../../src/sqlite/sqlite-store.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/shared/manual-clock.js';
 import { createSqliteStore } from '../../src/sqlite/index.js';
-import { describeStoreContract, record } from '../proxy/store-contract.js';
+import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payin-sqlite-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -1,5 +1,5 @@
 /**
- * The README's PHP, Python and Ruby snippets (examples/standalone/payin.*), run by their interpreters: each
+ * The PHP, Python and Ruby snippets of docs/standalone.md (examples/standalone/payin.*), run by their interpreters: each
  * accepts a webhook the proxy signed and refuses an altered one, and each signs an order token the proxy
  * accepts. A missing interpreter fails with the command that installs it (npm test installs php-cli and ruby
  * as root on Debian).
@@ -49,8 +49,8 @@ describe.each(LANGUAGES)('the %s snippet', (_, binary, file, install) => {
     expect((await verifyOrderToken(TOKEN_SECRET, token, 'A-8', Date.now())).ok).toBe(false);
   });
 
-  it('is shown in the README as it is', () => {
-    const readme = readFileSync('README.md', 'utf8');
+  it('is shown in docs/standalone.md as it is', () => {
+    const readme = readFileSync('docs/standalone.md', 'utf8');
     const code = readFileSync(file, 'utf8');
     const functions = code.slice(0, code.search(/\n(if __name__|if \(PHP_SAPI|if __FILE__)/));
     expect(readme).toContain(functions.trim());

@@ -1,0 +1,141 @@
+/**
+ * The proxy's state, behind an asynchronous interface so that several proxy instances can share it (the memory
+ * store serves one process, SQLite one durable process, Redis many). Each operation is one that must be atomic
+ * across instances: holding a lease (an order while its payment is created, the reconcile sweep), writing a
+ * payment only over the version that was read (so that an older state never overwrites a newer one), the outbox
+ * of announcements to the shop, counting requests in a window, and fanning state changes out to event streams.
+ *
+ * Only the ledger writes payments, orders and announcements. What must never repeat is never evicted by a
+ * time to live or by volume: paid orders (`paidBy`), committed announcements, and payment records that are
+ * final. Only scratch data of unfinished work expires: leases, counters, and records of payments that never
+ * got past `followUntil` may be dropped by a store that has to bound itself (documented per store).
+ */
+import type { PaymentView } from '../../shared/payment-view.js';
+
+/** The browser's view as stored: `serverTime` is added when answering; the two timestamps may still be missing. */
+export type StoredView = Omit<PaymentView, 'serverTime' | 'createdAt' | 'expiresAt'> & {
+  createdAt?: string;
+  expiresAt?: string;
+};
+
+export interface PaymentRecord {
+  view: StoredView;
+  /**
+   * What the shop's resolveOrder priced when the payment was created (for a payment adopted from the service,
+   * its `init_amount`). The payment is `paid` only when the paid amount covers this, else `underpaid`.
+   */
+  priced: { amount: string; currency: string };
+  /** Starts at 1 and grows by one with each change of the view: the event-stream id and the compare-and-set guard. */
+  version: number;
+  /** Epoch milliseconds of the last change. */
+  updatedAt: number;
+  /**
+   * Epoch milliseconds until which reconciliation keeps asking the service about this payment (its expiry plus
+   * a grace window for late payments); absent once nothing more is expected. The store keeps an index of the
+   * payments that have it, for `followedPayments`.
+   */
+  followUntil?: number;
+}
+
+export interface OrderPaymentRef {
+  id: string;
+  method: string;
+}
+
+/** The payments created for one order, oldest first. Written only by the holder of the order's lease. */
+export interface OrderRecord {
+  orderId: string;
+  payments: OrderPaymentRef[];
+  /** A create ended without an answer: look the order up at the service before creating another payment. */
+  uncertain?: boolean;
+  /**
+   * The payment that paid this order first. Set once, never cleared: a create for the order is refused from
+   * then on, and any other payment of it that is paid reaches the hook marked as a second payment.
+   */
+  paidBy?: string;
+}
+
+/** One announcement waiting in the outbox: the shop's hook has not yet succeeded for this payment and state. */
+export interface OutboxEntry {
+  paymentId: string;
+  state: string;
+  /** Failed deliveries so far (0 for a new entry). */
+  attempts: number;
+  /** Epoch milliseconds from which the entry may be delivered (again). */
+  dueAt: number;
+}
+
+export interface ProxyStore {
+  /**
+   * Takes the lease `key` for `owner` unless someone else holds a live one. The lease lapses after `leaseMs`, so
+   * a holder that crashed half-way never locks it for good. True when the caller now holds it. The ledger uses
+   * `order:<orderId>` while it creates a payment, and `sweep` for one reconcile sweep across instances.
+   */
+  claim(key: string, owner: string, leaseMs: number): Promise<boolean>;
+  /** Gives the lease back, but only if `owner` still holds it. */
+  release(key: string, owner: string): Promise<void>;
+
+  getOrder(orderId: string): Promise<OrderRecord | undefined>;
+  /** Written only by the holder of the order's lease, so a plain write is enough. */
+  putOrder(order: OrderRecord): Promise<void>;
+
+  /**
+   * The stored record. No change made to it may reach the store: hand out a copy (what a read from a database
+   * is), or a record frozen to its last nested object (the memory store shares one per version).
+   */
+  getPayment(id: string): Promise<PaymentRecord | undefined>;
+  /**
+   * Optional: the same read answered at once, for a store whose records live in this process (the memory store).
+   * A status poll of a final payment then waits for nothing (see maybe-async.ts). A store that has it answers
+   * exactly what getPayment would, with the same rule about changes.
+   */
+  getPaymentNow?(id: string): PaymentRecord | undefined;
+  /**
+   * Writes the record only when the stored version is `expectedVersion` (0: nothing stored yet). False when
+   * another writer came first: read again, merge again, try again. Keeps the follow index in step with
+   * `record.followUntil`.
+   */
+  putPayment(record: PaymentRecord, expectedVersion: number): Promise<boolean>;
+  /**
+   * Ids of payments with a `followUntil`, in id order, at most `limit`, starting after `afterId` (paging for a
+   * sweep that cannot hold them all at once).
+   */
+  followedPayments(limit: number, afterId?: string): Promise<string[]>;
+
+  /**
+   * Puts (payment, state) in the outbox, due at `dueAt`. False, and nothing changes, when it is already in the
+   * outbox or was announced (committed) before: a state is queued at most once, whatever path found it.
+   */
+  enqueueAnnouncement(paymentId: string, state: string, dueAt: number): Promise<boolean>;
+  /** Outbox entries due at `now` (dueAt <= now) that nobody holds, oldest due first, at most `limit`. */
+  dueAnnouncements(now: number, limit: number): Promise<OutboxEntry[]>;
+  /**
+   * Takes an outbox entry for delivery: the entry for exactly one caller, until it commits or reschedules or the
+   * lease lapses (a deliverer that crashed). Undefined when the entry is held, or not in the outbox at all.
+   */
+  claimAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<OutboxEntry | undefined>;
+  /**
+   * The deliverer is still at work (its hook has not answered yet): the held entry's lease runs until `leaseMs`
+   * from now. False, and nothing changes, when the entry is not held (its lease lapsed) or is gone. The outbox
+   * calls it every third of the lease while a hook runs, so a slow hook is never called a second time beside it.
+   */
+  extendAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<boolean>;
+  /** The hook succeeded: the entry leaves the outbox and (payment, state) is remembered as announced, for good. */
+  commitAnnouncement(paymentId: string, state: string): Promise<void>;
+  /** The hook failed: the claim is given back, `attempts` grows by one and the entry is due again at `dueAt`. */
+  rescheduleAnnouncement(paymentId: string, state: string, dueAt: number): Promise<void>;
+  /** True once (payment, state) was committed. */
+  wasAnnounced(paymentId: string, state: string): Promise<boolean>;
+
+  /** Adds `delta` to a counter and returns the new value; the counter expires `ttlMs` after this call. */
+  count(key: string, delta: number, ttlMs: number): Promise<number>;
+  /** Optional: count() answered at once, for a store whose counters live in this process (memory, SQLite). */
+  countNow?(key: string, delta: number, ttlMs: number): number;
+
+  publish(channel: string, message: string): Promise<void>;
+  /** Resolves once the subscription is live; call the returned function to end it. */
+  subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
+
+  /** Lets go of connections and files. The proxy never calls it: whoever made the store closes it. */
+  close?(): Promise<void>;
+}

@@ -1,0 +1,254 @@
+/**
+ * The ledger: the one writer of payments and orders. Whatever the proxy learns about a payment (a create answer,
+ * a status answer, a callback, a reconcile sweep) reaches the store through here. Writes are compare-and-set on
+ * the record's version, so two instances merging at once cannot lose a state; a change is published once per
+ * version for the event streams; every new state a shop should hear of is put in the outbox (outbox.ts, the
+ * one writer of announcements) before anyone is told; and an order is marked paid (orders.ts, the one holder of
+ * order leases) as soon as a payment of it is recorded paid, whether or not the shop has a hook. Which observed
+ * state may replace a stored one is the transition table (transitions.ts).
+ */
+import { randomToken } from '../../shared/bytes.js';
+import type { CreateAnswer } from '../../shared/provider-messages.js';
+import type { ProviderPayment } from '../../shared/provider-payment.js';
+import { parseTimestamp } from '../../shared/timestamps.js';
+import { Coalescer } from './coalesce.js';
+import type { PaymentUpdateSource, ResolvedOptions } from '../options.js';
+import { isIncomplete, mergeObservation, supersede, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
+import { mayFollow } from './transitions.js';
+import type { PaymentRecord } from '../infrastructure/store.js';
+import type { HeldOrder, OrderBook } from './orders.js';
+import type { Outbox } from './outbox.js';
+import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';
+
+/** What a subscriber of a payment's channel receives. */
+export interface PublishedChange {
+  version: number;
+  view: PaymentRecord['view'];
+}
+
+export const channelOf = (paymentId: string) => `payment:${paymentId}`;
+
+const SWEEP_LEASE = 'sweep';
+
+/** A busy order is asked again after 250 ms, 500 ms, ... : ten tries span more than the order lease's minute. */
+const SETTLE_RETRY_MS = 250;
+const SETTLE_TRIES = 10;
+
+/** A payment whose expiry is not known yet is followed this long before the service must have said it. */
+const UNKNOWN_EXPIRY_FOLLOW_MS = 60 * 60_000;
+
+export class Ledger {
+  readonly #coalescer: Coalescer;
+
+  constructor(
+    private readonly options: ResolvedOptions,
+    private readonly upstream: UpstreamClient,
+    private readonly outbox: Outbox,
+    private readonly orders: OrderBook,
+  ) {
+    this.#coalescer = new Coalescer(options.clock, options.timeouts.coalesceMs);
+  }
+
+  /**
+   * Merges an observation into the stored record; undefined when the payment is not one of ours. An answer that
+   * puts a known payment under another order is the service contradicting itself: an upstream failure, never a
+   * reason to move the payment.
+   */
+  async observe(observed: ObservedPayment, payUrl: string | undefined, source: PaymentUpdateSource): Promise<PaymentRecord | undefined> {
+    const { store } = this.options;
+    for (let attempt = 0; attempt < 16; attempt++) {
+      const current = await store.getPayment(observed.id);
+      if (!current) return undefined;
+      if (observed.orderId !== undefined && observed.orderId !== current.view.orderId) {
+        throw new UpstreamError('malformed', `the service described payment ${observed.id} under another orderId than it was created for`);
+      }
+      if (!mayFollow(current.view, observed.state)) return current; // a late, repeated or reordered notice
+      const view = mergeObservation(current.view, observed, undefined, payUrl, current.priced.amount);
+      if (view === current.view) return current;
+      const next = this.#next(current, view);
+      if (await store.putPayment(next, current.version)) {
+        await this.#recorded(next, source);
+        return next;
+      }
+    }
+    throw new Error(`payment ${observed.id} kept changing under 16 attempts to store it`);
+  }
+
+  /**
+   * Records the payment a create answered (or an uncertain create turned out to have made), and adds it to its
+   * order, whose lease the caller holds.
+   */
+  async recordCreated(held: HeldOrder, order: CreateContext, answer: CreateAnswer): Promise<PaymentRecord> {
+    const source = 'create';
+    const { store, clock } = this.options;
+    const view = mergeObservation(undefined, answer.payment, order, answer.url);
+    if (view.orderId !== order.orderId) {
+      throw new UpstreamError('malformed', 'the service answered the create with a payment of another order');
+    }
+    let record: PaymentRecord = this.#withFollow({
+      view,
+      priced: { amount: order.amount, currency: order.currency },
+      version: 1,
+      updatedAt: clock.now(),
+    });
+    if (await store.putPayment(record, 0)) {
+      await this.#recorded(record, source);
+    } else {
+      // A callback adopted this payment while its create answer was on its way (callback-route.ts).
+      const adopted = await store.getPayment(view.id);
+      if (adopted?.view.orderId !== order.orderId) {
+        throw new UpstreamError('malformed', `the service answered the create with payment ${view.id}, already known for another order`);
+      }
+      record = (await this.observe(answer.payment, answer.url, source)) ?? adopted;
+    }
+    await held.addCreated({ id: view.id, method: order.method });
+    return record;
+  }
+
+  /**
+   * Takes an open payment out of offer: its order was re-priced. Its pages hear it on their event streams and
+   * status calls; if it is paid anyway it is announced as `superseded`, never `paid` (see outcome.ts).
+   */
+  async supersede(paymentId: string): Promise<void> {
+    const { store, logger } = this.options;
+    for (let attempt = 0; attempt < 16; attempt++) {
+      const current = await store.getPayment(paymentId);
+      const view = current && supersede(current.view);
+      if (!current || !view) return;
+      const next = this.#next(current, view);
+      if (await store.putPayment(next, current.version)) {
+        logger.info('the order was re-priced: its open payment is superseded', { paymentId, orderId: view.orderId });
+        await this.#recorded(next, 'create');
+        return;
+      }
+    }
+    throw new Error(`payment ${paymentId} kept changing under 16 attempts to supersede it`);
+  }
+
+  /**
+   * Records a payment the store has no record of, from a status answer that describes it fully: the store lost
+   * it (a restarted memory store) or another deployment created it. It joins its order's payments so that the
+   * order rules still hold. Its price is the amount the service was asked for. Undefined when the answer lacks
+   * what a view needs.
+   */
+  async adopt(observed: ObservedPayment, source: PaymentUpdateSource): Promise<PaymentRecord | undefined> {
+    const { store, clock } = this.options;
+    const { orderId, method, currency } = observed;
+    const asked = observed.init_amount ?? observed.amount;
+    if (!orderId || !method || !asked || !currency) return undefined;
+    const view = mergeObservation(undefined, observed, { orderId, method, amount: asked, currency });
+    const record = this.#withFollow({ view, priced: { amount: asked, currency }, version: 1, updatedAt: clock.now() });
+    if (!(await store.putPayment(record, 0))) return this.observe(observed, undefined, source);
+    await this.#recorded(record, source);
+    await this.orders.join(orderId, { id: view.id, method });
+    return record;
+  }
+
+  /** Runs one reconcile sweep's `work` under the sweep lease, one sweep across instances; nothing when one runs. */
+  async whileSweeping(work: () => Promise<void>): Promise<void> {
+    const { store, timeouts } = this.options;
+    const owner = randomToken(12);
+    if (!(await store.claim(SWEEP_LEASE, owner, timeouts.sweepLeaseMs))) return;
+    try {
+      await work();
+    } finally {
+      await store.release(SWEEP_LEASE, owner);
+    }
+  }
+
+  /** Stops following a payment that is past its follow window without a final state. */
+  async unfollow(record: PaymentRecord): Promise<void> {
+    const { followUntil, ...rest } = record;
+    if (followUntil === undefined) return;
+    await this.options.store.putPayment({ ...rest, version: record.version + 1, updatedAt: this.options.clock.now() }, record.version);
+  }
+
+  async publish(record: PaymentRecord): Promise<void> {
+    const change: PublishedChange = { version: record.version, view: record.view };
+    await this.options.store.publish(channelOf(record.view.id), JSON.stringify(change));
+  }
+
+  /**
+   * Asks the service about the payment, sharing the call with every request for it in flight or answered within
+   * the coalescing window (in flight only, when `fresh`: a create must not make a second payment on an answer
+   * from seconds ago), and records what it said.
+   */
+  refresh(paymentId: string, source: PaymentUpdateSource, { fresh = false } = {}): Promise<void> {
+    const work = async () => {
+      await this.observe(await this.fetchFresh(paymentId), undefined, source);
+    };
+    return fresh ? this.#coalescer.run(paymentId, work, 0) : this.#coalescer.run(paymentId, work);
+  }
+
+  /**
+   * Asks the service again a few times over the next minute (2, 5, 15 and 45 s), until the payment is final:
+   * for a status answer that lags the service's own callback. The reconcile sweep goes on after that.
+   */
+  recheckSoon(paymentId: string): void {
+    const { clock, store, logger } = this.options;
+    const delays = [2_000, 5_000, 15_000, 45_000];
+    const step = (i: number) => {
+      if (i >= delays.length) return;
+      clock.setTimeout(
+        () => {
+          void (async () => {
+            if ((await store.getPayment(paymentId))?.view.final) return;
+            await this.observe(await this.fetchFresh(paymentId), undefined, 'callback');
+          })()
+            .catch((error) => logger.warn('asking the service again about a payment failed', { paymentId, error: String(error) }))
+            .finally(() => step(i + 1));
+        },
+        delays[i]! - (i === 0 ? 0 : delays[i - 1]!),
+      );
+    };
+    step(0);
+  }
+
+  /** A fresh status call, shared with nothing: for confirming a callback's claim that a payment was paid. */
+  async fetchFresh(paymentId: string): Promise<ObservedPayment> {
+    return pickPayment(await this.upstream.status({ paymentId }), paymentId);
+  }
+
+  #next(current: PaymentRecord, view: PaymentRecord['view']): PaymentRecord {
+    return this.#withFollow({ ...current, view, version: current.version + 1, updatedAt: this.options.clock.now() });
+  }
+
+  /** Open payments are followed until their expiry plus the grace window; final ones no more. */
+  #withFollow(record: PaymentRecord): PaymentRecord {
+    const { followUntil: _, ...rest } = record;
+    if (record.view.final) return rest;
+    const expiresAt = parseTimestamp(record.view.expiresAt);
+    const until =
+      expiresAt === undefined ? this.options.clock.now() + UNKNOWN_EXPIRY_FOLLOW_MS : expiresAt + this.options.timeouts.lateGraceMs;
+    return { ...rest, followUntil: until };
+  }
+
+  async #recorded(record: PaymentRecord, source: PaymentUpdateSource): Promise<void> {
+    await this.publish(record);
+    // The order is paid because the ledger recorded a payment of it paid, not because a hook heard of it: a
+    // proxy with no hook must refuse the order's next create too, even once its unpaid record would expire.
+    if (record.view.outcome === 'paid') await this.#settleOrLater(record, 0);
+    if (!isIncomplete(record.view)) await this.outbox.announce(record, source);
+  }
+
+  /** Settles the order now, or when the create holding its lease is done (tried again with backoff, bounded). */
+  async #settleOrLater(record: PaymentRecord, attempt: number): Promise<void> {
+    if ((await this.orders.settle(record)) !== 'busy' || attempt >= SETTLE_TRIES) return;
+    const { clock, logger } = this.options;
+    clock.setTimeout(
+      () => {
+        this.#settleOrLater(record, attempt + 1).catch((error) =>
+          logger.warn('marking an order paid failed', { orderId: record.view.orderId, error: String(error) }),
+        );
+      },
+      SETTLE_RETRY_MS * 2 ** attempt,
+    );
+  }
+}
+
+/** The entry for this payment id in a status answer (an object or an array). */
+export function pickPayment(list: ProviderPayment[], paymentId: string): ProviderPayment {
+  const entry = list.find((p) => p.id === paymentId);
+  if (!entry) throw new UpstreamError('malformed', 'the status answer does not contain the payment asked for');
+  return entry;
+}

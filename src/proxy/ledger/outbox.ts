@@ -1,0 +1,170 @@
+/**
+ * Announcements to the shop as an outbox: the one writer of announcements. A new state is recorded first
+ * (ledger.ts), then queued here per payment and state, then handed to `onPaymentUpdate` until the hook succeeds:
+ * claim -> call -> commit, or reschedule with exponential backoff when it throws. The store's claim makes sure
+ * that no two calls for one payment and state run at once, on any instance, and its commit that none runs again.
+ * The claim is a lease (`hookLeaseMs`) renewed every third of it while the hook runs, so a hook slower than the
+ * lease is not called a second time beside itself; a deliverer that crashed renews nothing, and its lease lapses.
+ * Whichever path found the state delivers it at once; a failed delivery is retried by a timer of this process
+ * and by every reconcile sweep, so a shop whose database was down for a minute still hears "paid".
+ */
+import { describe } from '../http/errors.js';
+import type { OrderBook } from './orders.js';
+import type { PaymentUpdateSource, ResolvedOptions } from '../options.js';
+import { toPaymentView } from './payment-view-mapper.js';
+import type { PaymentRecord } from '../infrastructure/store.js';
+
+const FIRST_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 5 * 60_000;
+/** A busy order (a create holds its lease) is asked again this soon. */
+const BUSY_RETRY_MS = 250;
+
+export class Outbox {
+  #retryTimer: unknown;
+  #retryAt = Infinity;
+  #closed = false;
+
+  constructor(
+    private readonly options: ResolvedOptions,
+    private readonly orders: OrderBook,
+  ) {}
+
+  /** Queues the record's state unless it was queued or announced before. True when this call queued it. */
+  async enqueue(record: PaymentRecord): Promise<boolean> {
+    if (!this.options.onPaymentUpdate) return false;
+    const { id, state } = record.view;
+    return this.options.store.enqueueAnnouncement(id, state, this.options.clock.now());
+  }
+
+  /**
+   * Delivers (payment, state) if it is in the outbox and nobody else holds it. True when the hook was called and
+   * succeeded now. A hook that throws is logged and rescheduled, never thrown at the caller.
+   */
+  async deliver(paymentId: string, state: string, source: PaymentUpdateSource): Promise<boolean> {
+    const { onPaymentUpdate, store, clock, timeouts, logger } = this.options;
+    if (!onPaymentUpdate) return false;
+    const entry = await store.claimAnnouncement(paymentId, state, timeouts.hookLeaseMs);
+    if (!entry) return false;
+    const stopRenewing = this.#keepHeld(paymentId, state);
+    try {
+      const record = await store.getPayment(paymentId);
+      if (!record || record.view.state !== state) {
+        // Superseded by a later state before anyone was told: the later one, queued on its own, is what counts.
+        await store.commitAnnouncement(paymentId, state);
+        return false;
+      }
+      let info: { source: PaymentUpdateSource; secondPaymentOf?: string } = { source };
+      if (record.view.outcome === 'paid') {
+        const settled = await this.orders.settle(record);
+        if (settled === 'busy') {
+          await this.#reschedule(paymentId, state, clock.now() + BUSY_RETRY_MS);
+          return false;
+        }
+        info = { ...info, ...settled };
+      }
+      // A copy of its own: the stored record may be shared and frozen (memory-store.ts).
+      await onPaymentUpdate(structuredClone(toPaymentView(record.view, clock.now())), info);
+      await store.commitAnnouncement(paymentId, state);
+      return true;
+    } catch (error) {
+      const attempts = entry.attempts + 1;
+      const delay = retryDelay(attempts, this.options.random);
+      logger.error('onPaymentUpdate failed; it will be called again', {
+        paymentId,
+        state,
+        attempt: attempts,
+        retryInMs: delay,
+        error: describe(error),
+      });
+      await this.#reschedule(paymentId, state, clock.now() + delay);
+      return false;
+    } finally {
+      stopRenewing();
+    }
+  }
+
+  /** Renews the claim on (payment, state) every third of its lease until the returned function is called. */
+  #keepHeld(paymentId: string, state: string): () => void {
+    const { clock, store, timeouts, logger } = this.options;
+    let stopped = false;
+    let timer: unknown;
+    const renewLater = () => {
+      timer = clock.setTimeout(() => {
+        store.extendAnnouncement(paymentId, state, timeouts.hookLeaseMs).then(
+          (held) => {
+            if (stopped) return;
+            if (held) renewLater();
+            else logger.warn('onPaymentUpdate is still running after its lease lapsed', { paymentId, state });
+          },
+          (error) => {
+            if (stopped) return;
+            logger.warn('renewing the lease of a running onPaymentUpdate failed', { paymentId, state, error: describe(error) });
+            renewLater();
+          },
+        );
+      }, timeouts.hookLeaseMs / 3);
+    };
+    renewLater();
+    return () => {
+      stopped = true;
+      clock.clearTimeout(timer);
+    };
+  }
+
+  /** Queues and delivers a freshly recorded state; a reconcile sweep only queues, and delivers when it drains. */
+  async announce(record: PaymentRecord, source: PaymentUpdateSource): Promise<void> {
+    if ((await this.enqueue(record)) && source !== 'reconcile') await this.deliver(record.view.id, record.view.state, source);
+  }
+
+  /**
+   * Delivers every entry that is due, then sets this process's timer for the next one waiting (queued by
+   * another path, another instance, or before a restart); the number of successful hook calls.
+   */
+  async drain(source: PaymentUpdateSource, limit = 500): Promise<number> {
+    const announced = await this.#drainDue(source, limit);
+    const [next] = await this.options.store.dueAnnouncements(Number.MAX_SAFE_INTEGER, 1);
+    if (next) this.#wakeAt(next.dueAt);
+    return announced;
+  }
+
+  async #drainDue(source: PaymentUpdateSource, limit: number): Promise<number> {
+    const { store, clock } = this.options;
+    let announced = 0;
+    for (const entry of await store.dueAnnouncements(clock.now(), limit)) {
+      if (await this.deliver(entry.paymentId, entry.state, source)) announced++;
+    }
+    return announced;
+  }
+
+  /** Stops the retry timer (the proxy is closing). */
+  close(): void {
+    this.#closed = true;
+    this.options.clock.clearTimeout(this.#retryTimer);
+  }
+
+  async #reschedule(paymentId: string, state: string, dueAt: number): Promise<void> {
+    await this.options.store.rescheduleAnnouncement(paymentId, state, dueAt);
+    this.#wakeAt(dueAt);
+  }
+
+  /** One timer for this process, set for the earliest retry it knows of. */
+  #wakeAt(at: number): void {
+    const { clock } = this.options;
+    if (this.#closed || at >= this.#retryAt) return;
+    clock.clearTimeout(this.#retryTimer);
+    this.#retryAt = at;
+    this.#retryTimer = clock.setTimeout(
+      () => {
+        this.#retryAt = Infinity;
+        this.drain('outbox').catch((error) => this.options.logger.error('retrying announcements failed', { error: describe(error) }));
+      },
+      Math.max(0, at - clock.now()),
+    );
+  }
+}
+
+/** 1 s, 2 s, 4 s ... capped at 5 minutes, each with up to half of it as jitter. */
+export function retryDelay(attempt: number, random: () => number): number {
+  const base = Math.min(MAX_RETRY_MS, FIRST_RETRY_MS * 2 ** Math.max(0, attempt - 1));
+  return Math.round(base / 2 + (random() * base) / 2);
+}

@@ -1,0 +1,177 @@
+/**
+ * From what the service says about a payment to what the browser may see. Whether an observation may replace
+ * the stored view at all is the ledger's transition table (transitions.ts); this module merges one that may.
+ * Fields the answer lacks keep their earlier value: the status answer has no hosted-page url, a callback may leave
+ * out requisites. userId, commission, rate and merchantId never get in. `supersede` marks an open payment of a
+ * re-priced order (see outcome.ts).
+ */
+import { isFinalOutcome, outcomeOf, settledOutcome, supersededOutcome } from '../../shared/outcome.js';
+import type { PaymentView, Requisites } from '../../shared/payment-view.js';
+import type { ProviderPayment } from '../../shared/provider-payment.js';
+import { qrPayload, webUrl } from '../../shared/qr-payload.js';
+import { parseTimestamp, toIso } from '../../shared/timestamps.js';
+import { ProxyError } from '../http/errors.js';
+import type { StoredView } from '../infrastructure/store.js';
+
+/** A Payment as far as one answer told it; only id and state are sure to be there. */
+export type ObservedPayment = Partial<ProviderPayment> & Pick<ProviderPayment, 'id' | 'state'>;
+
+/** What the proxy knew before the service said anything: the shop's price and the browser's choice. */
+export interface CreateContext {
+  orderId: string;
+  method: string;
+  amount: string;
+  currency: string;
+}
+
+/** Fields of the service's Payment that are mapped (or deliberately dropped); the rest may carry an SBP link. */
+const KNOWN_FIELDS = new Set([
+  'id',
+  'orderId',
+  'datetime',
+  'created_at',
+  'expired_at',
+  'status',
+  'type',
+  'userId',
+  'amount',
+  'init_amount',
+  'amount_commission_less',
+  'currency',
+  'rate',
+  'commission',
+  'method',
+  'requisites',
+  'merchantId',
+]);
+
+/**
+ * The view after this observation, or `previous` itself (same object) when the observation changes nothing
+ * the browser could see. Call it only for an observation the transition table lets follow `previous`. `payUrl` is the hosted page from a create answer, when it had one. `pricedAmount` is
+ * what the shop's resolveOrder asked for: a finished payment is `paid` only when what was paid covers it.
+ */
+export function mergeObservation(
+  previous: StoredView | undefined,
+  observed: ObservedPayment,
+  context?: CreateContext,
+  payUrl?: string,
+  pricedAmount?: string,
+): StoredView {
+  const base = previous ?? context;
+  if (!base) throw new Error('mergeObservation needs a stored view or a create context');
+  const paid = outcomeOf(observed.state) === 'paid';
+  // Before payment `amount` is what the payer is asked for; once paid it is what was paid (the service may
+  // recalculate), and the sum asked for moves to initAmount when the two differ.
+  const asked = observed.init_amount ?? (paid ? undefined : observed.amount) ?? previous?.amount ?? context!.amount;
+  const amount = paid ? (observed.amount ?? asked) : asked;
+  const settled = settledOutcome(observed.state, amount, pricedAmount ?? context?.amount ?? asked);
+  // A superseded payment stays superseded (see outcome.ts), and is final when the service's state is.
+  const outcome = previous?.outcome === 'superseded' ? supersededOutcome(settled) : settled;
+  const view: StoredView = {
+    id: observed.id,
+    orderId: observed.orderId ?? base.orderId,
+    method: observed.method ?? base.method,
+    state: observed.state,
+    outcome,
+    final: isFinalOutcome(settled),
+    amount,
+    currency: observed.currency ?? base.currency,
+  };
+  if (paid && asked !== amount) view.initAmount = asked;
+  const createdAt = isoOf(observed.created_at) ?? previous?.createdAt;
+  const expiresAt = isoOf(observed.expired_at) ?? previous?.expiresAt;
+  if (createdAt) view.createdAt = createdAt;
+  if (expiresAt) view.expiresAt = expiresAt;
+  const requisites = requisitesOf(observed.requisites) ?? previous?.requisites;
+  if (requisites) view.requisites = requisites;
+  const url = webUrl(payUrl) ?? webUrl((observed as Record<string, unknown>).url) ?? previous?.payUrl;
+  if (url) view.payUrl = url;
+  const extra = [
+    observed.media,
+    ...Object.entries(observed)
+      .filter(([key]) => !KNOWN_FIELDS.has(key))
+      .map(([, v]) => v),
+  ];
+  const qr =
+    qrPayload({
+      method: view.method,
+      amount: view.amount,
+      currency: view.currency,
+      orderId: view.orderId,
+      requisites,
+      payUrl: url,
+      extra,
+    }) ?? previous?.qr;
+  if (qr) view.qr = qr;
+  return previous && sameView(previous, view) ? previous : view;
+}
+
+/** The view of an open payment whose order the shop re-priced; undefined when there is nothing to change. */
+export function supersede(view: StoredView): StoredView | undefined {
+  if (view.final || view.outcome === 'superseded') return undefined;
+  return { ...view, outcome: 'superseded' };
+}
+
+/** True while the view lacks what the browser needs and only a status call can fill. */
+export function isIncomplete(view: StoredView): boolean {
+  return !view.createdAt || !view.expiresAt;
+}
+
+/** The answer for the browser, stamped with the proxy's clock. */
+export function toPaymentView(view: StoredView, now: number): PaymentView {
+  if (!view.createdAt || !view.expiresAt) throw expiryNotKnown();
+  return { ...view, createdAt: view.createdAt, expiresAt: view.expiresAt, serverTime: toIso(now) };
+}
+
+/**
+ * `{"payment": toPaymentView(view, now)}` as JSON text, written without the copy: the stored view's own JSON
+ * with the time appended, which is what JSON.stringify writes for the copy (its keys in the same order). It
+ * answers every status poll.
+ */
+export function paymentAnswerJson(view: StoredView, now: number): string {
+  if (!view.createdAt || !view.expiresAt) throw expiryNotKnown();
+  return `{"payment":${viewJsonOpen(view)},"serverTime":"${toIso(now)}"}}`;
+}
+
+/** The JSON of frozen views (the memory store's, which every read of one version shares), without its closing brace. */
+const frozenViewJson = new WeakMap<StoredView, string>();
+
+function viewJsonOpen(view: StoredView): string {
+  let json = frozenViewJson.get(view);
+  if (json === undefined) {
+    json = JSON.stringify(view).slice(0, -1);
+    if (Object.isFrozen(view)) frozenViewJson.set(view, json);
+  }
+  return json;
+}
+
+const expiryNotKnown = () => new ProxyError('upstream_error', "the service has not told the payment's expiry yet; try again shortly");
+
+function isoOf(value: unknown): string | undefined {
+  const ms = parseTimestamp(value);
+  return ms === undefined ? undefined : toIso(ms);
+}
+
+function requisitesOf(value: ProviderPayment['requisites']): Requisites | undefined {
+  if (!value || typeof value.address !== 'string' || value.address.trim() === '') return undefined;
+  const out: Requisites = { address: value.address };
+  if (typeof value.recipient === 'string' && value.recipient !== '') out.recipient = value.recipient;
+  if (typeof value.bank === 'string' && value.bank !== '') out.bank = value.bank;
+  return out;
+}
+
+function sameView(a: StoredView, b: StoredView): boolean {
+  return canonical(a) === canonical(b);
+}
+
+/** JSON with sorted keys at every level, so that field order never counts as a change. */
+function canonical(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonical).join(',')}]`;
+  if (value && typeof value === 'object') {
+    const entries = Object.entries(value)
+      .filter(([, v]) => v !== undefined)
+      .sort(([x], [y]) => (x < y ? -1 : 1));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonical(v)}`).join(',')}}`;
+  }
+  return JSON.stringify(value);
+}

@@ -1,0 +1,89 @@
+/**
+ * POST {basePath}/callback: the service's signed notice of a new state. The signature is checked over the raw
+ * bytes before anything is parsed, so a forged or altered body changes nothing. Nothing is signed against replay,
+ * so the handling is idempotent and monotonic instead: duplicates and late arrivals are acknowledged without
+ * effect, and "paid" is believed only after a status call says so. The answer is 200 once the state is recorded
+ * (the shop's hook is called by the outbox, and retried there if it fails); 5xx only when it could not be
+ * recorded (the store or the service failed), so that the service delivers again.
+ */
+import { outcomeOf } from '../../shared/outcome.js';
+import { verifySignature } from '../../shared/hmac.js';
+import { parseCallbackBody } from '../../shared/provider-messages.js';
+import { BodyConsumedError, BodyTooLargeError, parseJsonBytes, readBody } from '../../server/body.js';
+import type { Answer, ProxyRequest } from '../http/exchange.js';
+import type { ProxyContext } from '../context.js';
+import { jsonAnswer, ProxyError } from '../http/errors.js';
+import type { ObservedPayment } from '../ledger/payment-view-mapper.js';
+import { UpstreamError } from '../infrastructure/upstream-client.js';
+
+export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): Promise<Answer> {
+  const { options, ledger } = ctx;
+  const { provider, store, logger } = options;
+  let bytes: Uint8Array;
+  try {
+    bytes = await readBody(request, options.limits.callbackBodyBytes);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new ProxyError('payload_too_large', `callback body over ${error.limit} bytes`);
+    if (error instanceof BodyConsumedError) throw new ProxyError('internal', error.message, { cause: error });
+    throw new ProxyError('bad_request', 'the callback body could not be read', { cause: error });
+  }
+  const signed = await verifySignature(provider.secret, bytes, request.headers.get('signature'), provider.signatureEncoding);
+  if (!signed) {
+    logger.warn('refused a callback whose Signature does not verify');
+    throw new ProxyError(
+      'bad_request',
+      'the Signature does not verify over the raw body (wrong PAYIN_SECRET, or is the body re-serialised before the proxy, by express.json() for example?)',
+      { status: 401 },
+    );
+  }
+  const json = parseJsonBytes(bytes);
+  const parsed = json.ok ? parseCallbackBody(json.value) : undefined;
+  if (!parsed?.ok) throw new ProxyError('bad_request', parsed ? parsed.error : 'the callback body is not JSON, or nested too deeply');
+  const notice = parsed.value;
+
+  const stored = await store.getPayment(notice.id);
+  if (!stored) return adoptUnknown(notice.id, ctx);
+  let observed: ObservedPayment = notice;
+  if (outcomeOf(notice.state) === 'paid' && !stored.view.final) {
+    // Paid ships goods: believe the service's status answer, not the notice alone.
+    observed = await ledger.fetchFresh(notice.id);
+    if (outcomeOf(observed.state) !== 'paid') {
+      // The status answer may lag the service's own callback: ask again soon, and the sweep goes on after that.
+      logger.warn('a callback said paid but the status answer disagrees; storing the status answer and asking again soon', {
+        paymentId: notice.id,
+        state: observed.state,
+      });
+      ledger.recheckSoon(notice.id);
+    }
+  }
+  await ledger.observe(observed, undefined, 'callback');
+  return acknowledged();
+}
+
+/**
+ * A verified notice about a payment this proxy has no record of: the store lost it (a restarted memory store)
+ * or another deployment created it. The signature proves the service sent it for this merchant, so the payment
+ * is looked up and, when the service knows it, recorded and announced: a shop must hear "paid" even after a
+ * restart. A service that does not know the payment gets 200 and nothing changes; one that cannot answer now
+ * gets 502, so that it delivers the notice again.
+ */
+async function adoptUnknown(paymentId: string, ctx: ProxyContext): Promise<Answer> {
+  const { ledger, options } = ctx;
+  let fresh: ObservedPayment;
+  try {
+    fresh = await ledger.fetchFresh(paymentId);
+  } catch (error) {
+    if (error instanceof UpstreamError && !error.retryable) {
+      options.logger.info('ignored a callback for a payment the service does not know', { paymentId });
+      return acknowledged();
+    }
+    throw error;
+  }
+  const record = await ledger.adopt(fresh, 'callback');
+  if (!record) {
+    options.logger.warn('ignored a callback for an unknown payment the status answer does not describe fully', { paymentId });
+  }
+  return acknowledged();
+}
+
+const acknowledged = () => jsonAnswer(200, { ok: true });

@@ -1,0 +1,68 @@
+/**
+ * POST {basePath}/payments: `{orderId, method}` in, `{payment, token}` out. The shop prices the order; the
+ * upstream body is built from that answer and the configuration alone. Which payment the request gets (the
+ * order's pending one again, a 409 once paid, or a new one) is the ledger's decision under the order's lease
+ * (ledger/order-payments.ts); this route reads, checks, prices and answers. Read top to bottom, a create is:
+ *
+ * 1. the router (create-proxy.ts) picks this route;
+ * 2. the body's fields are read (http/json-body.ts);
+ * 3. the client's and the order's create rate is counted (http/rate-limit.ts);
+ * 4. the shop prices the order (its `resolveOrder`, checked here);
+ * 5. the ledger finds the order's payment or, under the order's lease, has one made (ledger/order-payments.ts);
+ * 6. which is made at the service (create-upstream.ts, through infrastructure/upstream-client.ts);
+ * 7. and recorded, published and announced (ledger/ledger.ts);
+ * 8. the token is issued (http/payment-token.ts) and the answer written.
+ */
+import { isPositiveAmount, normalizeAmount } from '../../shared/money.js';
+import { orderIdProblem } from '../../shared/order-id.js';
+import type { ProxyContext } from '../context.js';
+import { jsonAnswer, ProxyError } from '../http/errors.js';
+import { asFetchRequest, type Answer, type ProxyRequest } from '../http/exchange.js';
+import { readJsonFields, requireText } from '../http/json-body.js';
+import { enforceRate } from '../http/rate-limit.js';
+import { toPaymentView, type CreateContext } from '../ledger/payment-view-mapper.js';
+
+const MAX_ORDER_TOKEN_CHARS = 4096;
+
+export async function handleCreate(request: ProxyRequest, ctx: ProxyContext): Promise<Answer> {
+  const { options } = ctx;
+  const body = await readJsonFields(request, options.limits.bodyBytes, ['orderId', 'method', 'orderToken'] as const);
+  const orderId = exactOrderId(body.orderId);
+  await enforceRate(options, request, 'create', `order:${orderId}`);
+  const order = await priced(request, ctx, orderId, body);
+  const { record, created } = await ctx.orderPayments.paymentFor(order);
+  const token = await ctx.tokens.issue(record.view.id);
+  return jsonAnswer(created ? 201 : 200, { payment: toPaymentView(record.view, options.clock.now()), token });
+}
+
+/** The order id exactly as the browser sent it, or a 400 naming why it cannot be sent to the service as is. */
+function exactOrderId(value: unknown): string {
+  if (typeof value !== 'string') throw new ProxyError('bad_request', 'orderId is required and must be a string');
+  const problem = orderIdProblem(value);
+  if (problem) throw new ProxyError('bad_request', `orderId ${problem}: send the order id exactly as the shop prices it`);
+  return value;
+}
+
+/** The order as the shop prices it: 404 when it does not know it, a thrown Error when its answer is invalid. */
+async function priced(
+  request: ProxyRequest,
+  ctx: ProxyContext,
+  orderId: string,
+  body: { method?: unknown; orderToken?: unknown },
+): Promise<CreateContext> {
+  const { options } = ctx;
+  const method = requireText(body.method, 'method', 32);
+  if (!options.methods.includes(method)) {
+    throw new ProxyError('bad_request', `method must be one of: ${options.methods.join(', ')}`);
+  }
+  const orderToken = body.orderToken === undefined ? undefined : requireText(body.orderToken, 'orderToken', MAX_ORDER_TOKEN_CHARS);
+  const price = await options.resolveOrder(orderId, method, asFetchRequest(request), orderToken === undefined ? {} : { orderToken });
+  if (!price) throw new ProxyError('not_found', 'no such order, or it cannot be paid from here');
+  const amount = normalizeAmount(price.amount);
+  if (amount === undefined || !isPositiveAmount(amount) || !/^[A-Z]{3}$/.test(String(price.currency))) {
+    throw new Error(
+      `resolveOrder returned an invalid price for order ${orderId}: amount must be positive with at most 2 decimals, currency a 3-letter code`,
+    );
+  }
+  return { orderId, method, amount, currency: price.currency };
+}

@@ -1,0 +1,43 @@
+/**
+ * Who may read a payment: the holder of the token issued when it was created. Shared by the status and the
+ * event-stream routes; the token is checked before the store is read.
+ */
+import { ProxyError } from '../http/errors.js';
+import type { PaymentRecord } from '../infrastructure/store.js';
+import { UpstreamError } from '../infrastructure/upstream-client.js';
+import type { ProxyContext } from '../context.js';
+import { after, type MaybePromise } from '../maybe-async.js';
+
+/**
+ * The record of `paymentId` if `token` is the one issued for it. A wrong token and an unknown payment get the
+ * same 404, so that guessing ids (they are time-based at the service) tells nothing. Tokens verify without the
+ * store: when the token is right but the store does not know the payment (a restart emptied it), the payment is
+ * looked up at the service and recorded again, so the open checkout goes on.
+ */
+export function readableRecord(ctx: ProxyContext, paymentId: string, token: string): MaybePromise<PaymentRecord> {
+  const { tokens, options } = ctx;
+  // At once for a kept token and a store that reads in this process (see maybe-async.ts): a poll's usual case.
+  return after(tokens.verify(paymentId, token), (valid) => {
+    if (!valid) throw notFound();
+    const { store } = options;
+    return after(
+      store.getPaymentNow ? store.getPaymentNow(paymentId) : store.getPayment(paymentId),
+      (record) => record ?? adopted(ctx, paymentId),
+    );
+  });
+}
+
+/** The payment looked up at the service and recorded again, for a right token the store knows nothing of. */
+async function adopted(ctx: ProxyContext, paymentId: string): Promise<PaymentRecord> {
+  let record: PaymentRecord | undefined;
+  try {
+    record = await ctx.ledger.adopt(await ctx.ledger.fetchFresh(paymentId), 'status');
+  } catch (error) {
+    if (error instanceof UpstreamError && !error.retryable) throw notFound();
+    throw error;
+  }
+  if (!record) throw notFound();
+  return record;
+}
+
+const notFound = () => new ProxyError('not_found', 'no payment with this id and token');

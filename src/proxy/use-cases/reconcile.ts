@@ -1,0 +1,97 @@
+/**
+ * Reconciliation: the proxy follows every payment it created until it is final, or past its expiry plus a grace
+ * window for late payments, with no browser open and no callback arriving. One sweep pages through the store's
+ * follow index, asks the service about the due payments in batches (`paymentIds`, up to 50 per call), records
+ * what it says through the ledger and delivers every announcement that is due. One sweep runs at a time across
+ * instances (the ledger's sweep lease). `proxy.reconcile()` runs one for cron jobs and serverless; on a
+ * long-lived server the proxy runs one every `reconcileEveryMs` by itself (create-proxy.ts).
+ */
+import type { ProviderPayment } from '../../shared/provider-payment.js';
+import { describe } from '../http/errors.js';
+import type { Ledger } from '../ledger/ledger.js';
+import type { ResolvedOptions } from '../options.js';
+import type { Outbox } from '../ledger/outbox.js';
+import type { UpstreamClient } from '../infrastructure/upstream-client.js';
+
+export interface ReconcileResult {
+  /** Payments asked about at the service. */
+  checked: number;
+  /** Of those, how many the service's answer changed. */
+  changed: number;
+  /** Announcements the shop's hook took during the sweep. */
+  announced: number;
+}
+
+const PAGE = 200;
+const BATCH = 50;
+const MAX_PAGES = 10_000;
+
+export async function reconcile(
+  options: ResolvedOptions,
+  ledger: Ledger,
+  outbox: Outbox,
+  upstream: UpstreamClient,
+): Promise<ReconcileResult> {
+  const { store, clock, logger } = options;
+  const result: ReconcileResult = { checked: 0, changed: 0, announced: 0 };
+  await ledger.whileSweeping(async () => {
+    let after: string | undefined;
+    for (let page = 0; page < MAX_PAGES; page++) {
+      const ids = await store.followedPayments(PAGE, after);
+      if (ids.length === 0) break;
+      after = ids[ids.length - 1];
+      const due: string[] = [];
+      for (const id of ids) {
+        const record = await store.getPayment(id);
+        if (!record) continue;
+        if (record.view.final || (record.followUntil ?? 0) <= clock.now()) await ledger.unfollow(record);
+        else due.push(id);
+      }
+      for (let i = 0; i < due.length; i += BATCH) {
+        const batch = due.slice(i, i + BATCH);
+        let answers: ProviderPayment[];
+        try {
+          answers = await upstream.status({ paymentIds: batch });
+        } catch (error) {
+          logger.warn('a reconcile status call failed; the next sweep asks again', { payments: batch.length, error: describe(error) });
+          continue;
+        }
+        result.checked += batch.length;
+        for (const answer of answers) {
+          if (!batch.includes(answer.id)) continue;
+          const before = (await store.getPayment(answer.id))?.version;
+          try {
+            const after = await ledger.observe(answer, undefined, 'reconcile');
+            if (after && after.version !== before) result.changed++;
+          } catch (error) {
+            logger.warn('a reconcile answer could not be recorded', { paymentId: answer.id, error: describe(error) });
+          }
+        }
+      }
+    }
+    result.announced = await outbox.drain('reconcile');
+  });
+  return result;
+}
+
+/**
+ * Runs a sweep every `everyMs` on the injected clock until stopped, one at a time; the timer does not keep a
+ * process alive by itself. A failing sweep is logged and the next one runs on schedule.
+ */
+export function startReconcileLoop(options: ResolvedOptions, sweep: () => Promise<unknown>, everyMs: number): () => void {
+  const { clock, logger } = options;
+  let timer: unknown;
+  let stopped = false;
+  const tick = () => {
+    sweep()
+      .catch((error) => logger.error('a reconcile sweep failed', { error: describe(error) }))
+      .finally(() => {
+        if (!stopped) timer = clock.setTimeout(tick, everyMs);
+      });
+  };
+  timer = clock.setTimeout(tick, everyMs);
+  return () => {
+    stopped = true;
+    clock.clearTimeout(timer);
+  };
+}

@@ -1,0 +1,40 @@
+/**
+ * POST {basePath}/status: `{paymentId, token}` in, `{payment}` out. The token is checked before anything else
+ * and a wrong one reads like an unknown payment. A final payment is answered from the store; an open one is
+ * refreshed from the service through the coalescer, so that many pollers of one payment cost one upstream call.
+ */
+import type { Answer, ProxyRequest } from '../http/exchange.js';
+import type { ProxyContext } from '../context.js';
+import { readableRecord } from './readable-payment.js';
+import { jsonTextAnswer } from '../http/errors.js';
+import { readJsonFields, requireText } from '../http/json-body.js';
+import { isIncomplete, paymentAnswerJson } from '../ledger/payment-view-mapper.js';
+import { after, type MaybePromise } from '../maybe-async.js';
+import { enforceRate } from '../http/rate-limit.js';
+import type { PaymentRecord } from '../infrastructure/store.js';
+
+const FIELDS = ['paymentId', 'token'] as const;
+
+/** Answered without a wait when every step has its value at once (see maybe-async.ts); else as they come. */
+export function handleStatus(request: ProxyRequest, ctx: ProxyContext): MaybePromise<Answer> {
+  const { options } = ctx;
+  return after(readJsonFields(request, options.limits.bodyBytes, FIELDS), (body) => {
+    const paymentId = requireText(body.paymentId, 'paymentId');
+    return after(enforceRate(options, request, 'status', `payment:${paymentId}`), () => {
+      const token = requireText(body.token, 'token', 256);
+      return after(readableRecord(ctx, paymentId, token), (record) =>
+        record.view.final && !isIncomplete(record.view) ? answerOf(record, ctx) : refreshed(ctx, paymentId, record),
+      );
+    });
+  });
+}
+
+/** An open payment (or one whose view lacks what the service has not said yet): asked about through the coalescer. */
+async function refreshed(ctx: ProxyContext, paymentId: string, record: PaymentRecord): Promise<Answer> {
+  await ctx.ledger.refresh(paymentId, 'status');
+  return answerOf((await ctx.options.store.getPayment(paymentId)) ?? record, ctx);
+}
+
+function answerOf(record: PaymentRecord, ctx: ProxyContext): Answer {
+  return jsonTextAnswer(200, paymentAnswerJson(record.view, ctx.options.clock.now()));
+}

@@ -1,0 +1,42 @@
+/**
+ * Per-client limits on runtimes that give no peer address by themselves (Bun, Deno, workers, Hono): the address
+ * is handed over as `proxy(request, {clientAddress})`; without any, the limits fall back to each order and payment,
+ * never to the whole shop as one client, and a warning says once how to fix it.
+ */
+import { describe, expect, it } from 'vitest';
+import type { ProxyLogger } from '../../../src/proxy/logger.js';
+import { ORIGIN, setup } from '../harness.js';
+
+const createRequest = (orderId: string) =>
+  new Request(`${ORIGIN}/payin/payments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ orderId, method: 'upi' }),
+  });
+
+function recordingLogger(lines: string[]): ProxyLogger {
+  const log = (message: string) => lines.push(message);
+  return { info: log, warn: log, error: log };
+}
+
+describe('client identity', () => {
+  it('lets a 31st shopper create a payment when the runtime gives no address, limiting each order instead', async () => {
+    const lines: string[] = [];
+    const t = setup({ limits: { createsPerMinute: 3 }, logger: recordingLogger(lines) });
+    const shoppers = [];
+    for (let i = 0; i < 31; i++) shoppers.push((await t.proxy(createRequest(`O-${i}`))).status);
+    expect(shoppers.every((s) => s === 201)).toBe(true);
+    const oneOrder = [];
+    for (let i = 0; i < 4; i++) oneOrder.push((await t.proxy(createRequest('O-0'))).status);
+    expect(oneOrder).toEqual([200, 200, 429, 429]);
+    expect(lines.filter((l) => l.includes('no client address'))).toHaveLength(1);
+    expect(lines.find((l) => l.includes('no client address'))).toMatch(/clientAddress.*clientId/);
+  });
+
+  it('limits per client address when the runtime hands one over', async () => {
+    const t = setup({ limits: { createsPerMinute: 2 } });
+    const from = async (clientAddress: string, orderId: string) => (await t.proxy(createRequest(orderId), { clientAddress })).status;
+    expect([await from('10.0.0.1', 'A'), await from('10.0.0.1', 'B'), await from('10.0.0.1', 'C')]).toEqual([201, 201, 429]);
+    expect(await from('10.0.0.2', 'D')).toBe(201);
+  });
+});

@@ -1,0 +1,72 @@
+/**
+ * An order the shop re-prices while its payment is open, over real HTTP with the real sandbox: the open payment
+ * at the old price is superseded (no page is offered it again) and, if the old QR is paid anyway, the shop hears
+ * `superseded` at the old amount, never a plain `paid` it could ship on.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { eventually, type Live, startLive } from '../sandbox-harness.js';
+
+let live: Live | undefined;
+afterEach(async () => {
+  await live?.close();
+  live = undefined;
+});
+
+async function repricedShop() {
+  const prices = new Map<string, string>([['A-1001', '100.00']]);
+  live = await startLive({ resolveOrder: (orderId) => ({ amount: prices.get(orderId) ?? '1.00', currency: 'INR' }) });
+  return { live, reprice: (orderId: string, amount: string) => prices.set(orderId, amount) };
+}
+
+describe('an order re-priced while its payment is open', () => {
+  it('supersedes the old payment: paid anyway, the shop hears superseded at the old price, never paid', async () => {
+    const { live, reprice } = await repricedShop();
+    const old = await live.create('A-1001');
+    expect([old.status, old.body.payment.amount]).toEqual([201, '100.00']);
+    reprice('A-1001', '1000.00');
+    const fresh = await live.create('A-1001');
+    expect([fresh.status, fresh.body.payment.amount]).toEqual([201, '1000.00']);
+    expect(fresh.body.payment.id).not.toBe(old.body.payment.id);
+
+    // A page still holding the old payment is told it is no longer offered.
+    const oldPage = await live.status(old.body.payment.id, old.body.token);
+    expect([oldPage.body.payment.outcome, oldPage.body.payment.state]).toEqual(['superseded', expect.stringMatching(/created|pending/)]);
+
+    live.sandbox.act(old.body.payment.id, 'pay');
+    await eventually(
+      () => live.updates.some((u) => u.payment.id === old.body.payment.id && u.payment.final),
+      5_000,
+      'the old payment announced',
+    );
+    const heard = live.updates.filter((u) => u.payment.id === old.body.payment.id && u.payment.final);
+    expect(heard.map((u) => [u.payment.outcome, u.payment.amount])).toEqual([['superseded', '100.00']]);
+    expect(live.updates.some((u) => u.payment.outcome === 'paid')).toBe(false);
+
+    // The order is not paid by the old payment: the page that starts again gets the payment at the new price.
+    const again = await live.create('A-1001');
+    expect([again.status, again.body.payment.id, again.body.payment.amount]).toEqual([200, fresh.body.payment.id, '1000.00']);
+    live.sandbox.act(fresh.body.payment.id, 'pay');
+    await eventually(() => live.updates.some((u) => u.payment.outcome === 'paid'), 5_000, 'the new payment announced paid');
+    expect((await live.create('A-1001')).body.error.code).toBe('order_paid');
+  });
+
+  it('never hands out a superseded payment again, even when the price goes back to what it was', async () => {
+    const { live, reprice } = await repricedShop();
+    const first = await live.create('A-1001');
+    reprice('A-1001', '1000.00');
+    const second = await live.create('A-1001');
+    reprice('A-1001', '100.00');
+    const third = await live.create('A-1001');
+    expect(third.status).toBe(201);
+    expect(new Set([first.body.payment.id, second.body.payment.id, third.body.payment.id]).size).toBe(3);
+    expect((await live.status(second.body.payment.id, second.body.token)).body.payment.outcome).toBe('superseded');
+    expect((await live.status(third.body.payment.id, third.body.token)).body.payment.outcome).toBe('waiting');
+  });
+
+  it('keeps handing out the same payment while the price stays the same', async () => {
+    const { live } = await repricedShop();
+    const first = await live.create('A-1001');
+    const again = await live.create('A-1001');
+    expect([again.status, again.body.payment.id, again.body.payment.outcome]).toEqual([200, first.body.payment.id, 'waiting']);
+  });
+});
