@@ -7,6 +7,8 @@
 // Knobs (environment variables), for longer or narrower runs:
 //   BENCH_ONLY=sizes,latency     run only these scripts (writes results/latest.json, leaves BENCHMARKS.md alone)
 //   BENCH_LOAD_SECONDS=5         autocannon duration per target (proxy-cost; store-answer: per target and round, default 3)
+//   BENCH_STORE_CREATES=300      stores: creates per store configuration
+//   BENCH_POSTGRES_URL=postgres://...  stores: an existing PostgreSQL instead of a throwaway cluster
 //   BENCH_LOAD_ROUNDS=5          store-answer: rounds in which hello-world, the bare POST and the proxy take turns
 //   BENCH_CONNECTIONS=10         autocannon connections
 //   BENCH_PROBE_ROUNDS=5         proxy-cost: rounds in which the sandbox and the proxy take turns on one connection
@@ -41,6 +43,7 @@ const SCRIPTS = [
   { id: 'first-qr', script: 'first-qr.mjs', title: 'Time to QR on an emulated phone' },
   { id: 'proxy-cost', script: 'proxy-cost.mjs', title: 'Proxy cost' },
   { id: 'store-answer', script: 'store-answer.mjs', title: 'A final status from the store' },
+  { id: 'stores', script: 'stores.mjs', title: 'Stores side by side' },
   { id: 'followers', script: 'followers.mjs', title: 'Upstream load' },
   { id: 'streams', script: 'streams.mjs', title: 'Open event streams' },
   { id: 'memory', script: 'memory.mjs', title: 'Memory' },

@@ -30,16 +30,8 @@ end
 return 0`,
 };
 
-/**
- * Compare-and-set of a payment: writes `version` = ARGV[2] and `record` = ARGV[3] only when the stored version
- * is ARGV[1] (0 standing for "no payment stored"), then keeps it for ARGV[4] ms (0: for good, a final payment)
- * and puts the id ARGV[5] in the follow index KEYS[2] when ARGV[6] is '1', else takes it out. Returns 1 when it
- * wrote. The version sits in its own hash field so that the script compares it without decoding the record.
- */
-export const PUT_IF_VERSION: LuaScript = {
-  name: 'payinPutIfVersion',
-  numberOfKeys: 2,
-  lua: `
+/** The compare-and-set of PUT_IF_VERSION, shared with PUT_AND_ENQUEUE. */
+const PUT_IF_VERSION_BODY = `
 local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
 if stored ~= tonumber(ARGV[1]) then
   return 0
@@ -54,6 +46,34 @@ if ARGV[6] == '1' then
   redis.call('ZADD', KEYS[2], 0, ARGV[5])
 else
   redis.call('ZREM', KEYS[2], ARGV[5])
+end`;
+
+/**
+ * Compare-and-set of a payment: writes `version` = ARGV[2] and `record` = ARGV[3] only when the stored version
+ * is ARGV[1] (0 standing for "no payment stored"), then keeps it for ARGV[4] ms (0: for good, a final payment)
+ * and puts the id ARGV[5] in the follow index KEYS[2] when ARGV[6] is '1', else takes it out. Returns 1 when it
+ * wrote. The version sits in its own hash field so that the script compares it without decoding the record.
+ */
+export const PUT_IF_VERSION: LuaScript = {
+  name: 'payinPutIfVersion',
+  numberOfKeys: 2,
+  lua: `${PUT_IF_VERSION_BODY}
+return 1`,
+};
+
+/**
+ * PUT_IF_VERSION and, only when it wrote, ENQUEUE_ANNOUNCEMENT, as one script: the payment's state and its
+ * announcement are written together or not at all. KEYS[1..2] and ARGV[1..6] as for PUT_IF_VERSION; KEYS[3] the
+ * "announced" marker, KEYS[4] the entry hash, KEYS[5] the outbox, ARGV[7] the outbox member, ARGV[8] when it is
+ * due. Returns 1 when the payment was written.
+ */
+export const PUT_AND_ENQUEUE: LuaScript = {
+  name: 'payinPutAndEnqueue',
+  numberOfKeys: 5,
+  lua: `${PUT_IF_VERSION_BODY}
+if redis.call('EXISTS', KEYS[3]) == 0 and redis.call('EXISTS', KEYS[4]) == 0 then
+  redis.call('HSET', KEYS[4], 'attempts', 0, 'dueAt', ARGV[8])
+  redis.call('ZADD', KEYS[5], ARGV[8], ARGV[7])
 end
 return 1`,
 };
@@ -162,6 +182,7 @@ return value`,
 const SCRIPTS = [
   DELETE_IF_EQUALS,
   PUT_IF_VERSION,
+  PUT_AND_ENQUEUE,
   COUNT_WITH_EXPIRY,
   ENQUEUE_ANNOUNCEMENT,
   CLAIM_ANNOUNCEMENT,

@@ -16,6 +16,7 @@ import {
   defineScripts,
   DELETE_IF_EQUALS,
   ENQUEUE_ANNOUNCEMENT,
+  PUT_AND_ENQUEUE,
   PUT_IF_VERSION,
   RESCHEDULE_ANNOUNCEMENT,
   runScript,
@@ -77,11 +78,26 @@ export class RedisStore implements ProxyStore {
   }
 
   async putPayment(record: PaymentRecord, expectedVersion: number): Promise<boolean> {
+    const [keys, args] = this.#putArguments(record, expectedVersion);
+    return (await runScript(this.#redis, PUT_IF_VERSION, keys, args)) === 1;
+  }
+
+  /** The payment and its announcement in one script. */
+  async putPaymentAndEnqueue(record: PaymentRecord, expectedVersion: number, dueAt: number): Promise<boolean> {
+    const { id, state } = record.view;
+    const [keys, args] = this.#putArguments(record, expectedVersion);
+    const outbox = [this.#keys.announced(id, state), this.#keys.outboxEntry(id, state), this.#keys.outbox()];
+    return (await runScript(this.#redis, PUT_AND_ENQUEUE, [...keys, ...outbox], [...args, outboxMember(id, state), dueAt])) === 1;
+  }
+
+  #putArguments(record: PaymentRecord, expectedVersion: number): [string[], (string | number)[]] {
     const id = record.view.id;
     const keep = record.view.final ? 0 : this.#ttlMs;
     const follow = record.followUntil === undefined ? '0' : '1';
-    const args = [expectedVersion, record.version, JSON.stringify(record), keep, id, follow];
-    return (await runScript(this.#redis, PUT_IF_VERSION, [this.#keys.payment(id), this.#keys.followed()], args)) === 1;
+    return [
+      [this.#keys.payment(id), this.#keys.followed()],
+      [expectedVersion, record.version, JSON.stringify(record), keep, id, follow],
+    ];
   }
 
   async followedPayments(limit: number, afterId?: string): Promise<string[]> {

@@ -2,4 +2,4 @@ export { toNodeListener, remoteAddressOf, type FetchHandler, type NodeListenerOp
 export { serve, type RunningServer, type ServeOptions } from './serve.js';
 export { systemClock, sleep, type Clock } from '../shared/clock.js';
 export { ManualClock } from '../shared/manual-clock.js';
-export { storeFromUrl, storeUrlFromEnv, storeWarning, type StoreFromUrlOptions } from './store-url.js';
+export { describeStoreUrl, storeFromUrl, storeUrlFromEnv, storeWarning, type StoreFromUrlOptions } from './store-url.js';

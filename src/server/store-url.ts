@@ -1,8 +1,9 @@
 /**
  * `storeFromUrl(url)`: the proxy's store named by one setting, PAYIN_STORE_URL, so that a server (the demo, the
- * standalone proxy, a shop's own) picks memory, SQLite or Redis without code. `sqlite:./payin.db` (relative to the
- * working directory) or `sqlite:/abs/path.db`; `redis://...` or `rediss://...`; `memory:`. The store modules are
- * imported only when named, so that a shop on memory never loads a native module or a Redis client.
+ * standalone proxy, a shop's own) picks memory, SQLite, Redis or PostgreSQL without code. `sqlite:./payin.db`
+ * (relative to the working directory) or `sqlite:/abs/path.db`; `redis://...` or `rediss://...`;
+ * `postgres://...` or `postgresql://...`; `memory:`. The store modules are imported only when named, so that a shop
+ * on memory never loads a native module or a database client.
  */
 import type { ProxyStore } from '../proxy/infrastructure/store.js';
 import type { Clock } from '../shared/clock.js';
@@ -24,7 +25,7 @@ export function storeUrlFromEnv(env: Record<string, string | undefined>): string
  */
 export function storeWarning(url: string): string | undefined {
   return url.trim() === 'memory:'
-    ? 'the memory store (PAYIN_STORE_URL=memory:) forgets every payment, order and announcement on restart: a restart can announce "paid" again and take a second payment for a paid order. For tests only; use sqlite: or redis:// for real money.'
+    ? 'the memory store (PAYIN_STORE_URL=memory:) forgets every payment, order and announcement on restart: a restart can announce "paid" again and take a second payment for a paid order. For tests only; use sqlite:, postgres:// or redis:// for real money.'
     : undefined;
 }
 
@@ -45,6 +46,25 @@ export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {
     const { createRedisStore } = await import('../redis/index.js');
     return createRedisStore({ url: text });
   }
-  // Never echo the value: a Redis URL may carry a password.
-  throw new TypeError('PAYIN_STORE_URL must start with sqlite:, redis://, rediss:// or memory: (such as sqlite:./payin.db).');
+  if (/^postgres(?:ql)?:\/\//.test(text)) {
+    const { createPostgresStore } = await import('../postgres/index.js');
+    return createPostgresStore({ url: text });
+  }
+  // Never echo the value: a database URL may carry a password.
+  throw new TypeError(
+    'PAYIN_STORE_URL must start with sqlite:, redis://, rediss://, postgres://, postgresql:// or memory: (such as sqlite:./payin.db).',
+  );
+}
+
+/** The store URL as a log line may show it: the kind of store and where, never a user name or password. */
+export function describeStoreUrl(url: string): string {
+  const text = url.trim();
+  const kind = /^rediss?:/.test(text) ? 'Redis' : /^postgres(?:ql)?:/.test(text) ? 'PostgreSQL' : undefined;
+  if (!kind) return text;
+  try {
+    const { host, pathname } = new URL(text);
+    return `${kind} at ${host}${pathname === '/' ? '' : pathname}`;
+  } catch {
+    return kind;
+  }
 }

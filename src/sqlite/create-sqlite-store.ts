@@ -1,13 +1,13 @@
 /**
- * `createSqliteStore({path})`: the proxy's durable store for one Node process. better-sqlite3 is an optional
- * peer dependency, loaded only here, so that shops on memory or Redis never install a native module; when it is
- * missing the error names the command that adds it.
+ * `createSqliteStore({path})`: the proxy's durable store for one process. It runs on the runtime's own SQLite
+ * where there is one (bun:sqlite on Bun, node:sqlite on Node 22.5+ and Deno) and on better-sqlite3 otherwise, an
+ * optional peer dependency loaded only then, so that shops on memory, Redis or PostgreSQL never install a native
+ * module; when none is there the error names the command that adds one.
  */
-import { createRequire } from 'node:module';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
-import type { Database } from 'better-sqlite3';
 import type { Clock } from '../shared/clock.js';
+import { openSqlite, type SqliteDriverName } from './sqlite-driver.js';
 import { SqliteStore } from './sqlite-store.js';
 
 export interface SqliteStoreOptions {
@@ -16,22 +16,16 @@ export interface SqliteStoreOptions {
   /** How long open payments and unpaid orders are kept after their last write. Default 24 hours. */
   ttlMs?: number;
   clock?: Clock;
+  /**
+   * Which SQLite to use. Default: bun:sqlite on Bun, node:sqlite where the runtime has it (Node 22.5+, Deno),
+   * else better-sqlite3. The file format is the same, so a shop may switch between them.
+   */
+  driver?: SqliteDriverName;
 }
-
-type DatabaseConstructor = new (path: string) => Database;
 
 export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
   const path = options?.path?.trim();
   if (!path) throw new TypeError("createSqliteStore: missing path, such as './payin.db'.");
-  const Driver = loadDriver();
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  return new SqliteStore(new Driver(path), { ttlMs: options.ttlMs, clock: options.clock });
-}
-
-function loadDriver(): DatabaseConstructor {
-  try {
-    return createRequire(import.meta.url)('better-sqlite3') as DatabaseConstructor;
-  } catch (error) {
-    throw new Error('createSqliteStore needs better-sqlite3: run `npm install better-sqlite3`.', { cause: error });
-  }
+  return new SqliteStore(openSqlite(path, options.driver), { ttlMs: options.ttlMs, clock: options.clock });
 }

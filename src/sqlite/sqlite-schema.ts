@@ -4,7 +4,8 @@
  * compare-and-set, follow_until for the follow index, final for what is kept for good); orders likewise;
  * the outbox and the announced pairs have a row each.
  */
-import type { Database } from 'better-sqlite3';
+import type { SqliteConnection } from './sqlite-driver.js';
+import { inTransaction } from './sqlite-transaction.js';
 
 const MIGRATIONS: readonly string[] = [
   `CREATE TABLE payments (
@@ -37,15 +38,15 @@ const MIGRATIONS: readonly string[] = [
 ];
 
 /** Brings the file to the newest schema, one migration per transaction. */
-export function migrate(db: Database): void {
-  const current = Number(db.pragma('user_version', { simple: true }));
+export function migrate(db: SqliteConnection): void {
+  const current = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
   if (current > MIGRATIONS.length) {
     throw new Error(`createSqliteStore: the database was written by a newer release (schema ${current}); upgrade payin-checkout.`);
   }
   for (let version = current; version < MIGRATIONS.length; version++) {
-    db.transaction(() => {
+    inTransaction(db, () => {
       db.exec(MIGRATIONS[version]!);
-      db.pragma(`user_version = ${version + 1}`);
-    })();
+      db.exec(`PRAGMA user_version = ${version + 1}`);
+    });
   }
 }

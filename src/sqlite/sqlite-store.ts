@@ -1,6 +1,7 @@
 /**
- * The proxy's durable store for one process: SQLite through better-sqlite3. Every operation is one statement or
- * one transaction on a synchronous connection, so it is atomic without locks in JavaScript; the file survives
+ * The proxy's durable store for one process: SQLite, the runtime's own or better-sqlite3 (sqlite-driver.ts). Every
+ * operation is one statement or one transaction on a synchronous connection, so it is atomic without locks in
+ * JavaScript; the file survives
  * restarts and deploys, so a replayed callback, a reload of the checkout or a create for a paid order finds
  * the ledger as it was. One process per file: several processes on one file would each keep their own event
  * streams and counters (those live in memory here); run Redis for several instances.
@@ -8,11 +9,12 @@
  * What must never repeat (final payments, paid orders, announced pairs) is kept for good; scratch data (leases,
  * open payments and unpaid orders untouched for `ttlMs`) is pruned now and then, on the injected clock.
  */
-import type { Database, Statement } from 'better-sqlite3';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { OneProcessStore } from '../proxy/infrastructure/one-process-store.js';
 import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/infrastructure/store.js';
+import type { SqliteConnection, SqliteStatement } from './sqlite-driver.js';
 import { migrate } from './sqlite-schema.js';
+import { inTransaction } from './sqlite-transaction.js';
 
 export interface SqliteStoreSettings {
   clock?: Clock;
@@ -25,22 +27,23 @@ const PRUNE_EVERY_MS = 60_000;
 type Row = Record<string, unknown>;
 
 export class SqliteStore extends OneProcessStore implements ProxyStore {
-  readonly #db: Database;
+  readonly #db: SqliteConnection;
   readonly #clock: Clock;
   readonly #ttlMs: number;
-  readonly #sql: Record<string, Statement>;
+  readonly #sql: Record<string, SqliteStatement>;
   #prunedAt = 0;
   #closed = false;
 
-  constructor(db: Database, settings: SqliteStoreSettings = {}) {
+  constructor(db: SqliteConnection, settings: SqliteStoreSettings = {}) {
     const clock = settings.clock ?? systemClock;
     super(clock, 100_000);
     this.#db = db;
     this.#clock = clock;
     this.#ttlMs = settings.ttlMs ?? 24 * 60 * 60 * 1000;
-    db.pragma('journal_mode = WAL');
-    db.pragma('synchronous = NORMAL');
-    db.pragma('busy_timeout = 5000');
+    // busy_timeout first: another connection may hold the file while this one switches it to WAL.
+    db.exec('PRAGMA busy_timeout = 5000');
+    db.exec('PRAGMA journal_mode = WAL');
+    db.exec('PRAGMA synchronous = NORMAL');
     migrate(db);
     const p = (sql: string) => db.prepare(sql);
     this.#sql = {
@@ -72,12 +75,12 @@ export class SqliteStore extends OneProcessStore implements ProxyStore {
 
   async claim(key: string, owner: string, leaseMs: number): Promise<boolean> {
     const now = this.#clock.now();
-    return this.#db.transaction(() => {
+    return inTransaction(this.#db, () => {
       const row = this.#sql.leaseGet!.get(key) as Row | undefined;
       if (row && Number(row.expires_at) > now) return false;
       this.#sql.leasePut!.run(key, owner, now + leaseMs);
       return true;
-    })();
+    });
   }
 
   async release(key: string, owner: string): Promise<void> {
@@ -87,6 +90,11 @@ export class SqliteStore extends OneProcessStore implements ProxyStore {
   async getOrder(orderId: string): Promise<OrderRecord | undefined> {
     const row = this.#sql.orderGet!.get(orderId) as Row | undefined;
     return row ? (JSON.parse(String(row.record)) as OrderRecord) : undefined;
+  }
+
+  /** Which SQLite this store runs on. */
+  get driver(): string {
+    return this.#db.driver;
   }
 
   async putOrder(order: OrderRecord): Promise<void> {
@@ -100,14 +108,31 @@ export class SqliteStore extends OneProcessStore implements ProxyStore {
   }
 
   async putPayment(record: PaymentRecord, expectedVersion: number): Promise<boolean> {
+    const written = this.#putPayment(record, expectedVersion);
+    this.#pruneNowAndThen();
+    return written;
+  }
+
+  /** The payment and its announcement in one transaction. */
+  async putPaymentAndEnqueue(record: PaymentRecord, expectedVersion: number, dueAt: number): Promise<boolean> {
+    const { id, state } = record.view;
+    const written = inTransaction(this.#db, () => {
+      if (!this.#putPayment(record, expectedVersion)) return false;
+      this.#enqueue(id, state, dueAt);
+      return true;
+    });
+    this.#pruneNowAndThen();
+    return written;
+  }
+
+  #putPayment(record: PaymentRecord, expectedVersion: number): boolean {
     const { id, final } = record.view;
     const args = [JSON.stringify(record), final ? 1 : 0, record.followUntil ?? null, this.#clock.now()] as const;
-    const changes =
+    const { changes } =
       expectedVersion === 0
-        ? this.#sql.paymentInsert!.run(id, record.version, ...args).changes
-        : this.#sql.paymentUpdate!.run(record.version, ...args, id, expectedVersion).changes;
-    this.#pruneNowAndThen();
-    return changes === 1;
+        ? this.#sql.paymentInsert!.run(id, record.version, ...args)
+        : this.#sql.paymentUpdate!.run(record.version, ...args, id, expectedVersion);
+    return Number(changes) === 1;
   }
 
   async followedPayments(limit: number, afterId?: string): Promise<string[]> {
@@ -116,11 +141,13 @@ export class SqliteStore extends OneProcessStore implements ProxyStore {
   }
 
   async enqueueAnnouncement(paymentId: string, state: string, dueAt: number): Promise<boolean> {
-    return this.#db.transaction(() => {
-      if (this.#sql.announcedGet!.get(paymentId, state) || this.#sql.outboxGet!.get(paymentId, state)) return false;
-      this.#sql.outboxInsert!.run(paymentId, state, dueAt);
-      return true;
-    })();
+    return inTransaction(this.#db, () => this.#enqueue(paymentId, state, dueAt));
+  }
+
+  #enqueue(paymentId: string, state: string, dueAt: number): boolean {
+    if (this.#sql.announcedGet!.get(paymentId, state) || this.#sql.outboxGet!.get(paymentId, state)) return false;
+    this.#sql.outboxInsert!.run(paymentId, state, dueAt);
+    return true;
   }
 
   async dueAnnouncements(now: number, limit: number): Promise<OutboxEntry[]> {
@@ -136,12 +163,12 @@ export class SqliteStore extends OneProcessStore implements ProxyStore {
 
   async claimAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<OutboxEntry | undefined> {
     const now = this.#clock.now();
-    return this.#db.transaction(() => {
+    return inTransaction(this.#db, () => {
       const row = this.#sql.outboxGet!.get(paymentId, state) as Row | undefined;
       if (!row || Number(row.held_until) > now) return undefined;
       this.#sql.outboxHold!.run(now + leaseMs, paymentId, state);
       return { paymentId, state, attempts: Number(row.attempts), dueAt: Number(row.due_at) };
-    })();
+    });
   }
 
   async extendAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<boolean> {
@@ -150,10 +177,10 @@ export class SqliteStore extends OneProcessStore implements ProxyStore {
   }
 
   async commitAnnouncement(paymentId: string, state: string): Promise<void> {
-    this.#db.transaction(() => {
+    inTransaction(this.#db, () => {
       this.#sql.outboxDelete!.run(paymentId, state);
       this.#sql.announcedPut!.run(paymentId, state);
-    })();
+    });
   }
 
   async rescheduleAnnouncement(paymentId: string, state: string, dueAt: number): Promise<void> {

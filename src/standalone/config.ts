@@ -1,7 +1,7 @@
 /**
  * The standalone server's configuration, from the PAYIN_* variables (or a JSON file of the same names, given
  * with `--config`): the proxy's own settings, the store (SQLite by default), how orders are priced and where
- * webhooks go. Every mistake is reported at once, naming the variable, before anything listens; a secret is
+ * webhooks go. PAYIN_STORE_URL takes sqlite:, redis(s)://, postgres(ql):// and memory:. Every mistake is reported at once, naming the variable, before anything listens; a secret is
  * never echoed.
  */
 import type { Pricing } from './shop-backend.js';
@@ -62,6 +62,11 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
   ] as const) {
     if (url && !/^https?:\/\//.test(url)) problems.push(`${name} must be an http(s) URL`);
   }
+  const storeUrl = value('PAYIN_STORE_URL') ?? value('PAYIN_REDIS_URL') ?? 'sqlite:./payin.db';
+  // Checked here, before anything listens; never echoed, as a database URL may carry a password.
+  if (!/^(?:sqlite:.|rediss?:\/\/|postgres(?:ql)?:\/\/|memory:$)/.test(storeUrl)) {
+    problems.push('PAYIN_STORE_URL must start with sqlite:, redis://, rediss://, postgres:// or postgresql://, or be memory:');
+  }
   const portText = value('PORT') ?? '8787';
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${portText}"`);
@@ -71,7 +76,7 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
     host: value('HOST') ?? '127.0.0.1',
     basePath: value('PAYIN_BASE_PATH') ?? '/payin',
     allowedOrigins: (value('PAYIN_ALLOWED_ORIGINS') ?? '').split(/[\s,]+/).filter(Boolean),
-    storeUrl: value('PAYIN_STORE_URL') ?? value('PAYIN_REDIS_URL') ?? 'sqlite:./payin.db',
+    storeUrl,
     pricing,
     webhookUrl,
     webhookSecret,

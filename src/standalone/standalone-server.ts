@@ -8,10 +8,10 @@
  * then stops the proxy and closes the store. A webhook cut off there is sent again, with the same webhook-id,
  * after the restart.
  */
-import { createPayinProxy, type PayinProxy } from '../proxy/index.js';
+import { createPayinProxy, type PayinProxy, type PayinProxyOptions, type ProxyStore } from '../proxy/index.js';
 import type { ProxyLogger } from '../proxy/logger.js';
 import { serve, type RunningServer } from '../server/serve.js';
-import { storeFromUrl, storeWarning } from '../server/store-url.js';
+import { describeStoreUrl, storeFromUrl, storeWarning } from '../server/store-url.js';
 import type { StandaloneConfig } from './config.js';
 import { EventStreams } from './event-streams.js';
 import { InFlight } from './in-flight.js';
@@ -31,6 +31,9 @@ export interface StandaloneOptions {
   /** For tests: the fetch used toward the service and the shop. */
   fetch?: typeof fetch;
   reconcileEveryMs?: number;
+  /** The proxy's limits and timeouts, for a server embedded in a program (the variables do not set them). */
+  limits?: PayinProxyOptions['limits'];
+  timeouts?: PayinProxyOptions['timeouts'];
   /** How long a shutdown waits for requests and webhooks in flight. Default 10 s. */
   shutdownGraceMs?: number;
 }
@@ -44,6 +47,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   };
   const metrics = new Metrics();
   const store = await storeFromUrl(config.storeUrl);
+  await checkStore(store, log);
   const baseFetch = options.fetch ?? globalThis.fetch;
   const timedFetch: typeof fetch = async (input, init) => {
     const started = performance.now();
@@ -65,6 +69,8 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     fetch: timedFetch,
     logger,
     ...(options.reconcileEveryMs === undefined ? {} : { reconcileEveryMs: options.reconcileEveryMs }),
+    ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     resolveOrder: resolveOrderVia(config.pricing, poster, Date.now, log),
     onPaymentUpdate: (payment, info) => webhooks.track(() => deliver(payment, info)),
   });
@@ -91,7 +97,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   log(`listening on ${server.url}`);
   log(`  proxy:   ${server.url}${config.basePath} (the element's endpoint)`);
   log(`  health:  ${server.url}/healthz   metrics: ${server.url}/metrics`);
-  log(`  store:   ${config.storeUrl.startsWith('redis') ? 'Redis' : config.storeUrl}`);
+  log(`  store:   ${describeStoreUrl(config.storeUrl)}`);
   const warning = storeWarning(config.storeUrl);
   if (warning) log(`warning: ${warning}`);
   log(`  pricing: ${config.pricing.kind === 'url' ? config.pricing.url : 'signed order tokens'}`);
@@ -122,6 +128,21 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
       log('stopped');
     },
   };
+}
+
+/**
+ * A database store that can say whether it is reachable (PostgreSQL creates its schema here) is asked once at
+ * start. A database that is down is no reason to stay down: the server starts anyway, answers 500 while the store
+ * fails, and carries on by itself once the database is back. The log says so, once, at the top.
+ */
+async function checkStore(store: ProxyStore, log: (line: string) => void): Promise<void> {
+  const ready = (store as { ready?: () => Promise<void> }).ready;
+  if (!ready) return;
+  try {
+    await ready.call(store);
+  } catch (error) {
+    log(`warning: the store is not usable yet (${(error as Error).message}); requests fail until it is`);
+  }
 }
 
 /** An answer given while shutting down closes its connection, so that the server can finish closing. */

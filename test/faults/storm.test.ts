@@ -8,22 +8,10 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { signBody } from '../../src/shared/hmac.js';
 import type { PaymentView } from '../../src/shared/payment-view.js';
 import { eventually, seeded, startLive, type Live } from '../proxy/sandbox-harness.js';
+import { actAsPayer, pool } from './storm-parts.js';
 
 const PAYMENTS = Number(process.env.STORM_PAYMENTS ?? 1_000);
 const CONCURRENCY = 25;
-
-/** Runs `work` over `items` with at most `limit` at once. */
-async function pool<T>(items: readonly T[], limit: number, work: (item: T, index: number) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: limit }, async () => {
-      while (next < items.length) {
-        const index = next++;
-        await work(items[index]!, index);
-      }
-    }),
-  );
-}
 
 describe('a storm of callbacks', () => {
   let live: Live | undefined;
@@ -62,17 +50,7 @@ describe('a storm of callbacks', () => {
     // What the payers do: most pay, some pay too little, some let it expire or fail.
     const expected = new Map<string, string>();
     await pool(ids, CONCURRENCY, async (id) => {
-      const roll = random();
-      const [action, body, outcome] =
-        roll < 0.6
-          ? ['pay', undefined, 'paid']
-          : roll < 0.7
-            ? ['pay', { amount: '1.00' }, 'underpaid']
-            : roll < 0.85
-              ? ['expire', undefined, 'expired']
-              : ['fail', undefined, 'failed'];
-      live!.sandbox.act(id, action as 'pay', body as { amount: string } | undefined);
-      expected.set(id, outcome!);
+      expected.set(id, actAsPayer(live!.sandbox, id, random()));
       // An attacker claims the payment finished, with a signature made with a guessed secret.
       const forged = JSON.stringify({ id, state: 'finished', status: true, amount: '499.00' });
       const answer = await fetch(`${live!.proxyUrl}/payin/callback`, {

@@ -7,6 +7,7 @@ import { build } from 'esbuild';
 import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore, type RedisStore, type RedisStoreOptions } from '../../src/redis/index.js';
+import { describeSharedStoreContract } from '../proxy/infrastructure/shared-store-contract.js';
 import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
 import { startRedisServer, type RedisServer } from './redis-server-harness.js';
 
@@ -46,43 +47,9 @@ describeStoreContract('RedisStore', () => {
   return { store, wait: sleep, close: () => store.close() };
 });
 
+describeSharedStoreContract('RedisStore', (prefix) => open(`${prefix}:`));
+
 describe('RedisStore across instances', () => {
-  it('lets exactly one of two instances hold an order, and only the holder release it', async () => {
-    const prefix = freshPrefix();
-    const [a, b] = [open(prefix), open(prefix)];
-    const claims = await Promise.all(Array.from({ length: 10 }, (_, i) => (i % 2 ? a : b).claim('A-1', `owner-${i}`, 10_000)));
-    expect(claims.filter(Boolean)).toHaveLength(1);
-    const owner = `owner-${claims.indexOf(true)}`;
-    await b.release('A-1', 'someone-else');
-    expect(await a.claim('A-1', 'late', 10_000)).toBe(false);
-    await (claims.indexOf(true) % 2 ? b : a).release('A-1', owner);
-    expect(await a.claim('A-1', 'late', 10_000)).toBe(true);
-  });
-
-  it('hands an announcement to one instance at a time, and never again after a commit', async () => {
-    const prefix = freshPrefix();
-    const [a, b] = [open(prefix), open(prefix)];
-    expect(await a.enqueueAnnouncement('p1', 'finished', 0)).toBe(true);
-    expect(await b.enqueueAnnouncement('p1', 'finished', 0)).toBe(false);
-    expect(await a.claimAnnouncement('p1', 'finished', 10_000)).toBeDefined();
-    expect(await b.claimAnnouncement('p1', 'finished', 10_000)).toBeUndefined();
-    await a.rescheduleAnnouncement('p1', 'finished', 0);
-    expect(await b.claimAnnouncement('p1', 'finished', 10_000)).toMatchObject({ attempts: 1 });
-    await b.commitAnnouncement('p1', 'finished');
-    expect(await a.claimAnnouncement('p1', 'finished', 10_000)).toBeUndefined();
-    expect(await a.enqueueAnnouncement('p1', 'finished', 0)).toBe(false);
-    expect(await a.wasAnnounced('p1', 'finished')).toBe(true);
-  });
-
-  it('lets only one of two instances write over the same payment version', async () => {
-    const prefix = freshPrefix();
-    const [a, b] = [open(prefix), open(prefix)];
-    expect(await a.putPayment(record('p1', 1), 0)).toBe(true);
-    const writes = await Promise.all([a.putPayment(record('p1', 2, 'in_check'), 1), b.putPayment(record('p1', 2, 'expired'), 1)]);
-    expect(writes.filter(Boolean)).toHaveLength(1);
-    expect((await b.getPayment('p1'))!.view.state).toBe(writes[0] ? 'in_check' : 'expired');
-  });
-
   it("delivers one instance's publish to the other's subscribers over one Redis subscription, dropped with the last", async () => {
     const prefix = freshPrefix();
     const [a, b] = [open(prefix), open(prefix)];
@@ -103,14 +70,6 @@ describe('RedisStore across instances', () => {
     await stops[2]!();
     expect(await numberOfSubscribers(channel)).toBe(0);
     expect(b.subscriptionCount).toBe(0);
-  });
-
-  it('keeps two stores with different prefixes apart', async () => {
-    const [a, b] = [open(freshPrefix()), open(freshPrefix())];
-    expect(await a.claim('A-1', 'a', 10_000)).toBe(true);
-    expect(await b.claim('A-1', 'b', 10_000)).toBe(true);
-    await a.putOrder({ orderId: 'A-1', payments: [] });
-    expect(await b.getOrder('A-1')).toBeUndefined();
   });
 });
 

@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/proxy/infrastructure/memory-store.js';
-import { storeFromUrl, storeUrlFromEnv } from '../../src/server/store-url.js';
+import { PostgresStore } from '../../src/postgres/postgres-store.js';
+import { describeStoreUrl, storeFromUrl, storeUrlFromEnv } from '../../src/server/store-url.js';
 import { SqliteStore } from '../../src/sqlite/sqlite-store.js';
 
 describe('PAYIN_STORE_URL', () => {
@@ -22,9 +23,25 @@ describe('PAYIN_STORE_URL', () => {
     expect(storeUrlFromEnv({ PAYIN_STORE_URL: '  ' })).toBeUndefined();
   });
 
+  it('names a PostgreSQL store, opening no connection until it is used', async () => {
+    for (const url of ['postgres://payin:hunter2@127.0.0.1:1/shop', 'postgresql://127.0.0.1:1/shop']) {
+      const store = await storeFromUrl(url);
+      expect(store).toBeInstanceOf(PostgresStore);
+      await store.close?.();
+    }
+  });
+
+  it('shows a database URL in a log line without its user or password', () => {
+    expect(describeStoreUrl('postgres://payin:hunter2@db.internal:5432/shop')).toBe('PostgreSQL at db.internal:5432/shop');
+    expect(describeStoreUrl('rediss://:hunter2@cache:6380')).toBe('Redis at cache:6380');
+    expect(describeStoreUrl('sqlite:./payin.db')).toBe('sqlite:./payin.db');
+  });
+
   it('refuses anything else without echoing it, since a URL may carry a password', async () => {
-    await expect(storeFromUrl('postgres://user:hunter2@db')).rejects.toThrow(/must start with sqlite:, redis:\/\/, rediss:\/\/ or memory:/);
-    await expect(storeFromUrl('postgres://user:hunter2@db')).rejects.not.toThrow(/hunter2/);
+    await expect(storeFromUrl('mysql://user:hunter2@db')).rejects.toThrow(
+      /must start with sqlite:, redis:\/\/, rediss:\/\/, postgres:\/\//,
+    );
+    await expect(storeFromUrl('mysql://user:hunter2@db')).rejects.not.toThrow(/hunter2/);
     await expect(storeFromUrl('sqlite:')).rejects.toThrow(/needs a file/);
     // The memory store forgets on restart: only its exact name picks it, never a near miss.
     await expect(storeFromUrl('memory')).rejects.toThrow(/must start with/);

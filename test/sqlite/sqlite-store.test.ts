@@ -56,6 +56,33 @@ describe('SqliteStore across a restart', () => {
     await store.close();
   });
 
+  it("runs on this runtime's own SQLite where it has one: bun:sqlite on Bun, node:sqlite on Deno and Node 22.5+", async () => {
+    const store = createSqliteStore({ path: ':memory:' });
+    const versions = process.versions as { bun?: string; deno?: string; node: string };
+    const [major = 0, minor = 0] = versions.node.split('.').map(Number);
+    const expected = versions.bun
+      ? 'bun:sqlite'
+      : versions.deno || major > 22 || (major === 22 && minor >= 13)
+        ? 'node:sqlite'
+        : 'better-sqlite3';
+    expect(store.driver).toBe(expected);
+    // The runtime test (runtimes.test.ts) reads this line to know which SQLite the suite ran on.
+    console.log(`sqlite driver: ${store.driver}`);
+    await store.close();
+  });
+
+  it('runs on better-sqlite3 when asked, and reads a file another driver wrote', async (test) => {
+    // Bun and Deno cannot load better-sqlite3's kind of native addon; they have their own SQLite.
+    if (process.versions.bun || process.versions.deno) return test.skip();
+    const path = freshPath();
+    const first = createSqliteStore({ path });
+    await first.putPayment(record('p1', 1), 0);
+    await first.close();
+    const second = createSqliteStore({ path, driver: 'better-sqlite3' });
+    expect(await second.getPayment('p1')).toEqual(record('p1', 1));
+    await second.close();
+  });
+
   it('refuses a missing path with the fix in the message', () => {
     expect(() => createSqliteStore({ path: '' })).toThrow(/missing path/);
   });

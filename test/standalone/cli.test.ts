@@ -2,50 +2,37 @@
  * `payin-checkout proxy` as an operator runs it: a separate process configured by a file, that says what it serves
  * without a secret, refuses to start half-configured, and on SIGTERM finishes the request it is in the middle of
  * (a create waiting on the shop's pricing endpoint), ends its event streams, closes its SQLite file and exits 0,
- * the payment it was creating kept for the next process. The CLI is compiled on its own into a private directory,
- * so that no earlier build is needed and dist/ is never raced.
+ * the payment it was creating kept for the next process. The CLI is compiled on its own into a private directory
+ * (test/support/compiled-cli.ts), so that no earlier build is needed and dist/ is never raced.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { readStandaloneConfig, startStandalone } from '../../src/standalone/index.js';
+import { compileCli, type CompiledCli } from '../support/compiled-cli.js';
 
-const root = resolve(import.meta.dirname, '../..');
 const WEBHOOK_SECRET = `whsec_${Buffer.from('the cli test shares this secret').toString('base64')}`;
-const dir = mkdtempSync(join(tmpdir(), 'payin-proxy-cli-'));
-const out = join(dir, 'build');
+let build: CompiledCli;
+let dir = '';
 const children: ChildProcess[] = [];
 
 beforeAll(() => {
-  const tsc = spawnSync(
-    process.execPath,
-    [
-      join(root, 'node_modules/typescript/bin/tsc'),
-      '--ignoreConfig',
-      ...['--outDir', out, '--rootDir', join(root, 'src'), '--module', 'nodenext', '--moduleResolution', 'nodenext'],
-      ...['--target', 'es2022', '--lib', 'es2022,dom,dom.iterable', '--types', 'node', '--strict', '--skipLibCheck'],
-      join(root, 'src/sandbox/cli.ts'),
-    ],
-    { cwd: root, encoding: 'utf8', timeout: 120_000 },
-  );
-  expect(tsc.status, tsc.stdout + tsc.stderr).toBe(0);
-  writeFileSync(join(out, 'package.json'), '{"type":"module"}');
-  symlinkSync(join(root, 'node_modules'), join(out, 'node_modules'), 'dir');
+  build = compileCli();
+  dir = build.dir;
 }, 120_000);
 
 afterAll(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  rmSync(dir, { recursive: true, force: true });
+  build?.remove();
 });
 
 function runProxy(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [join(out, 'sandbox/cli.js'), 'proxy', ...args], {
+  const child = spawn(process.execPath, [build.cli, 'proxy', ...args], {
     cwd: dir,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

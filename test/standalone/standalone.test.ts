@@ -147,6 +147,27 @@ describe('the standalone proxy server', () => {
     expect(message).not.toContain('very-secret-value');
   });
 
+  it('takes a PostgreSQL store URL, and refuses an unknown one without echoing it', () => {
+    const rest = {
+      PAYIN_BASE_URL: 'http://127.0.0.1:1',
+      PAYIN_MERCHANT_ID: 'm',
+      PAYIN_TOKEN: 't',
+      PAYIN_SECRET: 's',
+      PAYIN_CALLBACK_URL: 'http://127.0.0.1:2/payin/callback',
+      PAYIN_WEBHOOK_URL: 'http://127.0.0.1:3/hook',
+      PAYIN_WEBHOOK_SECRET: 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw',
+      PAYIN_ORDER_TOKEN_SECRET: 'order-secret',
+    };
+    const url = 'postgresql://payin:hunter2@db:5432/shop';
+    expect(readStandaloneConfig({ ...rest, PAYIN_STORE_URL: url }).storeUrl).toBe(url);
+    expect(() => readStandaloneConfig({ ...rest, PAYIN_STORE_URL: 'mysql://payin:hunter2@db/shop' })).toThrow(
+      expect.objectContaining({ message: expect.stringMatching(/PAYIN_STORE_URL must start with .*postgres:\/\//) }),
+    );
+    expect(() => readStandaloneConfig({ ...rest, PAYIN_STORE_URL: 'mysql://payin:hunter2@db/shop' })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
+    );
+  });
+
   it('prices through the shop, takes the payment, and delivers each state as a signed webhook until the shop answers 2xx', async () => {
     const port = await freePort();
     const server = await start(port, { PAYIN_RESOLVE_URL: `${backend.url}/price`, PAYIN_STORE_URL: `sqlite:${join(dir, 'a.db')}` });

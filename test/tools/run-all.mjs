@@ -1,12 +1,14 @@
 // `npm test`: the typecheck and every suite, in order, each in its own process. A failing suite does not hide
-// the ones after it; the exit code is non-zero when any failed. Chrome, Firefox, redis-server and a font for every
-// script of the checkout are found (or installed in one apt-get step) up front, before any test worker starts.
+// the ones after it; the exit code is non-zero when any failed. Chrome, Firefox, redis-server, PostgreSQL and a
+// font for every script of the checkout are found (or installed in one apt-get step) up front, before any test
+// worker starts.
 import { spawnSync } from 'node:child_process';
 import { delimiter, join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { aptInstall, canAptInstall } from './apt.mjs';
 import { ensureChrome, findChrome } from './find-chrome.mjs';
 import { ensureFirefox, findFirefox } from './find-firefox.mjs';
+import { ensurePostgres, findPostgresBin } from './postgres-server.mjs';
 import { ensureRedisServer, findRedisServer } from './redis-server.mjs';
 
 let chrome;
@@ -38,6 +40,7 @@ try {
   const missing = [
     !findChrome() && 'chromium',
     !findRedisServer() && 'redis-server',
+    !findPostgresBin() && 'postgresql',
     !findFirefox() && 'firefox-esr',
     !hasFonts() && 'fonts-noto-core',
     ...interpreters,
@@ -46,6 +49,7 @@ try {
   chrome = ensureChrome();
   console.log(`Browser for the browser and end-to-end suites: ${chrome}`);
   console.log(`redis-server for the Redis store suite: ${ensureRedisServer()}`);
+  console.log(`PostgreSQL for the PostgreSQL store suite: ${ensurePostgres()}`);
   const stillMissing = ['php', 'ruby', 'python3'].filter((bin) => !onPath(bin));
   if (stillMissing.length)
     throw new Error(

@@ -97,6 +97,14 @@ export interface ProxyStore {
    */
   putPayment(record: PaymentRecord, expectedVersion: number): Promise<boolean>;
   /**
+   * Optional: putPayment and enqueueAnnouncement(record.view.id, record.view.state, dueAt) as one atomic write,
+   * for a store whose process may die between two writes while another carries on (PostgreSQL, Redis, SQLite).
+   * Without it a crash between the two leaves a state recorded that nobody will announce. True when the payment
+   * was written; the announcement is then queued unless it was queued or announced before. Nothing is written
+   * when the version moved.
+   */
+  putPaymentAndEnqueue?(record: PaymentRecord, expectedVersion: number, dueAt: number): Promise<boolean>;
+  /**
    * Ids of payments with a `followUntil`, in id order, at most `limit`, starting after `afterId` (paging for a
    * sweep that cannot hold them all at once).
    */

@@ -66,7 +66,7 @@ export class Ledger {
       const view = mergeObservation(current.view, observed, undefined, payUrl, current.priced.amount);
       if (view === current.view) return current;
       const next = this.#next(current, view);
-      if (await store.putPayment(next, current.version)) {
+      if (await this.#write(next, current.version)) {
         await this.#recorded(next, source);
         return next;
       }
@@ -91,7 +91,7 @@ export class Ledger {
       version: 1,
       updatedAt: clock.now(),
     });
-    if (await store.putPayment(record, 0)) {
+    if (await this.#write(record, 0)) {
       await this.#recorded(record, source);
     } else {
       // A callback adopted this payment while its create answer was on its way (callback-route.ts).
@@ -132,13 +132,13 @@ export class Ledger {
    * what a view needs.
    */
   async adopt(observed: ObservedPayment, source: PaymentUpdateSource): Promise<PaymentRecord | undefined> {
-    const { store, clock } = this.options;
+    const { clock } = this.options;
     const { orderId, method, currency } = observed;
     const asked = observed.init_amount ?? observed.amount;
     if (!orderId || !method || !asked || !currency) return undefined;
     const view = mergeObservation(undefined, observed, { orderId, method, amount: asked, currency });
     const record = this.#withFollow({ view, priced: { amount: asked, currency }, version: 1, updatedAt: clock.now() });
-    if (!(await store.putPayment(record, 0))) return this.observe(observed, undefined, source);
+    if (!(await this.#write(record, 0))) return this.observe(observed, undefined, source);
     await this.#recorded(record, source);
     await this.orders.join(orderId, { id: view.id, method });
     return record;
@@ -221,6 +221,19 @@ export class Ledger {
     const until =
       expiresAt === undefined ? this.options.clock.now() + UNKNOWN_EXPIRY_FOLLOW_MS : expiresAt + this.options.timeouts.lateGraceMs;
     return { ...rest, followUntil: until };
+  }
+
+  /**
+   * Writes the record over `expectedVersion`. Where the store can, the announcement of its state is queued in the
+   * same write (outbox.ts then finds it queued), so that a process killed between the two never leaves a state
+   * recorded that nobody will announce.
+   */
+  #write(record: PaymentRecord, expectedVersion: number): Promise<boolean> {
+    const { store, clock, onPaymentUpdate } = this.options;
+    if (store.putPaymentAndEnqueue && onPaymentUpdate && !isIncomplete(record.view)) {
+      return store.putPaymentAndEnqueue(record, expectedVersion, clock.now());
+    }
+    return store.putPayment(record, expectedVersion);
   }
 
   async #recorded(record: PaymentRecord, source: PaymentUpdateSource): Promise<void> {

@@ -111,9 +111,15 @@ export class Outbox {
     };
   }
 
-  /** Queues and delivers a freshly recorded state; a reconcile sweep only queues, and delivers when it drains. */
+  /**
+   * Queues and delivers a freshly recorded state; a reconcile sweep only queues, and delivers when it drains. A
+   * store with putPaymentAndEnqueue queued it with the record (ledger.ts): delivering then finds it held or
+   * announced when another path came first.
+   */
   async announce(record: PaymentRecord, source: PaymentUpdateSource): Promise<void> {
-    if ((await this.enqueue(record)) && source !== 'reconcile') await this.deliver(record.view.id, record.view.state, source);
+    const { store, onPaymentUpdate } = this.options;
+    const queued = store.putPaymentAndEnqueue ? onPaymentUpdate !== undefined : await this.enqueue(record);
+    if (queued && source !== 'reconcile') await this.deliver(record.view.id, record.view.state, source);
   }
 
   /**

@@ -124,6 +124,37 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
       await close?.();
     });
 
+    it('writes a payment and queues its announcement in one step (putPaymentAndEnqueue, where the store has it)', async (test) => {
+      const { store, close } = await fixture();
+      if (!store.putPaymentAndEnqueue) {
+        await close?.();
+        test.skip();
+        return;
+      }
+      const id = unique();
+      const mine = async () => (await store.dueAnnouncements(Number.MAX_SAFE_INTEGER, 10_000)).filter((e) => e.paymentId === id);
+      expect(await store.putPaymentAndEnqueue(record(id, 1), 0, 10)).toBe(true);
+      expect(await mine()).toEqual([{ paymentId: id, state: 'pending', attempts: 0, dueAt: 10 }]);
+      // The version moved: neither the payment nor an announcement is written.
+      expect(await store.putPaymentAndEnqueue(record(id, 2, 'expired'), 5, 20)).toBe(false);
+      expect((await store.getPayment(id))!.version).toBe(1);
+      expect((await mine()).map((e) => e.state)).toEqual(['pending']);
+      // A state announced before is not queued again; the payment is still written.
+      await store.enqueueAnnouncement(id, 'finished', 0);
+      await store.commitAnnouncement(id, 'finished');
+      expect(await store.putPaymentAndEnqueue({ ...record(id, 2, 'finished'), followUntil: 99 }, 1, 30)).toBe(true);
+      expect((await store.getPayment(id))!.view.state).toBe('finished');
+      expect((await mine()).map((e) => e.state)).toEqual(['pending']);
+      expect(await store.followedPayments(10_000)).toContain(id);
+      const concurrent = await Promise.all([
+        store.putPaymentAndEnqueue(record(id, 3, 'in_check'), 2, 40),
+        store.putPaymentAndEnqueue(record(id, 3, 'dispute'), 2, 40),
+      ]);
+      expect(concurrent.filter(Boolean)).toHaveLength(1);
+      expect((await mine()).map((e) => e.state).sort()).toEqual(['pending', concurrent[0] ? 'in_check' : 'dispute'].sort());
+      await close?.();
+    });
+
     it('queues an announcement once, and never again after it was committed', async () => {
       const { store, close } = await fixture();
       const id = unique();

@@ -1,0 +1,62 @@
+/**
+ * `createPostgresStore({url})`: what a shop calls to give every proxy instance the same state in its PostgreSQL.
+ * The client is `postgres` (postgres.js), an optional peer dependency loaded only here: written in plain
+ * JavaScript with no dependencies of its own, so it runs unchanged on Node, Bun and Deno, and it has what the store
+ * needs built in (a pool, prepared statements, transactions, LISTEN with a reconnect). Creating the store opens
+ * nothing: the first operation connects and creates or migrates the schema (call `ready()` to do that at start-up).
+ */
+import postgres from 'postgres';
+import { processEnv } from '../server/env.js';
+import { PostgresStore } from './postgres-store.js';
+import { SCHEMA_NAME } from './postgres-schema.js';
+
+export interface PostgresStoreOptions {
+  /**
+   * Where the database is: `postgres://user:password@host:port/database` (`postgresql://` too; `?sslmode=require`
+   * and the other libpq parameters postgres.js knows). Falls back to PAYIN_STORE_URL when that is a postgres URL.
+   */
+  url?: string;
+  /**
+   * The schema that holds the store's tables, created when missing. Default `payin`. Give each shop (or each
+   * environment sharing one database) its own, so that their orders and payments never meet.
+   */
+  schema?: string;
+  /** How long open payments and unpaid orders are kept after their last write. Default 24 hours. */
+  ttlMs?: number;
+  /** Connections in the pool (one more is opened for the event streams when they are used). Default 10. */
+  max?: number;
+  /** Seconds to wait for a connection before an operation fails. Default 10. */
+  connectTimeoutSeconds?: number;
+  /** Seconds close() waits for queries in flight before it drops the connections. Default 2. */
+  closeTimeoutSeconds?: number;
+}
+
+export const DEFAULT_SCHEMA = 'payin';
+
+export function createPostgresStore(options: PostgresStoreOptions = {}): PostgresStore {
+  const fromEnv = processEnv().PAYIN_STORE_URL ?? '';
+  const url = (options.url ?? (isPostgresUrl(fromEnv) ? fromEnv : '')).trim();
+  if (!url) throw new TypeError('createPostgresStore: missing url (or PAYIN_STORE_URL), such as postgres://payin@127.0.0.1:5432/shop.');
+  // Never echo the URL: it may carry a password.
+  if (!isPostgresUrl(url)) throw new TypeError('createPostgresStore: url must start with postgres:// or postgresql://.');
+  const schema = options.schema ?? DEFAULT_SCHEMA;
+  if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
+    throw new TypeError('createPostgresStore: schema must be a lower-case name of letters, digits and _ (at most 48), such as payin.');
+  }
+  const sql = postgres(url, {
+    max: options.max ?? 10,
+    connect_timeout: options.connectTimeoutSeconds ?? 10,
+    // Its notices (such as "schema already exists, skipping") are not the shop's business.
+    onnotice: () => {},
+    connection: { application_name: 'payin-checkout', search_path: schema },
+  });
+  return new PostgresStore(sql, {
+    schema,
+    ttlMs: options.ttlMs ?? 24 * 60 * 60 * 1000,
+    closeTimeoutSeconds: options.closeTimeoutSeconds ?? 2,
+  });
+}
+
+export function isPostgresUrl(url: string): boolean {
+  return /^postgres(?:ql)?:\/\//i.test(url.trim());
+}

@@ -1,0 +1,78 @@
+/**
+ * The PostgreSQL store's tables, created and brought forward by the store itself. Each migration runs once, in
+ * one transaction with the row that records it in `schema_migrations`, under a transaction-level advisory lock on
+ * the schema's name: two proxy processes that start at once against an empty database wait for each other, and
+ * the second finds the work done. A database written by a newer release is refused rather than misread.
+ *
+ * Times are epoch milliseconds. Leases, holds and counters run on the database's clock (`now_ms()`), so that they
+ * lapse the same for every instance whatever its own clock says; outbox due times are the proxy's, as it passes them.
+ * Payment ids sort bytewise (COLLATE "C"), as the follow index pages through them in the order the other stores use.
+ */
+import type { Sql } from 'postgres';
+
+const MIGRATIONS: readonly string[] = [
+  `CREATE FUNCTION now_ms() RETURNS bigint LANGUAGE sql VOLATILE
+     AS $$ SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint $$;
+   CREATE TABLE payments (
+     id text COLLATE "C" PRIMARY KEY,
+     version integer NOT NULL,
+     record jsonb NOT NULL,
+     final boolean NOT NULL,
+     follow_until bigint,
+     updated_at bigint NOT NULL
+   );
+   CREATE INDEX payments_followed ON payments (id) WHERE follow_until IS NOT NULL;
+   CREATE INDEX payments_scratch ON payments (updated_at) WHERE NOT final;
+   CREATE TABLE orders (
+     order_id text PRIMARY KEY,
+     record jsonb NOT NULL,
+     paid boolean NOT NULL,
+     updated_at bigint NOT NULL
+   );
+   CREATE INDEX orders_scratch ON orders (updated_at) WHERE NOT paid;
+   CREATE TABLE leases (key text PRIMARY KEY, owner text NOT NULL, expires_at bigint NOT NULL);
+   -- One row per (payment, state) for good: queued, then announced. A pair is queued at most once because the
+   -- row is never deleted, only marked announced.
+   CREATE TABLE announcements (
+     payment_id text NOT NULL,
+     state text NOT NULL,
+     announced boolean NOT NULL DEFAULT false,
+     attempts integer NOT NULL DEFAULT 0,
+     due_at bigint NOT NULL,
+     held_until bigint NOT NULL DEFAULT 0,
+     PRIMARY KEY (payment_id, state)
+   );
+   CREATE INDEX announcements_due ON announcements (due_at) WHERE NOT announced;
+   -- Rate counters are scratch: unlogged (not written to the WAL), so a crash of the database may forget them.
+   CREATE UNLOGGED TABLE counters (key text PRIMARY KEY, value bigint NOT NULL, expires_at bigint NOT NULL);`,
+];
+
+/** The newest schema version this release knows. */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/** A schema name the store accepts: a plain lower-case identifier, so that it is never quoted differently. */
+export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,47}$/;
+
+/** Brings `schema` to the newest version; safe to call from several processes at once. */
+export async function migrate(sql: Sql, schema: string): Promise<void> {
+  await sql.begin(async (tx) => {
+    await tx`SELECT pg_advisory_xact_lock(hashtext(${`payin-checkout:${schema}`}))`;
+    await tx`CREATE SCHEMA IF NOT EXISTS ${tx(schema)}`;
+    await tx`CREATE TABLE IF NOT EXISTS ${tx(schema)}.schema_migrations (
+      version integer PRIMARY KEY,
+      applied_at timestamptz NOT NULL DEFAULT now()
+    )`;
+    const [row] = await tx`SELECT coalesce(max(version), 0)::int AS version FROM ${tx(schema)}.schema_migrations`;
+    const current = Number(row?.version ?? 0);
+    if (current > MIGRATIONS.length) {
+      throw new Error(
+        `createPostgresStore: schema "${schema}" was written by a newer release (version ${current}); upgrade payin-checkout.`,
+      );
+    }
+    // The connection's search_path is the schema, so the migrations name their tables without it.
+    for (let version = current; version < MIGRATIONS.length; version++) {
+      await tx.unsafe(MIGRATIONS[version]!);
+      await tx`INSERT INTO ${tx(schema)}.schema_migrations (version) VALUES (${version + 1})`;
+    }
+  });
+}

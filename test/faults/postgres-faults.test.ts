@@ -1,0 +1,165 @@
+/**
+ * A real PostgreSQL taken away under the proxy and brought back, through the real sandbox over loopback: down at
+ * start, gone in the middle of a create (after the service made the payment, before the proxy recorded it), gone
+ * while the service delivers a callback, and read-only. Each time the browser (or the service) gets a clear
+ * error answer and the log a line that names the cause, nothing is half-written, and the payment is picked up
+ * again once the database is back: one payment per order at the service, each announced once. And a process
+ * that dies right after it wrote a new state leaves that state queued for another process to announce.
+ */
+import postgres from 'postgres';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresStore, type PostgresStore } from '../../src/postgres/index.js';
+import type { ProxyLogger } from '../../src/proxy/logger.js';
+import { startPostgresServer, type PostgresServer } from '../postgres/postgres-server-harness.js';
+import { eventually, startLive, type Live } from '../proxy/sandbox-harness.js';
+
+let server: PostgresServer;
+const cleanup: (() => Promise<unknown>)[] = [];
+beforeAll(async () => {
+  server = await startPostgresServer();
+}, 60_000);
+afterAll(async () => {
+  for (const step of cleanup.reverse()) await step().catch(() => {});
+  await server?.remove();
+});
+
+/** The proxy on a fresh schema of the test database, its log lines kept. */
+async function shop(options: { fetch?: typeof fetch } = {}): Promise<{ live: Live; store: PostgresStore; log: string[] }> {
+  const store = createPostgresStore({ url: server.url, schema: `faults_${Math.random().toString(36).slice(2)}`, connectTimeoutSeconds: 2 });
+  const log: string[] = [];
+  const keep =
+    (level: string): ProxyLogger['info'] =>
+    (message, fields) =>
+      log.push(`${level}: ${message} ${JSON.stringify(fields ?? {})}`);
+  const live = await startLive({
+    store,
+    logger: { info: keep('info'), warn: keep('warn'), error: keep('error') },
+    reconcileEveryMs: 0,
+    timeouts: { claimLeaseMs: 1_500 },
+    ...(options.fetch ? { fetch: options.fetch } : {}),
+  });
+  cleanup.push(
+    () => live.close(),
+    () => store.close(),
+  );
+  return { live, store, log };
+}
+
+const paymentsOfOrder = (live: Live, orderId: string) => live.sandbox.payments().filter((p) => p.orderId === orderId);
+
+describe('the PostgreSQL store when the database goes away', () => {
+  it('answers a retryable error while the database is down at start, writes nothing, and serves once it is back', async () => {
+    await server.stop();
+    const { live, log } = await shop();
+    const refused = await live.create('PG-DOWN-1');
+    expect(refused.status).toBe(500);
+    expect(refused.body.error.code).toBe('internal');
+    expect(log.join('\n')).toMatch(
+      /PostgresStoreError: payin-checkout\/postgres: .* failed: PostgreSQL refused the connection: is it running/,
+    );
+    expect(paymentsOfOrder(live, 'PG-DOWN-1')).toEqual([]);
+
+    await server.start();
+    const created = await live.create('PG-DOWN-1');
+    expect(created.status).toBe(201);
+    expect(paymentsOfOrder(live, 'PG-DOWN-1')).toHaveLength(1);
+  }, 30_000);
+
+  it('loses nothing when it goes away in the middle of a create: the next create finds the payment the service made', async () => {
+    let stopDuringCreate = true;
+    const { live, log } = await shop({
+      fetch: async (input, init) => {
+        const answer = await fetch(input, init);
+        if (stopDuringCreate && String(input).endsWith('/api/v2/payments')) {
+          stopDuringCreate = false;
+          await server.stop(); // the service has made the payment; the proxy has not recorded it yet
+        }
+        return answer;
+      },
+    });
+    const failed = await live.create('PG-MID-1');
+    expect(failed.status).toBe(500);
+    expect(log.join('\n')).toMatch(/PostgresStoreError/);
+    expect(paymentsOfOrder(live, 'PG-MID-1')).toHaveLength(1);
+
+    await server.start();
+    // The order's lease from the broken request lapses; the order is then looked up at the service, not made again.
+    const again = await live.create('PG-MID-1');
+    expect(again.status).toBe(200);
+    expect(again.body.payment.id).toBe(paymentsOfOrder(live, 'PG-MID-1')[0]!.id);
+    expect(paymentsOfOrder(live, 'PG-MID-1')).toHaveLength(1);
+  }, 30_000);
+
+  it('answers the service 5xx while the database is gone, so that it calls back again, and announces once when it is back', async () => {
+    const { live, log } = await shop();
+    const created = await live.create('PG-CB-1');
+    expect(created.status).toBe(201);
+    const id = created.body.payment.id as string;
+    await server.stop();
+    live.sandbox.act(id, 'pay');
+    await eventually(() => live.sandbox.payment(id)!.deliveries.some((d) => (d.httpStatus ?? 0) >= 500), 10_000, 'a callback refused');
+    expect(log.join('\n')).toMatch(/PostgresStoreError/);
+    expect(live.updates.filter((u) => u.payment.id === id && u.payment.outcome === 'paid')).toEqual([]);
+
+    await server.start();
+    await eventually(() => live.updates.some((u) => u.payment.id === id && u.payment.outcome === 'paid'), 15_000, 'paid to be announced');
+    await live.sandbox.idle();
+    expect(live.updates.filter((u) => u.payment.id === id && u.payment.outcome === 'paid')).toHaveLength(1);
+  }, 40_000);
+
+  it('answers a clear error while the database is read-only, writes nothing, and works again once it is not', async () => {
+    const { live, log } = await shop();
+    expect((await live.create('PG-RO-1')).status).toBe(201);
+    const admin = postgres(server.url, { max: 1, onnotice: () => {} });
+    cleanup.push(() => admin.end());
+    await admin`SET default_transaction_read_only = off`; // this session keeps writing, to undo it
+    await admin`ALTER SYSTEM SET default_transaction_read_only = on`;
+    await admin`SELECT pg_reload_conf()`;
+    try {
+      await eventually(async () => (await live.create('PG-RO-2')).status === 500, 5_000, 'a write refused');
+      expect(log.join('\n')).toMatch(/the database is read-only .*point PAYIN_STORE_URL at the primary \(25006\)/);
+      expect(paymentsOfOrder(live, 'PG-RO-2')).toEqual([]);
+    } finally {
+      await admin`ALTER SYSTEM RESET default_transaction_read_only`;
+      await admin`SELECT pg_reload_conf()`;
+    }
+    await eventually(async () => (await live.create('PG-RO-2')).status === 201, 5_000, 'writes to work again');
+    expect(paymentsOfOrder(live, 'PG-RO-2')).toHaveLength(1);
+  }, 30_000);
+
+  it('announces a state whose process died right after it wrote it: the announcement was queued in the same write', async () => {
+    const schema = `faults_${Math.random().toString(36).slice(2)}`;
+    const shared = createPostgresStore({ url: server.url, schema });
+    cleanup.push(() => shared.close());
+    // Process A: once `dead`, every outbox step after the write fails, as if A was killed right after it.
+    let dead = false;
+    const dying = new Set(['enqueueAnnouncement', 'claimAnnouncement']);
+    const storeOfA = new Proxy(shared, {
+      get(target, name) {
+        const value = Reflect.get(target, name) as unknown;
+        if (typeof value !== 'function') return value;
+        if (dying.has(String(name))) {
+          return async (...args: unknown[]) => {
+            if (dead) throw new Error('process A is gone');
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        }
+        return (value as (...a: unknown[]) => unknown).bind(target);
+      },
+    });
+    const a = await startLive({ store: storeOfA, reconcileEveryMs: 0 });
+    cleanup.push(() => a.close());
+    const created = await a.create('PG-DIE-1');
+    expect(created.status).toBe(201);
+    const id = created.body.payment.id as string;
+    dead = true;
+    a.sandbox.act(id, 'fail');
+    await eventually(async () => (await shared.getPayment(id))?.view.state === 'failed', 10_000, 'A to record the failure');
+
+    // Process B, on the same database, sweeps: it finds the announcement A queued with the state, and makes it.
+    const b = await startLive({ store: createPostgresStore({ url: server.url, schema }), reconcileEveryMs: 0 });
+    cleanup.push(() => b.close());
+    await b.proxy.reconcile();
+    expect(b.updates.filter((u) => u.payment.id === id).map((u) => u.payment.outcome)).toEqual(['failed']);
+  }, 30_000);
+});

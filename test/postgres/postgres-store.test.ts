@@ -1,0 +1,113 @@
+import postgres from 'postgres';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresStore, PostgresStoreError, type PostgresStore, type PostgresStoreOptions } from '../../src/postgres/index.js';
+import { describeSharedStoreContract } from '../proxy/infrastructure/shared-store-contract.js';
+import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
+import { startPostgresServer, type PostgresServer } from './postgres-server-harness.js';
+
+let server: PostgresServer;
+let admin: postgres.Sql;
+const opened: PostgresStore[] = [];
+
+beforeAll(async () => {
+  server = await startPostgresServer();
+  admin = postgres(server.url, { max: 1, onnotice: () => {} });
+}, 60_000);
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((store) => store.close()));
+});
+afterAll(async () => {
+  await admin?.end();
+  await server?.remove();
+});
+
+const freshSchema = () => `test_${Math.random().toString(36).slice(2)}`;
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** A store on the test server; stores made with the same schema are like two proxy processes sharing a database. */
+function open(schema: string, options: PostgresStoreOptions = {}): PostgresStore {
+  const store = createPostgresStore({ url: server.url, schema, max: 4, ...options });
+  opened.push(store);
+  return store;
+}
+
+describeStoreContract('PostgresStore', () => {
+  const store = open(freshSchema());
+  return { store, wait: sleep, close: () => store.close() };
+});
+
+describeSharedStoreContract('PostgresStore', (schema) => open(schema));
+
+describe('PostgresStore across instances', () => {
+  it("delivers one instance's publish to the other's subscribers", async () => {
+    const schema = freshSchema();
+    const [a, b] = [open(schema), open(schema)];
+    const got: string[] = [];
+    const stop = await b.subscribe('payment:p1', (m) => got.push(m));
+    await a.publish('payment:p1', 'one');
+    await a.publish('payment:p2', 'not for p1');
+    for (let i = 0; i < 200 && got.length < 1; i++) await sleep(5);
+    await stop();
+    expect(got).toEqual(['one']);
+    expect(b.subscriptionCount).toBe(0);
+  });
+});
+
+describe('PostgresStore schema', () => {
+  it('is created once when many processes start at once against an empty database, and its version recorded', async () => {
+    const schema = freshSchema();
+    const stores = Array.from({ length: 6 }, () => open(schema, { max: 1 }));
+    await Promise.all(stores.map((store) => store.ready()));
+    const versions = await admin`SELECT version FROM ${admin(schema)}.schema_migrations`;
+    expect(versions.map((row) => row.version)).toEqual([1]);
+    await Promise.all(stores.map((store, i) => store.putOrder({ orderId: `A-${i}`, payments: [] })));
+    expect(await stores[0]!.getOrder('A-5')).toEqual({ orderId: 'A-5', payments: [] });
+  });
+
+  it('refuses a schema written by a newer release, naming the fix', async () => {
+    const schema = freshSchema();
+    await open(schema).ready();
+    await admin`INSERT INTO ${admin(schema)}.schema_migrations (version) VALUES (99)`;
+    await expect(open(schema).getOrder('A-1')).rejects.toThrow(/newer release.*upgrade payin-checkout/);
+  });
+
+  it('keeps what must never repeat and drops scratch after its time to live', async () => {
+    const schema = freshSchema();
+    const store = open(schema, { ttlMs: 1 });
+    const final = record('done', 1, 'finished');
+    await store.putPayment({ ...final, view: { ...final.view, outcome: 'paid', final: true } }, 0);
+    await store.putPayment(record('open', 1), 0);
+    await store.putOrder({ orderId: 'paid', payments: [], paidBy: 'done' });
+    await store.putOrder({ orderId: 'unpaid', payments: [] });
+    await store.enqueueAnnouncement('done', 'finished', 0);
+    await store.commitAnnouncement('done', 'finished');
+    await sleep(20);
+    // Another instance's first write prunes (at most once a minute per instance), in the background.
+    const other = open(schema, { ttlMs: 1 });
+    await other.putOrder({ orderId: 'later', payments: [] });
+    for (let i = 0; i < 200 && (await other.getPayment('open')); i++) await sleep(10);
+    expect(await other.getPayment('open')).toBeUndefined();
+    expect(await other.getOrder('unpaid')).toBeUndefined();
+    expect(await other.getPayment('done')).toBeDefined();
+    expect(await other.getOrder('paid')).toBeDefined();
+    expect(await other.wasAnnounced('done', 'finished')).toBe(true);
+  });
+});
+
+describe('createPostgresStore', () => {
+  it('refuses a url that is not postgres:// or postgresql://, without echoing it', () => {
+    expect(() => createPostgresStore({ url: 'mysql://user:hunter2@127.0.0.1/shop' })).toThrow(
+      expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
+    );
+    expect(() => createPostgresStore({ url: 'localhost:5432' })).toThrow(/postgres:\/\/ or postgresql:\/\//);
+    expect(() => createPostgresStore({ url: server.url, schema: 'Robert"; DROP' })).toThrow(/schema must be/);
+  });
+
+  it('fails an operation on a database that is not there with an error that says so', async () => {
+    const store = createPostgresStore({ url: 'postgres://postgres@127.0.0.1:1/postgres', connectTimeoutSeconds: 2 });
+    opened.push(store);
+    const failure = await store.getOrder('A-1').catch((error: unknown) => error);
+    expect(failure).toBeInstanceOf(PostgresStoreError);
+    expect((failure as Error).message).toMatch(/refused the connection: is it running/);
+  });
+});
