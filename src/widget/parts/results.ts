@@ -12,7 +12,7 @@ export function resultScreen(ctx: ViewContext, screen: FinalScreen, title: Templ
   const { t } = ctx;
   // Final screens are shown with a payment; paid also without one, for an order the proxy says is paid already.
   const payment = ctx.state.payment;
-  if (!payment) return html`${title}<p part="paid-amount">${t.errors.paid}</p><slot name="success"></slot>`;
+  if (!payment) return html`${title}<p class="hint">${t.errors.paid}</p><slot name="success"></slot>`;
   switch (screen) {
     case 'paid':
       return html`<div part="result" class="result paid">

@@ -59,7 +59,7 @@ function plainResult(ctx: ViewContext, screen: FinalScreen, title: TemplateResul
   const { t } = ctx;
   if (screen === 'paid') {
     // Without a payment: a new tab or a return from the bank app asked to pay an order that is paid already.
-    const paidAlready = ctx.state.payment ? nothing : html`<p part="paid-amount">${t.errors.paid}</p>`;
+    const paidAlready = ctx.state.payment ? nothing : html`<p class="hint">${t.errors.paid}</p>`;
     return html`${title}${paidAlready}<slot name="success"></slot>`;
   }
   return html`${title} <p class="hint">${t.hints[screen]}</p>
