@@ -1,14 +1,17 @@
 /**
- * The script-tag build: one self-contained file, dist/payin-checkout.iife.js, that a shop adds with
- * `<script src=".../payin-checkout.iife.js"></script>` and nothing else. Lit and qrcode are bundled in (qrcode
- * is CommonJS: build/qrcode-as-modules.ts loads its core files as ES modules). The ES module build comes from tsc
- * (tsconfig.build.json) into the same dist/, so this build must never empty the folder. The React demo has its own
- * config (demo/react/vite.config.ts). The plugins live in build/, one file each; this file says what they do to
- * the script and in which order.
+ * The script-tag build: dist/payin-checkout.iife.js, the core that a shop adds with
+ * `<script src=".../payin-checkout.iife.js"></script>` and nothing else, and beside it the files the core loads
+ * when it needs them. Lit and qrcode are bundled into the core (qrcode is CommonJS: build/qrcode-as-modules.ts
+ * loads its core files as ES modules). The ES module build comes from tsc (tsconfig.build.json) into the same
+ * dist/, so this build must never empty the folder. The React demo has its own config (demo/react/vite.config.ts).
+ * The plugins live in build/, one file each; this file says what they do to the script and in which order.
  *
- * English is in the bundle; every other language is its own small file beside it (dist/payin-checkout.<lang>.js,
- * an ES module whose default export is the translation), which the script loads when an element first speaks it:
- * the script-tag build swaps src/widget/translations/languages.ts for languages.script.ts, which finds them.
+ * Beside the core (each an ES module, found from the script's own address, so a shop copies the files and adds
+ * nothing else):
+ * - dist/payin-checkout.<part>.part.js, the on-demand parts (src/widget/parts/): the script-tag build swaps
+ *   parts/catalog.ts for catalog.script.ts, which finds them; the ES module build imports them dynamically.
+ * - dist/payin-checkout.<lang>.js, every language but English: the script-tag build swaps
+ *   translations/languages.ts for languages.script.ts, which finds them.
  *
  * After the bundle, the same run writes the framework typings (dist/jsx/react.d.ts, preact.d.ts, vue.d.ts) from
  * custom-elements.json, so that they can never drift from the element: the manifest is generated from the
@@ -19,55 +22,31 @@ import { defineConfig } from 'vite';
 import { jsxTypings } from './build/jsx-typings.js';
 import { languageFiles } from './build/language-files.js';
 import { minifyTemplates } from './build/minify-templates.js';
+import { partFiles } from './build/part-files.js';
 import { qrcodeAsModules } from './build/qrcode-as-modules.js';
-import { screenNames, translationKeys } from './build/short-names.js';
-import { terserPass } from './build/terser-pass.js';
-import { QR_LEVEL_NAME } from './src/widget/qr-level.js';
 import { LANGUAGE_TAGS } from './src/widget/translations/language-tags.js';
 
-/**
- * Properties that only the element's own modules read and write (controller members, the options the controllers
- * are built with, the flow's state, the screens' context, and on the last line the qrcode core's mask patterns,
- * penalty weights, Reed-Solomon encoder and bit matrix), renamed by the minifier like local variables. A name
- * belongs here only if nothing outside the bundle sees it: not Lit's lifecycle, not the public API (`start`,
- * `payment`, attributes), not the proxy's JSON or what sessionStorage keeps, and not a translation key (the
- * language files are built apart, and a shop's `texts` name them), nor a screen's name (the translations'
- * headings and hints are keyed by it and read as `t.headings[screen]`: so not the flow state's `late`; the build
- * checks these two), and no DOM or host object, and no other module of the bundle, has a property of that name (so
- * not qrcode's `size`, `data`, `get`, `set` or `encode`).
- */
-const INTERNAL_PROPERTIES = new RegExp(
-  `^(?:${`countdown feed tabs sync announcedSeconds remainingMs toExpiryMs setTarget follow leading leave stop stuck
-  tapped banks want onZero onPayment onTrouble onFatal onDeadline onLead onPeerPayment phase trouble stalled flow
-  isPhone bankQuery filterBanks setOtherDevice record retryAfterMs toDetail streamOpen failures
-  interval isDark PATTERN\\d+ N[1-4] genPoly degree initialize reservedBit isReserved xor`
-    .split(/\s+/)
-    .join('|')})$`,
-);
+/** The on-demand parts (src/widget/parts/<part>.ts): each becomes dist/payin-checkout.<part>.part.js. */
+const PARTS = ['phone', 'upi-apps', 'sbp-banks', 'results'];
 
-for (const name of [...screenNames(), ...translationKeys()]) {
-  if (INTERNAL_PROPERTIES.test(name))
-    throw new Error(`INTERNAL_PROPERTIES has "${name}", a screen's name or a translation key: English would lose that key`);
-}
+/** The script-tag build's own module in place of the ES module build's (`./x.js` -> src/widget/<folder>/x.script.ts). */
+const scriptOnly = (name: string, folder: string) => ({
+  find: new RegExp(`^\\./${name}\\.js$`),
+  replacement: fileURLToPath(new URL(`src/widget/${folder}/${name}.script.ts`, import.meta.url)),
+});
 
 export default defineConfig({
   // Nothing in public/ belongs in the bundle's folder.
   publicDir: false,
   plugins: [
-    qrcodeAsModules({ level: QR_LEVEL_NAME }),
+    qrcodeAsModules(),
     minifyTemplates(),
-    terserPass(),
-    // Each language beyond English becomes dist/payin-checkout.<lang>.js, loaded on demand from beside the script.
     languageFiles(LANGUAGE_TAGS),
+    partFiles(PARTS),
     jsxTypings({ manifest: 'custom-elements.json', outDir: 'dist/jsx' }),
   ],
   resolve: {
-    alias: [
-      {
-        find: /^\.\/languages\.js$/,
-        replacement: fileURLToPath(new URL('src/widget/translations/languages.script.ts', import.meta.url)),
-      },
-    ],
+    alias: [scriptOnly('languages', 'translations'), scriptOnly('catalog', 'parts')],
   },
   build: {
     outDir: 'dist',
@@ -75,13 +54,6 @@ export default defineConfig({
     target: 'es2022',
     minify: true,
     sourcemap: false,
-    rolldownOptions: {
-      output: {
-        // No Symbol.toStringTag on the PayinCheckout global: nothing reads it, and it costs bytes.
-        generatedCode: { symbols: false },
-        minify: { compress: true, mangle: true, mangleProps: { include: INTERNAL_PROPERTIES } },
-      },
-    },
     copyPublicDir: false,
     lib: {
       entry: 'src/widget/index.ts',

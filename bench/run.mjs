@@ -25,6 +25,7 @@
 //   BENCH_SOAK_SNAPSHOTS=dir     also write the soak proxy's heap snapshots after round 2 and the last, to compare
 //   BENCH_LATENCY_RUNS=20        browser runs per mode, after 2 warm-up runs
 //   BENCH_POLL_MS=1000           the element's poll-interval in the polling runs
+//   BENCH_FIRST_QR_RUNS=5        page loads per page (ours, Adyen's) and mode (gzip, plain) in the time-to-QR figure
 //   CHROME_PATH=/path/to/chrome  the browser for the latency figures
 //   BENCH_CONSOLE_PAYMENTS=100000  payments in the SQLite ledger the console lists
 //   BENCH_CONSOLE_ROUNDS=200     reads of each console figure
@@ -41,6 +42,7 @@ requireBuild();
 const SCRIPTS = [
   { id: 'sizes', script: 'sizes.mjs', title: 'Sizes' },
   { id: 'latency', script: 'latency.mjs', title: 'Latency in Chromium' },
+  { id: 'first-qr', script: 'first-qr.mjs', title: 'Time to QR on an emulated phone' },
   { id: 'proxy-cost', script: 'proxy-cost.mjs', title: 'Proxy cost' },
   { id: 'store-answer', script: 'store-answer.mjs', title: 'A final status from the store' },
   { id: 'stores', script: 'stores.mjs', title: 'Stores side by side' },

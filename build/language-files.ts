@@ -2,6 +2,19 @@ import { fileURLToPath } from 'node:url';
 import { build as esbuild } from 'esbuild';
 import type { Plugin } from 'vite';
 
+/**
+ * How every file beside the script is built (a language, a part): one minified ES module, which the script
+ * imports by URL, in UTF-8 so that the texts stay readable and small.
+ */
+export const BESIDE_THE_SCRIPT = {
+  bundle: true,
+  format: 'esm',
+  target: 'es2022',
+  minify: true,
+  charset: 'utf8',
+  logLevel: 'warning',
+} as const;
+
 /** dist/payin-checkout.<lang>.js for each language: `export default` its translation, minified, in UTF-8. */
 export function languageFiles(languages: readonly string[]): Plugin {
   return {
@@ -16,12 +29,7 @@ export function languageFiles(languages: readonly string[]): Plugin {
             loader: 'ts',
           },
           outfile: `dist/payin-checkout.${lang}.js`,
-          bundle: true,
-          format: 'esm',
-          target: 'es2022',
-          minify: true,
-          charset: 'utf8',
-          logLevel: 'warning',
+          ...BESIDE_THE_SCRIPT,
         });
       }
     },

@@ -74,9 +74,11 @@ export function createStorefront({ proxy, basePath, book, sandboxUrl, widgetModu
     if (path === '/orders') return page(ordersPage(book.list(), context));
     if (path === '/module') return page(modulePage(context));
 
-    // The script and, beside it, the languages it loads on demand.
-    const [, script = '', name = ''] = /^\/(payin-checkout\.([a-z]+)\.js)$/.exec(path) ?? [];
-    if (name === 'iife' || (name && Object.hasOwn(LANGUAGE_NAMES, name))) return (await serveFile(DIST, script)) ?? missingBuild();
+    // The script and, beside it, the languages and parts it loads on demand.
+    const [, script = '', name = ''] = /^\/(payin-checkout\.([a-z]+|[a-z-]+\.part)\.js)$/.exec(path) ?? [];
+    if (name === 'iife' || name.endsWith('.part') || (name && Object.hasOwn(LANGUAGE_NAMES, name))) {
+      return (await serveFile(DIST, script)) ?? missingBuild();
+    }
     if (path === '/modules/payin-checkout.js') {
       return new Response(await widgetModule(), {
         headers: { 'content-type': 'text/javascript; charset=utf-8', 'cache-control': 'no-cache' },

@@ -5,8 +5,8 @@
  * readPaymentView, which derives `outcome` and `final` again from `state`.
  */
 import type { Clock } from '../shared/clock.js';
-import { readPaymentView, type PaymentView } from '../shared/payment-view.js';
 import { isErrorCode, isRetryable } from '../shared/error-codes.js';
+import { type PaymentView, readPaymentView } from '../shared/payment-view.js';
 import type { ErrorEventDetail, WidgetErrorCode } from './events.js';
 
 const REQUEST_TIMEOUT_MS = 15_000;

@@ -1,29 +1,24 @@
 /**
  * The <payin-checkout> element's class, without side effects: payin-checkout.ts registers it. The class holds
  * the public surface (attributes, properties, methods) and turns controller state into a screen; the payment
- * flow, its following and its countdown live in controllers/, the screens in views/. The little state that is
- * only the screen's (the bank search, the fold) lives here.
+ * flow, its following and its countdown live in controllers/, the screens in views/, and what only some payments
+ * reach in on-demand parts (parts/), which the element loads when it first draws them.
  */
-// The order of the imports below (lit's too) is the order of the modules in the script-tag build: the one gzip packs
-// smallest of the orders tried, as are those of payment-flow.ts, screens.ts, qr-matrix.ts and api-client.ts. Moving
-// one changes the script's size by up to tens of bytes, so measure before and after.
-import { langOf, pickTranslation } from './translations/pick.js';
-import { overlay, type TextOverrides } from './translations/overlay.js';
-import { html, LitElement, type PropertyValues } from 'lit';
-import { styles } from './payin-checkout.styles.js';
+import { adoptStyles, type CSSResultOrNative, html, LitElement, type PropertyValues, supportsAdoptingStyleSheets } from 'lit';
 import { type Clock, systemClock } from '../shared/clock.js';
-import { type ChoiceKind, recallChoice, rememberChoice } from './remembered-choice.js';
-import { platformOf } from './device.js';
-import { renderScreen } from './views/screens.js';
 import type { PaymentView } from '../shared/payment-view.js';
-import { DEFAULT_UPI_APPS } from './deep-links.js';
-import { MediaQueryController } from './controllers/media-query.js';
 import { copyText } from './clipboard.js';
-import { SbpBankListController } from './controllers/sbp-bank-list.js';
-import { rankBanks } from './sbp-banks.js';
-import { HandoffController } from './controllers/handoff.js';
+import { MediaQueryController } from './controllers/media-query.js';
 import { PaymentFlowController } from './controllers/payment-flow.js';
-import { screenOf, type Screen, type ViewContext } from './views/view-context.js';
+import { loadPart } from './parts/load-part.js';
+import type { PartName, Parts } from './parts/part-types.js';
+import { styles } from './payin-checkout.styles.js';
+import { DEFAULT_UPI_APPS } from './phone/deep-links.js';
+import type { PhoneLayout } from './phone/phone-layout.js';
+import { overlay, type TextOverrides } from './translations/overlay.js';
+import { langOf, pickTranslation } from './translations/pick.js';
+import { renderScreen } from './views/screens.js';
+import { type Screen, screenOf, type ViewContext } from './views/view-context.js';
 
 const COPIED_MS = 2_000;
 
@@ -190,17 +185,16 @@ export class PayinCheckout extends LitElement {
     this.#clock,
   );
   readonly #touch = new MediaQueryController(this, '(pointer: coarse) and (max-width: 50rem)');
-  readonly #handoff = new HandoffController(this, this.#clock);
-  readonly #banks = new SbpBankListController(this);
-  #bankQuery = '';
-  #otherDevice = false;
+  /** The phone layout of the pay screen, once the phone part has loaded on a phone. */
+  #phone: PhoneLayout | undefined;
   #copied: string | undefined;
   #copiedTimer: unknown;
   #shown: Screen | undefined;
   #focusWasInside = false;
-  #shownPayment: string | undefined;
-  /** While the texts of the element's language load: settles once the render they allow is asked for. */
-  #language: Promise<unknown> | undefined;
+  /** What the last render waited for (the texts of the element's language, a part): each settles once the render it allows is asked for. */
+  #waiting: Promise<unknown>[] = [];
+  /** The parts whose styles this element's shadow root has adopted. */
+  readonly #styledParts = new Set<PartName>();
 
   /** The payment shown, if any (read-only). */
   get payment(): PaymentView | undefined {
@@ -244,14 +238,13 @@ export class PayinCheckout extends LitElement {
     }
     // :focus-within looks into the shadow tree (it follows the flat tree).
     this.#focusWasInside = this.matches(':focus-within');
-    if (this.#isPhone && this.payment?.method === 'sbp') this.#banks.want(this.endpoint || '/payin');
-    if (this.payment?.id !== this.#shownPayment) {
-      // A new payment starts with the chooser as it was designed, not with the last one's search or hint.
-      this.#shownPayment = this.payment?.id;
-      this.#bankQuery = '';
-      this.#otherDevice = false;
-      this.#handoff.reset();
+    // Fetched ahead, while the shopper is still on an earlier screen, so that the screen that needs a part rarely waits for it.
+    if (this.#isPhone) {
+      loadPart('phone');
+      const method = this.payment?.method ?? this.method;
+      if (method) loadPart(method === 'sbp' ? 'sbp-banks' : 'upi-apps');
     }
+    if (this.payment) loadPart('results');
   }
 
   /** The phone layout: named by `platform`, else a narrow screen with a coarse pointer. */
@@ -259,44 +252,63 @@ export class PayinCheckout extends LitElement {
     return this.platform ? this.platform !== 'desktop' : this.#touch.matches;
   }
 
-  #recall(kind: ChoiceKind): string | undefined {
-    return this.noRemember ? undefined : recallChoice(kind);
+  /** On a phone, the phone part's layout of the pay screen, made the first time it is there. */
+  #phoneLayout(): PhoneLayout | undefined {
+    if (!this.#isPhone) return undefined;
+    const part = this.#part('phone');
+    this.#phone ??=
+      part &&
+      new part.PhoneLayout(this, this.#clock, () => ({
+        endpoint: this.endpoint || '/payin',
+        platform: this.platform,
+        upiApps: this.upiApps,
+        remember: !this.noRemember,
+        paymentId: this.payment?.id,
+      }));
+    return this.#phone;
+  }
+
+  /**
+   * An on-demand part, with its styles adopted by this element's shadow root; undefined while it loads (this
+   * element renders again once it has) or when it failed to.
+   */
+  #part<K extends PartName>(name: K): Parts[K] | undefined {
+    const part = loadPart(name);
+    if (part instanceof Promise) {
+      this.#waiting.push(part.then(() => this.requestUpdate()));
+      return undefined;
+    }
+    if (part && 'styles' in part && !this.#styledParts.has(name)) {
+      this.#styledParts.add(name);
+      const root = this.renderRoot as ShadowRoot;
+      // Adopting replaces the list, so the element's own sheets go first; without adoptedStyleSheets Lit appends <style> elements.
+      const added: CSSResultOrNative[] = [part.styles()];
+      adoptStyles(root, supportsAdoptingStyleSheets ? [...root.adoptedStyleSheets, ...added] : added);
+    }
+    return part ?? undefined;
   }
 
   protected override render() {
+    this.#waiting = [];
     const picked = pickTranslation(this.lang || langOf(this));
     if (picked instanceof Promise) {
       // Renders again once the texts are there (a repeated render while they load only asks once more).
-      this.#language = picked.then(() => this.requestUpdate());
+      this.#waiting.push(picked.then(() => this.requestUpdate()));
       return html`<div part="base" class="base" aria-busy="true"><slot name="header"></slot><slot name="footer"></slot></div>`;
     }
-    this.#language = undefined;
     const { locale } = picked;
     const t = overlay(picked.t, this.texts);
     const screen = this.screen;
-    const last = this.#recall('upi-app');
-    const apps = this.upiApps.length ? this.upiApps : DEFAULT_UPI_APPS;
     const ctx: ViewContext = {
       t,
       locale,
       flow: this.#flow,
       state: this.#flow.state,
       methods: this.#methodList,
-      isPhone: this.#isPhone,
-      platform: platformOf(this.platform),
-      upiApps: last && apps.includes(last) ? [last, ...apps.filter((a) => a !== last)] : apps,
-      banks: this.#banks.banks && rankBanks(this.#banks.banks, this.#recall('sbp-bank')),
-      bankQuery: this.#bankQuery,
-      filterBanks: (query) => this.#ui(() => (this.#bankQuery = query)),
-      tapped: (kind, id) => {
-        if (!this.noRemember && id !== 'any') rememberChoice(kind, id);
-        this.#handoff.tapped();
-      },
-      stuck: this.#handoff.stuck,
-      otherDevice: this.#otherDevice,
-      setOtherDevice: (open) => this.#ui(() => (this.#otherDevice = open)),
       copied: this.#copied,
       copy: (key, text) => void this.#copy(key, text),
+      part: (name) => this.#part(name),
+      phoneLayout: () => this.#phoneLayout(),
     };
     const left = this.#flow.countdown.announcedSeconds;
     const spoken = this.#copied
@@ -335,19 +347,17 @@ export class PayinCheckout extends LitElement {
     }
   }
 
-  /** `updateComplete` also waits for the texts of the element's language, so the first screen is in it. */
+  /**
+   * `updateComplete` also waits for the texts of the element's language and the parts the screen draws (loaded or
+   * failed), so the screen it settles on is the whole one.
+   */
   protected override async getUpdateComplete(): Promise<boolean> {
     let complete = await super.getUpdateComplete();
-    for (let i = 0; i < 3 && this.#language; i++) {
-      await this.#language;
+    for (let i = 0; i < 4 && this.#waiting.length; i++) {
+      await Promise.all(this.#waiting);
       complete = await super.getUpdateComplete();
     }
     return complete;
-  }
-
-  #ui(change: () => unknown): void {
-    change();
-    this.requestUpdate();
   }
 
   async #copy(key: string, text: string): Promise<void> {

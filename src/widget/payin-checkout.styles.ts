@@ -6,16 +6,10 @@
  * contrast of at least 4.5:1 in both schemes; the QR stays black on white in both. Only logical properties
  * (inline-start, not left), so that a right-to-left language mirrors the layout; a value (an amount, a UPI ID, a
  * phone number) takes its direction from its own first letter, so digits are never reordered, and the QR, an SVG
- * of its own, is never mirrored. Terse on purpose: every byte ships in the script-tag build.
+ * of its own, is never mirrored. The rules of the phone layout and of the final screens travel with their parts
+ * (parts/phone.ts, parts/results.ts).
  */
-import { unsafeCSS } from 'lit';
-
-/**
- * Lit's css`` checks what is interpolated into a stylesheet; this one is a single constant with nothing
- * interpolated (the type allows none), so it skips that code (0.14 kB of the script's gzip) and hands the text to
- * unsafeCSS, which here is as safe as css``. Still a `css` tag, so editors and the build's minifier know it.
- */
-const css = (strings: TemplateStringsArray, ..._nothing: never[]) => unsafeCSS(strings[0]);
+import { css } from 'lit';
 
 export const styles = css`
   :host {
@@ -59,13 +53,13 @@ export const styles = css`
     border-radius: var(--payin-radius);
     padding: var(--payin-spacing);
   }
-  .screen, .result, .details, .qr-frame { display: flex; flex-direction: column; gap: var(--payin-spacing) }
-  .result, .qr-frame { align-items: center; text-align: center }
+  .screen, .details, .qr-frame { display: flex; flex-direction: column; gap: var(--payin-spacing) }
+  .qr-frame { align-items: center; text-align: center }
   h2 { margin: 0; font-size: 1.25em }
   h2:focus { outline: none }
   p, dl, dd, figure { margin: 0 }
   .hint, dt, .label, .countdown { color: var(--payin-color-muted); font-size: 0.9em }
-  button, .button, .bank, .search { font: inherit; cursor: pointer; border-radius: var(--payin-radius); color: inherit; background: none; border: 1px solid var(--payin-color-border) }
+  button, .button { font: inherit; cursor: pointer; border-radius: var(--payin-radius); color: inherit; background: none; border: 1px solid var(--payin-color-border) }
   .button { display: flex; align-items: center; justify-content: center; min-height: 2.75rem; padding: 0.6em 1.2em; font-weight: 600; text-align: center; text-decoration: none; border-color: var(--payin-color-accent); color: var(--payin-color-accent) }
   .primary { background: var(--payin-color-accent); color: var(--payin-color-on-accent) }
   .methods { display: grid; gap: 0.5em }
@@ -87,9 +81,6 @@ export const styles = css`
   .clock { font-size: 1.25em; font-weight: 700; color: var(--payin-color-text); margin-inline-start: 0.5em }
   .urgent .clock, .error { color: var(--payin-color-danger) }
   .notice { display: flex; flex-wrap: wrap; gap: 0.5em; padding: 0.5em 0.75em; border-inline-start: 4px solid var(--payin-color-danger); background: var(--payin-color-surface) }
-  .icon { width: 3rem; height: 3rem; line-height: 3rem; border-radius: 50%; font-size: 1.5rem; color: var(--payin-color-on-accent); background: var(--payin-color-muted) }
-  .paid .icon { background: var(--payin-color-success) }
-  .failed .icon, .underpaid .icon, .superseded .icon { background: var(--payin-color-danger) }
   .spinner {
     width: 2rem; height: 2rem; border-radius: 50%; align-self: center;
     border: 3px solid var(--payin-color-border); border-top-color: var(--payin-color-accent);
@@ -99,17 +90,5 @@ export const styles = css`
   @media (prefers-reduced-motion: reduce) {
     .spinner { animation: none }
   }
-  .chooser, .other[open] { display: flex; flex-direction: column; gap: 0.5em }
-  .apps, .banks { list-style: none; margin: 0; padding: 0; display: grid; gap: 0.5em }
-  .banks { max-height: 20.5rem; overflow-y: auto }
-  .apps { grid-template-columns: 1fr 1fr }
-  .apps li:first-child, .apps li:last-child:nth-child(even) { grid-column: 1 / -1 }
-  .apps .button { height: 100%; padding-inline: 0.5em }
-  .other .button { margin-top: 0.75em }
-  .bank { display: flex; align-items: center; gap: 0.75em; min-height: 2.75rem; padding: 0.4em 0.75em; text-decoration: none; font-weight: 600 }
-  .bank img, .logo { width: 2rem; height: 2rem; border-radius: 50%; flex: none }
-  .logo { display: grid; place-items: center; background: var(--payin-color-surface) }
-  .search { width: 100%; min-height: 2.75rem; padding: 0.5em 0.75em; cursor: text }
-  summary { cursor: pointer; padding: 0.5em 0; color: var(--payin-color-accent); font-weight: 600 }
   .sr-only, .copy-scratch { position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); white-space: nowrap }
 `;

@@ -3,8 +3,9 @@
  * and its events known to TypeScript. Importing this module on a server does nothing but define the class: there
  * is no `customElements` there.
  */
-import { PayinCheckout } from './payin-checkout-element.js';
+
 import type { PayinEventMap } from './events.js';
+import { PayinCheckout } from './payin-checkout-element.js';
 
 export const TAG_NAME = 'payin-checkout';
 

@@ -5,7 +5,7 @@
  * (inverted codes defeat many readers) and is drawn at >= 4 CSS px per module, which phone cameras read easily.
  */
 import { html, type TemplateResult } from 'lit';
-import { qrMatrix, type QrMatrix } from './qr-matrix.js';
+import { type QrMatrix, qrMatrix } from './qr-matrix.js';
 
 const QUIET_ZONE = 4;
 const MIN_MODULE_PX = 4;

@@ -5,15 +5,16 @@
  * script-tag build 3 kB for links that are plain bytes anyway. What is left here is the layout of ISO/IEC 18004:
  * bit stream, blocks, interleaving, function patterns, the zigzag data placement and the format/version bits.
  */
-import * as ECCode from 'qrcode/lib/core/error-correction-code.js';
+
 import * as AlignmentPattern from 'qrcode/lib/core/alignment-pattern.js';
 import BitMatrix from 'qrcode/lib/core/bit-matrix.js';
+import * as ECCode from 'qrcode/lib/core/error-correction-code.js';
+import { M as LEVEL } from 'qrcode/lib/core/error-correction-level.js';
 import * as FinderPattern from 'qrcode/lib/core/finder-pattern.js';
 import * as FormatInfo from 'qrcode/lib/core/format-info.js';
-import ReedSolomonEncoder from 'qrcode/lib/core/reed-solomon-encoder.js';
 import * as MaskPattern from 'qrcode/lib/core/mask-pattern.js';
+import ReedSolomonEncoder from 'qrcode/lib/core/reed-solomon-encoder.js';
 import * as Utils from 'qrcode/lib/core/utils.js';
-import { QR_LEVEL as LEVEL } from './qr-level.js';
 
 export interface QrMatrix {
   /** Modules per side, without the quiet zone. */
@@ -26,7 +27,8 @@ export function qrMatrix(text: string): QrMatrix {
   let version = 0;
   let dataCodewords = 0;
   do {
-    if (++version > 40) throw new RangeError(); // too long for a QR code: the callers draw none
+    // The callers draw no QR then; the requisites still say how to pay.
+    if (++version > 40) throw new RangeError(`${bytes.length} bytes are too long for a QR code at level M`);
     dataCodewords = Utils.getSymbolTotalCodewords(version) - ECCode.getTotalCodewordsCount(version, LEVEL);
   } while (4 + (version < 10 ? 8 : 16) + bytes.length * 8 > dataCodewords * 8);
 
@@ -111,8 +113,11 @@ export function qrMatrix(text: string): QrMatrix {
     for (let step = 0; step < size; step++) {
       for (let j = 0; j < 2; j++) {
         const row = upward ? size - 1 - step : step;
-        // Past the last codeword the remainder bits are light: undefined >>> n is 0.
-        if (!m.isReserved(row, right - j)) m.set(row, right - j, (codewords[i >>> 3]! >>> (7 - (i++ & 7))) & 1, false);
+        if (m.isReserved(row, right - j)) continue;
+        // Past the last codeword come the remainder bits, which are light.
+        const bit = i < codewords.length * 8 ? (codewords[i >>> 3]! >>> (7 - (i & 7))) & 1 : 0;
+        m.set(row, right - j, bit, false);
+        i++;
       }
     }
   }

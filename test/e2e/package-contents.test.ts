@@ -67,8 +67,8 @@ describe('the published package', () => {
     expect(run.status).toBe(0);
   });
 
-  it('ships and exports the script-tag build with every language, the type declarations and the elements manifest', () => {
-    for (const file of ['iife', ...LANGUAGE_TAGS]) {
+  it('ships and exports the script-tag build with its parts and every language, the type declarations and the elements manifest', () => {
+    for (const file of ['iife', ...LANGUAGE_TAGS, ...['phone', 'upi-apps', 'sbp-banks', 'results'].map((part) => `${part}.part`)]) {
       expect(packed.has(`dist/payin-checkout.${file}.js`)).toBe(true);
       expect(exportTargets(manifest.exports)).toContain(`./dist/payin-checkout.${file}.js`);
     }

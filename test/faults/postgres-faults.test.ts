@@ -7,6 +7,10 @@
  * that dies right after it wrote a new state leaves that state queued for another process to announce.
  */
 import postgres from 'postgres';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, type PostgresStore } from '../../src/postgres/index.js';
 import type { ProxyLogger } from '../../src/proxy/logger.js';
@@ -24,8 +28,11 @@ afterAll(async () => {
 });
 
 /** The proxy on a fresh schema of the test database, its log lines kept. */
-async function shop(options: { fetch?: typeof fetch } = {}): Promise<{ live: Live; store: PostgresStore; log: string[] }> {
-  const store = createPostgresStore({ url: server.url, schema: `faults_${Math.random().toString(36).slice(2)}`, connectTimeoutSeconds: 2 });
+async function shop(
+  options: { fetch?: typeof fetch; createsPerMinute?: number } = {},
+): Promise<{ live: Live; store: PostgresStore; log: string[]; schema: string }> {
+  const schema = `faults_${Math.random().toString(36).slice(2)}`;
+  const store = createPostgresStore({ url: server.url, schema, connectTimeoutSeconds: 2 });
   const log: string[] = [];
   const keep =
     (level: string): ProxyLogger['info'] =>
@@ -36,13 +43,27 @@ async function shop(options: { fetch?: typeof fetch } = {}): Promise<{ live: Liv
     logger: { info: keep('info'), warn: keep('warn'), error: keep('error') },
     reconcileEveryMs: 0,
     timeouts: { claimLeaseMs: 1_500 },
+    ...(options.createsPerMinute ? { limits: { createsPerMinute: options.createsPerMinute } } : {}),
     ...(options.fetch ? { fetch: options.fetch } : {}),
   });
   cleanup.push(
     () => live.close(),
     () => store.close(),
   );
-  return { live, store, log };
+  return { live, store, log, schema };
+}
+
+/** A full disk is made as a small tmpfs, which only root (with the right to mount) can do; elsewhere that test is skipped. */
+function canMountTmpfs(): boolean {
+  if (process.getuid?.() !== 0) return false;
+  const probe = mkdtempSync(join(tmpdir(), 'payin-mount-probe-'));
+  try {
+    const mounted = spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', probe]).status === 0;
+    if (mounted) spawnSync('umount', [probe]);
+    return mounted;
+  } finally {
+    rmSync(probe, { recursive: true, force: true });
+  }
 }
 
 const paymentsOfOrder = (live: Live, orderId: string) => live.sandbox.payments().filter((p) => p.orderId === orderId);
@@ -126,6 +147,60 @@ describe('the PostgreSQL store when the database goes away', () => {
     await eventually(async () => (await live.create('PG-RO-2')).status === 201, 5_000, 'writes to work again');
     expect(paymentsOfOrder(live, 'PG-RO-2')).toHaveLength(1);
   }, 30_000);
+
+  it.skipIf(!canMountTmpfs())(
+    'answers a clear error while the disk is full, makes no second payment, and works again once there is room',
+    async () => {
+      const { live, log, schema } = await shop({ createsPerMinute: 10_000 });
+      expect((await live.create('PG-FULL-1')).status).toBe(201);
+      // The store's tables on a 2 MiB disk of their own, filled up by another table.
+      const disk = mkdtempSync(join(tmpdir(), 'payin-pg-full-'));
+      execFileSync('mount', ['-t', 'tmpfs', '-o', 'size=2m', 'tmpfs', disk]);
+      cleanup.push(async () => {
+        execFileSync('umount', ['-l', disk]);
+        rmSync(disk, { recursive: true, force: true });
+      });
+      execFileSync('chown', ['postgres:postgres', disk]);
+      const admin = postgres(server.url, { max: 1, onnotice: () => {} });
+      cleanup.push(() => admin.end());
+      const space = `full_${Math.random().toString(36).slice(2)}`;
+      await admin.unsafe(`CREATE TABLESPACE ${space} LOCATION '${disk}'`);
+      cleanup.push(() => admin.unsafe(`DROP TABLESPACE IF EXISTS ${space}`));
+      for (const { name } of await admin<
+        { name: string }[]
+      >`SELECT table_name AS name FROM information_schema.tables WHERE table_schema = ${schema}`) {
+        await admin.unsafe(`ALTER TABLE ${schema}.${name} SET TABLESPACE ${space}`);
+      }
+      await admin.unsafe(`CREATE TABLE ${schema}.filler (junk text) TABLESPACE ${space}`);
+      let full = false;
+      for (let i = 0; i < 200 && !full; i++) {
+        try {
+          await admin.unsafe(`INSERT INTO ${schema}.filler SELECT md5(g::text) || repeat('x', 2000) FROM generate_series(1, 200) g`);
+        } catch (error) {
+          full = (error as { code?: string }).code === '53100';
+          if (!full) throw error;
+        }
+      }
+      expect(full).toBe(true);
+
+      // Rows still fit in pages that have room; the first write that needs a new page fails.
+      let refusedOrder: string | undefined;
+      for (let i = 2; i < 400 && !refusedOrder; i++) {
+        const answer = await live.create(`PG-FULL-${i}`);
+        if (answer.status === 500) refusedOrder = `PG-FULL-${i}`;
+        else expect(answer.status).toBe(201);
+      }
+      expect(refusedOrder).toBeDefined();
+      expect(log.join('\n')).toMatch(/the database's disk is full: free space or grow the volume \(53100\)/);
+      // A payment the service made before the store refused its record is found again, never made twice.
+      expect(paymentsOfOrder(live, refusedOrder!).length).toBeLessThanOrEqual(1);
+
+      await admin.unsafe(`DROP TABLE ${schema}.filler`);
+      await eventually(async () => [200, 201].includes((await live.create(refusedOrder!)).status), 5_000, 'writes to work again');
+      expect(paymentsOfOrder(live, refusedOrder!)).toHaveLength(1);
+    },
+    60_000,
+  );
 
   it('announces a state whose process died right after it wrote it: the announcement was queued in the same write', async () => {
     const schema = `faults_${Math.random().toString(36).slice(2)}`;

@@ -1,6 +1,6 @@
 import { expect, fixture, html, oneEvent } from '@open-wc/testing';
-import { PayinCheckout } from '../../src/widget/index.js';
 import { formatAmount } from '../../src/widget/format.js';
+import { PayinCheckout } from '../../src/widget/index.js';
 import { fakeScenario, mount, part, untilScreen, within } from './support/helpers.js';
 
 describe('<payin-checkout>', () => {

@@ -51,7 +51,7 @@ describe('transport errors', () => {
     await first.start();
     expect((await error).detail).to.deep.include({ code: 'order_paid', retryable: false });
     await untilScreen(first, 'paid');
-    expect(part(first, 'paid-amount')!.textContent).to.contain('already paid');
+    expect(part(first, 'screen')!.textContent).to.contain('already paid');
     expect(part(first, 'error')).to.equal(null);
     expect(part(first, 'retry-button')).to.equal(null);
   });

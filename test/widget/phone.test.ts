@@ -9,8 +9,8 @@ import { setViewport } from '@web/test-runner-commands';
 import jsQRModule from 'jsqr';
 import type { PayinCheckout } from '../../src/widget/index.js';
 import { PREFIX } from '../../src/widget/session-store.js';
-import { ManualClock } from './support/manual-clock.js';
 import { fakeScenario, mount, part, parts, text, untilScreen } from './support/helpers.js';
+import { ManualClock } from './support/manual-clock.js';
 
 // jsqr is CommonJS: served as an ES module its default export is the function itself.
 const jsQR = jsQRModule as unknown as typeof jsQRModule.default;

@@ -1,9 +1,9 @@
 import { expect } from '@open-wc/testing';
 import jsQRModule from 'jsqr';
 import { render } from 'lit';
+import type { PayinCheckout } from '../../src/widget/index.js';
 import { qrSvg } from '../../src/widget/qr-code.js';
 import { qrMatrix } from '../../src/widget/qr-matrix.js';
-import type { PayinCheckout } from '../../src/widget/index.js';
 import { fakeScenario, mount, part, parts, untilScreen } from './support/helpers.js';
 
 // jsqr is CommonJS: served as an ES module its default export is the function itself.

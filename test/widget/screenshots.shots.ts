@@ -4,8 +4,8 @@ import { en } from '../../src/widget/translations/en.js';
 import { LANGUAGE_TAGS } from '../../src/widget/translations/language-tags.js';
 import { LANGUAGES } from '../../src/widget/translations/languages.js';
 import { drawScreen, SCREEN_CASES, screenHost } from './support/every-screen.js';
-import { ManualClock } from './support/manual-clock.js';
 import { fakeScenario, mount, part, sleep, untilScreen } from './support/helpers.js';
+import { ManualClock } from './support/manual-clock.js';
 
 const C2B = 'https://qr.nspk.ru/AD10006M8KH1LSBP9B6PG3B6F8S51A3O?type=02&bank=100000000111&sum=150000&cur=RUB&crc=C08B';
 

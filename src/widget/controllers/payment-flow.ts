@@ -9,15 +9,15 @@
  * second time while the first payment may still arrive. Time comes from an injectable clock.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
+import type { Clock } from '../../shared/clock.js';
 import { stateRank } from '../../shared/outcome.js';
 import type { PaymentView } from '../../shared/payment-view.js';
 import { callProxy, PayinError, type PaymentRead, toPayinError } from '../api-client.js';
-import type { Clock } from '../../shared/clock.js';
 import { emit } from '../events.js';
-import { TabCoordinationController } from './tab-coordination.js';
 import { claimFinalAnnouncement, clearRecord, loadRecord, saveRecord } from '../session-store.js';
-import { StatusFeedController } from './status-feed.js';
 import { CountdownController } from './countdown.js';
+import { StatusFeedController } from './status-feed.js';
+import { TabCoordinationController } from './tab-coordination.js';
 
 /** The event a final outcome fires, once per page and payment: `payin-` and the outcome. */
 type FinalEvent = `payin-${'paid' | 'underpaid' | 'superseded' | 'expired' | 'failed'}`;

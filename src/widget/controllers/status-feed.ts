@@ -10,8 +10,8 @@
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Clock } from '../../shared/clock.js';
-import { readPaymentView, type PaymentView } from '../../shared/payment-view.js';
-import { callProxy, eventsUrl, toPayinError, type PayinError, type PaymentRead } from '../api-client.js';
+import { type PaymentView, readPaymentView } from '../../shared/payment-view.js';
+import { callProxy, eventsUrl, type PayinError, type PaymentRead, toPayinError } from '../api-client.js';
 import { nextDelay } from './poll-delay.js';
 
 export interface StatusFeedOptions {

@@ -6,7 +6,7 @@
  * without BroadcastChannel tabs simply do not share.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import { readPaymentView, type PaymentView } from '../../shared/payment-view.js';
+import { type PaymentView, readPaymentView } from '../../shared/payment-view.js';
 import { PREFIX } from '../session-store.js';
 
 export interface TabCoordinationOptions {

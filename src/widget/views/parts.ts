@@ -1,6 +1,7 @@
 /**
  * Pieces several screens share: the focusable heading every screen starts with (focus moves there when the
- * screen changes), the amount, the countdown and the notices about a failing connection or a stalled check.
+ * screen changes), the amount, the countdown, the notices about a failing connection or a stalled check, and
+ * the way back to the method choice.
  * Every value from the service is rendered as text through Lit bindings, never as markup. The buttons of every
  * screen go without type="button": in the shadow tree they have no form owner, so nothing is submitted.
  */
@@ -53,4 +54,11 @@ export function notices(ctx: ViewContext): TemplateResult | typeof nothing {
     <span>${state.stalled ? t.followStopped : t.connectionTrouble}</span>
     <button part="check-button" class="link" @click=${() => ctx.flow.refresh()}>${t.checkNow}</button>
   </div>`;
+}
+
+/** Back to the method choice, when the shopper has more than one. */
+export function otherMethod(ctx: ViewContext): TemplateResult | typeof nothing {
+  if (ctx.methods.length < 2) return nothing;
+  return html`<button part="other-method-button" class="link" @click=${() => ctx.flow.reset()}>
+    ${ctx.t.otherMethod}</button>`;
 }

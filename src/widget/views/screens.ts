@@ -1,13 +1,15 @@
 /**
  * Every screen but the pay screen: the start button or the method choice, the waits (creating, preparing the
  * requisites, checking, and after the expiry the grace window, which warns against paying twice), the five final
- * screens and the error screen. Each starts with its heading, each wait says what is happening, and each final
+ * screens (drawn by the results part once it is there) and the error screen. Each starts with its heading, each
+ * wait says what is happening, and each final
  * screen says what the shopper can do next.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import { errorActionLabel, errorKind } from '../error-meaning.js';
-import { otherMethod, payScreen } from './pay-screen.js';
-import { amountBlock, countdown, heading, money, notices, spinner } from './parts.js';
+import type { FinalScreen } from '../parts/part-types.js';
+import { amountBlock, countdown, heading, notices, otherMethod, spinner } from './parts.js';
+import { payScreen } from './pay-screen.js';
 import type { Screen, ViewContext } from './view-context.js';
 
 export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
@@ -42,38 +44,27 @@ export function renderScreen(ctx: ViewContext, screen: Screen): TemplateResult {
       return html`${title} ${spinner()} <p part="late-notice" class="hint">${t.hints[screen]}</p>
         ${amountBlock(ctx, payment, false)} ${notices(ctx)}`;
     case 'paid':
-      return html`<div part="result" class="result paid">
-        <span part="result-icon" class="icon" aria-hidden="true">✓</span>
-        ${title}
-        <p part="paid-amount">${
-          !payment
-            ? t.errors.paid
-            : payment.initAmount
-              ? t.paidDifferent(money(ctx, payment), money(ctx, payment, payment.initAmount))
-              : t.paidAmount(money(ctx, payment))
-        }</p>
-        <slot name="success"></slot>
-      </div>`;
     case 'underpaid':
-      return html`<div part="result" class="result underpaid">
-        <span part="result-icon" class="icon" aria-hidden="true">!</span>
-        ${title}
-        <p part="paid-amount">${t.underpaidAmount(money(ctx, payment), money(ctx, payment, payment.initAmount ?? payment.amount))}</p>
-        <p class="hint">${t.hints[screen]}</p>
-      </div>`;
     case 'superseded':
     case 'expired':
     case 'failed':
-      return html`<div part="result" class="result ${screen}">
-        <span part="result-icon" class="icon" aria-hidden="true">${screen === 'failed' ? '✕' : '!'}</span>
-        ${title}
-        <p class="hint">${t.hints[screen]}</p>
-        <button part="restart-button" class="button primary" @click=${() => ctx.flow.start()}>${t.startAgain}</button>
-        ${otherMethod(ctx)}
-      </div>`;
+      return ctx.part('results')?.resultScreen(ctx, screen, title) ?? plainResult(ctx, screen, title);
     case 'error':
       return errorScreen(ctx, title);
   }
+}
+
+/** A final screen while the results part loads, or when it could not: what happened and what to do next. */
+function plainResult(ctx: ViewContext, screen: FinalScreen, title: TemplateResult): TemplateResult {
+  const { t } = ctx;
+  if (screen === 'paid') {
+    // Without a payment: a new tab or a return from the bank app asked to pay an order that is paid already.
+    const paidAlready = ctx.state.payment ? nothing : html`<p class="hint">${t.errors.paid}</p>`;
+    return html`${title}${paidAlready}<slot name="success"></slot>`;
+  }
+  return html`${title} <p class="hint">${t.hints[screen]}</p>
+    ${screen === 'underpaid' ? nothing : html`<button part="restart-button" class="button primary" @click=${() => ctx.flow.start()}>${t.startAgain}</button>`}
+    ${otherMethod(ctx)}`;
 }
 
 function errorScreen(ctx: ViewContext, title: TemplateResult): TemplateResult {

@@ -4,9 +4,8 @@
  * and reviewed, on its own.
  */
 import type { FlowState, PaymentFlowController } from '../controllers/payment-flow.js';
-import type { SbpBank } from '../deep-links.js';
-import type { Platform } from '../device.js';
-import type { ChoiceKind } from '../remembered-choice.js';
+import type { PartName, Parts } from '../parts/part-types.js';
+import type { PhoneScreen } from '../phone/phone-layout.js';
 import type { Translation } from '../translations/translation.js';
 
 export type Screen =
@@ -33,26 +32,13 @@ export interface ViewContext {
   state: FlowState;
   /** The methods the shopper may choose from (empty or one: no choice). */
   methods: string[];
-  /** Paying on this device: the app or bank chooser comes first, the QR (unscannable here) folds away. */
-  isPhone: boolean;
-  /** Which links open an app here. */
-  platform: Platform;
-  /** The UPI apps to offer, in order (the remembered one first). */
-  upiApps: string[];
-  /** The SBP banks, ranked (the remembered one first), once loaded. */
-  banks: SbpBank[] | undefined;
-  bankQuery: string;
-  filterBanks(query: string): void;
-  /** Called in the tap on an app or bank link: remembers it and watches whether an app opened. */
-  tapped(kind: ChoiceKind, id: string): void;
-  /** The last tap seems not to have opened an app. */
-  stuck: boolean;
-  /** Whether "Pay from another device" is unfolded. */
-  otherDevice: boolean;
-  setOtherDevice(open: boolean): void;
   /** Key of the value just copied (its button says "Copied"), if any. */
   copied: string | undefined;
   copy(key: string, text: string): void;
+  /** An on-demand part, once loaded (asking starts the load and draws again when it ends); undefined until then or when it failed. */
+  part<K extends PartName>(name: K): Parts[K] | undefined;
+  /** On a phone, once the phone part is there: the pay screen's phone layout (the QR folded, the app choosers first). */
+  phoneLayout(): PhoneScreen | undefined;
 }
 
 /** Which screen a flow state is. */

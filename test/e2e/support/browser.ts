@@ -3,7 +3,7 @@
  * (CHROME_PATH first), with the flags every headless launch here needs. Each page records the element's events
  * (they bubble and are composed, so the document hears them) and any Content-Security-Policy violation.
  */
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 
 interface FindChrome {
   findChrome(): string | undefined;
@@ -42,8 +42,9 @@ const RECORDER = `(() => {
   });
 })();`;
 
-export async function newContext(browser: Browser): Promise<BrowserContext> {
-  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US' });
+/** A desktop-sized context that records events and policy violations; `options` can make it a phone instead. */
+export async function newContext(browser: Browser, options: BrowserContextOptions = {}): Promise<BrowserContext> {
+  const context = await browser.newContext({ viewport: { width: 1100, height: 900 }, locale: 'en-US', ...options });
   context.setDefaultTimeout(30_000);
   await context.addInitScript({ content: RECORDER });
   return context;

@@ -1,18 +1,25 @@
 /**
  * Every screen the element can show, in each of its variants (the desktop and the phone pay screens, the app and
  * bank choosers, the notices, every kind of error), rendered from the screen templates into a shadow root that
- * has the element's own stylesheet, in any translation, without a backend: a test can walk all of them in every
- * language in a few seconds. The wrapper is the element's (`base`, then the screen's section).
+ * has the element's own stylesheet and its parts', in any translation, without a backend: a test can walk all of
+ * them in every language in a few seconds. Every part is there (the ES module build's, imported here); a case
+ * with `isPhone` draws the phone part's layout. The wrapper is the element's (`base`, then the screen's section).
  */
 import { html, render } from 'lit';
+import type { PaymentView } from '../../../src/shared/payment-view.js';
 import { PayinError } from '../../../src/widget/api-client.js';
 import type { FlowState, PaymentFlowController } from '../../../src/widget/controllers/payment-flow.js';
-import type { SbpBank } from '../../../src/widget/deep-links.js';
+import type { PartName, Parts } from '../../../src/widget/parts/part-types.js';
+import * as phonePart from '../../../src/widget/parts/phone.js';
+import * as resultsPart from '../../../src/widget/parts/results.js';
+import * as sbpBanksPart from '../../../src/widget/parts/sbp-banks.js';
+import * as upiAppsPart from '../../../src/widget/parts/upi-apps.js';
 import { styles } from '../../../src/widget/payin-checkout.styles.js';
+import type { SbpBank } from '../../../src/widget/phone/deep-links.js';
+import { type PhoneContext, phonePayScreen } from '../../../src/widget/phone/phone-layout.js';
 import type { Translation } from '../../../src/widget/translations/translation.js';
 import { renderScreen } from '../../../src/widget/views/screens.js';
 import type { Screen, ViewContext } from '../../../src/widget/views/view-context.js';
-import type { PaymentView } from '../../../src/shared/payment-view.js';
 
 /** The widest realistic amount: twelve lakh rupees and more. */
 const PAYMENT: PaymentView = {
@@ -54,8 +61,16 @@ export interface ScreenCase {
   name: string;
   screen: Screen;
   state: FlowState;
-  context?: Partial<ViewContext>;
+  /** What the screen's context says; `isPhone` picks the phone layout, with what it keeps of its own. */
+  context?: Partial<PhoneContext> & { isPhone?: boolean };
 }
+
+const PARTS: Parts = {
+  phone: phonePart,
+  'upi-apps': upiAppsPart,
+  'sbp-banks': sbpBanksPart,
+  results: resultsPart,
+};
 
 const error = (code: ConstructorParameters<typeof PayinError>[0]) => ({ phase: 'error' as const, error: new PayinError(code, code) });
 
@@ -158,33 +173,52 @@ const noop = () => undefined;
 
 function contextFor(t: Translation, locale: string, c: ScreenCase): ViewContext {
   const flow = { countdown: { remainingMs: 14 * 60_000 + 59_000 }, start: noop, retry: noop, refresh: noop, reset: noop };
-  return {
+  const { isPhone = false, ...context } = c.context ?? {};
+  const view: ViewContext = {
     t,
     locale,
     flow: flow as unknown as PaymentFlowController,
     state: c.state,
     methods: [],
-    isPhone: false,
-    platform: 'desktop',
-    upiApps: ['gpay', 'phonepe', 'paytm', 'bhim'],
-    banks: undefined,
-    bankQuery: '',
-    filterBanks: noop,
-    tapped: noop,
-    stuck: false,
-    otherDevice: false,
-    setOtherDevice: noop,
     copied: undefined,
     copy: noop,
-    ...c.context,
+    part: <K extends PartName>(name: K) => PARTS[name],
+    phoneLayout: () =>
+      isPhone
+        ? {
+            payScreen: (v, payment, title, qr) =>
+              phonePayScreen(
+                {
+                  ...v,
+                  platform: 'android',
+                  upiApps: ['gpay', 'phonepe', 'paytm', 'bhim'],
+                  recall: () => undefined,
+                  banks: undefined,
+                  bankQuery: '',
+                  filterBanks: noop,
+                  tapped: noop,
+                  stuck: false,
+                  otherDevice: false,
+                  setOtherDevice: noop,
+                  ...context,
+                },
+                payment,
+                title,
+                qr,
+              ),
+          }
+        : undefined,
   };
+  return { ...view, ...context };
 }
 
-/** A host with the element's stylesheet in its shadow root, appended to the page. */
+/** A host with the element's stylesheet and its parts' in its shadow root, appended to the page. */
 export function screenHost(): { host: HTMLElement; root: ShadowRoot } {
   const host = document.createElement('div');
   const root = host.attachShadow({ mode: 'open' });
-  root.adoptedStyleSheets = [styles.styleSheet!];
+  root.adoptedStyleSheets = [styles, phonePart.styles(), upiAppsPart.styles(), sbpBanksPart.styles(), resultsPart.styles()].map(
+    (sheet) => sheet.styleSheet!,
+  );
   document.body.append(host);
   return { host, root };
 }

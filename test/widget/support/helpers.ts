@@ -6,10 +6,10 @@ import { fixture, html, waitUntil } from '@open-wc/testing';
 import { ifDefined } from 'lit/directives/if-defined.js';
 import { type Clock, systemClock } from '../../../src/shared/clock.js';
 import '../../../src/widget/index.js';
-import type { PayinCheckout } from '../../../src/widget/index.js';
-import type { PayinEventMap } from '../../../src/widget/events.js';
-import type { Screen } from '../../../src/widget/views/view-context.js';
 import type { PaymentView } from '../../../src/shared/payment-view.js';
+import type { PayinEventMap } from '../../../src/widget/events.js';
+import type { PayinCheckout } from '../../../src/widget/index.js';
+import type { Screen } from '../../../src/widget/views/view-context.js';
 
 let counter = 0;
 const run = Math.random().toString(36).slice(2, 8);

@@ -4,8 +4,8 @@
  * out: the phone number and the QR still work, so the shopper is not told about it.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
-import type { SbpBank } from '../deep-links.js';
-import { loadSbpBanks } from '../sbp-banks.js';
+import type { SbpBank } from './deep-links.js';
+import { loadSbpBanks } from './sbp-banks.js';
 
 export class SbpBankListController implements ReactiveController {
   /** The list, once loaded. */

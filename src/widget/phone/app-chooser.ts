@@ -6,12 +6,15 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PaymentView } from '../../shared/payment-view.js';
-import { ANY_APP, UPI_APPS, upiLinks } from '../deep-links.js';
-import type { ViewContext } from './view-context.js';
+import { ANY_APP, DEFAULT_UPI_APPS, UPI_APPS, upiLinks } from './deep-links.js';
+import type { PhoneContext } from './phone-layout.js';
 
-export function appChooser(ctx: ViewContext, payment: PaymentView): TemplateResult | typeof nothing {
+export function appChooser(ctx: PhoneContext, payment: PaymentView): TemplateResult | typeof nothing {
   const { t } = ctx;
-  const links = upiLinks(payment, ctx.platform, ctx.upiApps);
+  const apps = ctx.upiApps.length ? ctx.upiApps : DEFAULT_UPI_APPS;
+  const last = ctx.recall('upi-app');
+  const ordered = last && apps.includes(last) ? [last, ...apps.filter((a) => a !== last)] : apps;
+  const links = upiLinks(payment, ctx.platform, ordered);
   if (!links.length) return nothing;
   return html`<div part="app-chooser" class="chooser">
     <p id="apps-label" class="label">${t.chooseApp}</p>

@@ -3,10 +3,10 @@
  * NSPK list changes and weighs more than the whole element), kept by the browser's HTTP cache (the proxy allows an
  * hour) rather than by the page, and checked entry by entry, since it comes from outside. A logo is kept only when it is on the proxy's own origin, so that a strict
  * CSP (`img-src 'self'`) allows it and no third party learns who is paying. The proxy serves the list in the
- * order to show it (the largest banks first); the shopper's last bank goes in front.
+ * order to show it (the largest banks first); the bank chooser (bank-order.ts) puts the shopper's last bank in front.
  */
-import { isSbpBankSchema } from '../shared/qr-payload.js';
-import { routeUrl } from './api-client.js';
+import { isSbpBankSchema } from '../../shared/qr-payload.js';
+import { routeUrl } from '../api-client.js';
 import type { SbpBank } from './deep-links.js';
 
 const PACKAGE = /^[A-Za-z][\w.]{0,200}$/;
@@ -16,8 +16,8 @@ export async function loadSbpBanks(endpoint: string, signal: AbortSignal): Promi
   const url = new URL(routeUrl(endpoint, 'sbp-banks'), document.baseURI);
   // Same-origin credentials are fetch's default; the proxy answers JSON whatever the Accept header says.
   const answer = await fetch(url, { signal });
-  // Nobody reads the error: the chooser just stays out.
-  if (!answer.ok) throw new Error();
+  // The chooser stays out then; the requisites carry the payment.
+  if (!answer.ok) throw new Error(`${url.pathname} answered ${answer.status}`);
   return readSbpBanks(await answer.json(), url.origin);
 }
 
@@ -40,21 +40,4 @@ export function readSbpBanks(value: unknown, origin: string): SbpBank[] {
     }
     return [bank];
   });
-}
-
-/** The shopper's last bank first, the others as the proxy ordered them. */
-export function rankBanks(banks: readonly SbpBank[], last: string | undefined): SbpBank[] {
-  const mine = banks.find((b) => b.schema === last);
-  return mine ? [mine, ...banks.filter((b) => b !== mine)] : [...banks];
-}
-
-const fold = (s: string) =>
-  s
-    .toLocaleLowerCase()
-    .replace(/ё/g, 'е')
-    .replace(/[\s«»"'-]+/g, '');
-
-/** Whether the bank's name contains what the shopper typed (case, spaces, quotes and ё/е aside). */
-export function bankMatches(bank: SbpBank, query: string): boolean {
-  return fold(bank.bankName).includes(fold(query));
 }

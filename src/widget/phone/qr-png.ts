@@ -4,8 +4,8 @@
  * SVG (qr-matrix.ts); a data: URL needs no network and no CSP exception. The last image (URL and file) is kept,
  * because the element re-renders every second while the countdown runs.
  */
-import { qrPath } from './qr-code.js';
-import { qrMatrix } from './qr-matrix.js';
+import { qrPath } from '../qr-code.js';
+import { qrMatrix } from '../qr-matrix.js';
 
 const MODULE_PX = 8;
 let last: { text: string; url: string; file: File } | undefined;

@@ -3,7 +3,7 @@
  * offers them first. Only an app id or a bank's schema is kept, never anything about a payment. A shop can turn
  * it off (`no-remember`); storage that throws (private modes, sandboxed frames) just remembers nothing.
  */
-import { PREFIX } from './session-store.js';
+import { PREFIX } from '../session-store.js';
 
 export type ChoiceKind = 'upi-app' | 'sbp-bank';
 

@@ -6,8 +6,8 @@
  * `qr.nspk.ru` link keeps its path and query. Only fixed schemes are written here, so nothing the service sends
  * can become a `javascript:` link.
  */
-import type { PaymentView } from '../shared/payment-view.js';
-import { isSbpQrLink } from '../shared/qr-payload.js';
+import type { PaymentView } from '../../shared/payment-view.js';
+import { isSbpQrLink } from '../../shared/qr-payload.js';
 import type { Platform } from './device.js';
 
 /** A UPI app: its name, its Android package and, when it has one, the start of its iOS link (before the query). */

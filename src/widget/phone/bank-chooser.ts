@@ -6,16 +6,17 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PaymentView } from '../../shared/payment-view.js';
-import { c2bLink, type SbpBank, sbpBankLink } from '../deep-links.js';
-import { bankMatches } from '../sbp-banks.js';
-import type { ViewContext } from './view-context.js';
+import { bankMatches, rankBanks } from './bank-order.js';
+import { c2bLink, type SbpBank, sbpBankLink } from './deep-links.js';
+import type { PhoneContext } from './phone-layout.js';
 
 /** Banks before the search field is worth its space. */
 const FEW = 6;
 
-export function bankChooser(ctx: ViewContext, payment: PaymentView): TemplateResult | typeof nothing {
+/** `banks`: the NSPK list as the proxy ordered it, once loaded. */
+export function bankChooser(ctx: PhoneContext, payment: PaymentView, banks: SbpBank[] | undefined): TemplateResult | typeof nothing {
   const { t } = ctx;
-  const usable = (ctx.banks ?? []).flatMap((bank) => {
+  const usable = rankBanks(banks ?? [], ctx.recall('sbp-bank')).flatMap((bank) => {
     const href = sbpBankLink(payment, bank, ctx.platform);
     return href ? [{ bank, href }] : [];
   });

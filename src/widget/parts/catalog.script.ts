@@ -1,0 +1,47 @@
+/**
+ * The script-tag build's parts: `payin-checkout.<part>.part.js` beside payin-checkout.iife.js, found from the
+ * script's own address as the language files are, so a shop adds no tag and no configuration. Each file is an ES
+ * module whose default export takes the kit (the core's Lit, QR matrix and shared template helpers, listed in
+ * kit-modules.ts) and answers the part. A strict CSP that lets the script load lets them load too: they come from
+ * the same place.
+ */
+import { css, html, nothing } from 'lit';
+import { routeUrl } from '../api-client.js';
+import { qrPath } from '../qr-code.js';
+import { qrMatrix } from '../qr-matrix.js';
+import { PREFIX } from '../session-store.js';
+import { amountBlock, countdown, money, notices, otherMethod } from '../views/parts.js';
+import { requisites } from '../views/requisites.js';
+import type { KitName } from './kit-modules.js';
+import type { PartLoaders, PartName, Parts } from './part-types.js';
+
+// Read while the script runs: currentScript is gone once it has.
+const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src;
+
+const KIT: Record<KitName, unknown> = {
+  css,
+  html,
+  nothing,
+  routeUrl,
+  qrPath,
+  qrMatrix,
+  PREFIX,
+  amountBlock,
+  countdown,
+  money,
+  notices,
+  otherMethod,
+  requisites,
+};
+
+function besideTheScript<K extends PartName>(name: K): () => Promise<Parts[K]> {
+  // Without the script's address (not loaded by a script tag) the import fails, and the core draws without it.
+  return async () => (await import(/* @vite-ignore */ new URL(`payin-checkout.${name}.part.js`, scriptUrl).href)).default(KIT);
+}
+
+export const PARTS: PartLoaders = {
+  phone: besideTheScript('phone'),
+  'upi-apps': besideTheScript('upi-apps'),
+  'sbp-banks': besideTheScript('sbp-banks'),
+  results: besideTheScript('results'),
+};

@@ -1,0 +1,54 @@
+/**
+ * The results part: the five final screens with their icon, the amount actually paid and what the shopper can do
+ * next. Loaded while a payment is pending, so it is there when the payment ends; without it the core says the
+ * same in fewer words (views/screens.ts: the heading, the hint, a new payment after an expiry or a failure).
+ */
+import { css, html, type TemplateResult } from 'lit';
+import { money, otherMethod } from '../views/parts.js';
+import type { ViewContext } from '../views/view-context.js';
+import type { FinalScreen } from './part-types.js';
+
+export function resultScreen(ctx: ViewContext, screen: FinalScreen, title: TemplateResult): TemplateResult {
+  const { t } = ctx;
+  // Final screens are shown with a payment; paid also without one, for an order the proxy says is paid already.
+  const payment = ctx.state.payment;
+  if (!payment) return html`${title}<p class="hint">${t.errors.paid}</p><slot name="success"></slot>`;
+  switch (screen) {
+    case 'paid':
+      return html`<div part="result" class="result paid">
+        <span part="result-icon" class="icon" aria-hidden="true">✓</span>
+        ${title}
+        <p part="paid-amount">${
+          payment.initAmount
+            ? t.paidDifferent(money(ctx, payment), money(ctx, payment, payment.initAmount))
+            : t.paidAmount(money(ctx, payment))
+        }</p>
+        <slot name="success"></slot>
+      </div>`;
+    case 'underpaid':
+      return html`<div part="result" class="result underpaid">
+        <span part="result-icon" class="icon" aria-hidden="true">!</span>
+        ${title}
+        <p part="paid-amount">${t.underpaidAmount(money(ctx, payment), money(ctx, payment, payment.initAmount ?? payment.amount))}</p>
+        <p class="hint">${t.hints[screen]}</p>
+      </div>`;
+    case 'superseded':
+    case 'expired':
+    case 'failed':
+      return html`<div part="result" class="result ${screen}">
+        <span part="result-icon" class="icon" aria-hidden="true">${screen === 'failed' ? '✕' : '!'}</span>
+        ${title}
+        <p class="hint">${t.hints[screen]}</p>
+        <button part="restart-button" class="button primary" @click=${() => ctx.flow.start()}>${t.startAgain}</button>
+        ${otherMethod(ctx)}
+      </div>`;
+  }
+}
+
+// A function, not a constant: in the script-tag build `css` is the core's, handed over after this module runs.
+export const styles = () => css`
+  .result { display: flex; flex-direction: column; gap: var(--payin-spacing); align-items: center; text-align: center }
+  .icon { width: 3rem; height: 3rem; line-height: 3rem; border-radius: 50%; font-size: 1.5rem; color: var(--payin-color-on-accent); background: var(--payin-color-muted) }
+  .paid .icon { background: var(--payin-color-success) }
+  .failed .icon, .underpaid .icon, .superseded .icon { background: var(--payin-color-danger) }
+`;

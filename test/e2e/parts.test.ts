@@ -1,0 +1,150 @@
+/**
+ * The script-tag build as a core and the parts it loads beside itself (src/widget/parts/): a shop that serves
+ * every file, one that serves only the core, and one that lacks each part in turn all take a payment on a phone,
+ * under the strict Content-Security-Policy. A missing part costs what it draws (the app chooser,
+ * the result's icon and amount) with a console warning; the QR and the requisites are always there. On a desktop
+ * the phone part is never fetched. The screens are kept in test-results/parts/ for a person to look at.
+ */
+import { mkdirSync } from 'node:fs';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { cspViolations, newContext } from './support/browser.js';
+import { act, pendingPaymentOf } from './support/services.js';
+import { checkoutOnShop, expectPaidAndAnnouncedOnce, waitForScreen } from './support/shopper.js';
+import { useDemo } from './support/use-demo.js';
+
+const live = useDemo();
+
+const PARTS = ['phone', 'upi-apps', 'sbp-banks', 'results'] as const;
+type Part = (typeof PARTS)[number];
+type Method = 'upi' | 'sbp';
+
+// An Android phone: its links open apps by package (a desktop user agent would get no bank links at all).
+const PHONE = {
+  viewport: { width: 375, height: 667 },
+  isMobile: true,
+  hasTouch: true,
+  userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
+};
+const DESKTOP = { viewport: { width: 1100, height: 900 } };
+
+const shows = (page: Page, part: string) => page.locator(`payin-checkout [part~="${part}"]`).count();
+
+/**
+ * A payment by `method` on the strict shop with the `missing` parts answered 404, on a phone unless `desktop`;
+ * answers the parts the page fetched and the warnings it logged.
+ */
+async function pay(method: Method, missing: readonly Part[], desktop = false): Promise<{ fetched: string[]; warnings: string[] }> {
+  const shot = `parts-${method}-${desktop ? 'desktop' : 'phone'}-${missing.length === PARTS.length ? 'core-only' : missing.length ? `without-${missing.join('-')}` : 'all'}`;
+  const context = await newContext(live.browser, desktop ? DESKTOP : PHONE);
+  const page = await context.newPage();
+  const fetched: string[] = [];
+  const warnings: string[] = [];
+  page.on('request', (r) => {
+    const name = /\/payin-checkout\.([\w-]+)\.part\.js$/.exec(new URL(r.url()).pathname)?.[1];
+    if (name) fetched.push(name);
+  });
+  page.on('console', (m) => {
+    if (m.type() === 'warning') warnings.push(m.text());
+  });
+  const warned = (part: Part) => expect.poll(() => warnings.join('\n')).toContain(`the "${part}" part did not load`);
+  for (const part of missing) {
+    await page.route(`**/payin-checkout.${part}.part.js`, (route) => route.fulfill({ status: 404, body: 'not found' }));
+  }
+  const orderId = await checkoutOnShop(page, live.demo.storeUrl, '/strict', method);
+  await waitForScreen(page, 'pay');
+  // The QR and the requisites, with or without any part.
+  await page.locator('payin-checkout [part~="qr"]').waitFor({ state: 'attached' });
+  await page.locator('payin-checkout [part~="requisites"]').waitFor();
+
+  if (!desktop && missing.includes('phone')) {
+    // The desktop layout: the QR in view beside the requisites, nothing folded.
+    await warned('phone');
+    await page.locator('payin-checkout [part~="qr"]').waitFor();
+    expect(await shows(page, 'other-device')).toBe(0);
+  } else if (!desktop) {
+    const chooser = method === 'sbp' ? 'sbp-banks' : 'upi-apps';
+    if (missing.includes(chooser)) {
+      await warned(chooser);
+      await page.locator('payin-checkout [part~="instruction"]').waitFor();
+      expect(await shows(page, method === 'sbp' ? 'bank-chooser' : 'app-chooser')).toBe(0);
+    } else {
+      await page
+        .locator(`payin-checkout [part~="${method === 'sbp' ? 'bank-link' : 'app-link'}"]`)
+        .first()
+        .waitFor();
+    }
+    // The fold unfolds to the QR and a way to keep it (the phone part draws the image then).
+    await page.locator('payin-checkout [part~="other-device-toggle"]').click();
+    await page.locator('payin-checkout [part~="qr"]').waitFor();
+    await page.locator('payin-checkout [part~="save-link"]').waitFor();
+  }
+
+  await keepElement(page, `${shot}-pay`);
+  const payment = await pendingPaymentOf(live.demo.sandboxUrl, orderId, method);
+  await act(live.demo.sandboxUrl, payment.id, 'pay');
+  await waitForScreen(page, 'paid');
+  await page.locator('payin-checkout').getByRole('heading', { name: 'Payment received' }).waitFor();
+  if (missing.includes('results')) {
+    await warned('results');
+    expect(await shows(page, 'result-icon')).toBe(0);
+  } else {
+    await page.locator('payin-checkout [part~="paid-amount"]').waitFor();
+  }
+  await keepElement(page, `${shot}-paid`);
+  const { amount, currency } = payment;
+  await expectPaidAndAnnouncedOnce(live.demo.storeUrl, live.demo.sandboxUrl, orderId, { amount, currency });
+  expect(await cspViolations(page)).toEqual([]);
+  await context.close();
+  return { fetched, warnings };
+}
+
+/**
+ * Saves the screen, scrolled to the element's top, as test-results/parts/<name>.png: a shot of the viewport, since
+ * a full-page or element shot resizes the page and drops the touch emulation (the phone layout with it).
+ */
+async function keepElement(page: Page, name: string): Promise<void> {
+  const dir = new URL('../../test-results/parts/', import.meta.url);
+  mkdirSync(dir, { recursive: true });
+  await page.locator('payin-checkout').evaluate((element) => element.scrollIntoView());
+  await page.screenshot({ path: new URL(`${name}.png`, dir).pathname, animations: 'disabled' });
+}
+
+const partWarnings = (warnings: string[]) => warnings.filter((w) => w.includes('part did not load'));
+
+describe('the script-tag build and its parts', () => {
+  it('takes a UPI payment on a phone with every part served, fetching those it needs once and warning of nothing', async () => {
+    const { fetched, warnings } = await pay('upi', []);
+    expect([...fetched].sort()).toEqual(['phone', 'results', 'upi-apps']);
+    expect(partWarnings(warnings)).toEqual([]);
+  });
+
+  it('takes an SBP payment on a phone with every part served, the bank chooser from its own part', async () => {
+    const { fetched, warnings } = await pay('sbp', []);
+    expect([...fetched].sort()).toEqual(['phone', 'results', 'sbp-banks']);
+    expect(partWarnings(warnings)).toEqual([]);
+  });
+
+  it('takes a payment on a phone from a shop that serves only the core file', async () => {
+    const { warnings } = await pay('upi', PARTS);
+    expect(partWarnings(warnings).length).toBeGreaterThan(0);
+  });
+
+  it('takes a payment on a desktop from a shop that serves only the core file', async () => {
+    const { warnings } = await pay('sbp', PARTS, true);
+    expect(partWarnings(warnings)).toEqual([expect.stringContaining('"results"')]);
+  });
+
+  for (const part of PARTS) {
+    const method: Method = part === 'sbp-banks' ? 'sbp' : 'upi';
+    it(`takes a ${method.toUpperCase()} payment on a phone when the ${part} part cannot load`, async () => {
+      const { warnings } = await pay(method, [part]);
+      expect(partWarnings(warnings)).toEqual([expect.stringContaining(`"${part}"`)]);
+    });
+  }
+
+  it('fetches no phone part on a desktop', async () => {
+    const { fetched } = await pay('upi', [], true);
+    expect(fetched).toEqual(['results']);
+  });
+});
