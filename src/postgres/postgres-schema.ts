@@ -8,9 +8,13 @@
  * lapse the same for every instance whatever its own clock says; outbox due times are the proxy's, as it passes them.
  * Payment ids sort bytewise (COLLATE "C"), as the follow index pages through them in the order the other stores use.
  */
-import type { Sql } from 'postgres';
+import type { Sql, TransactionSql } from 'postgres';
+import { backfillListing } from './postgres-listing.js';
 
-const MIGRATIONS: readonly string[] = [
+/** A migration's statements, and what it fills in with the proxy's own code after them. */
+type Migration = string | { sql: string; backfill: (tx: TransactionSql) => Promise<void> };
+
+const MIGRATIONS: readonly Migration[] = [
   `CREATE FUNCTION now_ms() RETURNS bigint LANGUAGE sql VOLATILE
      AS $$ SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint $$;
    CREATE TABLE payments (
@@ -45,6 +49,34 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX announcements_due ON announcements (due_at) WHERE NOT announced;
    -- Rate counters are scratch: unlogged (not written to the WAL), so a crash of the database may forget them.
    CREATE UNLOGGED TABLE counters (key text PRIMARY KEY, value bigint NOT NULL, expires_at bigint NOT NULL);`,
+  // The console (console-store.ts): listing columns written with every payment (postgres-listing.ts), filled in
+  // for the payments written before; each filter is an index walked newest first from the cursor's place.
+  // Timelines (trimmed to the newest 200 per payment) and the operator audit log.
+  {
+    sql: `ALTER TABLE payments
+       ADD COLUMN listed_at bigint NOT NULL DEFAULT 0,
+       ADD COLUMN order_id text NOT NULL DEFAULT '',
+       ADD COLUMN tag text NOT NULL DEFAULT 'open',
+       ADD COLUMN late boolean NOT NULL DEFAULT false,
+       ADD COLUMN second boolean NOT NULL DEFAULT false,
+       ADD COLUMN expires_at bigint;
+     CREATE INDEX payments_listed ON payments (listed_at, id);
+     CREATE INDEX payments_by_tag ON payments (tag, listed_at, id);
+     CREATE INDEX payments_by_order ON payments (order_id, listed_at, id);
+     CREATE INDEX payments_late ON payments (listed_at, id) WHERE late;
+     CREATE INDEX payments_second ON payments (listed_at, id) WHERE second;
+     -- An announcement the hook has not taken after at least one try (the console's failing filter).
+     CREATE INDEX announcements_failing ON announcements (payment_id) WHERE attempts > 0 AND NOT announced;
+     CREATE TABLE payment_history (
+       seq bigserial PRIMARY KEY,
+       payment_id text COLLATE "C" NOT NULL,
+       entry jsonb NOT NULL
+     );
+     CREATE INDEX payment_history_of ON payment_history (payment_id, seq);
+     CREATE TABLE audit (seq bigserial PRIMARY KEY, payment_id text COLLATE "C", entry jsonb NOT NULL);
+     CREATE INDEX audit_of ON audit (payment_id, seq);`,
+    backfill: backfillListing,
+  },
 ];
 
 /** The newest schema version this release knows. */
@@ -71,7 +103,9 @@ export async function migrate(sql: Sql, schema: string): Promise<void> {
     }
     // The connection's search_path is the schema, so the migrations name their tables without it.
     for (let version = current; version < MIGRATIONS.length; version++) {
-      await tx.unsafe(MIGRATIONS[version]!);
+      const migration = MIGRATIONS[version]!;
+      await tx.unsafe(typeof migration === 'string' ? migration : migration.sql);
+      if (typeof migration !== 'string') await migration.backfill(tx);
       await tx`INSERT INTO ${tx(schema)}.schema_migrations (version) VALUES (${version + 1})`;
     }
   });

@@ -14,8 +14,11 @@
  */
 import type { Sql } from 'postgres';
 import { LocalPubSub } from '../proxy/infrastructure/local-pub-sub.js';
+import type { AuditEntry, ConsoleFilter, HistoryEntry, PaymentPage, PaymentQuery } from '../proxy/infrastructure/console-store.js';
 import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/infrastructure/store.js';
+import { PostgresConsole } from './postgres-console.js';
 import { storeError } from './postgres-errors.js';
+import { listingColumns } from './postgres-listing.js';
 import { migrate } from './postgres-schema.js';
 
 export interface PostgresStoreSettings {
@@ -37,6 +40,7 @@ export class PostgresStore implements ProxyStore {
   #listening: Promise<unknown> | undefined;
   #prunedAt = 0;
   #closing: Promise<void> | undefined;
+  readonly #console = new PostgresConsole((operation, statement) => this.#run(operation, statement));
 
   /** `sql` must have the schema as its search_path (createPostgresStore sets it). */
   constructor(sql: Sql, settings: PostgresStoreSettings) {
@@ -106,14 +110,19 @@ export class PostgresStore implements ProxyStore {
     const { id, final, state } = record.view;
     const json = JSON.stringify(record);
     const follow = record.followUntil ?? null;
+    // The console's listing columns go with the record, in the same statement, so they never disagree with it.
+    const l = listingColumns(record);
     const [row] = await this.#run('putPayment', (sql) => {
       const written =
         expectedVersion === 0
-          ? sql`INSERT INTO payments (id, version, record, final, follow_until, updated_at)
-                VALUES (${id}, ${record.version}, ${json}::text::jsonb, ${final}, ${follow}, now_ms())
+          ? sql`INSERT INTO payments (id, version, record, final, follow_until, updated_at,
+                  listed_at, order_id, tag, late, second, expires_at)
+                VALUES (${id}, ${record.version}, ${json}::text::jsonb, ${final}, ${follow}, now_ms(),
+                  ${l.listed_at}, ${l.order_id}, ${l.tag}, ${l.late}, ${l.second}, ${l.expires_at})
                 ON CONFLICT (id) DO NOTHING RETURNING id`
           : sql`UPDATE payments SET version = ${record.version}, record = ${json}::text::jsonb, final = ${final},
-                  follow_until = ${follow}, updated_at = now_ms()
+                  follow_until = ${follow}, updated_at = now_ms(), listed_at = ${l.listed_at}, order_id = ${l.order_id},
+                  tag = ${l.tag}, late = ${l.late}, second = ${l.second}, expires_at = ${l.expires_at}
                 WHERE id = ${id} AND version = ${expectedVersion} RETURNING id`;
       if (dueAt === undefined) return sql`WITH written AS (${written}) SELECT count(*)::int AS n FROM written`;
       return sql`WITH written AS (${written}),
@@ -223,6 +232,31 @@ export class PostgresStore implements ProxyStore {
     return Number(row!.value);
   }
 
+  // The console's operations (console-store.ts), in postgres-console.ts.
+  listPayments(query: PaymentQuery): Promise<PaymentPage> {
+    return this.#console.listPayments(query);
+  }
+
+  countPayments(now: number): Promise<Record<ConsoleFilter, number>> {
+    return this.#console.countPayments(now);
+  }
+
+  appendHistory(paymentId: string, entry: HistoryEntry): Promise<void> {
+    return this.#console.appendHistory(paymentId, entry);
+  }
+
+  paymentHistory(paymentId: string): Promise<HistoryEntry[]> {
+    return this.#console.paymentHistory(paymentId);
+  }
+
+  appendAudit(entry: AuditEntry): Promise<void> {
+    return this.#console.appendAudit(entry);
+  }
+
+  auditLog(paymentId: string | undefined, limit: number): Promise<AuditEntry[]> {
+    return this.#console.auditLog(paymentId, limit);
+  }
+
   async publish(channel: string, message: string): Promise<void> {
     await this.#run('publish', (sql) => sql`SELECT pg_notify(${this.#channel}, ${JSON.stringify([channel, message])})`);
   }
@@ -283,7 +317,9 @@ export class PostgresStore implements ProxyStore {
       .begin(async (tx) => {
         await tx`DELETE FROM leases WHERE expires_at <= now_ms()`;
         await tx`DELETE FROM counters WHERE expires_at <= now_ms()`;
-        await tx`DELETE FROM payments WHERE NOT final AND updated_at < now_ms() - ${ttl}::bigint`;
+        // A payment dropped takes its timeline with it.
+        await tx`WITH gone AS (DELETE FROM payments WHERE NOT final AND updated_at < now_ms() - ${ttl}::bigint RETURNING id)
+          DELETE FROM payment_history WHERE payment_id IN (SELECT id FROM gone)`;
         await tx`DELETE FROM orders WHERE NOT paid AND updated_at < now_ms() - ${ttl}::bigint`;
       })
       .catch(() => undefined);

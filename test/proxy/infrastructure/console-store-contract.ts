@@ -48,14 +48,16 @@ type Fixture = () => Promise<StoreFixture>;
 const ids = (records: PaymentRecord[]) => records.map((r) => r.view.id);
 
 export function consoleContract(fixture: Fixture): void {
-  /** A test of the console's operations; skipped for a store that has not implemented them yet. */
+  /**
+   * A test of the console's operations. Every store the contract runs on implements them (memory, SQLite, Redis,
+   * PostgreSQL), so a store without them fails here rather than being skipped: the console would refuse it.
+   */
   const cit = (name: string, body: (store: ProxyStore & ConsoleStore, close: (() => Promise<void>) | undefined) => Promise<void>) =>
-    it(name, async (test) => {
+    it(name, async () => {
       const { store, close } = await fixture();
       if (!isConsoleStore(store)) {
         await close?.();
-        test.skip();
-        return;
+        expect.fail('the store does not implement the console block (ConsoleStore in console-store.ts)');
       }
       await body(store, close);
     });

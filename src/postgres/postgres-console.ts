@@ -1,0 +1,118 @@
+/**
+ * The console's operations on PostgreSQL (console-store.ts): every listing is one indexed walk, newest first, from
+ * the cursor's place (`(listed_at, id) < (cursor)`), so a page costs the same on the first page and the
+ * thousandth. The listing columns are written with the record (postgres-listing.ts); timelines and the audit log
+ * are tables of their own. Each operation is one statement.
+ */
+import type { Fragment, Sql } from 'postgres';
+import {
+  type AuditEntry,
+  CONSOLE_FILTERS,
+  type ConsoleFilter,
+  type ConsoleStore,
+  decodeCursor,
+  encodeCursor,
+  HISTORY_LIMIT,
+  type HistoryEntry,
+  type PaymentPage,
+  type PaymentQuery,
+} from '../proxy/infrastructure/console-store.js';
+import type { PaymentRecord } from '../proxy/infrastructure/store.js';
+
+/** Runs one statement once the schema is ready, naming the operation when it fails (PostgresStore's #run). */
+export type Runner = <T>(operation: string, statement: (sql: Sql) => Promise<T>) => Promise<T>;
+
+/** The outcome filters that are a value of the `tag` column. */
+const TAGGED = new Set<ConsoleFilter>(['open', 'paid', 'underpaid', 'superseded', 'expired', 'failed']);
+
+/** An announcement the hook has not taken yet after at least one try (index announcements_failing). */
+const failingIds = (sql: Sql) => sql`SELECT payment_id FROM announcements WHERE attempts > 0 AND NOT announced`;
+
+function filterSql(sql: Sql, filter: ConsoleFilter, now: number): Fragment {
+  if (TAGGED.has(filter)) return sql`tag = ${filter}`;
+  if (filter === 'late') return sql`late`;
+  if (filter === 'second') return sql`second`;
+  if (filter === 'stuck') return sql`tag = 'open' AND expires_at < ${now}`;
+  if (filter === 'failing') return sql`id IN (${failingIds(sql)})`;
+  return sql`true`;
+}
+
+export class PostgresConsole implements ConsoleStore {
+  readonly #run: Runner;
+
+  constructor(run: Runner) {
+    this.#run = run;
+  }
+
+  async listPayments(query: PaymentQuery): Promise<PaymentPage> {
+    const after = decodeCursor(query.cursor);
+    const rows = await this.#run('listPayments', (sql) => {
+      const byOrder = query.orderId === undefined ? sql`` : sql`AND order_id = ${query.orderId}`;
+      const from = after ? sql`AND (listed_at, id) < (${after.listedAt}::bigint, ${after.id})` : sql``;
+      return sql`SELECT id, listed_at, record::text AS json FROM payments
+        WHERE ${filterSql(sql, query.filter, query.now)} ${byOrder} ${from}
+        ORDER BY listed_at DESC, id DESC LIMIT ${query.limit + 1}`;
+    });
+    const page = rows.slice(0, query.limit);
+    const payments = page.map((row) => JSON.parse(row.json) as PaymentRecord);
+    const last = page[page.length - 1];
+    return rows.length > query.limit && last ? { payments, next: encodeCursor(Number(last.listed_at), String(last.id)) } : { payments };
+  }
+
+  async countPayments(now: number): Promise<Record<ConsoleFilter, number>> {
+    const [row] = await this.#run(
+      'countPayments',
+      (sql) =>
+        sql`SELECT count(*)::int AS "all",
+            count(*) FILTER (WHERE tag = 'open')::int AS open,
+            count(*) FILTER (WHERE tag = 'paid')::int AS paid,
+            count(*) FILTER (WHERE late)::int AS late,
+            count(*) FILTER (WHERE tag = 'underpaid')::int AS underpaid,
+            count(*) FILTER (WHERE tag = 'superseded')::int AS superseded,
+            count(*) FILTER (WHERE tag = 'expired')::int AS expired,
+            count(*) FILTER (WHERE tag = 'failed')::int AS failed,
+            count(*) FILTER (WHERE second)::int AS second,
+            count(*) FILTER (WHERE id IN (${failingIds(sql)}))::int AS failing,
+            count(*) FILTER (WHERE tag = 'open' AND expires_at < ${now})::int AS stuck
+          FROM payments`,
+    );
+    return Object.fromEntries(CONSOLE_FILTERS.map((f) => [f, Number(row?.[f] ?? 0)])) as Record<ConsoleFilter, number>;
+  }
+
+  /**
+   * The entry and the trim in one statement. The trim does not see the row it adds (one snapshot), so it keeps
+   * the newest HISTORY_LIMIT - 1 of those before: with the new one, the newest HISTORY_LIMIT.
+   */
+  async appendHistory(paymentId: string, entry: HistoryEntry): Promise<void> {
+    await this.#run(
+      'appendHistory',
+      (sql) =>
+        sql`WITH added AS (INSERT INTO payment_history (payment_id, entry) VALUES (${paymentId}, ${JSON.stringify(entry)}::text::jsonb))
+          DELETE FROM payment_history WHERE payment_id = ${paymentId} AND seq <= (
+            SELECT seq FROM payment_history WHERE payment_id = ${paymentId} ORDER BY seq DESC LIMIT 1 OFFSET ${HISTORY_LIMIT - 1})`,
+    );
+  }
+
+  async paymentHistory(paymentId: string): Promise<HistoryEntry[]> {
+    const rows = await this.#run(
+      'paymentHistory',
+      (sql) => sql`SELECT entry::text AS json FROM payment_history WHERE payment_id = ${paymentId} ORDER BY seq`,
+    );
+    return rows.map((row) => JSON.parse(row.json) as HistoryEntry);
+  }
+
+  async appendAudit(entry: AuditEntry): Promise<void> {
+    await this.#run(
+      'appendAudit',
+      (sql) => sql`INSERT INTO audit (payment_id, entry) VALUES (${entry.paymentId ?? null}, ${JSON.stringify(entry)}::text::jsonb)`,
+    );
+  }
+
+  async auditLog(paymentId: string | undefined, limit: number): Promise<AuditEntry[]> {
+    const rows = await this.#run('auditLog', (sql) => {
+      const of = paymentId === undefined ? sql`` : sql`WHERE payment_id = ${paymentId}`;
+      return sql`SELECT entry::text AS json FROM audit ${of} ORDER BY seq DESC LIMIT ${limit}`;
+    });
+    return rows.map((row) => JSON.parse(row.json) as AuditEntry);
+  }
+}

@@ -1,0 +1,53 @@
+/**
+ * The console's listing columns of the payments table (console-store.ts): the sort key, the order, the outcome
+ * filter, the late and second-payment flags and the expiry, all from `listingOf`, so that PostgreSQL files a
+ * payment under the same filters as every other store. They are written in the statement that writes the record
+ * (postgres-store.ts), and filled in by migration 2 for the payments written before it, with the same function
+ * rather than a SQL copy of it: a timestamp SQL would read differently (or refuse) lists the payment the same.
+ */
+import type { TransactionSql } from 'postgres';
+import { listingOf } from '../proxy/infrastructure/console-store.js';
+import type { PaymentRecord } from '../proxy/infrastructure/store.js';
+
+export interface ListingColumns {
+  listed_at: number;
+  order_id: string;
+  /** `open`, or the final outcome (`paid`, `underpaid`, `superseded`, `expired`, `failed`). */
+  tag: string;
+  late: boolean;
+  second: boolean;
+  expires_at: number | null;
+}
+
+export function listingColumns(record: PaymentRecord): ListingColumns {
+  const { listedAt, expiresAt, tags } = listingOf(record);
+  const outcome = tags.find((t) => t !== 'all' && t !== 'late' && t !== 'second');
+  return {
+    listed_at: listedAt,
+    order_id: record.view.orderId,
+    tag: record.view.final ? (outcome ?? record.view.outcome) : 'open',
+    late: tags.includes('late'),
+    second: tags.includes('second'),
+    expires_at: expiresAt ?? null,
+  };
+}
+
+/** Rows read and written per round of the back-fill: bounded memory whatever the table holds. */
+const BATCH = 500;
+
+/** Fills the listing columns of every payment, in id order, a batch per UPDATE (inside the migration's transaction). */
+export async function backfillListing(tx: TransactionSql): Promise<void> {
+  let after = '';
+  for (;;) {
+    const rows = await tx`SELECT id, record::text AS json FROM payments WHERE id > ${after} ORDER BY id LIMIT ${BATCH}`;
+    if (rows.length === 0) return;
+    const values = rows.map((row) => ({ id: String(row.id), ...listingColumns(JSON.parse(row.json) as PaymentRecord) }));
+    await tx`UPDATE payments p SET listed_at = v.listed_at, order_id = v.order_id, tag = v.tag, late = v.late,
+               second = v.second, expires_at = v.expires_at
+             FROM jsonb_to_recordset(${JSON.stringify(values)}::text::jsonb)
+               AS v(id text, listed_at bigint, order_id text, tag text, late boolean, second boolean, expires_at bigint)
+             WHERE p.id = v.id COLLATE "C"`;
+    after = String(rows[rows.length - 1]!.id);
+    if (rows.length < BATCH) return;
+  }
+}

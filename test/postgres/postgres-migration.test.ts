@@ -1,0 +1,85 @@
+/**
+ * A database written by the release before the console (schema version 1) is brought forward by the store on its
+ * first operation: the listing columns are filled in from the stored records (across several back-fill batches),
+ * so the console lists, filters and counts the old payments like new ones, and the new tables are there.
+ */
+import postgres from 'postgres';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createPostgresStore } from '../../src/postgres/index.js';
+import { listed } from '../proxy/infrastructure/console-store-contract.js';
+import { startPostgresServer, type PostgresServer } from './postgres-server-harness.js';
+
+let server: PostgresServer;
+let admin: postgres.Sql;
+
+beforeAll(async () => {
+  server = await startPostgresServer();
+  admin = postgres(server.url, { max: 1, onnotice: () => {} });
+}, 60_000);
+afterAll(async () => {
+  await admin?.end();
+  await server?.remove();
+});
+
+/** Schema version 1 as that release created it (the payments table had no listing columns). */
+const VERSION_1 = `CREATE FUNCTION now_ms() RETURNS bigint LANGUAGE sql VOLATILE
+     AS $$ SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint $$;
+   CREATE TABLE payments (id text COLLATE "C" PRIMARY KEY, version integer NOT NULL, record jsonb NOT NULL,
+     final boolean NOT NULL, follow_until bigint, updated_at bigint NOT NULL);
+   CREATE INDEX payments_followed ON payments (id) WHERE follow_until IS NOT NULL;
+   CREATE INDEX payments_scratch ON payments (updated_at) WHERE NOT final;
+   CREATE TABLE orders (order_id text PRIMARY KEY, record jsonb NOT NULL, paid boolean NOT NULL, updated_at bigint NOT NULL);
+   CREATE INDEX orders_scratch ON orders (updated_at) WHERE NOT paid;
+   CREATE TABLE leases (key text PRIMARY KEY, owner text NOT NULL, expires_at bigint NOT NULL);
+   CREATE TABLE announcements (payment_id text NOT NULL, state text NOT NULL, announced boolean NOT NULL DEFAULT false,
+     attempts integer NOT NULL DEFAULT 0, due_at bigint NOT NULL, held_until bigint NOT NULL DEFAULT 0,
+     PRIMARY KEY (payment_id, state));
+   CREATE INDEX announcements_due ON announcements (due_at) WHERE NOT announced;
+   CREATE UNLOGGED TABLE counters (key text PRIMARY KEY, value bigint NOT NULL, expires_at bigint NOT NULL);
+   CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
+   INSERT INTO schema_migrations (version) VALUES (1);`;
+
+it('brings a version 1 schema forward: its payments are listed, filtered and counted by the console', async () => {
+  const schema = `old_${Math.random().toString(36).slice(2)}`;
+  await admin.unsafe(`CREATE SCHEMA ${schema}; SET search_path = ${schema}; ${VERSION_1} RESET search_path;`);
+  const old = [
+    listed('old-late', 5_000, { outcome: 'paid', expiresAt: 5_500, finalAt: 6_000, orderId: 'A-1' }),
+    listed('old-second', 5_001, { outcome: 'paid', finalAt: 5_100, secondPaymentOf: 'old-late', orderId: 'A-1' }),
+    listed('old-stuck', 5_002, { expiresAt: 5_200 }),
+    listed('old-gone', 5_003, { outcome: 'expired' }),
+  ];
+  // Many more than one back-fill batch (500), so that the batches are seen to follow on from each other.
+  const filler = Array.from({ length: 1_203 }, (_, i) => listed(`old-${String(i).padStart(4, '0')}`, 1_000 + i));
+  for (const record of [...old, ...filler]) {
+    await admin`INSERT INTO ${admin(schema)}.payments (id, version, record, final, updated_at)
+      VALUES (${record.view.id}, 1, ${JSON.stringify(record)}::text::jsonb, ${record.view.final}, 0)`;
+  }
+  await admin`INSERT INTO ${admin(schema)}.announcements (payment_id, state, attempts, due_at) VALUES ('old-gone', 'expired', 2, 0)`;
+
+  const store = createPostgresStore({ url: server.url, schema, max: 2 });
+  try {
+    const ids = async (filter: 'all' | 'paid' | 'late' | 'second' | 'stuck' | 'expired' | 'failing', orderId?: string) =>
+      (await store.listPayments({ filter, limit: 5, now: 5_300, ...(orderId ? { orderId } : {}) })).payments.map((p) => p.view.id);
+    expect(await ids('all')).toEqual(['old-gone', 'old-stuck', 'old-second', 'old-late', 'old-1202']);
+    expect(await ids('paid')).toEqual(['old-second', 'old-late']);
+    expect(await ids('late')).toEqual(['old-late']);
+    expect(await ids('second')).toEqual(['old-second']);
+    expect(await ids('stuck')).toEqual(['old-stuck']);
+    expect(await ids('expired')).toEqual(['old-gone']);
+    expect(await ids('failing')).toEqual(['old-gone']);
+    expect(await ids('all', 'A-1')).toEqual(['old-second', 'old-late']);
+    const counts = await store.countPayments(5_300);
+    expect(counts).toMatchObject({ all: 1_207, open: 1_204, paid: 2, late: 1, second: 1, expired: 1, failing: 1, stuck: 1 });
+    // The oldest filler payments (the last back-fill batch) are on the last page, in order.
+    let page = await store.listPayments({ filter: 'open', limit: 200, now: 0 });
+    for (let i = 0; i < 10 && page.next; i++) page = await store.listPayments({ filter: 'open', limit: 200, now: 0, cursor: page.next });
+    expect(page.next).toBeUndefined();
+    expect(page.payments.at(-1)?.view.id).toBe('old-0000');
+    await store.appendHistory('old-late', { at: 1, kind: 'state', state: 'finished', outcome: 'paid', source: 'callback' });
+    expect(await store.paymentHistory('old-late')).toHaveLength(1);
+    const versions = await admin`SELECT version FROM ${admin(schema)}.schema_migrations ORDER BY version`;
+    expect(versions.map((row) => row.version)).toEqual([1, 2]);
+  } finally {
+    await store.close();
+  }
+});
