@@ -27,7 +27,9 @@ export type ConsoleHandler = (request: ProxyRequest) => Promise<Answer>;
 export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions): ConsoleHandler {
   const { store } = ctx.options;
   if (!isConsoleStore(store)) {
-    throw new TypeError('createPayinProxy: the console needs a store with the console operations (memory, SQLite or Redis store).');
+    throw new TypeError(
+      'createPayinProxy: the console needs a store with the console operations (memory, SQLite, Redis or PostgreSQL store).',
+    );
   }
   if (typeof options?.authorizeOperator !== 'function') {
     throw new TypeError('createPayinProxy: console.authorizeOperator(request) must be a function: who may see the payments?');

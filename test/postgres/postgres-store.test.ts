@@ -2,6 +2,7 @@ import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, PostgresStoreError, type PostgresStore, type PostgresStoreOptions } from '../../src/postgres/index.js';
 import { describeSharedStoreContract } from '../proxy/infrastructure/shared-store-contract.js';
+import { listed } from '../proxy/infrastructure/console-store-contract.js';
 import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
 import { startPostgresServer, type PostgresServer } from './postgres-server-harness.js';
 
@@ -91,6 +92,37 @@ describe('PostgresStore schema', () => {
     expect(await other.getPayment('done')).toBeDefined();
     expect(await other.getOrder('paid')).toBeDefined();
     expect(await other.wasAnnounced('done', 'finished')).toBe(true);
+  });
+});
+
+describe('PostgresStore console', () => {
+  it('moves a payment between filters when its state and announcement are written together (putPaymentAndEnqueue)', async () => {
+    const store = open(freshSchema());
+    expect(await store.putPaymentAndEnqueue(listed('p1', 10, { expiresAt: 100 }), 0, 0)).toBe(true);
+    expect((await store.countPayments(50)).open).toBe(1);
+    expect(await store.putPaymentAndEnqueue(listed('p1', 10, { outcome: 'paid', expiresAt: 100, finalAt: 200, version: 2 }), 1, 0)).toBe(
+      true,
+    );
+    const list = async (filter: 'open' | 'paid' | 'late') => (await store.listPayments({ filter, limit: 5, now: 300 })).payments;
+    expect(await list('open')).toEqual([]);
+    expect((await list('late')).map((p) => p.view.outcome)).toEqual(['paid']);
+    expect(await store.countPayments(300)).toMatchObject({ all: 1, open: 0, paid: 1, late: 1, stuck: 0 });
+    // A write over a version that moved changes neither the record nor its listing.
+    expect(await store.putPaymentAndEnqueue(listed('p1', 10, { outcome: 'failed', version: 3 }), 1, 0)).toBe(false);
+    expect((await store.countPayments(300)).failed).toBe(0);
+  });
+
+  it("drops an open payment's timeline with the payment after its time to live", async () => {
+    const schema = freshSchema();
+    const store = open(schema); // kept for a day: its own pruning leaves them alone
+    await store.putPayment(record('open', 1), 0);
+    await store.appendHistory('open', { at: 1, kind: 'state', state: 'pending', outcome: 'waiting', source: 'create' });
+    await sleep(20);
+    const other = open(schema, { ttlMs: 1 });
+    await other.putOrder({ orderId: 'later', payments: [] }); // its first write prunes, in the background
+    for (let i = 0; i < 200 && (await other.paymentHistory('open')).length > 0; i++) await sleep(10);
+    expect(await other.getPayment('open')).toBeUndefined();
+    expect(await other.paymentHistory('open')).toEqual([]);
   });
 });
 
