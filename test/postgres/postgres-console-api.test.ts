@@ -1,0 +1,58 @@
+/**
+ * The operator's console on a PostgreSQL store, through the proxy: it starts (it refused a store without the
+ * console operations), lists and filters what the ledger wrote, and a re-check leaves its timeline and audit line
+ * in the database.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createPostgresStore } from '../../src/postgres/index.js';
+import { consoleSetup } from '../console-api/console-harness.js';
+import { startPostgresServer, type PostgresServer } from './postgres-server-harness.js';
+
+let server: PostgresServer;
+
+beforeAll(async () => {
+  server = await startPostgresServer();
+}, 60_000);
+afterAll(async () => {
+  await server?.remove();
+});
+
+interface ListBody {
+  payments: { id: string; orderId: string; outcome: string }[];
+  counts: Record<string, number>;
+}
+interface DetailBody {
+  payment: { outcome: string };
+  history: { kind: string; state: string; source?: string }[];
+  audit: { operator: string; action: string; result: string }[];
+}
+
+it('serves the console from PostgreSQL: the list, its filters and counts, a re-check with its timeline and audit', async () => {
+  const store = createPostgresStore({ url: server.url, schema: `console_${Math.random().toString(36).slice(2)}`, max: 4 });
+  try {
+    const world = consoleSetup({ store });
+    await world.signIn();
+    const first = (await world.create('A-1')).body.payment.id;
+    await world.create('A-2');
+    const all = await world.get<ListBody>('/api/payments');
+    expect(all.answer.status).toBe(200);
+    expect(all.body.payments.map((p) => p.orderId)).toEqual(['A-2', 'A-1']);
+    expect(all.body.counts).toMatchObject({ all: 2, open: 2, paid: 0 });
+
+    world.service.set(first, { state: 'finished' }); // paid; its callback never came
+    expect((await world.post<{ result: string }>(`/api/payments/${first}/recheck`)).body.result).toBe('now finished');
+    const paid = await world.get<ListBody>('/api/payments?filter=paid');
+    expect(paid.body.payments.map((p) => p.id)).toEqual([first]);
+    expect(paid.body.counts).toMatchObject({ all: 2, open: 1, paid: 1 });
+    const detail = await world.get<DetailBody>(`/api/payments/${first}`);
+    expect(detail.body.payment.outcome).toBe('paid');
+    expect(detail.body.history.filter((h) => h.kind === 'state').map((h) => [h.state, h.source])).toEqual([
+      ['created', 'create'],
+      ['pending', 'create'],
+      ['finished', 'reconcile'],
+    ]);
+    expect(detail.body.audit.map((a) => [a.operator, a.action, a.result])).toEqual([['ana', 'recheck', 'now finished']]);
+  } finally {
+    await store.close();
+  }
+});
