@@ -46,6 +46,8 @@ export class PostgresConsole implements ConsoleStore {
 
   async listPayments(query: PaymentQuery): Promise<PaymentPage> {
     const after = decodeCursor(query.cursor);
+    // Every listed_at this store writes is a bigint: any other number is a cursor it did not write.
+    if (after && !Number.isSafeInteger(after.listedAt)) throw new RangeError('not a cursor this store wrote');
     const rows = await this.#run('listPayments', (sql) => {
       const byOrder = query.orderId === undefined ? sql`` : sql`AND order_id = ${query.orderId}`;
       const from = after ? sql`AND (listed_at, id) < (${after.listedAt}::bigint, ${after.id})` : sql``;

@@ -112,6 +112,12 @@ describe('PostgresStore console', () => {
     expect((await store.countPayments(300)).failed).toBe(0);
   });
 
+  it('refuses a cursor whose place is not a whole millisecond as one it did not write (not a database error)', async () => {
+    const store = open(freshSchema());
+    const cursor = Buffer.from(JSON.stringify([1.5, 'p1'])).toString('base64url');
+    await expect(store.listPayments({ filter: 'all', limit: 3, now: 0, cursor })).rejects.toThrow(RangeError);
+  });
+
   it("drops an open payment's timeline with the payment after its time to live", async () => {
     const schema = freshSchema();
     const store = open(schema); // kept for a day: its own pruning leaves them alone
