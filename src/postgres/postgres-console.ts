@@ -37,6 +37,19 @@ function filterSql(sql: Sql, filter: ConsoleFilter, now: number): Fragment {
   return sql`true`;
 }
 
+type Place = { listedAt: number; id: string };
+
+/**
+ * The cursor's place as a bigint the index can compare with. listed_at is a whole number of milliseconds, so a
+ * place between two (a cursor edited by hand) lists what the other stores list: everything up to its floor.
+ */
+function placeOf(after: Place | undefined): Place | undefined {
+  if (!after) return undefined;
+  const place = Number.isInteger(after.listedAt) ? after : { listedAt: Math.floor(after.listedAt) + 1, id: '' };
+  if (!Number.isSafeInteger(place.listedAt)) throw new RangeError('not a cursor this store wrote');
+  return place;
+}
+
 export class PostgresConsole implements ConsoleStore {
   readonly #run: Runner;
 
@@ -45,9 +58,7 @@ export class PostgresConsole implements ConsoleStore {
   }
 
   async listPayments(query: PaymentQuery): Promise<PaymentPage> {
-    const after = decodeCursor(query.cursor);
-    // Every listed_at this store writes is a bigint: any other number is a cursor it did not write.
-    if (after && !Number.isSafeInteger(after.listedAt)) throw new RangeError('not a cursor this store wrote');
+    const after = placeOf(decodeCursor(query.cursor));
     const rows = await this.#run('listPayments', (sql) => {
       const byOrder = query.orderId === undefined ? sql`` : sql`AND order_id = ${query.orderId}`;
       const from = after ? sql`AND (listed_at, id) < (${after.listedAt}::bigint, ${after.id})` : sql``;

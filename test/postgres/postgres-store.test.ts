@@ -112,10 +112,20 @@ describe('PostgresStore console', () => {
     expect((await store.countPayments(300)).failed).toBe(0);
   });
 
-  it('refuses a cursor whose place is not a whole millisecond as one it did not write (not a database error)', async () => {
+  it('lists from a cursor edited to a place between two milliseconds as the other stores do, not a database error', async () => {
     const store = open(freshSchema());
-    const cursor = Buffer.from(JSON.stringify([1.5, 'p1'])).toString('base64url');
-    await expect(store.listPayments({ filter: 'all', limit: 3, now: 0, cursor })).rejects.toThrow(RangeError);
+    for (const [id, at] of [
+      ['p1', 1],
+      ['p2', 2],
+      ['p3', 2],
+    ] as const)
+      await store.putPayment(listed(id, at), 0);
+    const cursor = (place: number) => Buffer.from(JSON.stringify([place, 'p9'])).toString('base64url');
+    const ids = async (place: number) =>
+      (await store.listPayments({ filter: 'all', limit: 3, now: 0, cursor: cursor(place) })).payments.map((p) => p.view.id);
+    expect(await ids(2.5)).toEqual(['p3', 'p2', 'p1']);
+    expect(await ids(1.5)).toEqual(['p1']);
+    await expect(store.listPayments({ filter: 'all', limit: 3, now: 0, cursor: cursor(1e300) })).rejects.toThrow(RangeError);
   });
 
   it("drops an open payment's timeline with the payment after its time to live", async () => {
