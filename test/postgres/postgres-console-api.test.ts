@@ -1,10 +1,12 @@
 /**
  * The operator's console on a PostgreSQL store, through the proxy: it starts (it refused a store without the
  * console operations), lists and filters what the ledger wrote, and a re-check leaves its timeline and audit line
- * in the database.
+ * in the database. And the standalone server serves it with PAYIN_STORE_URL=postgres://...
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/postgres/index.js';
+import { DEMO_MERCHANT } from '../../src/sandbox/index.js';
+import { readStandaloneConfig, startStandalone } from '../../src/standalone/index.js';
 import { consoleSetup } from '../console-api/console-harness.js';
 import { startPostgresServer, type PostgresServer } from './postgres-server-harness.js';
 
@@ -54,5 +56,41 @@ it('serves the console from PostgreSQL: the list, its filters and counts, a re-c
     expect(detail.body.audit.map((a) => [a.operator, a.action, a.result])).toEqual([['ana', 'recheck', 'now finished']]);
   } finally {
     await store.close();
+  }
+});
+
+it('is served by the standalone server with PAYIN_STORE_URL=postgres://... and PAYIN_CONSOLE_TOKEN', async () => {
+  const nowhere = 'http://127.0.0.1:1'; // nothing is created here: the list is read from the database alone
+  const token = 'standalone-console-token-0123456789';
+  const log: string[] = [];
+  const config = readStandaloneConfig({
+    PORT: '0',
+    PAYIN_BASE_URL: nowhere,
+    PAYIN_MERCHANT_ID: DEMO_MERCHANT.id,
+    PAYIN_TOKEN: DEMO_MERCHANT.token,
+    PAYIN_SECRET: DEMO_MERCHANT.secret,
+    PAYIN_WEBHOOK_URL: `${nowhere}/webhook`,
+    PAYIN_WEBHOOK_SECRET: `whsec_${Buffer.from('a shared secret of enough bytes').toString('base64')}`,
+    PAYIN_RESOLVE_URL: `${nowhere}/price`,
+    PAYIN_CALLBACK_URL: `${nowhere}/payin/callback`,
+    PAYIN_STORE_URL: server.url,
+    PAYIN_CONSOLE_TOKEN: token,
+  });
+  const standalone = await startStandalone(config, { log: (line) => log.push(line), reconcileEveryMs: 0 });
+  try {
+    expect(log.some((line) => line.includes('/payin/console (sign in with PAYIN_CONSOLE_TOKEN)'))).toBe(true);
+    const login = await fetch(`${standalone.url}/payin/console/login`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token }).toString(),
+    });
+    expect(login.status).toBe(303);
+    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const list = await fetch(`${standalone.url}/payin/console/api/payments?filter=stuck`, { headers: { cookie } });
+    expect(list.status).toBe(200);
+    expect(((await list.json()) as ListBody).counts).toMatchObject({ all: 0, stuck: 0 });
+  } finally {
+    await standalone.close();
   }
 });
