@@ -73,7 +73,7 @@ export interface OutboxEntry {
 
 /**
  * The console's operations (listing, counts, timelines, the audit log) are declared in console-store.ts, as one
- * block: optional here, implemented by the memory, SQLite and Redis stores.
+ * block: optional here, implemented by the memory, SQLite, Redis and PostgreSQL stores.
  */
 export interface ProxyStore extends Partial<ConsoleStore> {
   /**
@@ -159,8 +159,8 @@ export interface ProxyStore extends Partial<ConsoleStore> {
 }
 
 // ---------------------------------------------------------------------------------------------------------------
-// The operator console's operations: one block, optional on ProxyStore, implemented by the memory, SQLite and Redis
-// stores and run by the shared contract suite. Helpers (the filters a record falls under, cursors) are in
+// The operator console's operations: one block, optional on ProxyStore, implemented by the memory, SQLite, Redis
+// and PostgreSQL stores and run by the shared contract suite. Helpers (the filters a record falls under, cursors) are in
 // console-store.ts.
 // ---------------------------------------------------------------------------------------------------------------
 
