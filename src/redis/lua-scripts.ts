@@ -95,6 +95,11 @@ redis.call('ZADD', KEYS[3], ARGV[2], ARGV[1])
 return 1`,
 };
 
+/** Lua lines that set `now` to Redis's own clock in epoch ms: leases are measured there, whichever instance holds them. */
+const NOW_ON_REDIS = `local t = redis.call('TIME')
+local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
+`;
+
 /**
  * Takes an outbox entry (KEYS[1] its hash, KEYS[2] the outbox) for ARGV[2] ms unless it is held: the entry's
  * score in the outbox becomes the end of the lease, so that it is not listed as due while held. The lease is
@@ -108,9 +113,7 @@ export const CLAIM_ANNOUNCEMENT: LuaScript = {
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return 0
 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local held = tonumber(redis.call('HGET', KEYS[1], 'heldUntil') or '0')
+${NOW_ON_REDIS}local held = tonumber(redis.call('HGET', KEYS[1], 'heldUntil') or '0')
 if held > now then
   return 0
 end
@@ -130,9 +133,7 @@ export const EXTEND_ANNOUNCEMENT: LuaScript = {
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return 0
 end
-local t = redis.call('TIME')
-local now = tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)
-local held = tonumber(redis.call('HGET', KEYS[1], 'heldUntil') or '0')
+${NOW_ON_REDIS}local held = tonumber(redis.call('HGET', KEYS[1], 'heldUntil') or '0')
 if held <= now then
   return 0
 end

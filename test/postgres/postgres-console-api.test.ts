@@ -9,6 +9,7 @@ import { DEMO_MERCHANT } from '../../src/sandbox/index.js';
 import { readStandaloneConfig, startStandalone } from '../../src/standalone/index.js';
 import { consoleSetup } from '../console-api/console-harness.js';
 import { startPostgresServer, type PostgresServer } from './postgres-server-harness.js';
+import { signInToConsole } from '../support/console-sign-in.js';
 
 let server: PostgresServer;
 
@@ -79,14 +80,7 @@ it('is served by the standalone server with PAYIN_STORE_URL=postgres://... and P
   const standalone = await startStandalone(config, { log: (line) => log.push(line), reconcileEveryMs: 0 });
   try {
     expect(log.some((line) => line.includes('/payin/console (sign in with PAYIN_CONSOLE_TOKEN)'))).toBe(true);
-    const login = await fetch(`${standalone.url}/payin/console/login`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token }).toString(),
-    });
-    expect(login.status).toBe(303);
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = await signInToConsole(standalone.url, token);
     const list = await fetch(`${standalone.url}/payin/console/api/payments?filter=stuck`, { headers: { cookie } });
     expect(list.status).toBe(200);
     expect(((await list.json()) as ListBody).counts).toMatchObject({ all: 0, stuck: 0 });

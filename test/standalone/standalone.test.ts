@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { ConfigError, readStandaloneConfig, signOrderToken, startStandalone, type StandaloneServer } from '../../src/standalone/index.js';
+import { signInToConsole } from '../support/console-sign-in.js';
 
 const WEBHOOK_SECRET = `whsec_${Buffer.from('a shared secret of enough bytes').toString('base64')}`;
 const TOKEN_SECRET = 'order-token-key-for-tests';
@@ -236,14 +237,7 @@ describe('the standalone proxy server', () => {
     expect(page.status).toBe(401);
     expect(await page.text()).toContain('name="token"');
     expect((await fetch(`${on.url}/payin/console/api/payments`)).status).toBe(401);
-    const login = await fetch(`${on.url}/payin/console/login`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token }).toString(),
-    });
-    expect(login.status).toBe(303);
-    const cookie = login.headers.get('set-cookie')!.split(';')[0]!;
+    const cookie = await signInToConsole(on.url, token);
     const list = await fetch(`${on.url}/payin/console/api/payments`, { headers: { cookie } });
     expect(list.status).toBe(200);
     expect(list.headers.get('cache-control')).toBe('no-store');
