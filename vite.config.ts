@@ -1,8 +1,8 @@
 /**
  * The script-tag build: dist/payin-checkout.iife.js, the core that a shop adds with
  * `<script src=".../payin-checkout.iife.js"></script>` and nothing else, and beside it the files the core loads
- * when it needs them. Lit and qrcode are bundled into the core (qrcode is CommonJS: build/qrcode-as-modules.ts
- * loads its core files as ES modules). The ES module build comes from tsc (tsconfig.build.json) into the same
+ * when it needs them. Lit is bundled into the core; the QR encoder (qrcode's building blocks) only into the
+ * qr-encoder part, since the proxy sends each QR's module matrix (build/qrcode-as-modules.ts). The ES module build comes from tsc (tsconfig.build.json) into the same
  * dist/, so this build must never empty the folder. The React demo has its own config (demo/react/vite.config.ts).
  * The plugins live in build/, one file each; this file says what they do to the script and in which order.
  *
@@ -23,11 +23,10 @@ import { jsxTypings } from './build/jsx-typings.js';
 import { languageFiles } from './build/language-files.js';
 import { minifyTemplates } from './build/minify-templates.js';
 import { partFiles } from './build/part-files.js';
-import { qrcodeAsModules } from './build/qrcode-as-modules.js';
 import { LANGUAGE_TAGS } from './src/widget/translations/language-tags.js';
 
 /** The on-demand parts (src/widget/parts/<part>.ts): each becomes dist/payin-checkout.<part>.part.js. */
-const PARTS = ['phone', 'upi-apps', 'sbp-banks', 'results'];
+const PARTS = ['phone', 'upi-apps', 'sbp-banks', 'results', 'qr-encoder'];
 
 /** The script-tag build's own module in place of the ES module build's (`./x.js` -> src/widget/<folder>/x.script.ts). */
 const scriptOnly = (name: string, folder: string) => ({
@@ -39,7 +38,6 @@ export default defineConfig({
   // Nothing in public/ belongs in the bundle's folder.
   publicDir: false,
   plugins: [
-    qrcodeAsModules(),
     minifyTemplates(),
     languageFiles(LANGUAGE_TAGS),
     partFiles(PARTS),

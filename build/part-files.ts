@@ -1,10 +1,11 @@
 /**
  * dist/payin-checkout.<part>.part.js for each on-demand part (src/widget/parts/<part>.ts): an ES module whose
  * default export takes the kit, what the script's core hands its parts (src/widget/parts/kit-modules.ts: Lit, the
- * QR matrix, shared template helpers), and answers the part. Built by esbuild like the language files, with the
+ * QR drawing, shared template helpers), and answers the part. Built by esbuild like the language files, with the
  * templates minified as in the script. An import of a kit module is served from the kit instead of bundled again
  * (a second Lit would render templates the first one does not know); an import of any other package stops the
- * build, so that a part never carries a copy of what the core has or a dependency nobody weighed.
+ * build, so that a part never carries a copy of what the core has or a dependency nobody weighed, except the
+ * packages a part is listed with in OWN_PACKAGES (weighed by the budget test like every part).
  */
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
@@ -14,10 +15,14 @@ import { type Plugin, parseSync } from 'vite';
 import { KIT_MODULES } from '../src/widget/parts/kit-modules.js';
 import { BESIDE_THE_SCRIPT } from './language-files.js';
 import { minifyTemplateLiterals } from './minify-templates.js';
+import { qrcodeAsModules } from './qrcode-as-modules.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WIDGET = `${ROOT}src/widget/`;
 const KIT = 'payin-kit';
+
+/** The packages a part bundles itself, not from the kit: the qr-encoder part carries qrcode's encoder, which the core has not. */
+const OWN_PACKAGES: Record<string, RegExp> = { 'qr-encoder': /^qrcode\/lib\/core\/[\w-]+\.js$/ };
 
 export function partFiles(parts: string[]): Plugin {
   return {
@@ -48,7 +53,7 @@ export default (kit) => (bindKit(kit), { ${names} });`,
     outfile: `dist/payin-checkout.${part}.part.js`,
     ...BESIDE_THE_SCRIPT,
     write,
-    plugins: [kit],
+    plugins: [kit, qrcodeAsModules()],
   });
 }
 
@@ -105,6 +110,7 @@ function kitPlugin(part: string, names: readonly string[], used?: Set<string>): 
       // A package: served from the kit, or refused.
       build.onResolve({ filter: /^[^./]/ }, ({ path, importer }) => {
         if (kitModule(path)) return { path: KIT, namespace: KIT };
+        if (OWN_PACKAGES[part]?.test(path)) return undefined; // bundled: resolved as esbuild does
         return {
           errors: [
             {
@@ -118,7 +124,10 @@ function kitPlugin(part: string, names: readonly string[], used?: Set<string>): 
         return kitModule(resolve(resolveDir, path)) ? { path: KIT, namespace: KIT } : undefined;
       });
       build.onLoad({ filter: /.*/, namespace: KIT }, () => ({
-        contents: `export let ${names.join(', ')};\nexport function bindKit(kit) { ({ ${names.join(', ')} } = kit); }\n`,
+        // A part that takes nothing from the kit (the qr-encoder) still gets a bindKit, which binds nothing.
+        contents: names.length
+          ? `export let ${names.join(', ')};\nexport function bindKit(kit) { ({ ${names.join(', ')} } = kit); }\n`
+          : 'export function bindKit() {}\n',
         loader: 'js',
       }));
       build.onLoad({ filter: /\/src\/widget\/.*\.ts$/ }, ({ path }) => {

@@ -13,11 +13,17 @@ export interface Budgets {
   core: number;
   corePlusParts: number;
   part: number;
+  fallback: number;
   language: number;
 }
 export const BUDGETS: Budgets;
 export const CORE_AIM: number;
 export const JOURNEYS: Record<string, string[]>;
+export const FALLBACKS: string[];
 export function measureScript(dist: URL): ScriptSizes;
-export function journeyTotals(sizes: ScriptSizes, journeys?: Record<string, string[]>): { journey: string; total: number }[];
+export function journeyTotals(
+  sizes: ScriptSizes,
+  journeys?: Record<string, string[]>,
+  withFallbacks?: boolean,
+): { journey: string; total: number }[];
 export function overBudget(sizes: ScriptSizes, budgets?: Budgets, journeys?: Record<string, string[]>): string[];

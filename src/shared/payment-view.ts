@@ -4,6 +4,7 @@
  * widget imports it, and a schema library would cost the script-tag build more bytes than the check it buys.
  */
 import { isFinalOutcome, outcomeOf, type Outcome } from './outcome.js';
+import { isQrModules, type QrModules } from './qr-modules.js';
 
 export type PaymentMethod = string;
 
@@ -34,6 +35,11 @@ export interface PaymentView {
   requisites?: Requisites;
   /** The text to encode in the QR (a upi:// link, an SBP link, or the hosted payment page). */
   qr?: string;
+  /**
+   * The module matrix of `qr`, encoded by the proxy when it answers (never stored), so that the browser only draws
+   * it (qr-modules.ts has the form). Without it, or when it is garbled, the widget encodes `qr` itself.
+   */
+  qrMatrix?: QrModules;
   /** The service's hosted payment page. */
   payUrl?: string;
 }
@@ -73,6 +79,8 @@ export function readPaymentView(value: unknown): PaymentView | undefined {
   const view = {} as PaymentView;
   if (!copyStrings(value, view as never, STRING_FIELDS, true)) return undefined;
   copyStrings(value, view as never, ['initAmount', 'qr', 'payUrl']);
+  const matrix = (value as { qrMatrix?: unknown }).qrMatrix;
+  if (view.qr && isQrModules(matrix)) view.qrMatrix = { size: matrix.size, dark: matrix.dark };
   // The two outcomes taken from the answer, which only the proxy can know: a finished payment short of its price
   // (`underpaid`), and a payment of a re-priced order (`superseded`). Neither can ever turn into a "paid".
   const derived = outcomeOf(view.state);

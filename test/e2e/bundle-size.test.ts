@@ -6,12 +6,12 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { BUDGETS, JOURNEYS, journeyTotals, measureScript, overBudget } from '../../bench/support/budgets.mjs';
+import { BUDGETS, FALLBACKS, JOURNEYS, journeyTotals, measureScript, overBudget } from '../../bench/support/budgets.mjs';
 import { LANGUAGE_TAGS } from '../../src/widget/translations/language-tags.js';
 
 const DIST = new URL('../../dist/', import.meta.url);
 const BUNDLE = new URL('payin-checkout.iife.js', DIST);
-const PARTS = ['phone', 'results', 'sbp-banks', 'upi-apps'];
+const PARTS = ['phone', 'qr-encoder', 'results', 'sbp-banks', 'upi-apps'];
 
 function bundle(): string {
   if (!existsSync(BUNDLE)) throw new Error('dist/payin-checkout.iife.js is missing: run `npm run build` first.');
@@ -25,7 +25,9 @@ describe('the script-tag build', () => {
     console.log(
       [
         `core ${sizes.core} B (budget ${BUDGETS.core} B)`,
-        ...journeyTotals(sizes).map(({ journey, total }) => `core + parts of ${journey}: ${total} B (budget ${BUDGETS.corePlusParts} B)`),
+        ...[...journeyTotals(sizes), ...journeyTotals(sizes, JOURNEYS, true)].map(
+          ({ journey, total }) => `core + parts of ${journey}: ${total} B (budget ${BUDGETS.corePlusParts} B)`,
+        ),
         ...[...sizes.parts, ...sizes.languages].map((file) => `${file.file} ${file.gzip} B`),
       ].join('\n'),
     );
@@ -55,12 +57,28 @@ describe('the script-tag build', () => {
     expect(overBudget({ ...within, languages: [{ ...within.languages[0]!, gzip: BUDGETS.language + 1 }] }, room, journeys)).toEqual([
       expect.stringMatching(/^the ru language/),
     ]);
+    // A fallback part: its own budget, and every journey with it loaded too within corePlusParts.
+    const encoder = { name: 'qr-encoder', file: 'payin-checkout.qr-encoder.part.js', gzip: BUDGETS.fallback };
+    const withEncoder = { ...within, parts: [...within.parts, encoder] };
+    const roomForIt = { ...room, corePlusParts: room.corePlusParts + BUDGETS.fallback };
+    expect(overBudget(withEncoder, roomForIt, journeys)).toEqual([]);
+    expect(
+      overBudget(
+        { ...withEncoder, parts: [within.parts[0]!, { ...encoder, gzip: BUDGETS.fallback + 1 }] },
+        { ...roomForIt, corePlusParts: 1e9 },
+        journeys,
+      ),
+    ).toEqual([expect.stringMatching(/^the qr-encoder part/)]);
+    expect(overBudget(withEncoder, { ...roomForIt, corePlusParts: roomForIt.corePlusParts - 1 }, journeys)).toEqual([
+      expect.stringMatching(/^the core and the parts of a phone with the fallbacks/),
+    ]);
   });
 
-  it('counts, for each kind of payment, every part it can load', () => {
+  it('counts, for each kind of payment, every part it can load, and the fallbacks beside them', () => {
     const sizes = measureScript(DIST);
     const all = new Set(Object.values(JOURNEYS).flat());
-    expect([...all].sort()).toEqual(PARTS);
+    expect([...all, ...FALLBACKS].sort()).toEqual(PARTS);
+    expect(FALLBACKS.filter((part) => all.has(part))).toEqual([]);
     for (const { total } of journeyTotals(sizes)) expect(total).toBeGreaterThan(sizes.core);
   });
 
@@ -88,6 +106,10 @@ describe('the script-tag build', () => {
     // The bank chooser's search and the results' paid amount are the parts' own, not the core's.
     expect(bundle()).not.toContain('bank-search');
     expect(bundle()).not.toContain('paid-amount');
+    // The QR encoder neither: the core draws the matrix the proxy sends (qrcode's mask check and our length error).
+    expect(bundle()).not.toContain('bad maskPattern');
+    expect(bundle()).not.toContain('too long for a QR code');
+    expect(readFileSync(new URL('payin-checkout.qr-encoder.part.js', DIST), 'utf8')).toContain('too long for a QR code');
   });
 
   it('is one self-contained classic script with nothing left to resolve', () => {

@@ -2,8 +2,10 @@
  * The script-tag build as a core and the parts it loads beside itself (src/widget/parts/): a shop that serves
  * every file, one that serves only the core, and one that lacks each part in turn all take a payment on a phone,
  * under the strict Content-Security-Policy. A missing part costs what it draws (the app chooser,
- * the result's icon and amount) with a console warning; the QR and the requisites are always there. On a desktop
- * the phone part is never fetched. The screens are kept in test-results/parts/ for a person to look at.
+ * the result's icon and amount) with a console warning; the QR and the requisites are always there. The QR comes
+ * drawn from the matrix the proxy sends, so the qr-encoder part is fetched only when an answer lacks it: then the
+ * part draws the same QR, and without that part too the requisites alone take the payment. On a desktop the phone
+ * part is never fetched. The screens are kept in test-results/parts/ for a person to look at.
  */
 import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
@@ -15,7 +17,9 @@ import { useDemo } from './support/use-demo.js';
 
 const live = useDemo();
 
-const PARTS = ['phone', 'upi-apps', 'sbp-banks', 'results'] as const;
+/** The parts of a payment's journey; qr-encoder is a fallback, fetched only for an answer without the QR's matrix. */
+const JOURNEY_PARTS = ['phone', 'upi-apps', 'sbp-banks', 'results'] as const;
+const PARTS = [...JOURNEY_PARTS, 'qr-encoder'] as const;
 type Part = (typeof PARTS)[number];
 type Method = 'upi' | 'sbp';
 
@@ -34,8 +38,14 @@ const shows = (page: Page, part: string) => page.locator(`payin-checkout [part~=
  * A payment by `method` on the strict shop with the `missing` parts answered 404, on a phone unless `desktop`;
  * answers the parts the page fetched and the warnings it logged.
  */
-async function pay(method: Method, missing: readonly Part[], desktop = false): Promise<{ fetched: string[]; warnings: string[] }> {
-  const shot = `parts-${method}-${desktop ? 'desktop' : 'phone'}-${missing.length === PARTS.length ? 'core-only' : missing.length ? `without-${missing.join('-')}` : 'all'}`;
+async function pay(
+  method: Method,
+  missing: readonly Part[],
+  desktop = false,
+  noMatrix = false,
+): Promise<{ fetched: string[]; warnings: string[] }> {
+  const parts = missing.length === PARTS.length ? 'core-only' : missing.length ? `without-${missing.join('-')}` : 'all';
+  const shot = `parts-${method}-${desktop ? 'desktop' : 'phone'}-${parts}${noMatrix ? '-no-matrix' : ''}`;
   const context = await newContext(live.browser, desktop ? DESKTOP : PHONE);
   const page = await context.newPage();
   const fetched: string[] = [];
@@ -51,16 +61,24 @@ async function pay(method: Method, missing: readonly Part[], desktop = false): P
   for (const part of missing) {
     await page.route(`**/payin-checkout.${part}.part.js`, (route) => route.fulfill({ status: 404, body: 'not found' }));
   }
+  if (noMatrix) await withoutQrMatrix(page);
   const orderId = await checkoutOnShop(page, live.demo.storeUrl, '/strict', method);
   await waitForScreen(page, 'pay');
-  // The QR and the requisites, with or without any part.
-  await page.locator('payin-checkout [part~="qr"]').waitFor({ state: 'attached' });
+  // The QR and the requisites, with or without any part; no QR only with neither the proxy's matrix nor the encoder.
+  const noQr = noMatrix && missing.includes('qr-encoder');
+  if (noQr) {
+    await warned('qr-encoder');
+    await page.locator('payin-checkout [part~="instruction"]').waitFor({ state: 'attached' });
+    expect(await shows(page, 'qr')).toBe(0);
+  } else {
+    await page.locator('payin-checkout [part~="qr"]').waitFor({ state: 'attached' });
+  }
   await page.locator('payin-checkout [part~="requisites"]').waitFor();
 
   if (!desktop && missing.includes('phone')) {
     // The desktop layout: the QR in view beside the requisites, nothing folded.
     await warned('phone');
-    await page.locator('payin-checkout [part~="qr"]').waitFor();
+    if (!noQr) await page.locator('payin-checkout [part~="qr"]').waitFor();
     expect(await shows(page, 'other-device')).toBe(0);
   } else if (!desktop) {
     const chooser = method === 'sbp' ? 'sbp-banks' : 'upi-apps';
@@ -100,6 +118,20 @@ async function pay(method: Method, missing: readonly Part[], desktop = false): P
 }
 
 /**
+ * The proxy's answers as a proxy that sends no QR matrix would give them: the create and status answers without
+ * `qrMatrix`, and no event stream (the element then polls the status).
+ */
+async function withoutQrMatrix(page: Page): Promise<void> {
+  await page.route('**/payin/events?*', (route) => route.fulfill({ status: 404, body: 'not found' }));
+  await page.route(/\/payin\/(payments|status)$/, async (route) => {
+    const answer = await route.fetch();
+    const body = await answer.json();
+    if (body.payment) delete body.payment.qrMatrix;
+    await route.fulfill({ response: answer, json: body });
+  });
+}
+
+/**
  * Saves the screen, scrolled to the element's top, as test-results/parts/<name>.png: a shot of the viewport, since
  * a full-page or element shot resizes the page and drops the touch emulation (the phone layout with it).
  */
@@ -135,7 +167,18 @@ describe('the script-tag build and its parts', () => {
     expect(partWarnings(warnings)).toEqual([expect.stringContaining('"results"')]);
   });
 
-  for (const part of PARTS) {
+  it('takes a payment on a phone when the answers carry no QR matrix: the qr-encoder part draws the QR', async () => {
+    const { fetched, warnings } = await pay('upi', [], false, true);
+    expect([...fetched].sort()).toEqual(['phone', 'qr-encoder', 'results', 'upi-apps']);
+    expect(partWarnings(warnings)).toEqual([]);
+  });
+
+  it('takes a payment on a desktop with no QR matrix and a shop that serves only the core file: the requisites', async () => {
+    const { warnings } = await pay('upi', PARTS, true, true);
+    expect(partWarnings(warnings).sort()).toEqual([expect.stringContaining('"qr-encoder"'), expect.stringContaining('"results"')]);
+  });
+
+  for (const part of JOURNEY_PARTS) {
     const method: Method = part === 'sbp-banks' ? 'sbp' : 'upi';
     it(`takes a ${method.toUpperCase()} payment on a phone when the ${part} part cannot load`, async () => {
       const { warnings } = await pay(method, [part]);

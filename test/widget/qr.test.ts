@@ -1,9 +1,9 @@
 import { expect } from '@open-wc/testing';
 import jsQRModule from 'jsqr';
 import { render } from 'lit';
+import { qrMatrix } from '../../src/shared/qr-matrix.js';
 import type { PayinCheckout } from '../../src/widget/index.js';
 import { qrSvg } from '../../src/widget/qr-code.js';
-import { qrMatrix } from '../../src/widget/qr-matrix.js';
 import { fakeScenario, mount, part, parts, untilScreen } from './support/helpers.js';
 
 // jsqr is CommonJS: served as an ES module its default export is the function itself.
@@ -53,10 +53,11 @@ describe('the QR code', () => {
 
   it('keeps a quiet zone of four modules and at least 4 px per module', () => {
     const text = 'upi://pay?pa=shop%40okbank&pn=Shop&am=1.00&cu=INR';
-    const size = qrMatrix(text).size;
+    const matrix = qrMatrix(text);
+    const { size } = matrix;
     const host = document.createElement('div');
     document.body.append(host);
-    render(qrSvg(text, 'QR')!, host);
+    render(qrSvg(matrix, 'QR'), host);
     const svg = host.querySelector('svg')!;
     expect(svg.getAttribute('viewBox')).to.equal(`0 0 ${size + 8} ${size + 8}`);
     const xs = [
@@ -78,7 +79,7 @@ describe('the QR code', () => {
     ]) {
       const host = document.createElement('div');
       document.body.append(host);
-      render(qrSvg(text, 'QR')!, host);
+      render(qrSvg(qrMatrix(text), 'QR'), host);
       expect(await decode(host.querySelector('svg')!)).to.equal(text);
       host.remove();
     }

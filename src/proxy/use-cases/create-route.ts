@@ -21,6 +21,7 @@ import { asFetchRequest, type Answer, type ProxyRequest } from '../http/exchange
 import { readJsonFields, requireText } from '../http/json-body.js';
 import { enforceRate } from '../http/rate-limit.js';
 import { toPaymentView, type CreateContext } from '../ledger/payment-view-mapper.js';
+import { withQrMatrix } from './qr-matrix-answer.js';
 
 const MAX_ORDER_TOKEN_CHARS = 4096;
 
@@ -32,7 +33,7 @@ export async function handleCreate(request: ProxyRequest, ctx: ProxyContext): Pr
   const order = await priced(request, ctx, orderId, body);
   const { record, created } = await ctx.orderPayments.paymentFor(order);
   const token = await ctx.tokens.issue(record.view.id);
-  return jsonAnswer(created ? 201 : 200, { payment: toPaymentView(record.view, options.clock.now()), token });
+  return jsonAnswer(created ? 201 : 200, { payment: withQrMatrix(toPaymentView(record.view, options.clock.now())), token });
 }
 
 /** The order id exactly as the browser sent it, or a 400 naming why it cannot be sent to the service as is. */

@@ -14,6 +14,7 @@ import { isIncomplete, toPaymentView } from '../ledger/payment-view-mapper.js';
 import { enforceRate, openStreamSlot } from '../http/rate-limit.js';
 import { encodedEvent, lastEventId, SSE_HEADERS, SseWriter } from '../http/sse.js';
 import type { StoredView } from '../infrastructure/store.js';
+import { withQrMatrix } from './qr-matrix-answer.js';
 
 /** One state of the payment as an event block, ready to write to every stream that has not had it. */
 interface PaymentEvent {
@@ -24,7 +25,7 @@ interface PaymentEvent {
 }
 
 function paymentEvent(ctx: ProxyContext, version: number, view: StoredView): PaymentEvent {
-  const shown = isIncomplete(view) ? undefined : toPaymentView(view, ctx.options.clock.now());
+  const shown = isIncomplete(view) ? undefined : withQrMatrix(toPaymentView(view, ctx.options.clock.now()));
   return { version, final: view.final, bytes: shown && encodedEvent('payment', version, JSON.stringify(shown)) };
 }
 

@@ -1,14 +1,13 @@
 /**
  * The script-tag build's parts: `payin-checkout.<part>.part.js` beside payin-checkout.iife.js, found from the
  * script's own address as the language files are, so a shop adds no tag and no configuration. Each file is an ES
- * module whose default export takes the kit (the core's Lit, QR matrix and shared template helpers, listed in
+ * module whose default export takes the kit (the core's Lit, QR drawing and shared template helpers, listed in
  * kit-modules.ts) and answers the part. A strict CSP that lets the script load lets them load too: they come from
  * the same place.
  */
 import { css, html, nothing } from 'lit';
 import { routeUrl } from '../api-client.js';
 import { qrPath } from '../qr-code.js';
-import { qrMatrix } from '../qr-matrix.js';
 import { PREFIX } from '../session-store.js';
 import { amountBlock, countdown, money, notices, otherMethod } from '../views/parts.js';
 import { requisites } from '../views/requisites.js';
@@ -24,7 +23,6 @@ const KIT: Record<KitName, unknown> = {
   nothing,
   routeUrl,
   qrPath,
-  qrMatrix,
   PREFIX,
   amountBlock,
   countdown,
@@ -44,4 +42,5 @@ export const PARTS: PartLoaders = {
   'upi-apps': besideTheScript('upi-apps'),
   'sbp-banks': besideTheScript('sbp-banks'),
   results: besideTheScript('results'),
+  'qr-encoder': besideTheScript('qr-encoder'),
 };

@@ -10,4 +10,5 @@ export const PARTS: PartLoaders = {
   'upi-apps': () => import('./upi-apps.js'),
   'sbp-banks': () => import('./sbp-banks.js'),
   results: () => import('./results.js'),
+  'qr-encoder': () => import('./qr-encoder.js'),
 };

@@ -2,7 +2,7 @@
  * What the script-tag build's core hands its parts, by module (a path under src/widget without its extension, or
  * a package name) and the names taken from it. A part file is built apart from the core (build/part-files.ts), so
  * an import of one of these modules in a part is served from the core's own copy instead of being bundled again:
- * one Lit on the page (its templates and directives must come from the Lit that renders them), one qrcode, no
+ * one Lit on the page (its templates and directives must come from the Lit that renders them), no
  * second copy of a helper the core has. The build stops when a part imports any other package; catalog.script.ts
  * hands over exactly these names (its type checks that).
  */
@@ -10,7 +10,6 @@ export const KIT_MODULES = {
   lit: ['css', 'html', 'nothing'],
   'api-client': ['routeUrl'],
   'qr-code': ['qrPath'],
-  'qr-matrix': ['qrMatrix'],
   'session-store': ['PREFIX'],
   'views/parts': ['amountBlock', 'countdown', 'money', 'notices', 'otherMethod'],
   'views/requisites': ['requisites'],

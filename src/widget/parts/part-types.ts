@@ -6,6 +6,7 @@
  */
 import type { CSSResult, nothing, ReactiveControllerHost, TemplateResult } from 'lit';
 import type { PaymentView } from '../../shared/payment-view.js';
+import type { QrMatrix } from '../../shared/qr-matrix.js';
 import type { SbpBank } from '../phone/deep-links.js';
 import type { PhoneContext, PhoneLayout } from '../phone/phone-layout.js';
 import type { Screen, ViewContext } from '../views/view-context.js';
@@ -41,6 +42,14 @@ export interface ResultsPart {
   styles(): CSSResult;
 }
 
+/**
+ * The QR encoder, for a payment whose matrix did not come with it (a proxy that does not send it, or a garbled
+ * one): only then is it loaded (payin-checkout.qr-encoder.part.js). A fallback, never part of a payment's journey.
+ */
+export interface QrEncoderPart {
+  qrMatrix(text: string): QrMatrix;
+}
+
 export type FinalScreen = Extract<Screen, 'paid' | 'underpaid' | 'superseded' | 'expired' | 'failed'>;
 
 export interface Parts {
@@ -48,6 +57,7 @@ export interface Parts {
   'upi-apps': UpiAppsPart;
   'sbp-banks': SbpBanksPart;
   results: ResultsPart;
+  'qr-encoder': QrEncoderPart;
 }
 
 export type PartName = keyof Parts;

@@ -4,13 +4,14 @@
  * The image is drawn only once the shopper unfolds the QR.
  */
 import { html, nothing, type TemplateResult } from 'lit';
+import type { QrMatrix } from '../../shared/qr-matrix.js';
 import type { ViewContext } from '../views/view-context.js';
 import { qrPng } from './qr-png.js';
 
 const FILE_NAME = 'payment-qr.png';
 
-export function keepQr(ctx: ViewContext, text: string): TemplateResult | typeof nothing {
-  const png = qrPng(text, FILE_NAME);
+export function keepQr(ctx: ViewContext, matrix: QrMatrix): TemplateResult | typeof nothing {
+  const png = qrPng(matrix, FILE_NAME);
   if (!png) return nothing;
   const { url, file } = png;
   if (navigator.canShare?.({ files: [file] })) {

@@ -11,6 +11,7 @@ import { html, nothing, type ReactiveController, type ReactiveControllerHost, ty
 import type { Clock } from '../../shared/clock.js';
 import type { PaymentView } from '../../shared/payment-view.js';
 import type { SbpBankList } from '../parts/part-types.js';
+import type { DrawnQr } from '../qr-code.js';
 import { amountBlock, countdown, notices, otherMethod } from '../views/parts.js';
 import { requisites } from '../views/requisites.js';
 import type { ViewContext } from '../views/view-context.js';
@@ -55,7 +56,7 @@ export interface PhoneContext extends ViewContext {
 
 /** What the element asks of the phone layout: its pay screen. */
 export interface PhoneScreen {
-  payScreen(view: ViewContext, payment: PaymentView, title: TemplateResult, qr: TemplateResult | undefined): TemplateResult;
+  payScreen(view: ViewContext, payment: PaymentView, title: TemplateResult, qr: DrawnQr | undefined): TemplateResult;
 }
 
 export class PhoneLayout implements ReactiveController, PhoneScreen {
@@ -87,7 +88,7 @@ export class PhoneLayout implements ReactiveController, PhoneScreen {
     }
   }
 
-  payScreen(view: ViewContext, payment: PaymentView, title: TemplateResult, qr: TemplateResult | undefined): TemplateResult {
+  payScreen(view: ViewContext, payment: PaymentView, title: TemplateResult, qr: DrawnQr | undefined): TemplateResult {
     const options = this.#options();
     const ctx: PhoneContext = {
       ...view,
@@ -124,12 +125,7 @@ export class PhoneLayout implements ReactiveController, PhoneScreen {
 }
 
 /** The phone's pay screen for `ctx`: a plain function of it, as every screen is. */
-export function phonePayScreen(
-  ctx: PhoneContext,
-  payment: PaymentView,
-  title: TemplateResult,
-  qr: TemplateResult | undefined,
-): TemplateResult {
+export function phonePayScreen(ctx: PhoneContext, payment: PaymentView, title: TemplateResult, qr: DrawnQr | undefined): TemplateResult {
   const { t } = ctx;
   // The service's hosted payment page (an https link that is no C2B link) is a way to pay on this phone too.
   const page = /^https:\/\//i.test(payment.qr ?? '') && !c2bLink(payment) ? payment.qr : undefined;
@@ -147,5 +143,5 @@ export function phonePayScreen(
         : nothing
     }
     ${countdown(ctx)} ${notices(ctx)} ${requisites(ctx, payment, chooser === nothing && !page)}
-    ${qr ? otherDevice(ctx, payment.qr!, qr) : nothing} ${otherMethod(ctx)}`;
+    ${qr ? otherDevice(ctx, qr) : nothing} ${otherMethod(ctx)}`;
 }

@@ -6,14 +6,15 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PaymentView } from '../../shared/payment-view.js';
-import { qrSvg } from '../qr-code.js';
+import { type DrawnQr, paymentQrMatrix, qrSvg } from '../qr-code.js';
 import { amountBlock, countdown, notices, otherMethod } from './parts.js';
 import { requisites } from './requisites.js';
 import type { ViewContext } from './view-context.js';
 
 export function payScreen(ctx: ViewContext, payment: PaymentView, title: TemplateResult): TemplateResult {
   const { t } = ctx;
-  const qr = payment.qr ? qrSvg(payment.qr, t.qrLabel) : undefined;
+  const matrix = paymentQrMatrix(payment, () => ctx.part('qr-encoder'));
+  const qr: DrawnQr | undefined = matrix && { svg: qrSvg(matrix, t.qrLabel), matrix };
   const phone = ctx.phoneLayout();
   if (phone) return phone.payScreen(ctx, payment, title, qr);
   return html`${title} ${amountBlock(ctx, payment, true)}
@@ -21,7 +22,7 @@ export function payScreen(ctx: ViewContext, payment: PaymentView, title: Templat
       ${
         qr
           ? html`<figure part="qr-frame" class="qr-frame">
-            ${qr}
+            ${qr.svg}
             <figcaption class="hint">${t.scanHint}</figcaption>
           </figure>`
           : nothing

@@ -11,6 +11,7 @@ import { PayinError } from '../../../src/widget/api-client.js';
 import type { FlowState, PaymentFlowController } from '../../../src/widget/controllers/payment-flow.js';
 import type { PartName, Parts } from '../../../src/widget/parts/part-types.js';
 import * as phonePart from '../../../src/widget/parts/phone.js';
+import * as qrEncoderPart from '../../../src/widget/parts/qr-encoder.js';
 import * as resultsPart from '../../../src/widget/parts/results.js';
 import * as sbpBanksPart from '../../../src/widget/parts/sbp-banks.js';
 import * as upiAppsPart from '../../../src/widget/parts/upi-apps.js';
@@ -70,6 +71,7 @@ const PARTS: Parts = {
   'upi-apps': upiAppsPart,
   'sbp-banks': sbpBanksPart,
   results: resultsPart,
+  'qr-encoder': qrEncoderPart,
 };
 
 const error = (code: ConstructorParameters<typeof PayinError>[0]) => ({ phase: 'error' as const, error: new PayinError(code, code) });

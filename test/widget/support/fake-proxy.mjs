@@ -27,6 +27,8 @@ const DEFAULTS = {
   requisitesAfterMs: 0,
   /** 'auto' (upi:// for upi, none for sbp), 'none', or a literal QR text. */
   qr: 'auto',
+  /** Sent as the payment's `qrMatrix` when it has a QR (the test builds it; any value, to send a garbled one too). */
+  qrMatrix: undefined,
   /** Refuse the event stream (404), as a proxy without streams would. */
   noStream: false,
   /** Close the stream (and refuse reconnects) after this many ms. */
@@ -121,6 +123,8 @@ function view(s, p) {
     const qr = s.options.qr;
     if (qr === 'auto' && p.method === 'upi') v.qr = `upi://pay?pa=shop%40okbank&pn=Demo%20Tea%20Shop&am=${p.amount}&cu=INR&tr=${p.orderId}`;
     else if (qr !== 'auto' && qr !== 'none') v.qr = qr;
+    // The module matrix as the proxy sends it (PaymentView.qrMatrix), given by the test as it is to be sent.
+    if (v.qr && s.options.qrMatrix !== undefined) v.qrMatrix = s.options.qrMatrix;
   }
   return v;
 }

@@ -1,0 +1,68 @@
+/**
+ * The QR's module matrix in every answer that shows a view with `qr` (create, status, each event), so that the
+ * shopper's phone draws the code instead of encoding it: the encoder stays off the widget's first screen (the
+ * script-tag core does not carry it). Encoded with the widget's own encoder (shared/qr-matrix.ts, the one its
+ * fallback part loads), in the form of shared/qr-modules.ts. Status polls repeat the same text every few seconds,
+ * so each text is encoded once: a small map keeps the last texts' matrices, bounded, the least recently used out
+ * first. A text too long for any QR gets no matrix (the widget then shows the requisites, as it always did).
+ */
+import { qrMatrix } from '../../shared/qr-matrix.js';
+import { packQrModules, type QrModules } from '../../shared/qr-modules.js';
+
+/** Encodes QR texts, each once while it stays among the `limit` most recently asked for. */
+export class QrMatrixCache {
+  readonly #limit: number;
+  /** Each text's matrix and its JSON, or null when the text is too long for a QR. */
+  readonly #entries = new Map<string, { modules: QrModules; json: string } | null>();
+
+  constructor(limit: number) {
+    this.#limit = limit;
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** The matrix of `text` (and its JSON text), or undefined when no QR can hold it. */
+  get(text: string): { modules: QrModules; json: string } | undefined {
+    let entry = this.#entries.get(text);
+    if (entry === undefined) {
+      entry = encoded(text);
+      if (this.#entries.size >= this.#limit) this.#entries.delete(this.#entries.keys().next().value!);
+    } else {
+      this.#entries.delete(text); // moved to the end: the most recently asked for
+    }
+    this.#entries.set(text, entry);
+    return entry ?? undefined;
+  }
+}
+
+function encoded(text: string): { modules: QrModules; json: string } | null {
+  try {
+    const modules = packQrModules(qrMatrix(text));
+    return { modules, json: JSON.stringify(modules) };
+  } catch {
+    // Too long for a QR (a RangeError): the widget shows the requisites. No answer ever fails for a matrix.
+    return null;
+  }
+}
+
+/** One per process: the texts are the payments' own, the same for every proxy in it. */
+const shared = new QrMatrixCache(256);
+
+/** `view` with the matrix of its `qr`, when it has one that a QR can hold. */
+export function withQrMatrix<V extends { qr?: string }>(view: V, cache = shared): V & { qrMatrix?: QrModules } {
+  const entry = view.qr === undefined ? undefined : cache.get(view.qr);
+  return entry ? { ...view, qrMatrix: entry.modules } : view;
+}
+
+/**
+ * `answerJson`, the JSON text `{"payment":{...}}` of `view` (as payment-view-mapper's paymentAnswerJson writes
+ * it, without a copy of the view), with `"qrMatrix"` added as the payment's last member.
+ */
+export function answerJsonWithQrMatrix(answerJson: string, view: { qr?: string }, cache = shared): string {
+  const entry = view.qr === undefined ? undefined : cache.get(view.qr);
+  if (!entry) return answerJson;
+  if (!answerJson.endsWith('}}')) throw new Error('not a {"payment":{...}} answer');
+  return `${answerJson.slice(0, -2)},"qrMatrix":${entry.json}}}`;
+}

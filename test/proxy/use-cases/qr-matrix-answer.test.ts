@@ -1,0 +1,111 @@
+/**
+ * The QR's module matrix in the proxy's answers (use-cases/qr-matrix-answer.ts): read back with a QR reader, it
+ * is exactly the payment's `qr`, in the create answer, the status answer and the event stream, over real HTTP to
+ * the real sandbox. A text no QR can hold gets no matrix and no error; the encoded texts are kept in a bounded map.
+ */
+import jsqr from 'jsqr';
+import { afterEach, describe, expect, it } from 'vitest';
+import { QrMatrixCache, answerJsonWithQrMatrix, withQrMatrix } from '../../../src/proxy/use-cases/qr-matrix-answer.js';
+import type { QrMatrix } from '../../../src/shared/qr-matrix.js';
+import { isQrModules, unpackQrModules } from '../../../src/shared/qr-modules.js';
+import { type Live, startLive } from '../sandbox-harness.js';
+import { SseReader } from '../sse-reader.js';
+
+// jsqr is CommonJS declared with `export default`: under NodeNext the default import is the module object.
+const jsQR = jsqr.default;
+
+/** The matrix drawn black on white, 4 px a module with a 4-module quiet zone, and read back. */
+function read(matrix: QrMatrix): string | undefined {
+  const scale = 4;
+  const side = (matrix.size + 8) * scale;
+  const pixels = new Uint8ClampedArray(side * side * 4).fill(255);
+  for (let y = 0; y < side; y++) {
+    for (let x = 0; x < side; x++) {
+      const row = Math.floor(y / scale) - 4;
+      const col = Math.floor(x / scale) - 4;
+      const dark = row >= 0 && col >= 0 && row < matrix.size && col < matrix.size && matrix.isDark(row, col);
+      if (dark) pixels.fill(0, (y * side + x) * 4, (y * side + x) * 4 + 3);
+    }
+  }
+  return jsQR(pixels, side, side)?.data;
+}
+
+/** The text the matrix of a payment view's answer reads as. */
+function decoded(payment: { qrMatrix?: unknown }): string | undefined {
+  expect(isQrModules(payment.qrMatrix)).toBe(true);
+  return read(unpackQrModules(payment.qrMatrix)!);
+}
+
+let live: Live | undefined;
+afterEach(async () => {
+  await live?.close();
+  live = undefined;
+});
+
+describe('the QR matrix in the answers', () => {
+  it('comes with the create answer, the status answer and each event, and reads as the payment qr', async () => {
+    live = await startLive();
+    const created = await live.create('qr-matrix-1', 'upi');
+    expect(created.status).toBe(201);
+    const { payment, token } = created.body;
+    expect(payment.qr).toMatch(/^upi:\/\/pay\?/);
+    expect(decoded(payment)).toBe(payment.qr);
+
+    const status = await live.status(payment.id, token);
+    expect(status.status).toBe(200);
+    expect(status.body.payment.qrMatrix).toEqual(payment.qrMatrix);
+    expect(decoded(status.body.payment)).toBe(payment.qr);
+    expect(status.body.payment.serverTime).toMatch(/^\d{4}-/); // the rest of the answer as before
+
+    const stream = await fetch(`${live.proxyUrl}/payin/events?paymentId=${payment.id}&token=${encodeURIComponent(token)}`);
+    const events = new SseReader(stream);
+    const shown = JSON.parse((await events.nextEvent())!.data!);
+    expect(decoded(shown)).toBe(payment.qr);
+    await events.cancel();
+  });
+
+  it('comes with an SBP payment whose qr is its hosted page', async () => {
+    live = await startLive();
+    const { body } = await live.create('qr-matrix-2', 'sbp');
+    expect(body.payment.qr).toMatch(/^https?:\/\//);
+    expect(decoded(body.payment)).toBe(body.payment.qr);
+  });
+});
+
+describe('qr-matrix-answer', () => {
+  const tooLong = `upi://pay?pa=shop%40bank&tn=${'x'.repeat(2400)}`; // over the 2,331 bytes of a version 40 code at level M
+
+  it('gives a text too long for a QR no matrix, and no error', () => {
+    const cache = new QrMatrixCache(4);
+    const view = { id: 'p', qr: tooLong };
+    expect(withQrMatrix(view, cache)).toEqual(view);
+    const json = JSON.stringify({ payment: view });
+    expect(answerJsonWithQrMatrix(json, view, cache)).toBe(json);
+  });
+
+  it('gives a view without qr no matrix', () => {
+    const view: { id: string; qr?: string } = { id: 'p' };
+    expect(withQrMatrix(view, new QrMatrixCache(4))).toEqual({ id: 'p' });
+  });
+
+  it('adds the matrix as the payment member of a status answer, which stays JSON', () => {
+    const view = { id: 'p', qr: 'upi://pay?pa=a%40b' };
+    const answer = JSON.parse(answerJsonWithQrMatrix(JSON.stringify({ payment: view }), view, new QrMatrixCache(4)));
+    expect(Object.keys(answer)).toEqual(['payment']);
+    expect(read(unpackQrModules(answer.payment.qrMatrix)!)).toBe(view.qr);
+  });
+
+  it('encodes each text once while it is among the most recently asked for, and keeps at most its bound', () => {
+    const cache = new QrMatrixCache(3);
+    const texts = ['a', 'b', 'c', 'd', 'e'].map((k) => `upi://pay?pa=${k}%40bank`);
+    const first = cache.get(texts[0]!);
+    expect(cache.get(texts[0]!)).toBe(first); // the kept entry, not encoded again
+    for (const text of texts) cache.get(text);
+    expect(cache.size).toBe(3);
+    expect(cache.get(texts[4]!)?.modules).toBe(cache.get(texts[4]!)?.modules);
+    expect(cache.get(texts[0]!)).not.toBe(first); // pushed out by newer texts, encoded again
+    expect(cache.size).toBe(3);
+    cache.get(tooLong);
+    expect(cache.size).toBe(3);
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * The QR drawn from the module matrix the proxy sends (PaymentView.qrMatrix), without the encoder; and the
+ * qr-encoder part, loaded only when the matrix is missing or garbled, drawing the same code. The tests run in
+ * order on one page: the first must see the part not loaded yet (a module, once imported, stays for the page).
+ */
+import { expect } from '@open-wc/testing';
+import jsQRModule from 'jsqr';
+import { qrMatrix } from '../../src/shared/qr-matrix.js';
+import { packQrModules } from '../../src/shared/qr-modules.js';
+import { fakeScenario, mount, part, untilScreen } from './support/helpers.js';
+
+const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
+
+/** Draws the SVG at its own size and reads it back with a QR reader. */
+async function decode(svg: SVGSVGElement): Promise<string | undefined> {
+  const width = svg.width.baseVal.value;
+  const image = new Image();
+  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`;
+  await image.decode();
+  const canvas = document.createElement('canvas');
+  canvas.width = canvas.height = width;
+  const context = canvas.getContext('2d')!;
+  context.drawImage(image, 0, 0, width, width);
+  return jsQR(context.getImageData(0, 0, width, width).data, width, width)?.data;
+}
+
+/** Whether the page has fetched the ES module build's qr-encoder part. */
+const encoderFetched = () => performance.getEntriesByType('resource').some((entry) => /\/parts\/qr-encoder\.[jt]s/.test(entry.name));
+
+/** What the fake proxy answers for a UPI payment of the default order (fake-proxy.mjs). */
+const QR_TEXT = /^upi:\/\/pay\?pa=shop%40okbank/;
+
+async function paidQr(options: Record<string, unknown>) {
+  const fake = await fakeScenario(options);
+  const el = await mount(fake.endpoint, { method: 'upi', platform: 'desktop' });
+  await el.start();
+  await untilScreen(el, 'pay');
+  await el.updateComplete;
+  return el;
+}
+
+describe('the QR from the proxy', () => {
+  it('is drawn from the matrix that came with the payment, without loading the encoder', async () => {
+    // The matrix of a different text than the payment's: what is drawn is what was sent, not encoded here.
+    const sent = 'upi://pay?pa=sent%40bank&pn=Sent';
+    const el = await paidQr({ qrMatrix: packQrModules(qrMatrix(sent)) });
+    expect(el.payment!.qr).to.match(QR_TEXT);
+    expect(await decode(part<SVGSVGElement>(el, 'qr')!)).to.equal(sent);
+    expect(encoderFetched()).to.equal(false);
+  });
+
+  it('without a matrix, loads the qr-encoder part and draws the payment QR', async () => {
+    const el = await paidQr({});
+    expect(el.payment!.qrMatrix).to.equal(undefined);
+    expect(await decode(part<SVGSVGElement>(el, 'qr')!)).to.equal(el.payment!.qr);
+    expect(encoderFetched()).to.equal(true);
+  });
+
+  it('with a garbled matrix, does not throw and draws the payment QR with the encoder', async () => {
+    const good = packQrModules(qrMatrix('upi://pay?pa=x%40y'));
+    for (const garbled of [
+      { size: good.size, dark: good.dark.slice(4) }, // bits missing
+      { size: 22, dark: good.dark }, // no QR's side
+      { size: good.size, dark: `${good.dark.slice(0, -8)}!@#$%^&*` }, // not base64
+      { size: good.size, dark: `==${good.dark.slice(2)}` }, // base64's shape, not its content
+      'not an object',
+      null,
+    ]) {
+      const errors: unknown[] = [];
+      const listener = (e: ErrorEvent) => errors.push(e.error);
+      window.addEventListener('error', listener);
+      const el = await paidQr({ qrMatrix: garbled });
+      window.removeEventListener('error', listener);
+      expect(errors, JSON.stringify(garbled)).to.deep.equal([]);
+      expect(el.payment!.qrMatrix, JSON.stringify(garbled)).to.equal(undefined);
+      expect(await decode(part<SVGSVGElement>(el, 'qr')!), JSON.stringify(garbled)).to.equal(el.payment!.qr);
+      el.remove();
+    }
+  });
+});
