@@ -11,7 +11,8 @@
  * - dist/payin-checkout.<part>.part.js, the on-demand parts (src/widget/parts/): the script-tag build swaps
  *   parts/catalog.ts for catalog.script.ts, which finds them; the ES module build imports them dynamically.
  * - dist/payin-checkout.<lang>.js, every language but English: the script-tag build swaps
- *   translations/languages.ts for languages.script.ts, which finds them.
+ *   translations/languages.ts for languages.script.ts, which finds them. English is in the core, but for the
+ *   texts of the parts' screens, which come with each part (translations/en.ts swapped for en.script.ts).
  *
  * After the bundle, the same run writes the framework typings (dist/jsx/react.d.ts, preact.d.ts, vue.d.ts) from
  * custom-elements.json, so that they can never drift from the element: the manifest is generated from the
@@ -44,7 +45,7 @@ export default defineConfig({
     jsxTypings({ manifest: 'custom-elements.json', outDir: 'dist/jsx' }),
   ],
   resolve: {
-    alias: [scriptOnly('languages', 'translations'), scriptOnly('catalog', 'parts')],
+    alias: [scriptOnly('languages', 'translations'), scriptOnly('en', 'translations'), scriptOnly('catalog', 'parts')],
   },
   build: {
     outDir: 'dist',

@@ -68,7 +68,11 @@ describe('the published package', () => {
   });
 
   it('ships and exports the script-tag build with its parts and every language, the type declarations and the elements manifest', () => {
-    for (const file of ['iife', ...LANGUAGE_TAGS, ...['phone', 'upi-apps', 'sbp-banks', 'results', 'qr-encoder'].map((part) => `${part}.part`)]) {
+    for (const file of [
+      'iife',
+      ...LANGUAGE_TAGS,
+      ...['phone', 'upi-apps', 'sbp-banks', 'results', 'qr-encoder'].map((part) => `${part}.part`),
+    ]) {
       expect(packed.has(`dist/payin-checkout.${file}.js`)).toBe(true);
       expect(exportTargets(manifest.exports)).toContain(`./dist/payin-checkout.${file}.js`);
     }

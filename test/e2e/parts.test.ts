@@ -87,13 +87,15 @@ async function pay(
       await page.locator('payin-checkout [part~="instruction"]').waitFor();
       expect(await shows(page, method === 'sbp' ? 'bank-chooser' : 'app-chooser')).toBe(0);
     } else {
-      await page
-        .locator(`payin-checkout [part~="${method === 'sbp' ? 'bank-link' : 'app-link'}"]`)
-        .first()
-        .waitFor();
+      const links = page.locator(`payin-checkout [part~="${method === 'sbp' ? 'bank-link' : 'app-link'}"]`);
+      await links.first().waitFor();
+      if (method === 'upi') expect(await links.last().textContent()).toContain('Any UPI app');
     }
-    // The fold unfolds to the QR and a way to keep it (the phone part draws the image then).
-    await page.locator('payin-checkout [part~="other-device-toggle"]').click();
+    // The fold unfolds to the QR and a way to keep it (the phone part draws the image then). Its English came
+    // with the part: the core carries only the English of its own screens.
+    const toggle = page.locator('payin-checkout [part~="other-device-toggle"]');
+    expect(await toggle.textContent()).toBe('Pay from another device');
+    await toggle.click();
     await page.locator('payin-checkout [part~="qr"]').waitFor();
     await page.locator('payin-checkout [part~="save-link"]').waitFor();
   }
@@ -107,7 +109,7 @@ async function pay(
     await warned('results');
     expect(await shows(page, 'result-icon')).toBe(0);
   } else {
-    await page.locator('payin-checkout [part~="paid-amount"]').waitFor();
+    expect(await page.locator('payin-checkout [part~="paid-amount"]').textContent()).toMatch(/^Paid .*\d\.\d\d\.$/);
   }
   await keepElement(page, `${shot}-paid`);
   const { amount, currency } = payment;

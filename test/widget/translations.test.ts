@@ -101,3 +101,20 @@ describe('the translations', () => {
     }
   });
 });
+
+describe('English in the script-tag build', () => {
+  it('is the core texts and each part its own, every key exactly once: the core plus all parts is the whole of English', async () => {
+    const { enCore } = await import('../../src/widget/translations/en-core.js');
+    const parts: object[] = [
+      (await import('../../src/widget/parts/phone.js')).en,
+      (await import('../../src/widget/parts/upi-apps.js')).en,
+      (await import('../../src/widget/parts/sbp-banks.js')).en,
+      (await import('../../src/widget/parts/results.js')).en,
+    ];
+    const groups = [enCore, ...parts].map((group) => Object.keys(group));
+    const keys = groups.flat();
+    expect(new Set(keys).size, 'a key in two groups').to.equal(keys.length);
+    expect([...keys].sort()).to.deep.equal(Object.keys(en).sort());
+    for (const group of parts) expect(Object.keys(group).length).to.be.greaterThan(0);
+  });
+});

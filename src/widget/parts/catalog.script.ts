@@ -9,6 +9,7 @@ import { css, html, nothing } from 'lit';
 import { routeUrl } from '../api-client.js';
 import { qrPath } from '../qr-code.js';
 import { PREFIX } from '../session-store.js';
+import { en } from '../translations/en.script.js';
 import { amountBlock, countdown, money, notices, otherMethod } from '../views/parts.js';
 import { requisites } from '../views/requisites.js';
 import type { KitName } from './kit-modules.js';
@@ -33,8 +34,13 @@ const KIT: Record<KitName, unknown> = {
 };
 
 function besideTheScript<K extends PartName>(name: K): () => Promise<Parts[K]> {
-  // Without the script's address (not loaded by a script tag) the import fails, and the core draws without it.
-  return async () => (await import(/* @vite-ignore */ new URL(`payin-checkout.${name}.part.js`, scriptUrl).href)).default(KIT);
+  return async () => {
+    // Without the script's address (not loaded by a script tag) the import fails, and the core draws without it.
+    const part = (await import(/* @vite-ignore */ new URL(`payin-checkout.${name}.part.js`, scriptUrl).href)).default(KIT);
+    // The English of the part's screens joins the core's before the part draws (translations/en.script.ts).
+    if (part?.en) Object.assign(en, part.en);
+    return part;
+  };
 }
 
 export const PARTS: PartLoaders = {

@@ -9,18 +9,22 @@ import type { PaymentView } from '../../shared/payment-view.js';
 import type { QrMatrix } from '../../shared/qr-matrix.js';
 import type { SbpBank } from '../phone/deep-links.js';
 import type { PhoneContext, PhoneLayout } from '../phone/phone-layout.js';
+import type { PhoneTexts, ResultsTexts, SbpBanksTexts, UpiAppsTexts } from '../translations/translation.js';
 import type { Screen, ViewContext } from '../views/view-context.js';
 
 /** On a phone: the pay screen's phone layout, the QR folded away with a way to save or share it (payin-checkout.phone.part.js). */
 export interface PhonePart {
   PhoneLayout: typeof PhoneLayout;
   styles(): CSSResult;
+  /** The English of its screens, which the script-tag core does not carry (translations/en.script.ts). */
+  en: PhoneTexts;
 }
 
 /** On a phone, for a UPI payment: the app chooser (payin-checkout.upi-apps.part.js). */
 export interface UpiAppsPart {
   appChooser(ctx: PhoneContext, payment: PaymentView): TemplateResult | typeof nothing;
   styles(): CSSResult;
+  en: UpiAppsTexts;
 }
 
 /** The NSPK bank list of one endpoint, loaded on demand; the host draws again once it is there. */
@@ -34,12 +38,14 @@ export interface SbpBanksPart {
   SbpBankListController: new (host: ReactiveControllerHost) => SbpBankList;
   bankChooser(ctx: PhoneContext, payment: PaymentView, banks: SbpBank[] | undefined): TemplateResult | typeof nothing;
   styles(): CSSResult;
+  en: SbpBanksTexts;
 }
 
 /** The final screens' icon, amounts and next steps (payin-checkout.results.part.js). */
 export interface ResultsPart {
   resultScreen(ctx: ViewContext, screen: FinalScreen, title: TemplateResult): TemplateResult;
   styles(): CSSResult;
+  en: ResultsTexts;
 }
 
 /**

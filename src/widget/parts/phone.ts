@@ -6,6 +6,8 @@
 import { css } from 'lit';
 
 export { PhoneLayout } from '../phone/phone-layout.js';
+/** The English of this part's screens (en.script.ts). */
+export { enPhone as en } from '../translations/en-parts.js';
 
 // A function, not a constant: in the script-tag build `css` is the core's, handed over after this module runs.
 export const styles = () => css`

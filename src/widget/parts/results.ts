@@ -8,6 +8,9 @@ import { money, otherMethod } from '../views/parts.js';
 import type { ViewContext } from '../views/view-context.js';
 import type { FinalScreen } from './part-types.js';
 
+/** The English of this part's screens (en.script.ts). */
+export { enResults as en } from '../translations/en-parts.js';
+
 export function resultScreen(ctx: ViewContext, screen: FinalScreen, title: TemplateResult): TemplateResult {
   const { t } = ctx;
   // Final screens are shown with a payment; paid also without one, for an order the proxy says is paid already.

@@ -7,6 +7,8 @@ import { css } from 'lit';
 
 export { bankChooser } from '../phone/bank-chooser.js';
 export { SbpBankListController } from '../phone/sbp-bank-list.js';
+/** The English of this part's screens (en.script.ts). */
+export { enSbpBanks as en } from '../translations/en-parts.js';
 
 // A function, not a constant: in the script-tag build `css` is the core's, handed over after this module runs.
 export const styles = () => css`

@@ -5,6 +5,8 @@
 import { css } from 'lit';
 
 export { appChooser } from '../phone/app-chooser.js';
+/** The English of this part's screens (en.script.ts). */
+export { enUpiApps as en } from '../translations/en-parts.js';
 
 // A function, not a constant: in the script-tag build `css` is the core's, handed over after this module runs.
 export const styles = () => css`

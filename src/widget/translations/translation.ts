@@ -10,7 +10,8 @@ import type { Screen } from '../views/view-context.js';
 /** network: check the connection; paid: nothing to do; setup: tell the shop; other: try again later. */
 export type ErrorKind = 'network' | 'paid' | 'setup' | 'other';
 
-export interface Translation {
+/** What the core draws: the first screens of a payment, the waits, the plain final screens and the errors. */
+export interface CoreTexts {
   /** A BCP 47 tag for Intl (amounts, plurals). */
   locale: string;
   /** `rtl` for a language written right to left: the element lays itself out mirrored. Absent: left to right. */
@@ -36,26 +37,6 @@ export interface Translation {
   qrLabel: string;
   /** Under the QR on a desktop, where a phone scans it. */
   scanHint: string;
-  /** The one link that opens the payment app (when the service gave its own). */
-  openApp: string;
-  /** On a phone: above the UPI app links. */
-  chooseApp: string;
-  /** The `upi://` link that lets Android pick the app, and the same as the last entry on iOS. */
-  anyUpiApp: string;
-  otherUpiApp: string;
-  /** After a tap that opened no app (the page still visible 2 s later). */
-  didntOpen: string;
-  /** The fold with the QR on a phone, and its caption. */
-  otherDevice: string;
-  otherDeviceHint: string;
-  shareQr: string;
-  saveQr: string;
-  /** The SBP bank chooser. */
-  chooseBank: string;
-  findBank: string;
-  noBank: string;
-  /** For a transfer to a phone number: the number is copied when a bank is chosen. */
-  sbpPhoneHint(phone: string): string;
   /**
    * What the waits and the final screens say under their heading (`late`: after the expiry, while the payment
    * may still arrive).
@@ -68,9 +49,6 @@ export interface Translation {
   /** What the timer says to screen readers at 5, 2 and 1 minutes and 30 seconds. */
   minutesLeft(n: number): string;
   secondsLeft(n: number): string;
-  paidAmount(amount: string): string;
-  paidDifferent(paid: string, asked: string): string;
-  underpaidAmount(paid: string, asked: string): string;
   startAgain: string;
   otherMethod: string;
   errors: Record<ErrorKind, string>;
@@ -79,6 +57,51 @@ export interface Translation {
   followStopped: string;
   checkNow: string;
 }
+
+/** On a phone, the phone part's (parts/phone.ts) layout: the fold with the QR and the link that opens the app. */
+export interface PhoneTexts {
+  /** The one link that opens the payment app (when the service gave its own). */
+  openApp: string;
+  /** After a tap that opened no app (the page still visible 2 s later). */
+  didntOpen: string;
+  /** The fold with the QR on a phone, and its caption. */
+  otherDevice: string;
+  otherDeviceHint: string;
+  shareQr: string;
+  saveQr: string;
+}
+
+/** On a phone, the UPI app chooser of the upi-apps part. */
+export interface UpiAppsTexts {
+  /** On a phone: above the UPI app links. */
+  chooseApp: string;
+  /** The `upi://` link that lets Android pick the app, and the same as the last entry on iOS. */
+  anyUpiApp: string;
+  otherUpiApp: string;
+}
+
+/** On a phone, the SBP bank chooser of the sbp-banks part. */
+export interface SbpBanksTexts {
+  /** The SBP bank chooser. */
+  chooseBank: string;
+  findBank: string;
+  noBank: string;
+  /** For a transfer to a phone number: the number is copied when a bank is chosen. */
+  sbpPhoneHint(phone: string): string;
+}
+
+/** The amounts on the final screens of the results part. */
+export interface ResultsTexts {
+  paidAmount(amount: string): string;
+  paidDifferent(paid: string, asked: string): string;
+  underpaidAmount(paid: string, asked: string): string;
+}
+
+/**
+ * Every text, as each language file implements it. English ships its core texts in the script-tag build and each
+ * part's texts in that part (translations/en.script.ts); every other language is one whole file.
+ */
+export interface Translation extends CoreTexts, PhoneTexts, UpiAppsTexts, SbpBanksTexts, ResultsTexts {}
 
 /** "2 minutes" in any language: `forms` are indexed by the locale's plural category, `#` is the number. */
 export function plural(locale: string, n: number, forms: Partial<Record<Intl.LDMLPluralRule, string>>): string {
