@@ -8,17 +8,18 @@ import { gzipSync } from 'node:zlib';
 export const BUDGETS = {
   /**
    * dist/payin-checkout.iife.js: what the first screens of a payment need. The aim is 15 kB (CORE_AIM); the core
-   * measures 18.9 kB after the split, so the guard stands at the 20 kB the design aims the script at.
+   * measures 16.4 kB now that the proxy sends the QR's matrix (the encoder left the core) and the parts' English
+   * travels with them, so the guard stands just above that: nothing may grow the core unnoticed.
    */
-  core: 20_000,
+  core: 16_500,
   /** The core and every part one payment can load (JOURNEYS), for each kind of payment. */
   corePlusParts: 24_000,
   /** Each dist/payin-checkout.<part>.part.js of a journey. */
   part: 3_000,
   /**
    * Each fallback part (FALLBACKS). The qr-encoder is qrcode's encoder as shipped (its tables for all four error
-   * correction levels among it), 3.2 kB; it loads only for an answer that lacks the QR's matrix, and a journey
-   * with it still keeps within corePlusParts (checked below).
+   * correction levels among it), 3.2 kB; it loads only for an answer that lacks the QR's matrix, which this
+   * package's proxy always sends when a QR can hold the text. `npm run bench` reports each journey with it too.
    */
   fallback: 3_500,
   /** Each dist/payin-checkout.<lang>.js. */
@@ -83,8 +84,7 @@ export function journeyTotals(sizes, journeys = JOURNEYS, withFallbacks = false)
 export function overBudget(sizes, budgets = BUDGETS, journeys = JOURNEYS) {
   const over = [];
   if (sizes.core > budgets.core) over.push(`the core is ${sizes.core} B, over its ${budgets.core} B`);
-  const fallbacks = sizes.parts.some((part) => FALLBACKS.includes(part.name));
-  for (const { journey, total } of [...journeyTotals(sizes, journeys), ...(fallbacks ? journeyTotals(sizes, journeys, true) : [])]) {
+  for (const { journey, total } of journeyTotals(sizes, journeys)) {
     if (total > budgets.corePlusParts) {
       over.push(`the core and the parts of ${journey} are ${total} B, over their ${budgets.corePlusParts} B`);
     }

@@ -57,20 +57,12 @@ describe('the script-tag build', () => {
     expect(overBudget({ ...within, languages: [{ ...within.languages[0]!, gzip: BUDGETS.language + 1 }] }, room, journeys)).toEqual([
       expect.stringMatching(/^the ru language/),
     ]);
-    // A fallback part: its own budget, and every journey with it loaded too within corePlusParts.
+    // A fallback part: its own budget.
     const encoder = { name: 'qr-encoder', file: 'payin-checkout.qr-encoder.part.js', gzip: BUDGETS.fallback };
     const withEncoder = { ...within, parts: [...within.parts, encoder] };
-    const roomForIt = { ...room, corePlusParts: room.corePlusParts + BUDGETS.fallback };
-    expect(overBudget(withEncoder, roomForIt, journeys)).toEqual([]);
-    expect(
-      overBudget(
-        { ...withEncoder, parts: [within.parts[0]!, { ...encoder, gzip: BUDGETS.fallback + 1 }] },
-        { ...roomForIt, corePlusParts: 1e9 },
-        journeys,
-      ),
-    ).toEqual([expect.stringMatching(/^the qr-encoder part/)]);
-    expect(overBudget(withEncoder, { ...roomForIt, corePlusParts: roomForIt.corePlusParts - 1 }, journeys)).toEqual([
-      expect.stringMatching(/^the core and the parts of a phone with the fallbacks/),
+    expect(overBudget(withEncoder, room, journeys)).toEqual([]);
+    expect(overBudget({ ...withEncoder, parts: [within.parts[0]!, { ...encoder, gzip: BUDGETS.fallback + 1 }] }, room, journeys)).toEqual([
+      expect.stringMatching(/^the qr-encoder part/),
     ]);
   });
 
