@@ -4,25 +4,10 @@
  * order on one page: the first must see the part not loaded yet (a module, once imported, stays for the page).
  */
 import { expect } from '@open-wc/testing';
-import jsQRModule from 'jsqr';
 import { qrMatrix } from '../../src/shared/qr-matrix.js';
 import { packQrModules } from '../../src/shared/qr-modules.js';
 import { fakeScenario, mount, part, untilScreen } from './support/helpers.js';
-
-const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
-
-/** Draws the SVG at its own size and reads it back with a QR reader. */
-async function decode(svg: SVGSVGElement): Promise<string | undefined> {
-  const width = svg.width.baseVal.value;
-  const image = new Image();
-  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(new XMLSerializer().serializeToString(svg))}`;
-  await image.decode();
-  const canvas = document.createElement('canvas');
-  canvas.width = canvas.height = width;
-  const context = canvas.getContext('2d')!;
-  context.drawImage(image, 0, 0, width, width);
-  return jsQR(context.getImageData(0, 0, width, width).data, width, width)?.data;
-}
+import { decode } from './support/read-qr.js';
 
 /** Whether the page has fetched the ES module build's qr-encoder part. */
 const encoderFetched = () => performance.getEntriesByType('resource').some((entry) => /\/parts\/qr-encoder\.[jt]s/.test(entry.name));

@@ -1,28 +1,10 @@
 import { expect } from '@open-wc/testing';
-import jsQRModule from 'jsqr';
 import { render } from 'lit';
 import { qrMatrix } from '../../src/shared/qr-matrix.js';
 import type { PayinCheckout } from '../../src/widget/index.js';
 import { qrSvg } from '../../src/widget/qr-code.js';
 import { fakeScenario, mount, part, parts, untilScreen } from './support/helpers.js';
-
-// jsqr is CommonJS: served as an ES module its default export is the function itself.
-const jsQR = jsQRModule as unknown as typeof jsQRModule.default;
-
-/** Draws the SVG as the browser shows it, at its own size, and reads it back with a QR reader. */
-async function decode(svg: SVGSVGElement): Promise<string | undefined> {
-  const width = svg.width.baseVal.value;
-  const markup = new XMLSerializer().serializeToString(svg);
-  const image = new Image();
-  image.src = `data:image/svg+xml;charset=utf-8,${encodeURIComponent(markup)}`;
-  await image.decode();
-  const canvas = document.createElement('canvas');
-  canvas.width = canvas.height = width;
-  const context = canvas.getContext('2d')!;
-  context.drawImage(image, 0, 0, width, width);
-  const pixels = context.getImageData(0, 0, width, width);
-  return jsQR(pixels.data, width, width)?.data;
-}
+import { decode } from './support/read-qr.js';
 
 /** On a phone the QR is inside the "Pay from another device" fold, closed at first, and still reads back. */
 async function foldedQr(el: PayinCheckout, text: string): Promise<void> {
