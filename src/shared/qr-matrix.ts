@@ -6,6 +6,8 @@
  * bit stream, blocks, interleaving, function patterns, the zigzag data placement and the format/version bits.
  */
 
+/// <reference path="./qrcode-core.d.ts" />
+// (Referenced so that every compilation of a module that imports this one has the types of qrcode's core files.)
 import * as AlignmentPattern from 'qrcode/lib/core/alignment-pattern.js';
 import BitMatrix from 'qrcode/lib/core/bit-matrix.js';
 import * as ECCode from 'qrcode/lib/core/error-correction-code.js';
