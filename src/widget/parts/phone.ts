@@ -1,7 +1,8 @@
 /**
  * The phone part: the pay screen's phone layout (phone/phone-layout.ts: the way to pay on this phone first, the
- * QR folded away, with a way to save or share it as an image) with its styles. Loaded once the element takes the phone layout; until then, or when it cannot
- * load, a phone gets the desktop pay screen (the QR beside the requisites), which pays as well.
+ * QR folded away, with a way to save or share it as an image) with its styles and its English. Loaded once the
+ * element takes the phone layout; until then, or when it cannot load, a phone gets the desktop pay screen (the QR
+ * beside the requisites), which pays as well.
  */
 import { css } from 'lit';
 

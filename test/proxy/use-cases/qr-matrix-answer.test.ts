@@ -70,6 +70,21 @@ describe('the QR matrix in the answers', () => {
     expect(body.payment.qr).toMatch(/^https?:\/\//);
     expect(decoded(body.payment)).toBe(body.payment.qr);
   });
+
+  it('gives a payment whose qr no QR can hold no matrix, and answers it as before', async () => {
+    live = await startLive();
+    // 128 Devanagari letters, percent-encoded in the link twice (tr and tn): about 2,400 bytes, over the 2,331 of
+    // a version 40 code at level M.
+    const created = await live.create('क'.repeat(128), 'upi');
+    expect(created.status).toBe(201);
+    const { payment, token } = created.body;
+    expect(new TextEncoder().encode(payment.qr).length).toBeGreaterThan(2331);
+    expect(payment.qrMatrix).toBeUndefined();
+    const status = await live.status(payment.id, token);
+    expect(status.status).toBe(200);
+    expect(status.body.payment.qr).toBe(payment.qr);
+    expect(status.body.payment.qrMatrix).toBeUndefined();
+  });
 });
 
 describe('qr-matrix-answer', () => {
