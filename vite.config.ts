@@ -1,8 +1,8 @@
 /**
  * The script-tag build: dist/payin-checkout.iife.js, the core that a shop adds with
  * `<script src=".../payin-checkout.iife.js"></script>` and nothing else, and beside it the files the core loads
- * when it needs them. Lit is bundled into the core; the QR encoder (qrcode's building blocks) only into the
- * qr-encoder part, since the proxy sends each QR's module matrix (build/qrcode-as-modules.ts). The ES module build comes from tsc (tsconfig.build.json) into the same
+ * when it needs them. Lit is bundled into the core; a QR encoder (lean-qr's nano build) only into the qr-encoder
+ * part, since the proxy sends each QR's module matrix. The ES module build comes from tsc (tsconfig.build.json) into the same
  * dist/, so this build must never empty the folder. The React demo has its own config (demo/react/vite.config.ts).
  * The plugins live in build/, one file each; this file says what they do to the script and in which order.
  *

@@ -13,7 +13,6 @@ export interface Budgets {
   core: number;
   corePlusParts: number;
   part: number;
-  fallback: number;
   language: number;
 }
 export const BUDGETS: Budgets;
@@ -24,6 +23,6 @@ export function measureScript(dist: URL): ScriptSizes;
 export function journeyTotals(
   sizes: ScriptSizes,
   journeys?: Record<string, string[]>,
-  withFallbacks?: boolean,
+  fallbacks?: string[],
 ): { journey: string; total: number }[];
-export function overBudget(sizes: ScriptSizes, budgets?: Budgets, journeys?: Record<string, string[]>): string[];
+export function overBudget(sizes: ScriptSizes, budgets?: Budgets, journeys?: Record<string, string[]>, fallbacks?: string[]): string[];

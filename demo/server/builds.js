@@ -1,8 +1,8 @@
 // @ts-check
 /**
  * The two browser builds only the demo needs, made when the demo starts (after `npm run build`):
- * - the ES module build bundled into one file for the ES-module page (dist/widget imports `lit` and the
- *   CommonJS `qrcode` by bare name; a shop's bundler does this step, a browser cannot);
+ * - the ES module build bundled into one file for the ES-module page (dist/widget imports `lit` and
+ *   `lean-qr` (the qr-encoder part's encoder) by bare name; a shop's bundler does this step, a browser cannot);
  * - the React app, built with Vite into demo/react/dist, again only when a source is newer than the last build.
  */
 import { readdirSync, statSync, existsSync } from 'node:fs';

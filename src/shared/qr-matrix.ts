@@ -17,12 +17,9 @@ import * as FormatInfo from 'qrcode/lib/core/format-info.js';
 import * as MaskPattern from 'qrcode/lib/core/mask-pattern.js';
 import ReedSolomonEncoder from 'qrcode/lib/core/reed-solomon-encoder.js';
 import * as Utils from 'qrcode/lib/core/utils.js';
+import type { QrMatrix } from './qr-modules.js';
 
-export interface QrMatrix {
-  /** Modules per side, without the quiet zone. */
-  size: number;
-  isDark(row: number, col: number): boolean;
-}
+export type { QrMatrix };
 
 export function qrMatrix(text: string): QrMatrix {
   const bytes = new TextEncoder().encode(text);

@@ -5,7 +5,13 @@
  * first module in the byte's highest bit, the last byte padded with 0 bits, in standard base64 with its padding.
  * A version 1 code (21 x 21 = 441 bits) is 56 bytes, 76 characters.
  */
-import type { QrMatrix } from './qr-matrix.js';
+
+/** A QR code's modules, as the element draws them. */
+export interface QrMatrix {
+  /** Modules per side, without the quiet zone. */
+  size: number;
+  isDark(row: number, col: number): boolean;
+}
 
 /** The wire form; see the file comment. */
 export interface QrModules {

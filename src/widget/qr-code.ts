@@ -7,7 +7,7 @@
  */
 import { html, type TemplateResult } from 'lit';
 import type { PaymentView } from '../shared/payment-view.js';
-import type { QrMatrix } from '../shared/qr-matrix.js';
+import type { QrMatrix } from '../shared/qr-modules.js';
 import { unpackQrModules } from '../shared/qr-modules.js';
 import type { QrEncoderPart } from './parts/part-types.js';
 

@@ -25,7 +25,7 @@ describe('the script-tag build', () => {
     console.log(
       [
         `core ${sizes.core} B (budget ${BUDGETS.core} B)`,
-        ...[...journeyTotals(sizes), ...journeyTotals(sizes, JOURNEYS, true)].map(
+        ...[...journeyTotals(sizes), ...journeyTotals(sizes, JOURNEYS, FALLBACKS)].map(
           ({ journey, total }) => `core + parts of ${journey}: ${total} B (budget ${BUDGETS.corePlusParts} B)`,
         ),
         ...[...sizes.parts, ...sizes.languages].map((file) => `${file.file} ${file.gzip} B`),
@@ -38,31 +38,38 @@ describe('the script-tag build', () => {
 
   it('names each budget a build passes, even by one byte', () => {
     const journeys = { 'a phone': ['phone'] };
+    const fallbacks = ['qr-encoder'];
+    const encoder = { name: 'qr-encoder', file: 'payin-checkout.qr-encoder.part.js', gzip: BUDGETS.part };
     const within = {
       core: BUDGETS.core,
-      parts: [{ name: 'phone', file: 'payin-checkout.phone.part.js', gzip: BUDGETS.part }],
+      parts: [{ name: 'phone', file: 'payin-checkout.phone.part.js', gzip: BUDGETS.part }, encoder],
       languages: [{ name: 'ru', file: 'payin-checkout.ru.js', gzip: BUDGETS.language }],
     };
-    const room = { ...BUDGETS, corePlusParts: BUDGETS.core + BUDGETS.part };
-    expect(overBudget(within, room, journeys)).toEqual([]);
-    expect(overBudget({ ...within, core: BUDGETS.core + 1 }, { ...room, corePlusParts: room.corePlusParts + 1 }, journeys)).toEqual([
+    // Room for the core, the phone part and the fallback: the journey with the fallback is the larger total.
+    const room = { ...BUDGETS, corePlusParts: BUDGETS.core + 2 * BUDGETS.part };
+    const over = (sizes: typeof within, budgets = room) => overBudget(sizes, budgets, journeys, fallbacks);
+    expect(over(within)).toEqual([]);
+    expect(over({ ...within, core: BUDGETS.core + 1 }, { ...room, corePlusParts: room.corePlusParts + 1 })).toEqual([
       expect.stringMatching(/^the core is/),
     ]);
-    expect(overBudget(within, { ...room, corePlusParts: room.corePlusParts - 1 }, journeys)).toEqual([
-      expect.stringMatching(/^the core and the parts of a phone/),
+    // The journey with the fallback loaded too is checked against the same budget as the journey alone.
+    expect(over(within, { ...room, corePlusParts: room.corePlusParts - 1 })).toEqual([
+      expect.stringMatching(/^the core and the parts of a phone with the fallbacks are/),
     ]);
-    expect(
-      overBudget({ ...within, parts: [{ ...within.parts[0]!, gzip: BUDGETS.part + 1 }] }, { ...room, corePlusParts: 1e9 }, journeys),
-    ).toEqual([expect.stringMatching(/^the phone part/)]);
-    expect(overBudget({ ...within, languages: [{ ...within.languages[0]!, gzip: BUDGETS.language + 1 }] }, room, journeys)).toEqual([
+    expect(over(within, { ...room, corePlusParts: BUDGETS.core + BUDGETS.part - 1 })).toEqual([
+      expect.stringMatching(/^the core and the parts of a phone are/),
+      expect.stringMatching(/^the core and the parts of a phone with the fallbacks are/),
+    ]);
+    const noRoom = { ...room, corePlusParts: 1e9 };
+    expect(over({ ...within, parts: [{ ...within.parts[0]!, gzip: BUDGETS.part + 1 }, encoder] }, noRoom)).toEqual([
+      expect.stringMatching(/^the phone part/),
+    ]);
+    // A fallback part has the budget of every part.
+    expect(over({ ...within, parts: [within.parts[0]!, { ...encoder, gzip: BUDGETS.part + 1 }] }, noRoom)).toEqual([
+      expect.stringMatching(/^the qr-encoder part is \d+ B, over its 3000 B/),
+    ]);
+    expect(over({ ...within, languages: [{ ...within.languages[0]!, gzip: BUDGETS.language + 1 }] })).toEqual([
       expect.stringMatching(/^the ru language/),
-    ]);
-    // A fallback part: its own budget.
-    const encoder = { name: 'qr-encoder', file: 'payin-checkout.qr-encoder.part.js', gzip: BUDGETS.fallback };
-    const withEncoder = { ...within, parts: [...within.parts, encoder] };
-    expect(overBudget(withEncoder, room, journeys)).toEqual([]);
-    expect(overBudget({ ...withEncoder, parts: [within.parts[0]!, { ...encoder, gzip: BUDGETS.fallback + 1 }] }, room, journeys)).toEqual([
-      expect.stringMatching(/^the qr-encoder part/),
     ]);
   });
 
@@ -98,10 +105,9 @@ describe('the script-tag build', () => {
     // The bank chooser's search and the results' paid amount are the parts' own, not the core's.
     expect(bundle()).not.toContain('bank-search');
     expect(bundle()).not.toContain('paid-amount');
-    // The QR encoder neither: the core draws the matrix the proxy sends (qrcode's mask check and our length error).
-    expect(bundle()).not.toContain('bad maskPattern');
-    expect(bundle()).not.toContain('too long for a QR code');
-    expect(readFileSync(new URL('payin-checkout.qr-encoder.part.js', DIST), 'utf8')).toContain('too long for a QR code');
+    // The QR encoder neither: the core draws the matrix the proxy sends (lean-qr's error text is the encoder's).
+    expect(bundle()).not.toContain('lean-qr error');
+    expect(readFileSync(new URL('payin-checkout.qr-encoder.part.js', DIST), 'utf8')).toContain('lean-qr error');
   });
 
   it('is one self-contained classic script with nothing left to resolve', () => {

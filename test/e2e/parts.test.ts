@@ -11,6 +11,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { cspViolations, newContext } from './support/browser.js';
+import { decodeQr } from './support/read-qr.js';
 import { act, pendingPaymentOf } from './support/services.js';
 import { checkoutOnShop, expectPaidAndAnnouncedOnce, waitForScreen } from './support/shopper.js';
 import { useDemo } from './support/use-demo.js';
@@ -100,6 +101,13 @@ async function pay(
     await page.locator('payin-checkout [part~="save-link"]').waitFor();
   }
 
+  if (noMatrix && !noQr) {
+    // Drawn by the built qr-encoder part: it reads back as exactly the payment's text.
+    const qr = page.locator('payin-checkout [part~="qr"]');
+    const text = await page.locator('payin-checkout').evaluate((el) => (el as HTMLElement & { payment?: { qr?: string } }).payment?.qr);
+    expect(text).toMatch(/^upi:\/\/pay\?/);
+    expect(decodeQr(await qr.screenshot({ animations: 'disabled' }))).toBe(text);
+  }
   await keepElement(page, `${shot}-pay`);
   const payment = await pendingPaymentOf(live.demo.sandboxUrl, orderId, method);
   await act(live.demo.sandboxUrl, payment.id, 'pay');

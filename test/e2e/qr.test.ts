@@ -5,23 +5,14 @@
  * PAYIN_UPDATE_DOCS=1 also docs/widget.png).
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
-import jsqr from 'jsqr';
-import { PNG } from 'pngjs';
 import { describe, expect, it } from 'vitest';
 import { newContext } from './support/browser.js';
+import { decodeQr } from './support/read-qr.js';
 import { useDemo } from './support/use-demo.js';
 import { pendingPaymentOf } from './support/services.js';
 import { checkoutOnShop, waitForScreen } from './support/shopper.js';
 
 const live = useDemo();
-
-// jsqr is CommonJS declared with `export default`: under NodeNext the default import is the module object.
-const jsQR = jsqr.default;
-
-function decodeQr(png: Buffer): string | undefined {
-  const image = PNG.sync.read(png);
-  return jsQR(new Uint8ClampedArray(image.data.buffer, image.data.byteOffset, image.data.byteLength), image.width, image.height)?.data;
-}
 
 describe('the QR code', () => {
   it('decodes to exactly the upi:// link for the payee, amount and order', async () => {

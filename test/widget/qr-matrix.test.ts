@@ -62,4 +62,17 @@ describe('the QR from the proxy', () => {
       el.remove();
     }
   });
+
+  it('without a matrix, a text no QR can hold: the encoder fails, no error escapes, the requisites say how to pay', async () => {
+    const errors: unknown[] = [];
+    const listener = (e: ErrorEvent) => errors.push(e.error);
+    window.addEventListener('error', listener);
+    const el = await paidQr({ qr: `upi://pay?pa=shop%40okbank&tn=${'x'.repeat(3000)}` });
+    window.removeEventListener('error', listener);
+    expect(errors).to.deep.equal([]);
+    expect(encoderFetched()).to.equal(true);
+    expect(part(el, 'qr')).to.equal(null);
+    expect(part(el, 'requisites')!.textContent).to.contain('shop@okbank');
+    el.remove();
+  });
 });

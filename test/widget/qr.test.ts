@@ -2,6 +2,7 @@ import { expect } from '@open-wc/testing';
 import { render } from 'lit';
 import { qrMatrix } from '../../src/shared/qr-matrix.js';
 import type { PayinCheckout } from '../../src/widget/index.js';
+import * as encoderPart from '../../src/widget/parts/qr-encoder.js';
 import { qrSvg } from '../../src/widget/qr-code.js';
 import { fakeScenario, mount, part, parts, untilScreen } from './support/helpers.js';
 import { decode } from './support/read-qr.js';
@@ -54,17 +55,31 @@ describe('the QR code', () => {
     host.remove();
   });
 
-  it('encodes long and non-Latin texts the reader gets back intact', async () => {
+  it('encodes long and non-Latin texts the reader gets back intact, with the qr-encoder part too', async () => {
     for (const text of [
       'https://qr.nspk.ru/AS1000670LSS7DN18SJQDNP4B05KLJL2?type=01&bank=100000000001&sum=150000&cur=RUB&crc=C08B',
       'Оплата заказа №42 — भुगतान ✓'.repeat(4),
     ]) {
-      const host = document.createElement('div');
-      document.body.append(host);
-      render(qrSvg(qrMatrix(text), 'QR'), host);
-      expect(await decode(host.querySelector('svg')!)).to.equal(text);
-      host.remove();
+      for (const [encoder, encode] of [
+        ['the proxy', qrMatrix],
+        ['the qr-encoder part', encoderPart.qrMatrix],
+      ] as const) {
+        const host = document.createElement('div');
+        document.body.append(host);
+        render(qrSvg(encode(text), 'QR'), host);
+        expect(await decode(host.querySelector('svg')!), encoder).to.equal(text);
+        host.remove();
+      }
     }
+  });
+
+  it('the qr-encoder part throws, as the proxy does, for a text no QR can hold at level M', () => {
+    // The largest QR (version 40) holds 2,331 bytes at level M; lean-qr marks its bytes as UTF-8 (an ECI header,
+    // 12 bits more), so the part holds 2,330 of them.
+    expect(encoderPart.qrMatrix('x'.repeat(2330)).size).to.equal(177);
+    expect(() => encoderPart.qrMatrix('x'.repeat(2331))).to.throw(/lean-qr error 4/);
+    expect(qrMatrix('x'.repeat(2331)).size).to.equal(177);
+    expect(() => qrMatrix('x'.repeat(2332))).to.throw();
   });
 
   it('on an Android phone offers each UPI app by its package, any UPI app, and the QR folded away', async () => {

@@ -6,7 +6,7 @@
  */
 import type { CSSResult, nothing, ReactiveControllerHost, TemplateResult } from 'lit';
 import type { PaymentView } from '../../shared/payment-view.js';
-import type { QrMatrix } from '../../shared/qr-matrix.js';
+import type { QrMatrix } from '../../shared/qr-modules.js';
 import type { SbpBank } from '../phone/deep-links.js';
 import type { PhoneContext, PhoneLayout } from '../phone/phone-layout.js';
 import type { PhoneTexts, ResultsTexts, SbpBanksTexts, UpiAppsTexts } from '../translations/translation.js';

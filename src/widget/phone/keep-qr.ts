@@ -4,7 +4,7 @@
  * The image is drawn only once the shopper unfolds the QR.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { QrMatrix } from '../../shared/qr-matrix.js';
+import type { QrMatrix } from '../../shared/qr-modules.js';
 import type { ViewContext } from '../views/view-context.js';
 import { qrPng } from './qr-png.js';
 

@@ -4,7 +4,7 @@
  * drawn from (qr-code.ts); a data: URL needs no network and no CSP exception. The last image (URL and file) is kept,
  * because the element re-renders every second while the countdown runs.
  */
-import type { QrMatrix } from '../../shared/qr-matrix.js';
+import type { QrMatrix } from '../../shared/qr-modules.js';
 import { qrPath } from '../qr-code.js';
 
 const MODULE_PX = 8;

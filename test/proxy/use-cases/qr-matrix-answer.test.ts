@@ -6,7 +6,7 @@
 import jsqr from 'jsqr';
 import { afterEach, describe, expect, it } from 'vitest';
 import { QrMatrixCache, answerJsonWithQrMatrix, withQrMatrix } from '../../../src/proxy/use-cases/qr-matrix-answer.js';
-import type { QrMatrix } from '../../../src/shared/qr-matrix.js';
+import type { QrMatrix } from '../../../src/shared/qr-modules.js';
 import { isQrModules, unpackQrModules } from '../../../src/shared/qr-modules.js';
 import { type Live, startLive } from '../sandbox-harness.js';
 import { SseReader } from '../sse-reader.js';
