@@ -1,7 +1,7 @@
 /**
  * A QR code as one SVG <path>, drawn in a Lit template: no canvas, no innerHTML, nothing a strict Content
  * Security Policy refuses. The module matrix comes with the payment from the proxy (PaymentView.qrMatrix); without
- * it, from the qr-encoder part, which encodes in the browser (shared/qr-matrix.ts, the proxy's own encoder). The
+ * it, from the qr-encoder part, which encodes in the browser (lean-qr). The
  * drawing is ours. The symbol keeps the 4-module quiet zone the standard asks for, stays black on white in dark
  * mode (inverted codes defeat many readers) and is drawn at >= 4 CSS px per module, which phone cameras read easily.
  */

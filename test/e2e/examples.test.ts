@@ -2,8 +2,9 @@
  * Every runnable file in examples/ takes a payment end to end against the real sandbox: it is started the way
  * docs/runtimes.md says (node, Bun or Deno from npm; the worker bundled with esbuild and run in workerd through
  * miniflare), with the PAYIN_* variables pointing at a sandbox on loopback; a
- * payment is created through it, the payer pays in the sandbox, and the example's own hook prints "paid" and its
- * status route says so. The examples import the package by its public name, from the built dist/.
+ * payment is created through it (its answer carries the QR's module matrix, which a QR reader reads back as the
+ * payment's `qr`: the proxy's encoder runs on each runtime), the payer pays in the sandbox, and the example's own
+ * hook prints "paid" and its status route says so. The examples import the package by its public name, from the built dist/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
 import { serve, type RunningServer } from '../../src/server/index.js';
 import { freePort } from '../support/free-port.js';
+import { decoded } from '../support/read-qr-matrix.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -124,7 +126,9 @@ describe('examples/', () => {
         const orderId = `EX-${name.replace(/\W/g, '')}-${Date.now()}`;
         const created = await post('/payments', { orderId, method: 'upi' });
         expect(created.status, output()).toBe(201);
-        const { payment, token } = (await created.json()) as { payment: { id: string }; token: string };
+        const { payment, token } = (await created.json()) as { payment: { id: string; qr?: string; qrMatrix?: unknown }; token: string };
+        expect(payment.qr, output()).toMatch(/^upi:\/\/pay\?/);
+        expect(decoded(payment), output()).toBe(payment.qr);
         sandbox.act(payment.id, 'pay');
         await until(() => output().includes(`{"orderId":"${orderId}","outcome":"paid"}`), 15_000, `${name}'s hook to hear paid`);
         const status = (await (await post('/status', { paymentId: payment.id, token })).json()) as { payment: { outcome: string } };

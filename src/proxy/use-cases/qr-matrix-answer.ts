@@ -1,13 +1,23 @@
 /**
  * The QR's module matrix in every answer that shows a view with `qr` (create, status, each event), so that the
  * shopper's phone draws the code instead of encoding it: the encoder stays off the widget's first screen (the
- * script-tag core does not carry it). Encoded with the widget's own encoder (shared/qr-matrix.ts, the one its
- * fallback part loads), in the form of shared/qr-modules.ts. Status polls repeat the same text every few seconds,
- * so each text is encoded once: a small map keeps the last texts' matrices, bounded, the least recently used out
- * first. A text too long for any QR gets no matrix (the widget then shows the requisites, as it always did).
+ * script-tag core does not carry it). Encoded with the qrcode package's own encoder at error correction level M,
+ * in the form of shared/qr-modules.ts. Status polls repeat the same text every few seconds, so each text is
+ * encoded once: a small map keeps the last texts' matrices, bounded, the least recently used out first. A text too
+ * long for any QR gets no matrix (the widget then shows the requisites, as it always did).
  */
-import { qrMatrix } from '../../shared/qr-matrix.js';
-import { packQrModules, type QrModules } from '../../shared/qr-modules.js';
+
+/// <reference path="./qrcode-core.d.ts" />
+// (Referenced so that every compilation of a module that imports this one has the types of qrcode's encoder.)
+// The encoder's module, not the package's entry: on Node that entry also loads the PNG renderer (pngjs) and `fs`.
+import { create } from 'qrcode/lib/core/qrcode.js';
+import { packQrModules, type QrMatrix, type QrModules } from '../../shared/qr-modules.js';
+
+/** The module matrix of `text` at level M; throws when no QR can hold it. */
+export function qrMatrix(text: string): QrMatrix {
+  const { modules } = create(text, { errorCorrectionLevel: 'M' });
+  return { size: modules.size, isDark: (row, col) => modules.get(row, col) === 1 };
+}
 
 /** Encodes QR texts, each once while it stays among the `limit` most recently asked for. */
 export class QrMatrixCache {
@@ -42,7 +52,7 @@ function encoded(text: string): { modules: QrModules; json: string } | null {
     const modules = packQrModules(qrMatrix(text));
     return { modules, json: JSON.stringify(modules) };
   } catch {
-    // Too long for a QR (a RangeError): the widget shows the requisites. No answer ever fails for a matrix.
+    // Too long for a QR: the widget shows the requisites. No answer ever fails for a matrix.
     return null;
   }
 }
