@@ -49,7 +49,7 @@ const rows = [
     command,
   })),
   ...withFallbacks.map(({ journey, total }) => ({
-    figure: `the same ${journey.replace(/ with the fallbacks$/, '')}, with the fallback parts too (${FALLBACKS.join(', ')})`,
+    figure: `the same ${journey.replace(/ with the fallbacks$/, '').replace(/^a desktop$/, 'on a desktop')}, with the fallback parts too (${FALLBACKS.join(', ')})`,
     value: `${kB(total)} (${total.toLocaleString('en')} B)`,
     target: `<= ${kB(BUDGETS.corePlusParts)}`,
     verdict: verdict(total <= BUDGETS.corePlusParts),
