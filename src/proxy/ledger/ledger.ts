@@ -9,18 +9,18 @@
  */
 import { randomToken } from '../../shared/bytes.js';
 import type { CreateAnswer } from '../../shared/provider-messages.js';
-import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
-import { Coalescer } from './coalesce.js';
+import { Coalescer } from '../infrastructure/coalesce.js';
 import type { PaymentUpdateSource, ResolvedOptions } from '../options.js';
-import { isIncomplete, mergeObservation, supersede, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
+import { isIncomplete } from '../http/payment-answer.js';
+import { mergeObservation, supersede, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
 import { mayFollow } from './transitions.js';
 import type { PaymentRecord } from '../infrastructure/store.js';
-import type { HeldOrder, OrderBook } from './orders.js';
+import type { OrderBook } from './orders.js';
 import type { Outbox } from './outbox.js';
 import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';
 import type { HistoryEntry } from '../infrastructure/console-store.js';
-import { appendHistory } from './timeline.js';
+import { appendHistory } from '../infrastructure/timeline.js';
 
 /** What a subscriber of a payment's channel receives. */
 export interface PublishedChange {
@@ -77,16 +77,19 @@ export class Ledger {
   }
 
   /**
-   * Records the payment a create answered (or an uncertain create turned out to have made), and adds it to its
-   * order, whose lease the caller holds.
+   * Records the payment a create answered (or an uncertain create turned out to have made), once: `completion`
+   * is what a status call said of it right after, when the answer lacked what the browser needs (the documented
+   * answer has no expiry), and is merged in before the write wherever the transition table lets it follow. The
+   * caller, which holds the order's lease, adds the payment to its order.
    */
-  async recordCreated(held: HeldOrder, order: CreateContext, answer: CreateAnswer): Promise<PaymentRecord> {
+  async recordCreated(order: CreateContext, answer: CreateAnswer, completion?: ObservedPayment): Promise<PaymentRecord> {
     const source = 'create';
     const { store, clock } = this.options;
-    const view = mergeObservation(undefined, answer.payment, order, answer.url);
+    let view = mergeObservation(undefined, answer.payment, order, answer.url);
     if (view.orderId !== order.orderId) {
       throw new UpstreamError('malformed', 'the service answered the create with a payment of another order');
     }
+    if (completion && mayFollow(view, completion.state)) view = mergeObservation(view, completion, undefined, undefined, order.amount);
     let record: PaymentRecord = this.#withFollow({
       view,
       priced: { amount: order.amount, currency: order.currency },
@@ -103,8 +106,10 @@ export class Ledger {
         throw new UpstreamError('malformed', `the service answered the create with payment ${view.id}, already known for another order`);
       }
       record = (await this.observe(answer.payment, answer.url, source)) ?? adopted;
+      if (completion) record = (await this.observe(completion, undefined, source)) ?? record;
     }
-    await held.addCreated({ id: view.id, method: order.method });
+    // The status call that completed the answer is as fresh as a refresh: requests in the window share it.
+    if (completion) this.#coalescer.answered(view.id);
     return record;
   }
 
@@ -214,8 +219,8 @@ export class Ledger {
   }
 
   /** A fresh status call, shared with nothing: for confirming a callback's claim that a payment was paid. */
-  async fetchFresh(paymentId: string): Promise<ObservedPayment> {
-    return pickPayment(await this.upstream.status({ paymentId }), paymentId);
+  fetchFresh(paymentId: string): Promise<ObservedPayment> {
+    return this.upstream.paymentStatus(paymentId);
   }
 
   #next(current: PaymentRecord, view: PaymentRecord['view']): PaymentRecord {
@@ -278,11 +283,4 @@ export class Ledger {
       SETTLE_RETRY_MS * 2 ** attempt,
     );
   }
-}
-
-/** The entry for this payment id in a status answer (an object or an array). */
-export function pickPayment(list: ProviderPayment[], paymentId: string): ProviderPayment {
-  const entry = list.find((p) => p.id === paymentId);
-  if (!entry) throw new UpstreamError('malformed', 'the status answer does not contain the payment asked for');
-  return entry;
 }

@@ -10,7 +10,7 @@ import type { ProxyContext } from '../context.js';
 import { readableRecord } from './readable-payment.js';
 import { ProxyError } from '../http/errors.js';
 import { channelOf, type PublishedChange } from '../ledger/ledger.js';
-import { isIncomplete, toPaymentView } from '../ledger/payment-view-mapper.js';
+import { isIncomplete, toPaymentView } from '../http/payment-answer.js';
 import { enforceRate, openStreamSlot } from '../http/rate-limit.js';
 import { encodedEvent, lastEventId, SSE_HEADERS, SseWriter } from '../http/sse.js';
 import type { StoredView } from '../infrastructure/store.js';

@@ -44,6 +44,17 @@ export class Coalescer {
   }
 
   /**
+   * Counts work for `key` done elsewhere just now (a create's own status call) as if it had run here, so that
+   * callers within the window share it; work in flight for the key is left as it is.
+   */
+  answered(key: string): void {
+    if (this.#flights.get(key)?.doneAt === undefined && this.#flights.has(key)) return;
+    this.#flights.delete(key);
+    this.#flights.set(key, { promise: Promise.resolve(), doneAt: this.clock.now() });
+    this.#prune();
+  }
+
+  /**
    * Drops finished entries whose window has passed, oldest first (the map is in the order of the last run of
    * each key), so that following many payments leaves nothing behind; past `maxKeys`, the oldest finished ones go
    * whatever their window. A few entries per call keep each call cheap.
@@ -58,24 +69,5 @@ export class Coalescer {
       if (stale || this.#flights.size > this.maxKeys) this.#flights.delete(key);
       else if (this.#flights.size <= this.maxKeys) break;
     }
-  }
-}
-
-/**
- * Runs work for one key after the previous work for that key has finished (within this process), so that two
- * clicks on the same order are handled one after the other and the second finds the first one's payment.
- */
-export class KeyedQueue {
-  readonly #tails = new Map<string, Promise<unknown>>();
-
-  run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.#tails.get(key) ?? Promise.resolve();
-    const result = previous.catch(() => {}).then(work);
-    const tail = result.catch(() => {});
-    this.#tails.set(key, tail);
-    void tail.then(() => {
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
-    });
-    return result;
   }
 }
