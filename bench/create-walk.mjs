@@ -37,6 +37,11 @@ if (process.argv.includes('--json')) {
         verdict: walk.revisited.length === 0 ? 'pass' : 'miss',
         command,
       },
+      {
+        figure: 'files entered, counting the HTTP edge too',
+        value: String(walk.steps.length + walk.others.filter((o) => o.kind === 'edge').length),
+        command,
+      },
     ],
     raw: walk,
   });

@@ -22,7 +22,7 @@
 // entered from outside). A file is visited more than once when it is entered from more than one other file,
 // or from a file numbered after it (a back edge: the walk went on from it to a file that calls back into it).
 // Calls within one file are not entries. The walk meets the bound when it has at most 9 steps and no file is
-// visited more than once.
+// visited more than once. Functions are named with their line in the stripped JavaScript, not in the .ts file.
 import { AsyncLocalStorage, createHook, executionAsyncId } from 'node:async_hooks';
 import { register } from 'node:module';
 
