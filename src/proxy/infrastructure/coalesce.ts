@@ -44,17 +44,6 @@ export class Coalescer {
   }
 
   /**
-   * Counts work for `key` done elsewhere just now (a create's own status call) as if it had run here, so that
-   * callers within the window share it; work in flight for the key is left as it is.
-   */
-  answered(key: string): void {
-    if (this.#flights.get(key)?.doneAt === undefined && this.#flights.has(key)) return;
-    this.#flights.delete(key);
-    this.#flights.set(key, { promise: Promise.resolve(), doneAt: this.clock.now() });
-    this.#prune();
-  }
-
-  /**
    * Drops finished entries whose window has passed, oldest first (the map is in the order of the last run of
    * each key), so that following many payments leaves nothing behind; past `maxKeys`, the oldest finished ones go
    * whatever their window. A few entries per call keep each call cheap.

@@ -77,19 +77,19 @@ export class Ledger {
   }
 
   /**
-   * Records the payment a create answered (or an uncertain create turned out to have made), once: `completion`
-   * is what a status call said of it right after, when the answer lacked what the browser needs (the documented
-   * answer has no expiry), and is merged in before the write wherever the transition table lets it follow. The
-   * caller, which holds the order's lease, adds the payment to its order.
+   * Records the payment a create answered (or an uncertain create turned out to have made) with what the answer
+   * tells. The documented answer has no expiry, which the browser needs: the status path then completes the record
+   * at once (`refresh`, as for any incomplete record), here, so that the create goes through the ledger once.
+   * Resolves to the record and, when that status call failed, to its error: the payment stays recorded either way,
+   * and the caller, which holds the order's lease, adds it to its order.
    */
-  async recordCreated(order: CreateContext, answer: CreateAnswer, completion?: ObservedPayment): Promise<PaymentRecord> {
+  async recordCreated(order: CreateContext, answer: CreateAnswer): Promise<{ record: PaymentRecord; completionFailure?: unknown }> {
     const source = 'create';
     const { store, clock } = this.options;
-    let view = mergeObservation(undefined, answer.payment, order, answer.url);
+    const view = mergeObservation(undefined, answer.payment, order, answer.url);
     if (view.orderId !== order.orderId) {
       throw new UpstreamError('malformed', 'the service answered the create with a payment of another order');
     }
-    if (completion && mayFollow(view, completion.state)) view = mergeObservation(view, completion, undefined, undefined, order.amount);
     let record: PaymentRecord = this.#withFollow({
       view,
       priced: { amount: order.amount, currency: order.currency },
@@ -106,11 +106,14 @@ export class Ledger {
         throw new UpstreamError('malformed', `the service answered the create with payment ${view.id}, already known for another order`);
       }
       record = (await this.observe(answer.payment, answer.url, source)) ?? adopted;
-      if (completion) record = (await this.observe(completion, undefined, source)) ?? record;
     }
-    // The status call that completed the answer is as fresh as a refresh: requests in the window share it.
-    if (completion) this.#coalescer.answered(view.id);
-    return record;
+    if (!answer.incomplete && !isIncomplete(record.view)) return { record };
+    try {
+      await this.refresh(view.id, source);
+    } catch (error) {
+      return { record, completionFailure: error };
+    }
+    return { record: (await store.getPayment(view.id)) ?? record };
   }
 
   /**

@@ -15,21 +15,12 @@ import { isIncomplete } from '../http/payment-answer.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Ledger } from './ledger.js';
 import type { HeldOrder, OrderBook } from './orders.js';
-import type { CreateContext, ObservedPayment } from './payment-view-mapper.js';
+import type { CreateContext } from './payment-view-mapper.js';
 
 /** Makes an order's payment at the service (use-cases/create-upstream.ts), handed to the ledger when it is built. */
 export interface ServiceCreate {
-  /** The payment made, or an UpstreamError marked `outcomeUnknown` when the create got no answer. */
-  create(order: CreateContext, orderRecord: OrderRecord): Promise<MadePayment>;
-}
-
-/** A payment the service made: its create answer and, when that lacked the expiry, what a status call added. */
-export interface MadePayment {
-  answer: CreateAnswer;
-  /** The payment as the status call right after the create described it. */
-  completion?: ObservedPayment;
-  /** Why that status call could not describe it; thrown once the payment is recorded. */
-  completionFailure?: unknown;
+  /** The service's answer, or an UpstreamError marked `outcomeUnknown` when none came. */
+  create(order: CreateContext, orderRecord: OrderRecord): Promise<CreateAnswer>;
 }
 
 /** A second request for an order waits this long between looks while the first one holds the order. */
@@ -89,21 +80,21 @@ export class OrderPayments {
   }
 
   /**
-   * Makes the payment and records it, once, then adds it to the order. When the status call that completes a
-   * create answer failed, the payment is recorded and joins its order all the same, and the request fails as that
-   * call failed: the next create hands the payment out again instead of making a second one.
+   * Makes the payment, has the ledger record it, then adds it to the order. When the ledger could not complete
+   * the record (the status call for the expiry failed), the payment joins its order all the same and the request
+   * fails as that call failed: the next create hands the payment out again instead of making a second one.
    */
   async #create(held: HeldOrder, order: CreateContext, orderRecord: OrderRecord): Promise<PaymentRecord> {
-    let made: MadePayment;
+    let answer: CreateAnswer;
     try {
-      made = await this.service.create(order, orderRecord);
+      answer = await this.service.create(order, orderRecord);
     } catch (error) {
       if (error instanceof UpstreamError && error.outcomeUnknown) await held.markUncertain();
       throw error;
     }
-    const record = await this.ledger.recordCreated(order, made.answer, made.completion);
+    const { record, completionFailure } = await this.ledger.recordCreated(order, answer);
     await held.addCreated({ id: record.view.id, method: order.method });
-    if (made.completionFailure !== undefined) throw made.completionFailure;
+    if (completionFailure !== undefined) throw completionFailure;
     return record;
   }
 

@@ -10,10 +10,10 @@
  *    price the order (its `resolveOrder`, checked here);
  * 3. ledger/order-payments.ts finds the order's open payment or, under the order's lease
  * 4. (ledger/orders.ts), has a new one made
- * 5. at the service (create-upstream.ts, with a status call for the expiry the create answer lacks)
- * 6. and recorded once by the ledger (ledger/ledger.ts), which merges what the service said
- * 7. (ledger/payment-view-mapper.ts) where the transition table lets it
- * 8. (ledger/transitions.ts), and announces it (9. ledger/outbox.ts);
+ * 5. at the service (create-upstream.ts)
+ * 6. and recorded by the ledger (ledger/ledger.ts), which completes the record with a status call (the create
+ *    answer has no expiry), merges what the service said (7. ledger/payment-view-mapper.ts) where the
+ *    transition table lets it (8. ledger/transitions.ts), and announces it (9. ledger/outbox.ts);
  * then this route issues the token (http/payment-token.ts) and writes the answer (http/payment-answer.ts).
  */
 import { isPositiveAmount, normalizeAmount } from '../../shared/money.js';

@@ -3,16 +3,14 @@
  * callback URL and the shop's return URL when it gives one, nothing from the browser but the order id and the
  * method; it is checked against the strict request schema before it leaves. When the create ends without an
  * answer (timeout, dropped connection, a 5xx or a garbled answer) the payment may exist all the same, so the order
- * is looked up at the service before anything else; a create is never repeated blindly. The documented create
- * answer has no expiry, which the browser needs to count down: the payment is then asked about once, right away,
- * so that the ledger records it once with both (ledger/order-payments.ts records it, and marks the order uncertain
- * when no answer came).
+ * is looked up at the service before anything else; a create is never repeated blindly. What it answers is
+ * recorded by the ledger (order-payments.ts), which also marks the order uncertain when no answer came.
  */
 import { isFinalState } from '../../shared/outcome.js';
 import { createPaymentRequestSchema, describeIssues, type CreateAnswer } from '../../shared/provider-messages.js';
 import { describe } from '../http/errors.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
-import type { MadePayment, ServiceCreate } from '../ledger/order-payments.js';
+import type { ServiceCreate } from '../ledger/order-payments.js';
 import type { OrderRecord } from '../infrastructure/store.js';
 import type { ResolvedOptions } from '../options.js';
 import type { CreateContext, ObservedPayment } from '../ledger/payment-view-mapper.js';
@@ -29,23 +27,8 @@ export class ServicePayments implements ServiceCreate {
     private readonly upstream: UpstreamClient,
   ) {}
 
-  async create(order: CreateContext, orderRecord: OrderRecord): Promise<MadePayment> {
-    const answer = await createUpstreamPayment(this.options, this.upstream, order, orderRecord);
-    return answer.incomplete ? { answer, ...(await completion(this.upstream, order, answer)) } : { answer };
-  }
-}
-
-/** What a status call right after the create says of the payment, or why it could not say. */
-async function completion(upstream: UpstreamClient, order: CreateContext, answer: CreateAnswer): Promise<Omit<MadePayment, 'answer'>> {
-  const { id } = answer.payment;
-  try {
-    const described = await upstream.paymentStatus(id);
-    if (described.orderId !== undefined && described.orderId !== order.orderId) {
-      throw new UpstreamError('malformed', `the service described payment ${id} under another orderId than it was created for`);
-    }
-    return { completion: described };
-  } catch (error) {
-    return { completionFailure: error };
+  create(order: CreateContext, orderRecord: OrderRecord): Promise<CreateAnswer> {
+    return createUpstreamPayment(this.options, this.upstream, order, orderRecord);
   }
 }
 
