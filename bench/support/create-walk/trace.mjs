@@ -19,7 +19,8 @@
 //   shared helpers  src/shared and src/server (the node adapter's body helpers).
 // A step is a step file the create enters, numbered in the order of its first entry. A step file is entered
 // from the nearest step file on the caller's stack (helpers in between are looked through; the first step is
-// entered from outside). A file is visited more than once when it is entered from more than one other file,
+// entered from outside), except when its caller is itself an edge, infrastructure or helper function: a callback
+// handed down and called back, which is an entry from that file. A file is visited more than once when it is entered from more than one other file,
 // or from a file numbered after it (a back edge: the walk went on from it to a file that calls back into it).
 // Calls within one file are not entries. The walk meets the bound when it has at most 9 steps and no file is
 // visited more than once. Functions are named with their line in the stripped JavaScript, not in the .ts file.
@@ -147,7 +148,8 @@ export function analyse(events) {
   const stepOf = new Map();
   for (const { file, name, chain } of events) {
     if (kindOf(file) === 'step') {
-      const from = chain.find((f) => kindOf(f) === 'step') ?? 'outside';
+      // Called back by a helper (a callback handed down to it): an edge from that helper, not a call within the file.
+      const from = (chain[0] && kindOf(chain[0]) !== 'step' ? chain[0] : chain.find((f) => kindOf(f) === 'step')) ?? 'outside';
       if (from === file) continue;
       let step = stepOf.get(file);
       if (!step) {

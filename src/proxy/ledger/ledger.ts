@@ -191,10 +191,13 @@ export class Ledger {
    * from seconds ago), and records what it said.
    */
   refresh(paymentId: string, source: PaymentUpdateSource, { fresh = false } = {}): Promise<void> {
-    const work = async () => {
-      await this.observe(await this.fetchFresh(paymentId), undefined, source);
-    };
-    return fresh ? this.#coalescer.run(paymentId, work, 0) : this.#coalescer.run(paymentId, work);
+    const shared = this.#coalescer.shared(paymentId, fresh ? 0 : undefined);
+    if (shared) return shared;
+    return this.#coalescer.track(paymentId, this.#ask(paymentId, source));
+  }
+
+  async #ask(paymentId: string, source: PaymentUpdateSource): Promise<void> {
+    await this.observe(await this.fetchFresh(paymentId), undefined, source);
   }
 
   /**
