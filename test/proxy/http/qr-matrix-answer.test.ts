@@ -1,11 +1,11 @@
 /**
- * The QR's module matrix in the proxy's answers (use-cases/qr-matrix-answer.ts): read back with a QR reader, it
+ * The QR's module matrix in the proxy's answers (http/qr-matrix-answer.ts): read back with a QR reader, it
  * is exactly the payment's `qr`, in the create answer, the status answer and the event stream, over real HTTP to
  * the real sandbox. A text no QR can hold gets no matrix and no error; the encoded texts are kept in a bounded map.
  */
 import jsqr from 'jsqr';
 import { afterEach, describe, expect, it } from 'vitest';
-import { QrMatrixCache, answerJsonWithQrMatrix, withQrMatrix } from '../../../src/proxy/use-cases/qr-matrix-answer.js';
+import { QrMatrixCache, answerJsonWithQrMatrix, withQrMatrix } from '../../../src/proxy/http/qr-matrix-answer.js';
 import type { QrMatrix } from '../../../src/shared/qr-matrix.js';
 import { isQrModules, unpackQrModules } from '../../../src/shared/qr-modules.js';
 import { type Live, startLive } from '../sandbox-harness.js';
