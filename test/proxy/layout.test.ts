@@ -3,7 +3,8 @@
  * HTTP edge and the infrastructure; the ledger uses the edge's errors and the infrastructure, never a use case;
  * the edge and the infrastructure use neither. No module imports itself back through others (the outbox and the
  * ledger once closed such a loop through a field set after both were built), the node adapter's fast path
- * stays inside the node adapter, and the node adapter reaches the proxy through its public entry only.
+ * stays inside the node adapter, the node adapter reaches the proxy through its public entry only, and the proxy
+ * imports nothing of the node adapter.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -77,6 +78,15 @@ describe('the proxy layout', () => {
     const reaching = filesUnder('server').flatMap((file) =>
       importsOf(file)
         .filter((target) => target.startsWith('proxy/') && target !== 'proxy/index.ts')
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(reaching).toEqual([]);
+  });
+
+  it('does not import the node adapter: reading bodies is shared/, for every runtime', () => {
+    const reaching = proxyFiles.flatMap((file) =>
+      importsOf(file)
+        .filter((target) => target.startsWith('server/'))
         .map((target) => `${file} -> ${target}`),
     );
     expect(reaching).toEqual([]);
