@@ -44,6 +44,7 @@ const SCRIPTS = [
   { id: 'latency', script: 'latency.mjs', title: 'Latency in Chromium' },
   { id: 'first-qr', script: 'first-qr.mjs', title: 'Time to QR on an emulated phone' },
   { id: 'proxy-cost', script: 'proxy-cost.mjs', title: 'Proxy cost' },
+  { id: 'create-walk', script: 'create-walk.mjs', title: 'Create walk' },
   { id: 'store-answer', script: 'store-answer.mjs', title: 'A final status from the store' },
   { id: 'stores', script: 'stores.mjs', title: 'Stores side by side' },
   { id: 'followers', script: 'followers.mjs', title: 'Upstream load' },

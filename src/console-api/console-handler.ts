@@ -6,7 +6,7 @@
  */
 import type { Answer, ProxyRequest } from '../proxy/http/exchange.js';
 import { pathnameOf } from '../proxy/http/exchange.js';
-import { readBody } from '../server/body.js';
+import { readBody } from '../shared/body.js';
 import { CONSOLE_FILTERS, type ConsoleFilter, isConsoleStore } from '../proxy/infrastructure/console-store.js';
 import type { ProxyContext } from '../proxy/context.js';
 import { describe } from '../proxy/http/errors.js';

@@ -6,7 +6,7 @@
  * nothing: the first operation connects and creates or migrates the schema (call `ready()` to do that at start-up).
  */
 import postgres from 'postgres';
-import { processEnv } from '../server/env.js';
+import { processEnv } from '../shared/env.js';
 import { PostgresStore } from './postgres-store.js';
 import { SCHEMA_NAME } from './postgres-schema.js';
 

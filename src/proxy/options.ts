@@ -13,7 +13,7 @@ import { createMemoryStore } from './infrastructure/memory-store.js';
 import { nodeTransport } from './infrastructure/node-transport.js';
 import { fetchTransport, type ServiceTransport } from './infrastructure/service-transport.js';
 import type { ProxyStore } from './infrastructure/store.js';
-import { processEnv } from '../server/env.js';
+import { processEnv } from '../shared/env.js';
 import { asFetchRequest, type ProxyRequest } from './http/exchange.js';
 import type { ConsoleOptions } from '../console-api/console-options.js';
 

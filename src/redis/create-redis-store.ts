@@ -8,7 +8,7 @@
 import { Redis, type RedisOptions } from 'ioredis';
 import { DEFAULT_KEY_PREFIX, DEFAULT_TTL_MS } from './redis-keys.js';
 import { RedisStore } from './redis-store.js';
-import { processEnv } from '../server/env.js';
+import { processEnv } from '../shared/env.js';
 
 export interface RedisStoreOptions {
   /**

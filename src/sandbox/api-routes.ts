@@ -5,7 +5,7 @@
  * its secret. A second create for the same orderId makes a NEW payment: the real service's behaviour there is
  * unknown, so the sandbox assumes the least helpful one and the proxy must guard against doubles itself.
  */
-import { readBody } from '../server/body.js';
+import { readBody } from '../shared/body.js';
 import { sleep } from '../shared/clock.js';
 import { createPaymentRequestSchema, describeIssues, statusRequestSchema } from '../shared/provider-messages.js';
 import { textAnswer, type AnswerScope } from './answers.js';

@@ -4,7 +4,7 @@
  * credentials (the sandbox listens on loopback by default and holds no real money) and carry no Signature.
  * Refusals have the same `{status: false, code, message}` shape as the service's routes.
  */
-import { readBody } from '../server/body.js';
+import { readBody } from '../shared/body.js';
 import { jsonAnswer, CONTROL_SCOPE } from './answers.js';
 import { MAX_BODY_BYTES, SandboxError } from './errors.js';
 import { parseFaults, type Faults } from './faults.js';

@@ -5,7 +5,7 @@
  * publishes no list of codes). One shape everywhere keeps the console and the tests simple. Messages name the
  * field or header at fault and the likely fix; an unexpected error never shows its stack.
  */
-import { BodyTooLargeError } from '../server/body.js';
+import { BodyTooLargeError } from '../shared/body.js';
 import { jsonAnswer, type AnswerScope } from './answers.js';
 
 export class SandboxError extends Error {

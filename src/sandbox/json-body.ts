@@ -3,7 +3,7 @@
  * JSON, 400 unless the bytes are UTF-8 JSON. The bytes are read by the caller, because the service's routes must
  * check credentials over them before anything is parsed.
  */
-import { isJsonRequest, parseJsonBytes } from '../server/body.js';
+import { isJsonRequest, parseJsonBytes } from '../shared/body.js';
 import { SandboxError } from './errors.js';
 
 export function jsonBody(request: Request, bytes: Uint8Array): unknown {

@@ -2,7 +2,7 @@
  * Writes a server-sent-event answer straight to node's ServerResponse. Read as a web stream, every block of
  * every stream costs a queued chunk, a copy and a few promise turns in a reader loop before it reaches its
  * socket, and a thousand streams of one payment pay that a thousand times per change. Here the stream's writer
- * (proxy/sse.ts) is handed a sink instead, and its blocks are written to the response directly.
+ * (shared/event-stream.ts) is handed a sink instead, and its blocks are written to the response directly.
  *
  * On HTTP/1.1 the answer is chunked, and ServerResponse frames every write anew (the length in hex, the block,
  * a line end: three more buffers), holds it until the end of the turn and sends it then: a change for a thousand
@@ -19,7 +19,7 @@
  */
 import type { ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import { attachEventSink } from '../proxy/http/sse.js';
+import { attachEventSink } from '../shared/event-stream.js';
 
 /** Answers whose end waits for the next turn; one setImmediate serves them all. */
 const ending: ServerResponse[] = [];

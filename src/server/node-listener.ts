@@ -7,10 +7,10 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { BODY_CONSUMED } from './body.js';
+import { BODY_CONSUMED } from '../shared/body.js';
 import { sendEventStream } from './event-stream-sink.js';
 import { bodyReadBefore, NodeRequest, requestTarget } from './node-request.js';
-import { fetchHeaders, rawHeader } from './raw-headers.js';
+import { fetchHeaders, rawHeader } from '../shared/raw-headers.js';
 import { PLAIN_HANDLER, type Answer, type PlainHandler } from './plain-exchange.js';
 
 export type FetchHandler = (request: Request) => Promise<Response> | Response;
@@ -196,7 +196,7 @@ function toRequest(req: IncomingMessage, signal: AbortSignal, small?: Uint8Array
   return request;
 }
 
-export { remoteAddressOf } from './remote-address.js';
+export { remoteAddressOf } from '../shared/remote-address.js';
 
 async function writeResponse(response: Response, res: ServerResponse, signal: AbortSignal): Promise<void> {
   const headers: Record<string, string | string[]> = {};

@@ -7,9 +7,9 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
-import { BODY_CONSUMED, BYTES_IN_HAND } from './body.js';
+import { BODY_CONSUMED, BYTES_IN_HAND } from '../shared/body.js';
 import { AS_FETCH_REQUEST, type PlainRequest } from './plain-exchange.js';
-import { fetchHeaders, rawHeader } from './raw-headers.js';
+import { fetchHeaders, rawHeader } from '../shared/raw-headers.js';
 import { parseRequestTarget, type RequestTarget } from './request-target.js';
 
 export class NodeRequest implements PlainRequest {

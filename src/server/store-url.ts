@@ -5,7 +5,7 @@
  * `postgres://...` or `postgresql://...`; `memory:`. The store modules are imported only when named, so that a shop
  * on memory never loads a native module or a database client.
  */
-import type { ProxyStore } from '../proxy/infrastructure/store.js';
+import type { ProxyStore } from '../proxy/index.js';
 import type { Clock } from '../shared/clock.js';
 
 export interface StoreFromUrlOptions {
@@ -33,7 +33,7 @@ export function storeWarning(url: string): string | undefined {
 export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {}): Promise<ProxyStore> {
   const text = url.trim();
   if (text === 'memory:') {
-    const { createMemoryStore } = await import('../proxy/infrastructure/memory-store.js');
+    const { createMemoryStore } = await import('../proxy/index.js');
     return createMemoryStore({ clock: options.clock });
   }
   if (text.startsWith('sqlite:')) {

@@ -11,7 +11,7 @@ import { readPaymentView } from '../../src/shared/payment-view.js';
 import { parseCallbackBody, parseCreateAnswer, parseStatusAnswer } from '../../src/shared/provider-messages.js';
 import { findSbpQrLink, qrPayload, webUrl } from '../../src/shared/qr-payload.js';
 import { parseTimestamp } from '../../src/shared/timestamps.js';
-import { parseJsonBytes } from '../../src/server/body.js';
+import { parseJsonBytes } from '../../src/shared/body.js';
 import { FUZZ_SEED, fuzzRuns } from './fuzz-settings.js';
 
 const anything = fc.oneof(fc.jsonValue(), fc.anything(), fc.string({ unit: 'binary' }));

@@ -2,8 +2,9 @@
  * The proxy's folders say what they hold, and their imports point one way: the use cases use the ledger, the
  * HTTP edge and the infrastructure; the ledger uses the edge's errors and the infrastructure, never a use case;
  * the edge and the infrastructure use neither. No module imports itself back through others (the outbox and the
- * ledger once closed such a loop through a field set after both were built), and the node adapter's fast path
- * stays inside the node adapter.
+ * ledger once closed such a loop through a field set after both were built), the node adapter's fast path
+ * stays inside the node adapter, the node adapter reaches the proxy through its public entry only, and the proxy
+ * imports nothing of the node adapter.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
@@ -71,6 +72,24 @@ describe('the proxy layout', () => {
   it('wires its parts through constructor arguments, setting no field of one part after it was built', () => {
     const wiring = readFileSync(join(SRC, 'proxy/context.ts'), 'utf8');
     expect(wiring.match(/^\s*\w+\.\w+\s*=[^=>]/gm) ?? []).toEqual([]);
+  });
+
+  it('lets the node adapter use the proxy through its public entry only (the event-stream format is shared/)', () => {
+    const reaching = filesUnder('server').flatMap((file) =>
+      importsOf(file)
+        .filter((target) => target.startsWith('proxy/') && target !== 'proxy/index.ts')
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(reaching).toEqual([]);
+  });
+
+  it('does not import the node adapter: reading bodies is shared/, for every runtime', () => {
+    const reaching = proxyFiles.flatMap((file) =>
+      importsOf(file)
+        .filter((target) => target.startsWith('server/'))
+        .map((target) => `${file} -> ${target}`),
+    );
+    expect(reaching).toEqual([]);
   });
 
   it("leaves the node adapter's fast path to the node adapter", () => {

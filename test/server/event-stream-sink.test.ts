@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import type { ServerResponse } from 'node:http';
 import { serve, type RunningServer } from '../../src/server/serve.js';
-import { encodedEvent, MAX_UNREAD_BYTES, SSE_HEADERS, SseWriter } from '../../src/proxy/http/sse.js';
+import { encodedEvent, MAX_UNREAD_BYTES, SSE_HEADERS, SseWriter } from '../../src/shared/event-stream.js';
 import { setup, until } from '../proxy/harness.js';
 import { SseReader } from '../proxy/sse-reader.js';
 

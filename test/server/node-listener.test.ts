@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { request as httpRequest } from 'node:http';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { remoteAddressOf } from '../../src/server/node-listener.js';
-import { readBody } from '../../src/server/body.js';
+import { readBody } from '../../src/shared/body.js';
 
 let running: RunningServer | undefined;
 afterEach(async () => {

@@ -4,7 +4,7 @@
  * order on one page: the first must see the part not loaded yet (a module, once imported, stays for the page).
  */
 import { expect } from '@open-wc/testing';
-import { qrMatrix } from '../../src/proxy/use-cases/qr-matrix-answer.js';
+import { qrMatrix } from '../../src/proxy/http/qr-matrix-answer.js';
 import { packQrModules } from '../../src/shared/qr-modules.js';
 import { fakeScenario, mount, part, untilScreen } from './support/helpers.js';
 import { decode } from './support/read-qr.js';

@@ -1,6 +1,6 @@
 import { expect } from '@open-wc/testing';
 import { render } from 'lit';
-import { qrMatrix } from '../../src/proxy/use-cases/qr-matrix-answer.js';
+import { qrMatrix } from '../../src/proxy/http/qr-matrix-answer.js';
 import type { PayinCheckout } from '../../src/widget/index.js';
 import * as encoderPart from '../../src/widget/parts/qr-encoder.js';
 import { qrSvg } from '../../src/widget/qr-code.js';

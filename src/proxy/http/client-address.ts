@@ -6,7 +6,7 @@
  * `clientId` option overrides all of this.
  */
 import type { ProxyRequest } from './exchange.js';
-import { remoteAddressOf } from '../../server/remote-address.js';
+import { remoteAddressOf } from '../../shared/remote-address.js';
 
 /** What a runtime may tell the proxy about a request besides the request itself. */
 export interface ProxyRequestInfo {

@@ -4,7 +4,7 @@
  * the contract names. An unknown field is refused rather than ignored, so that a page that sends `amount` learns
  * at once that the shop's server decides the amount.
  */
-import { BodyConsumedError, bodyInHand, BodyTooLargeError, isJsonRequest, parseJsonBytes, readStreamedBody } from '../../server/body.js';
+import { BodyConsumedError, bodyInHand, BodyTooLargeError, isJsonRequest, parseJsonBytes, readStreamedBody } from '../../shared/body.js';
 import type { ProxyRequest } from './exchange.js';
 import { ProxyError } from './errors.js';
 import type { MaybePromise } from '../maybe-async.js';

@@ -12,7 +12,7 @@
  * answer must still be an image, so what could leak is bounded to image bytes.
  */
 import ipaddr from 'ipaddr.js';
-import { readStreamedBody } from '../../server/body.js';
+import { readStreamedBody } from '../../shared/body.js';
 import { builtinModule } from '../../shared/builtin-module.js';
 
 export const MAX_LOGO_BYTES = 256 * 1024;

@@ -6,7 +6,7 @@
  * followed: a signed POST answered with one is the service's error, not an address to resend the signature to.
  * Other runtimes (Bun, Deno, workers) build their node:http on their fetch, so they keep fetch.
  */
-import { rawHeader } from '../../server/raw-headers.js';
+import { rawHeader } from '../../shared/raw-headers.js';
 import { builtinModule } from '../../shared/builtin-module.js';
 import { concatBytes } from '../../shared/bytes.js';
 import type { ServiceAnswer, ServiceTransport } from './service-transport.js';

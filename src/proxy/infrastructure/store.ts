@@ -13,7 +13,7 @@
 import type { PaymentView } from '../../shared/payment-view.js';
 
 /**
- * The browser's view as stored: `serverTime` (and `qrMatrix`, use-cases/qr-matrix-answer.ts) are added when
+ * The browser's view as stored: `serverTime` (and `qrMatrix`, http/qr-matrix-answer.ts) are added when
  * answering; the two timestamps may still be missing.
  */
 export type StoredView = Omit<PaymentView, 'serverTime' | 'createdAt' | 'expiresAt' | 'qrMatrix'> & {

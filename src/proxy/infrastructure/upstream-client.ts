@@ -84,6 +84,13 @@ export class UpstreamClient {
     }
   }
 
+  /** The service's answer about one payment (the status answer may be an object or an array). */
+  async paymentStatus(paymentId: string): Promise<ProviderPayment> {
+    const entry = (await this.status({ paymentId })).find((p) => p.id === paymentId);
+    if (!entry) throw new UpstreamError('malformed', 'the status answer does not contain the payment asked for');
+    return entry;
+  }
+
   async #post(path: string, body: object, timeoutMs: number): Promise<unknown> {
     const { provider, clock } = this.options;
     const bytes = encoder.encode(JSON.stringify(body));

@@ -9,18 +9,18 @@
  */
 import { randomToken } from '../../shared/bytes.js';
 import type { CreateAnswer } from '../../shared/provider-messages.js';
-import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
-import { Coalescer } from './coalesce.js';
+import { Coalescer } from '../infrastructure/coalesce.js';
 import type { PaymentUpdateSource, ResolvedOptions } from '../options.js';
-import { isIncomplete, mergeObservation, supersede, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
+import { isIncomplete } from '../http/payment-answer.js';
+import { mergeObservation, supersede, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
 import { mayFollow } from './transitions.js';
 import type { PaymentRecord } from '../infrastructure/store.js';
-import type { HeldOrder, OrderBook } from './orders.js';
+import type { OrderBook } from './orders.js';
 import type { Outbox } from './outbox.js';
 import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';
 import type { HistoryEntry } from '../infrastructure/console-store.js';
-import { appendHistory } from './timeline.js';
+import { appendHistory } from '../infrastructure/timeline.js';
 
 /** What a subscriber of a payment's channel receives. */
 export interface PublishedChange {
@@ -77,10 +77,13 @@ export class Ledger {
   }
 
   /**
-   * Records the payment a create answered (or an uncertain create turned out to have made), and adds it to its
-   * order, whose lease the caller holds.
+   * Records the payment a create answered (or an uncertain create turned out to have made) with what the answer
+   * tells. The documented answer has no expiry, which the browser needs: the status path then completes the record
+   * at once (`refresh`, as for any incomplete record), here, so that the create goes through the ledger once.
+   * Resolves to the record and, when that status call failed, to its error: the payment stays recorded either way,
+   * and the caller, which holds the order's lease, adds it to its order.
    */
-  async recordCreated(held: HeldOrder, order: CreateContext, answer: CreateAnswer): Promise<PaymentRecord> {
+  async recordCreated(order: CreateContext, answer: CreateAnswer): Promise<{ record: PaymentRecord; completionFailure?: unknown }> {
     const source = 'create';
     const { store, clock } = this.options;
     const view = mergeObservation(undefined, answer.payment, order, answer.url);
@@ -104,8 +107,13 @@ export class Ledger {
       }
       record = (await this.observe(answer.payment, answer.url, source)) ?? adopted;
     }
-    await held.addCreated({ id: view.id, method: order.method });
-    return record;
+    if (!answer.incomplete && !isIncomplete(record.view)) return { record };
+    try {
+      await this.refresh(view.id, source);
+    } catch (error) {
+      return { record, completionFailure: error };
+    }
+    return { record: (await store.getPayment(view.id)) ?? record };
   }
 
   /**
@@ -183,10 +191,13 @@ export class Ledger {
    * from seconds ago), and records what it said.
    */
   refresh(paymentId: string, source: PaymentUpdateSource, { fresh = false } = {}): Promise<void> {
-    const work = async () => {
-      await this.observe(await this.fetchFresh(paymentId), undefined, source);
-    };
-    return fresh ? this.#coalescer.run(paymentId, work, 0) : this.#coalescer.run(paymentId, work);
+    const shared = this.#coalescer.shared(paymentId, fresh ? 0 : undefined);
+    if (shared) return shared;
+    return this.#coalescer.track(paymentId, this.#ask(paymentId, source));
+  }
+
+  async #ask(paymentId: string, source: PaymentUpdateSource): Promise<void> {
+    await this.observe(await this.fetchFresh(paymentId), undefined, source);
   }
 
   /**
@@ -214,8 +225,8 @@ export class Ledger {
   }
 
   /** A fresh status call, shared with nothing: for confirming a callback's claim that a payment was paid. */
-  async fetchFresh(paymentId: string): Promise<ObservedPayment> {
-    return pickPayment(await this.upstream.status({ paymentId }), paymentId);
+  fetchFresh(paymentId: string): Promise<ObservedPayment> {
+    return this.upstream.paymentStatus(paymentId);
   }
 
   #next(current: PaymentRecord, view: PaymentRecord['view']): PaymentRecord {
@@ -278,11 +289,4 @@ export class Ledger {
       SETTLE_RETRY_MS * 2 ** attempt,
     );
   }
-}
-
-/** The entry for this payment id in a status answer (an object or an array). */
-export function pickPayment(list: ProviderPayment[], paymentId: string): ProviderPayment {
-  const entry = list.find((p) => p.id === paymentId);
-  if (!entry) throw new UpstreamError('malformed', 'the status answer does not contain the payment asked for');
-  return entry;
 }

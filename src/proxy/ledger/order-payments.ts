@@ -10,12 +10,12 @@ import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { describe, ProxyError } from '../http/errors.js';
 import { sleep } from '../../shared/clock.js';
 import type { OrderRecord, PaymentRecord } from '../infrastructure/store.js';
-import { KeyedQueue } from './coalesce.js';
 import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';
+import { isIncomplete } from '../http/payment-answer.js';
 import type { ResolvedOptions } from '../options.js';
 import type { Ledger } from './ledger.js';
 import type { HeldOrder, OrderBook } from './orders.js';
-import { isIncomplete, type CreateContext } from './payment-view-mapper.js';
+import type { CreateContext } from './payment-view-mapper.js';
 
 /** Makes an order's payment at the service (use-cases/create-upstream.ts), handed to the ledger when it is built. */
 export interface ServiceCreate {
@@ -79,6 +79,11 @@ export class OrderPayments {
     }
   }
 
+  /**
+   * Makes the payment, has the ledger record it, then adds it to the order. When the ledger could not complete
+   * the record (the status call for the expiry failed), the payment joins its order all the same and the request
+   * fails as that call failed: the next create hands the payment out again instead of making a second one.
+   */
   async #create(held: HeldOrder, order: CreateContext, orderRecord: OrderRecord): Promise<PaymentRecord> {
     let answer: CreateAnswer;
     try {
@@ -87,10 +92,10 @@ export class OrderPayments {
       if (error instanceof UpstreamError && error.outcomeUnknown) await held.markUncertain();
       throw error;
     }
-    const record = await this.ledger.recordCreated(held, order, answer);
-    if (!answer.incomplete && !isIncomplete(record.view)) return record;
-    await this.ledger.refresh(record.view.id, 'create');
-    return (await this.options.store.getPayment(record.view.id)) ?? record;
+    const { record, completionFailure } = await this.ledger.recordCreated(order, answer);
+    await held.addCreated({ id: record.view.id, method: order.method });
+    if (completionFailure !== undefined) throw completionFailure;
+    return record;
   }
 
   /**
@@ -154,3 +159,22 @@ export class OrderPayments {
 }
 
 const orderPaid = () => new ProxyError('order_paid', 'this order is already paid');
+
+/**
+ * Runs work for one key after the previous work for that key has finished (within this process), so that two
+ * clicks on the same order are handled one after the other and the second finds the first one's payment.
+ */
+class KeyedQueue {
+  readonly #tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const previous = this.#tails.get(key) ?? Promise.resolve();
+    const result = previous.catch(() => {}).then(work);
+    const tail = result.catch(() => {});
+    this.#tails.set(key, tail);
+    void tail.then(() => {
+      if (this.#tails.get(key) === tail) this.#tails.delete(key);
+    });
+    return result;
+  }
+}

@@ -12,8 +12,8 @@ import { randomToken } from '../../shared/bytes.js';
 import { describe } from '../http/errors.js';
 import type { OrderBook } from './orders.js';
 import type { PaymentUpdateSource, ResolvedOptions } from '../options.js';
-import { toPaymentView } from './payment-view-mapper.js';
-import { appendHistory, markSecondPayment } from './timeline.js';
+import { toPaymentView } from '../http/payment-answer.js';
+import { appendHistory, markSecondPayment } from '../infrastructure/timeline.js';
 import type { PaymentRecord } from '../infrastructure/store.js';
 
 const FIRST_RETRY_MS = 1_000;

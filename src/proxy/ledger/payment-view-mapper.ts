@@ -3,14 +3,14 @@
  * the stored view at all is the ledger's transition table (transitions.ts); this module merges one that may.
  * Fields the answer lacks keep their earlier value: the status answer has no hosted-page url, a callback may leave
  * out requisites. userId, commission, rate and merchantId never get in. `supersede` marks an open payment of a
- * re-priced order (see outcome.ts).
+ * re-priced order (see outcome.ts). Only the ledger calls it; what the browser reads of a view is written at the
+ * HTTP edge (http/payment-answer.ts).
  */
 import { isFinalOutcome, outcomeOf, settledOutcome, supersededOutcome } from '../../shared/outcome.js';
-import type { PaymentView, Requisites } from '../../shared/payment-view.js';
+import type { Requisites } from '../../shared/payment-view.js';
 import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { qrPayload, webUrl } from '../../shared/qr-payload.js';
 import { parseTimestamp, toIso } from '../../shared/timestamps.js';
-import { ProxyError } from '../http/errors.js';
 import type { StoredView } from '../infrastructure/store.js';
 
 /** A Payment as far as one answer told it; only id and state are sure to be there. */
@@ -111,41 +111,6 @@ export function supersede(view: StoredView): StoredView | undefined {
   if (view.final || view.outcome === 'superseded') return undefined;
   return { ...view, outcome: 'superseded' };
 }
-
-/** True while the view lacks what the browser needs and only a status call can fill. */
-export function isIncomplete(view: StoredView): boolean {
-  return !view.createdAt || !view.expiresAt;
-}
-
-/** The answer for the browser, stamped with the proxy's clock. */
-export function toPaymentView(view: StoredView, now: number): PaymentView {
-  if (!view.createdAt || !view.expiresAt) throw expiryNotKnown();
-  return { ...view, createdAt: view.createdAt, expiresAt: view.expiresAt, serverTime: toIso(now) };
-}
-
-/**
- * `{"payment": toPaymentView(view, now)}` as JSON text, written without the copy: the stored view's own JSON
- * with the time appended, which is what JSON.stringify writes for the copy (its keys in the same order). It
- * answers every status poll.
- */
-export function paymentAnswerJson(view: StoredView, now: number): string {
-  if (!view.createdAt || !view.expiresAt) throw expiryNotKnown();
-  return `{"payment":${viewJsonOpen(view)},"serverTime":"${toIso(now)}"}}`;
-}
-
-/** The JSON of frozen views (the memory store's, which every read of one version shares), without its closing brace. */
-const frozenViewJson = new WeakMap<StoredView, string>();
-
-function viewJsonOpen(view: StoredView): string {
-  let json = frozenViewJson.get(view);
-  if (json === undefined) {
-    json = JSON.stringify(view).slice(0, -1);
-    if (Object.isFrozen(view)) frozenViewJson.set(view, json);
-  }
-  return json;
-}
-
-const expiryNotKnown = () => new ProxyError('upstream_error', "the service has not told the payment's expiry yet; try again shortly");
 
 function isoOf(value: unknown): string | undefined {
   const ms = parseTimestamp(value);

@@ -9,7 +9,7 @@
 import { outcomeOf } from '../../shared/outcome.js';
 import { verifySignature } from '../../shared/hmac.js';
 import { parseCallbackBody } from '../../shared/provider-messages.js';
-import { BodyConsumedError, BodyTooLargeError, parseJsonBytes, readBody } from '../../server/body.js';
+import { BodyConsumedError, BodyTooLargeError, parseJsonBytes, readBody } from '../../shared/body.js';
 import type { Answer, ProxyRequest } from '../http/exchange.js';
 import type { ProxyContext } from '../context.js';
 import { jsonAnswer, ProxyError } from '../http/errors.js';

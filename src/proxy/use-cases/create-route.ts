@@ -2,16 +2,19 @@
  * POST {basePath}/payments: `{orderId, method}` in, `{payment, token}` out. The shop prices the order; the
  * upstream body is built from that answer and the configuration alone. Which payment the request gets (the
  * order's pending one again, a 409 once paid, or a new one) is the ledger's decision under the order's lease
- * (ledger/order-payments.ts); this route reads, checks, prices and answers. Read top to bottom, a create is:
+ * (ledger/order-payments.ts); this route reads, checks, prices and answers. A create for a new order goes
+ * through these files, each entered once and only forward (`node bench/create-walk.mjs` measures it):
  *
- * 1. the router (create-proxy.ts) picks this route;
- * 2. the body's fields are read (http/json-body.ts);
- * 3. the client's and the order's create rate is counted (http/rate-limit.ts);
- * 4. the shop prices the order (its `resolveOrder`, checked here);
- * 5. the ledger finds the order's payment or, under the order's lease, has one made (ledger/order-payments.ts);
- * 6. which is made at the service (create-upstream.ts, through infrastructure/upstream-client.ts);
- * 7. and recorded, published and announced (ledger/ledger.ts);
- * 8. the token is issued (http/payment-token.ts) and the answer written.
+ * 1. create-proxy.ts, the router, picks this route (the HTTP edge adds CORS and the client's address);
+ * 2. this route reads the body (http/json-body.ts), counts the create rate (http/rate-limit.ts) and has the shop
+ *    price the order (its `resolveOrder`, checked here);
+ * 3. ledger/order-payments.ts finds the order's open payment or, under the order's lease
+ * 4. (ledger/orders.ts), has a new one made
+ * 5. at the service (create-upstream.ts)
+ * 6. and recorded by the ledger (ledger/ledger.ts), which completes the record with a status call (the create
+ *    answer has no expiry), merges what the service said (7. ledger/payment-view-mapper.ts) where the
+ *    transition table lets it (8. ledger/transitions.ts), and announces it (9. ledger/outbox.ts);
+ * then this route issues the token (http/payment-token.ts) and writes the answer (http/payment-answer.ts).
  */
 import { isPositiveAmount, normalizeAmount } from '../../shared/money.js';
 import { orderIdProblem } from '../../shared/order-id.js';
@@ -20,8 +23,9 @@ import { jsonAnswer, ProxyError } from '../http/errors.js';
 import { asFetchRequest, type Answer, type ProxyRequest } from '../http/exchange.js';
 import { readJsonFields, requireText } from '../http/json-body.js';
 import { enforceRate } from '../http/rate-limit.js';
-import { toPaymentView, type CreateContext } from '../ledger/payment-view-mapper.js';
-import { withQrMatrix } from './qr-matrix-answer.js';
+import { toPaymentView } from '../http/payment-answer.js';
+import type { CreateContext } from '../ledger/payment-view-mapper.js';
+import { withQrMatrix } from '../http/qr-matrix-answer.js';
 
 const MAX_ORDER_TOKEN_CHARS = 4096;
 

@@ -1,10 +1,10 @@
 /**
  * Creating the payment at the service, once. The body holds the shop's price, the configured merchant and
  * callback URL and the shop's return URL when it gives one, nothing from the browser but the order id and the
- * method; it is checked against the strict request schema before it leaves. When the create ends without an answer (timeout, dropped connection, a 5xx or
- * a garbled answer) the payment may exist all the same, so the order is looked up at the service before
- * anything else; a create is never repeated blindly. What it answers is recorded by the ledger (order-payments.ts),
- * which also marks the order uncertain when no answer came.
+ * method; it is checked against the strict request schema before it leaves. When the create ends without an
+ * answer (timeout, dropped connection, a 5xx or a garbled answer) the payment may exist all the same, so the order
+ * is looked up at the service before anything else; a create is never repeated blindly. What it answers is
+ * recorded by the ledger (order-payments.ts), which also marks the order uncertain when no answer came.
  */
 import { isFinalState } from '../../shared/outcome.js';
 import { createPaymentRequestSchema, describeIssues, type CreateAnswer } from '../../shared/provider-messages.js';

@@ -10,11 +10,11 @@ import type { ProxyContext } from '../context.js';
 import { readableRecord } from './readable-payment.js';
 import { ProxyError } from '../http/errors.js';
 import { channelOf, type PublishedChange } from '../ledger/ledger.js';
-import { isIncomplete, toPaymentView } from '../ledger/payment-view-mapper.js';
+import { isIncomplete, toPaymentView } from '../http/payment-answer.js';
 import { enforceRate, openStreamSlot } from '../http/rate-limit.js';
-import { encodedEvent, lastEventId, SSE_HEADERS, SseWriter } from '../http/sse.js';
+import { encodedEvent, lastEventId, SSE_HEADERS, SseWriter } from '../../shared/event-stream.js';
 import type { StoredView } from '../infrastructure/store.js';
-import { withQrMatrix } from './qr-matrix-answer.js';
+import { withQrMatrix } from '../http/qr-matrix-answer.js';
 
 /** One state of the payment as an event block, ready to write to every stream that has not had it. */
 interface PaymentEvent {

@@ -10,7 +10,7 @@
  * so the element only puts the shopper's last bank in front.
  */
 import { z } from 'zod';
-import { readBody } from '../../server/body.js';
+import { readBody } from '../../shared/body.js';
 import type { Answer } from '../http/exchange.js';
 import { isSbpBankSchema } from '../../shared/qr-payload.js';
 import { describe, jsonAnswer, ProxyError } from '../http/errors.js';

@@ -8,11 +8,11 @@ import type { ProxyContext } from '../context.js';
 import { readableRecord } from './readable-payment.js';
 import { jsonTextAnswer } from '../http/errors.js';
 import { readJsonFields, requireText } from '../http/json-body.js';
-import { isIncomplete, paymentAnswerJson } from '../ledger/payment-view-mapper.js';
+import { isIncomplete, paymentAnswerJson } from '../http/payment-answer.js';
 import { after, type MaybePromise } from '../maybe-async.js';
 import { enforceRate } from '../http/rate-limit.js';
 import type { PaymentRecord } from '../infrastructure/store.js';
-import { answerJsonWithQrMatrix } from './qr-matrix-answer.js';
+import { answerJsonWithQrMatrix } from '../http/qr-matrix-answer.js';
 
 const FIELDS = ['paymentId', 'token'] as const;
 

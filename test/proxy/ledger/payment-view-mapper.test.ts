@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { mergeObservation, paymentAnswerJson, toPaymentView } from '../../../src/proxy/ledger/payment-view-mapper.js';
+import { paymentAnswerJson, toPaymentView } from '../../../src/proxy/http/payment-answer.js';
+import { mergeObservation } from '../../../src/proxy/ledger/payment-view-mapper.js';
 
 const context = { orderId: 'A-1', method: 'sbp', amount: '250.00', currency: 'RUB' };
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { encodedEvent, MAX_UNREAD_BYTES, SseWriter } from '../../../src/proxy/http/sse.js';
+import { encodedEvent, MAX_UNREAD_BYTES, SseWriter } from '../../../src/shared/event-stream.js';
 import { setup, until } from '../harness.js';
 import { SseReader } from '../sse-reader.js';
 

@@ -2,7 +2,9 @@
  * Shares one piece of work among everyone who asks for the same key at about the same time: callers that arrive
  * while it runs get its promise, and so do callers within `windowMs` after it succeeded. A hundred browsers
  * polling one payment make one status call to the service. A failure is shared by those already waiting but is
- * not kept, so the next caller tries again.
+ * not kept, so the next caller tries again. The caller asks for shared work first and, when there is none,
+ * starts the work itself and hands its promise over: the work never runs from here, so reading a caller never
+ * means following a callback through this file and back.
  */
 import type { Clock } from '../../shared/clock.js';
 
@@ -21,22 +23,28 @@ export class Coalescer {
     private readonly maxKeys = 10_000,
   ) {}
 
-  /** `windowMs` 0: share only work in flight, for a caller that must not act on an answer from before it asked. */
-  run(key: string, work: () => Promise<void>, windowMs = this.windowMs): Promise<void> {
+  /**
+   * The work for `key` in flight, or done within `windowMs`; undefined when the caller should do it (and hand it
+   * to `track`). `windowMs` 0: work in flight only, for a caller that must not act on an answer from before it asked.
+   */
+  shared(key: string, windowMs = this.windowMs): Promise<void> | undefined {
     const existing = this.#flights.get(key);
-    if (existing && (existing.doneAt === undefined || this.clock.now() - existing.doneAt < windowMs)) {
-      return existing.promise;
-    }
-    const flight: Flight = { promise: Promise.resolve() };
-    flight.promise = (async () => {
-      try {
-        await work();
+    if (existing && (existing.doneAt === undefined || this.clock.now() - existing.doneAt < windowMs)) return existing.promise;
+    return undefined;
+  }
+
+  /** Shares `work`, which the caller has just started, with whoever asks for `key` while it runs and within the window after. */
+  track(key: string, work: Promise<void>): Promise<void> {
+    const flight: Flight = { promise: work };
+    flight.promise = work.then(
+      () => {
         flight.doneAt = this.clock.now();
-      } catch (error) {
+      },
+      (error: unknown) => {
         if (this.#flights.get(key) === flight) this.#flights.delete(key);
         throw error;
-      }
-    })();
+      },
+    );
     this.#flights.delete(key);
     this.#flights.set(key, flight);
     this.#prune();
@@ -58,24 +66,5 @@ export class Coalescer {
       if (stale || this.#flights.size > this.maxKeys) this.#flights.delete(key);
       else if (this.#flights.size <= this.maxKeys) break;
     }
-  }
-}
-
-/**
- * Runs work for one key after the previous work for that key has finished (within this process), so that two
- * clicks on the same order are handled one after the other and the second finds the first one's payment.
- */
-export class KeyedQueue {
-  readonly #tails = new Map<string, Promise<unknown>>();
-
-  run<T>(key: string, work: () => Promise<T>): Promise<T> {
-    const previous = this.#tails.get(key) ?? Promise.resolve();
-    const result = previous.catch(() => {}).then(work);
-    const tail = result.catch(() => {});
-    this.#tails.set(key, tail);
-    void tail.then(() => {
-      if (this.#tails.get(key) === tail) this.#tails.delete(key);
-    });
-    return result;
   }
 }

@@ -1,10 +1,11 @@
 /**
- * The ledger's own marks for the operator's console, beside the payment's view: lines of its timeline (each
- * state with where it came from, each announcement attempt with its answer) and the mark of a second paid
- * payment of an order. Used by the ledger and its outbox; a store without the console operations keeps no
- * timeline, and a line that could not be stored never fails the payment's own work.
+ * The marks the operator's console reads beside a payment's view, written to the store: lines of its timeline
+ * (each state with where it came from, each announcement attempt with its answer) and the mark of a second paid
+ * payment of an order. Written by the ledger and its outbox (a store write each, so it lives with the store); a
+ * store without the console operations keeps no timeline, and a line that could not be stored never fails the
+ * payment's own work.
  */
-import type { HistoryEntry } from '../infrastructure/console-store.js';
+import type { HistoryEntry } from './console-store.js';
 import type { ResolvedOptions } from '../options.js';
 
 export async function appendHistory(options: ResolvedOptions, paymentId: string, entry: HistoryEntry): Promise<void> {

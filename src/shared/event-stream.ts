@@ -1,5 +1,7 @@
 /**
- * Server-sent events over a plain ReadableStream, so that any Fetch runtime can serve them. An event block is
+ * Server-sent events over a plain ReadableStream, so that any Fetch runtime can serve them. Shared by the proxy,
+ * whose event route writes them, and the node adapter, which may write them to its sockets itself: the one
+ * place the format and the sink both follow, so neither reaches into the other. An event block is
  * formatted and encoded once (encodedEvent) for every stream it goes to; one writer per stream writes it, and
  * comment lines, and turns every write after the stream ended (the browser left, the payment became final) into
  * a no-op instead of an exception.

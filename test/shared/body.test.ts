@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { BodyTooLargeError, isJsonRequest, parseJsonBytes, readBody } from '../../src/server/body.js';
+import { BodyTooLargeError, isJsonRequest, parseJsonBytes, readBody } from '../../src/shared/body.js';
 
 const post = (body: BodyInit, headers: Record<string, string> = {}) =>
   new Request('http://localhost/x', { method: 'POST', body, headers, duplex: 'half' } as RequestInit);

@@ -4,7 +4,7 @@
  * returned untouched, because signatures are computed over exactly these bytes.
  */
 
-import { concatBytes } from '../shared/bytes.js';
+import { concatBytes } from './bytes.js';
 
 export class BodyTooLargeError extends Error {
   readonly status = 413;

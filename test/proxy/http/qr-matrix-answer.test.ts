@@ -1,11 +1,11 @@
 /**
- * The QR's module matrix in the proxy's answers (use-cases/qr-matrix-answer.ts): read back with a QR reader, it
+ * The QR's module matrix in the proxy's answers (http/qr-matrix-answer.ts): read back with a QR reader, it
  * is exactly the payment's `qr`, in the create answer, the status answer and the event stream, over real HTTP to
  * the real sandbox. A text no QR can hold gets no matrix and no error (at unit level: a long order id reaches the
  * link percent-encoded, which the encoder packs small); the encoded texts are kept in a bounded map.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { QrMatrixCache, answerJsonWithQrMatrix, withQrMatrix } from '../../../src/proxy/use-cases/qr-matrix-answer.js';
+import { QrMatrixCache, answerJsonWithQrMatrix, withQrMatrix } from '../../../src/proxy/http/qr-matrix-answer.js';
 import { decoded } from '../../support/read-qr-matrix.js';
 import { type Live, startLive } from '../sandbox-harness.js';
 import { SseReader } from '../sse-reader.js';
