@@ -137,7 +137,11 @@ describe('the PostgreSQL store when the database goes away', () => {
     await admin`ALTER SYSTEM SET default_transaction_read_only = on`;
     await admin`SELECT pg_reload_conf()`;
     try {
-      await eventually(async () => (await live.create('PG-RO-2')).status === 500, 5_000, 'a write refused');
+      // The reload reaches each database session a moment later: a create in that moment may take the order's lease
+      // and create at the service before its next write is refused. A probe order waits for the refusal, so that
+      // the order under test meets a database that is read-only from its first write.
+      await eventually(async () => (await live.create('PG-RO-probe')).status === 500, 5_000, 'a write refused');
+      expect((await live.create('PG-RO-2')).status).toBe(500);
       expect(log.join('\n')).toMatch(/the database is read-only .*point PAYIN_STORE_URL at the primary \(25006\)/);
       expect(paymentsOfOrder(live, 'PG-RO-2')).toEqual([]);
     } finally {
