@@ -11,11 +11,11 @@ import {
   type ConsoleFilter,
   type ConsoleStore,
   decodeCursor,
-  encodeCursor,
   HISTORY_LIMIT,
   type HistoryEntry,
   type PaymentPage,
   type PaymentQuery,
+  pageOf,
 } from '../proxy/infrastructure/console-store.js';
 import type { PaymentRecord } from '../proxy/infrastructure/store.js';
 
@@ -66,10 +66,12 @@ export class PostgresConsole implements ConsoleStore {
         WHERE ${filterSql(sql, query.filter, query.now)} ${byOrder} ${from}
         ORDER BY listed_at DESC, id DESC LIMIT ${query.limit + 1}`;
     });
-    const page = rows.slice(0, query.limit);
-    const payments = page.map((row) => JSON.parse(row.json) as PaymentRecord);
-    const last = page[page.length - 1];
-    return rows.length > query.limit && last ? { payments, next: encodeCursor(Number(last.listed_at), String(last.id)) } : { payments };
+    return pageOf(
+      rows,
+      query.limit,
+      (row) => ({ listedAt: Number(row.listed_at), id: String(row.id) }),
+      (row) => JSON.parse(row.json) as PaymentRecord,
+    );
   }
 
   async countPayments(now: number): Promise<Record<ConsoleFilter, number>> {

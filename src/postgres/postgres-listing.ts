@@ -6,7 +6,7 @@
  * rather than a SQL copy of it: a timestamp SQL would read differently (or refuse) lists the payment the same.
  */
 import type { TransactionSql } from 'postgres';
-import { listingOf } from '../proxy/infrastructure/console-store.js';
+import { listingOf, tagOf } from '../proxy/infrastructure/console-store.js';
 import type { PaymentRecord } from '../proxy/infrastructure/store.js';
 
 export interface ListingColumns {
@@ -21,11 +21,10 @@ export interface ListingColumns {
 
 export function listingColumns(record: PaymentRecord): ListingColumns {
   const { listedAt, expiresAt, tags } = listingOf(record);
-  const outcome = tags.find((t) => t !== 'all' && t !== 'late' && t !== 'second');
   return {
     listed_at: listedAt,
     order_id: record.view.orderId,
-    tag: record.view.final ? (outcome ?? record.view.outcome) : 'open',
+    tag: tagOf(record),
     late: tags.includes('late'),
     second: tags.includes('second'),
     expires_at: expiresAt ?? null,

@@ -24,6 +24,7 @@ import {
   listingOf,
   type PaymentPage,
   type PaymentQuery,
+  zeroCounts,
 } from '../proxy/infrastructure/console-store.js';
 import type { PaymentRecord } from '../proxy/infrastructure/store.js';
 import { INDEX_PAYMENT, runScript } from './lua-scripts.js';
@@ -106,7 +107,7 @@ export class RedisConsole {
   }
 
   async counts(now: number): Promise<Record<ConsoleFilter, number>> {
-    const counts = Object.fromEntries(CONSOLE_FILTERS.map((f) => [f, 0])) as Record<ConsoleFilter, number>;
+    const counts = zeroCounts();
     const pipeline = this.redis.pipeline();
     const indexed = CONSOLE_FILTERS.filter((f) => f !== 'stuck' && f !== 'failing');
     for (const filter of indexed) pipeline.zcard(`${this.prefix}list:${filter}`);

@@ -7,14 +7,15 @@
 import {
   type AuditEntry,
   type ConsoleFilter,
-  CONSOLE_FILTERS,
   decodeCursor,
-  encodeCursor,
   HISTORY_LIMIT,
   type HistoryEntry,
   listingOf,
   type PaymentPage,
   type PaymentQuery,
+  pageOf,
+  tagOf,
+  zeroCounts,
 } from '../proxy/infrastructure/console-store.js';
 import type { PaymentRecord } from '../proxy/infrastructure/store.js';
 import type { SqliteConnection, SqliteStatement, SqliteValue } from './sqlite-driver.js';
@@ -25,8 +26,7 @@ type Row = Record<string, unknown>;
 /** listed_at, order_id, tag, late, second, expires_at: in this order in the payments statements. */
 export function listingColumns(record: PaymentRecord): [number, string, string, number, number, number | null] {
   const { listedAt, expiresAt, tags } = listingOf(record);
-  const tag = record.view.final ? (tags.find((t) => t !== 'all' && t !== 'late' && t !== 'second') ?? record.view.outcome) : 'open';
-  return [listedAt, record.view.orderId, tag, tags.includes('late') ? 1 : 0, tags.includes('second') ? 1 : 0, expiresAt ?? null];
+  return [listedAt, record.view.orderId, tagOf(record), tags.includes('late') ? 1 : 0, tags.includes('second') ? 1 : 0, expiresAt ?? null];
 }
 
 const FILTER_SQL: Record<ConsoleFilter, string> = {
@@ -89,15 +89,16 @@ export class SqliteConsole {
       statement = this.#db.prepare(sql);
       this.#lists.set(sql, statement);
     }
-    const rows = statement.all(...params) as Row[];
-    const page = rows.slice(0, query.limit);
-    const payments = page.map((row) => JSON.parse(String(row.record)) as PaymentRecord);
-    const last = page[page.length - 1];
-    return rows.length > query.limit && last ? { payments, next: encodeCursor(Number(last.listed_at), String(last.id)) } : { payments };
+    return pageOf(
+      statement.all(...params) as Row[],
+      query.limit,
+      (row) => ({ listedAt: Number(row.listed_at), id: String(row.id) }),
+      (row) => JSON.parse(String(row.record)) as PaymentRecord,
+    );
   }
 
   counts(now: number): Record<ConsoleFilter, number> {
-    const counts = Object.fromEntries(CONSOLE_FILTERS.map((f) => [f, 0])) as Record<ConsoleFilter, number>;
+    const counts = zeroCounts();
     for (const row of this.#sql.countTags!.all() as Row[]) {
       const tag = String(row.tag) as ConsoleFilter;
       if (Object.hasOwn(counts, tag)) counts[tag] += Number(row.n);

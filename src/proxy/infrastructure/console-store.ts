@@ -13,7 +13,7 @@
  * record alone (`listingOf`), so a store can index them when the record is written.
  */
 import { parseTimestamp } from '../../shared/timestamps.js';
-import type { ConsoleFilter, ConsoleStore, PaymentRecord } from './store.js';
+import { CONSOLE_FILTERS, type ConsoleFilter, type ConsoleStore, type PaymentPage, type PaymentRecord } from './store.js';
 
 export { CONSOLE_FILTERS } from './store.js';
 export type { AuditEntry, ConsoleFilter, ConsoleStore, HistoryEntry, PaymentPage, PaymentQuery } from './store.js';
@@ -52,6 +52,16 @@ export function listingOf(record: PaymentRecord): Listing {
   return expiresAt === undefined ? { listedAt, tags } : { listedAt, expiresAt, tags };
 }
 
+/** The record's one outcome filter: `open` until it is final, then its outcome (the SQL stores' `tag` column). */
+export function tagOf(record: PaymentRecord): string {
+  return record.view.final ? record.view.outcome : 'open';
+}
+
+/** Every filter at 0: the counts a store adds to. */
+export function zeroCounts(): Record<ConsoleFilter, number> {
+  return Object.fromEntries(CONSOLE_FILTERS.map((f) => [f, 0])) as Record<ConsoleFilter, number>;
+}
+
 /** True when the payment counts as stuck at `now`. */
 export function isStuck(record: PaymentRecord, now: number): boolean {
   const expiresAt = parseTimestamp(record.view.expiresAt);
@@ -72,6 +82,24 @@ export function decodeCursor(cursor: string | undefined): { listedAt: number; id
     // fall through: a cursor the store did not write
   }
   throw new RangeError('not a cursor this store wrote');
+}
+
+/**
+ * The page of a listing from the `limit + 1` rows a store read after the cursor, newest first: the extra row only
+ * says that there is a next page, whose cursor is the last listed row's place.
+ */
+export function pageOf<T>(
+  rows: T[],
+  limit: number,
+  placeOf: (row: T) => { listedAt: number; id: string },
+  recordOf: (row: T) => PaymentRecord,
+): PaymentPage {
+  const page = rows.slice(0, limit);
+  const last = page[page.length - 1];
+  const payments = page.map(recordOf);
+  if (rows.length <= limit || last === undefined) return { payments };
+  const place = placeOf(last);
+  return { payments, next: encodeCursor(place.listedAt, place.id) };
 }
 
 /** Newest first: a larger listedAt first, then the larger id. */

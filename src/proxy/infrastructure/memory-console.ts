@@ -7,15 +7,15 @@ import {
   type AuditEntry,
   compareListed,
   type ConsoleFilter,
-  CONSOLE_FILTERS,
   decodeCursor,
-  encodeCursor,
   HISTORY_LIMIT,
   type HistoryEntry,
   isStuck,
   listingOf,
   type PaymentPage,
   type PaymentQuery,
+  pageOf,
+  zeroCounts,
 } from './console-store.js';
 import type { PaymentRecord } from './store.js';
 
@@ -37,14 +37,16 @@ export function listScanned(records: Iterable<PaymentRecord>, failing: ReadonlyS
     rows.push({ place, record });
   }
   rows.sort((a, b) => compareListed(a.place, b.place));
-  const page = rows.slice(0, query.limit);
-  const last = page[page.length - 1];
-  const payments = page.map((row) => row.record);
-  return rows.length > query.limit && last ? { payments, next: encodeCursor(last.place.listedAt, last.place.id) } : { payments };
+  return pageOf(
+    rows,
+    query.limit,
+    (row) => row.place,
+    (row) => row.record,
+  );
 }
 
 export function countScanned(records: Iterable<PaymentRecord>, failing: ReadonlySet<string>, now: number): Record<ConsoleFilter, number> {
-  const counts = Object.fromEntries(CONSOLE_FILTERS.map((f) => [f, 0])) as Record<ConsoleFilter, number>;
+  const counts = zeroCounts();
   for (const record of records) {
     for (const tag of listingOf(record).tags) counts[tag]++;
     if (isStuck(record, now)) counts.stuck++;
