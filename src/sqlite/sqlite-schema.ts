@@ -4,10 +4,14 @@
  * compare-and-set, follow_until for the follow index, final for what is kept for good); orders likewise;
  * the outbox and the announced pairs have a row each.
  */
+import type { PaymentRecord } from '../proxy/infrastructure/store.js';
+import { listingColumns } from './sqlite-console.js';
 import type { SqliteConnection } from './sqlite-driver.js';
 import { inTransaction } from './sqlite-transaction.js';
 
-const MIGRATIONS: readonly string[] = [
+type Migration = string | { sql: string; backfill: (db: SqliteConnection) => void };
+
+const MIGRATIONS: readonly Migration[] = [
   `CREATE TABLE payments (
      id TEXT PRIMARY KEY,
      version INTEGER NOT NULL,
@@ -35,20 +39,16 @@ const MIGRATIONS: readonly string[] = [
    );
    CREATE INDEX outbox_due ON outbox (due_at);
    CREATE TABLE announced (payment_id TEXT NOT NULL, state TEXT NOT NULL, PRIMARY KEY (payment_id, state));`,
-  // The console (console-store.ts): listing columns written with every payment (listingOf), filled in here for
-  // payments written before; each filter is an index walked newest first. Timelines and the audit log.
-  `ALTER TABLE payments ADD COLUMN listed_at INTEGER NOT NULL DEFAULT 0;
+  // The console (console-store.ts): listing columns written with every payment (listingColumns), filled in here
+  // for payments written before, with that same function rather than a SQL copy of it; each filter is an index
+  // walked newest first. Timelines and the audit log.
+  {
+    sql: `ALTER TABLE payments ADD COLUMN listed_at INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE payments ADD COLUMN order_id TEXT NOT NULL DEFAULT '';
    ALTER TABLE payments ADD COLUMN tag TEXT NOT NULL DEFAULT 'open';
    ALTER TABLE payments ADD COLUMN late INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE payments ADD COLUMN second INTEGER NOT NULL DEFAULT 0;
    ALTER TABLE payments ADD COLUMN expires_at INTEGER;
-   UPDATE payments SET
-     listed_at = COALESCE(json_extract(record, '$.listedAt'), updated_at),
-     order_id = COALESCE(json_extract(record, '$.view.orderId'), ''),
-     tag = CASE WHEN json_extract(record, '$.view.final') THEN json_extract(record, '$.view.outcome') ELSE 'open' END,
-     second = json_extract(record, '$.secondPaymentOf') IS NOT NULL,
-     expires_at = CAST(strftime('%s', substr(json_extract(record, '$.view.expiresAt'), 1, 19)) AS INTEGER) * 1000;
    CREATE INDEX payments_listed ON payments (listed_at, id);
    CREATE INDEX payments_by_tag ON payments (tag, listed_at, id);
    CREATE INDEX payments_by_order ON payments (order_id, listed_at, id);
@@ -59,7 +59,24 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX payment_history_of ON payment_history (payment_id, seq);
    CREATE TABLE audit (seq INTEGER PRIMARY KEY AUTOINCREMENT, payment_id TEXT, entry TEXT NOT NULL);
    CREATE INDEX audit_of ON audit (payment_id, seq);`,
+    backfill: backfillListing,
+  },
 ];
+
+/** Rows read and written per round of the back-fill: bounded memory whatever the table holds. */
+const BATCH = 500;
+
+/** Fills the listing columns of every payment, in id order, a batch at a time (inside the migration's transaction). */
+function backfillListing(db: SqliteConnection): void {
+  const read = db.prepare('SELECT id, record FROM payments WHERE id > ? ORDER BY id LIMIT ?');
+  const write = db.prepare('UPDATE payments SET listed_at = ?, order_id = ?, tag = ?, late = ?, second = ?, expires_at = ? WHERE id = ?');
+  for (let after = ''; ; ) {
+    const rows = read.all(after, BATCH);
+    for (const row of rows) write.run(...listingColumns(JSON.parse(String(row.record)) as PaymentRecord), String(row.id));
+    if (rows.length < BATCH) return;
+    after = String(rows[rows.length - 1]!.id);
+  }
+}
 
 /** Brings the file to the newest schema, one migration per transaction. */
 export function migrate(db: SqliteConnection): void {
@@ -69,7 +86,9 @@ export function migrate(db: SqliteConnection): void {
   }
   for (let version = current; version < MIGRATIONS.length; version++) {
     inTransaction(db, () => {
-      db.exec(MIGRATIONS[version]!);
+      const migration = MIGRATIONS[version]!;
+      db.exec(typeof migration === 'string' ? migration : migration.sql);
+      if (typeof migration !== 'string') migration.backfill(db);
       db.exec(`PRAGMA user_version = ${version + 1}`);
     });
   }
