@@ -3,14 +3,9 @@
  * `<listedAt, 15 digits>:<payment id>`, all scored 0, so that ZREVRANGEBYLEX walks it newest first from a cursor's
  * member; a payment's members are moved between the sets by one script after each write of its record
  * (INDEX_PAYMENT, which writes only for the version it was given, so an older writer cannot undo a newer one).
- * Keys, under the store's prefix:
- *   list:<filter>        one sorted set per filter that follows from the record (all, open, paid, late, ...)
- *   list-order:<orderId> the payments of one order
- *   open-expiry          open payments scored by their expiry, for `stuck`
- *   history:<paymentId>  a list of the timeline's JSON entries, oldest first, the newest 200
- *   audit, audit:<id>    lists of audit entries, newest first, kept for good
- * `failing` is read from the outbox itself. An open payment whose record Redis expired (scratch) may stay in the
- * sets until a listing meets it; the listing then drops it, and counts may include it until then.
+ * The keys (the listing sets, timelines, the audit log) are laid out in redis-keys.ts. `failing` is read from the
+ * outbox itself. An open payment whose record Redis expired (scratch) may stay in the sets until a listing meets
+ * it; the listing then drops it, and counts may include it until then.
  */
 import type { Redis } from 'ioredis';
 import {
@@ -28,7 +23,7 @@ import {
 } from '../proxy/infrastructure/console-store.js';
 import type { PaymentRecord } from '../proxy/infrastructure/store.js';
 import { INDEX_PAYMENT, runScript } from './lua-scripts.js';
-import { fromOutboxMember } from './redis-keys.js';
+import { fromOutboxMember, type RedisKeys } from './redis-keys.js';
 
 const member = (listedAt: number, id: string) => `${String(Math.max(0, Math.floor(listedAt))).padStart(15, '0')}:${id}`;
 const placeOf = (m: string) => ({ listedAt: Number(m.slice(0, 15)), id: m.slice(16) });
@@ -38,10 +33,7 @@ const SCAN_LIMIT = 10_000;
 export class RedisConsole {
   constructor(
     private readonly redis: Redis,
-    private readonly prefix: string,
-    private readonly paymentKey: (id: string) => string,
-    private readonly outboxKey: string,
-    private readonly outboxEntryKey: (paymentId: string, state: string) => string,
+    private readonly keys: RedisKeys,
   ) {}
 
   /** Moves the payment's listing members to where its record `version` puts it. */
@@ -50,8 +42,8 @@ export class RedisConsole {
     await runScript(
       this.redis,
       INDEX_PAYMENT,
-      [this.paymentKey(record.view.id)],
-      [record.version, this.prefix, member(listedAt, record.view.id), JSON.stringify(tags), record.view.orderId, expiresAt ?? ''],
+      [this.keys.payment(record.view.id)],
+      [record.version, this.keys.prefix, member(listedAt, record.view.id), JSON.stringify(tags), record.view.orderId, expiresAt ?? ''],
     );
   }
 
@@ -71,12 +63,12 @@ export class RedisConsole {
         return { walked, listed: walked };
       };
     } else {
-      const key = query.orderId === undefined ? `${this.prefix}list:${query.filter}` : `${this.prefix}list-order:${query.orderId}`;
+      const key = query.orderId === undefined ? this.keys.list(query.filter) : this.keys.listOrder(query.orderId);
       nextMembers = async (start) => {
         const walked = await this.redis.zrevrangebylex(key, start === undefined ? '+' : `(${start}`, '-', 'LIMIT', 0, batch);
         if (query.orderId === undefined || query.filter === 'all') return { walked, listed: walked };
         // One order's set, narrowed to the filter: members outside it still move the walk on.
-        const inFilter = await this.#inSet(`${this.prefix}list:${query.filter}`, walked);
+        const inFilter = await this.#inSet(this.keys.list(query.filter), walked);
         return { walked, listed: walked.filter((_, i) => inFilter[i]) };
       };
     }
@@ -110,8 +102,8 @@ export class RedisConsole {
     const counts = zeroCounts();
     const pipeline = this.redis.pipeline();
     const indexed = CONSOLE_FILTERS.filter((f) => f !== 'stuck' && f !== 'failing');
-    for (const filter of indexed) pipeline.zcard(`${this.prefix}list:${filter}`);
-    pipeline.zcount(`${this.prefix}open-expiry`, '-inf', `(${now}`);
+    for (const filter of indexed) pipeline.zcard(this.keys.list(filter));
+    pipeline.zcount(this.keys.openExpiry(), '-inf', `(${now}`);
     const replies = (await pipeline.exec()) ?? [];
     indexed.forEach((filter, i) => {
       counts[filter] = Number(replies[i]?.[1] ?? 0);
@@ -122,45 +114,44 @@ export class RedisConsole {
   }
 
   async appendHistory(paymentId: string, entry: HistoryEntry): Promise<void> {
-    const key = `${this.prefix}history:${paymentId}`;
+    const key = this.keys.history(paymentId);
     await this.redis.multi().rpush(key, JSON.stringify(entry)).ltrim(key, -HISTORY_LIMIT, -1).exec();
   }
 
   async history(paymentId: string): Promise<HistoryEntry[]> {
-    return (await this.redis.lrange(`${this.prefix}history:${paymentId}`, 0, -1)).map((json) => JSON.parse(json) as HistoryEntry);
+    return (await this.redis.lrange(this.keys.history(paymentId), 0, -1)).map((json) => JSON.parse(json) as HistoryEntry);
   }
 
   async appendAudit(entry: AuditEntry): Promise<void> {
     const json = JSON.stringify(entry);
-    const multi = this.redis.multi().lpush(`${this.prefix}audit`, json);
-    if (entry.paymentId !== undefined) multi.lpush(`${this.prefix}audit:${entry.paymentId}`, json);
+    const multi = this.redis.multi().lpush(this.keys.audit(), json);
+    if (entry.paymentId !== undefined) multi.lpush(this.keys.audit(entry.paymentId), json);
     await multi.exec();
   }
 
   async audit(paymentId: string | undefined, limit: number): Promise<AuditEntry[]> {
-    const key = paymentId === undefined ? `${this.prefix}audit` : `${this.prefix}audit:${paymentId}`;
-    return (await this.redis.lrange(key, 0, Math.max(0, limit) - 1)).map((json) => JSON.parse(json) as AuditEntry);
+    return (await this.redis.lrange(this.keys.audit(paymentId), 0, Math.max(0, limit) - 1)).map((json) => JSON.parse(json) as AuditEntry);
   }
 
   async #records(ids: string[]): Promise<(PaymentRecord | undefined)[]> {
     if (ids.length === 0) return [];
     const pipeline = this.redis.pipeline();
-    for (const id of ids) pipeline.hget(this.paymentKey(id), 'record');
+    for (const id of ids) pipeline.hget(this.keys.payment(id), 'record');
     const replies = (await pipeline.exec()) ?? [];
     return replies.map(([, json]) => (typeof json === 'string' ? (JSON.parse(json) as PaymentRecord) : undefined));
   }
 
   async #stuckMembers(now: number): Promise<string[]> {
-    return this.redis.zrangebyscore(`${this.prefix}open-expiry`, '-inf', `(${now}`, 'LIMIT', 0, SCAN_LIMIT);
+    return this.redis.zrangebyscore(this.keys.openExpiry(), '-inf', `(${now}`, 'LIMIT', 0, SCAN_LIMIT);
   }
 
   /** The listing members of payments with an announcement tried and not taken: read off the outbox. */
   async #failingMembers(): Promise<string[]> {
-    const entries = await this.redis.zrange(this.outboxKey, 0, String(SCAN_LIMIT - 1));
+    const entries = await this.redis.zrange(this.keys.outbox(), 0, String(SCAN_LIMIT - 1));
     const pairs = entries.map((entry) => fromOutboxMember(entry));
     const pipeline = this.redis.pipeline();
-    for (const [paymentId, state] of pairs) pipeline.hget(this.outboxEntryKey(paymentId, state), 'attempts');
-    for (const [paymentId] of pairs) pipeline.hget(this.paymentKey(paymentId), 'lm');
+    for (const [paymentId, state] of pairs) pipeline.hget(this.keys.outboxEntry(paymentId, state), 'attempts');
+    for (const [paymentId] of pairs) pipeline.hget(this.keys.payment(paymentId), 'lm');
     const replies = (await pipeline.exec()) ?? [];
     const found = new Set<string>();
     pairs.forEach((_, i) => {
@@ -171,7 +162,7 @@ export class RedisConsole {
   }
 
   async #ofOrder(members: string[], orderId: string): Promise<string[]> {
-    const inOrder = await this.#inSet(`${this.prefix}list-order:${orderId}`, members);
+    const inOrder = await this.#inSet(this.keys.listOrder(orderId), members);
     return members.filter((_, i) => inOrder[i]);
   }
 
@@ -185,8 +176,8 @@ export class RedisConsole {
   /** A member whose record Redis expired leaves every filter's set. */
   async #forget(m: string): Promise<void> {
     const pipeline = this.redis.pipeline();
-    for (const filter of CONSOLE_FILTERS) pipeline.zrem(`${this.prefix}list:${filter}`, m);
-    pipeline.zrem(`${this.prefix}open-expiry`, m);
+    for (const filter of CONSOLE_FILTERS) pipeline.zrem(this.keys.list(filter), m);
+    pipeline.zrem(this.keys.openExpiry(), m);
     await pipeline.exec();
   }
 }

@@ -14,6 +14,8 @@ export const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_KEY_PREFIX = 'payin:';
 
 export interface RedisKeys {
+  /** The prefix itself, for the script that builds the console's listing keys from a payment's filters (INDEX_PAYMENT). */
+  readonly prefix: string;
   /** A string holding the owner of a lease (SET NX PX: it vanishes with its lease). */
   lease(key: string): string;
   /** A string holding the OrderRecord as JSON. */
@@ -32,10 +34,22 @@ export interface RedisKeys {
   counter(key: string): string;
   /** A pub/sub channel; channels are not keys, but sharing the prefix keeps two stores on one Redis apart. */
   channel(name: string): string;
+  // The operator console's (redis-console.ts).
+  /** A sorted set per listing filter that follows from the record (all, open, paid, late, ...). */
+  list(filter: string): string;
+  /** A sorted set of the listing members of one order's payments. */
+  listOrder(orderId: string): string;
+  /** A sorted set of open payments' listing members scored by their expiry, for `stuck`. */
+  openExpiry(): string;
+  /** A list of a payment's timeline entries as JSON, oldest first, the newest 200. */
+  history(paymentId: string): string;
+  /** A list of audit entries as JSON, newest first, kept for good: of one payment, or of all. */
+  audit(paymentId?: string): string;
 }
 
 export function redisKeys(prefix: string): RedisKeys {
   return {
+    prefix,
     lease: (key) => `${prefix}lease:${key}`,
     order: (orderId) => `${prefix}order:${orderId}`,
     payment: (paymentId) => `${prefix}payment:${paymentId}`,
@@ -47,6 +61,12 @@ export function redisKeys(prefix: string): RedisKeys {
     announced: (paymentId, state) => `${prefix}announced:${paymentId}:${encodeURIComponent(state)}`,
     counter: (key) => `${prefix}count:${key}`,
     channel: (name) => `${prefix}events:${name}`,
+    // INDEX_PAYMENT builds the list and list-order keys the same way, in Lua.
+    list: (filter) => `${prefix}list:${filter}`,
+    listOrder: (orderId) => `${prefix}list-order:${orderId}`,
+    openExpiry: () => `${prefix}open-expiry`,
+    history: (paymentId) => `${prefix}history:${paymentId}`,
+    audit: (paymentId) => (paymentId === undefined ? `${prefix}audit` : `${prefix}audit:${paymentId}`),
   };
 }
 

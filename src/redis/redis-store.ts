@@ -59,8 +59,7 @@ export class RedisStore implements ProxyStore, ConsoleStore {
     this.#pubSub = new ChannelMultiplexer(settings.openSubscriber);
     this.#closeTimeoutMs = settings.closeTimeoutMs;
     defineScripts(connection);
-    const keys = this.#keys;
-    this.#console = new RedisConsole(connection, settings.keyPrefix, keys.payment, keys.outbox(), keys.outboxEntry);
+    this.#console = new RedisConsole(connection, this.#keys);
   }
 
   async claim(key: string, owner: string, leaseMs: number): Promise<boolean> {
