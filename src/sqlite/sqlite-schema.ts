@@ -9,6 +9,7 @@ import { listingColumns } from './sqlite-console.js';
 import type { SqliteConnection } from './sqlite-driver.js';
 import { inTransaction } from './sqlite-transaction.js';
 
+/** A migration's statements, and what it fills in with the proxy's own code after them. */
 type Migration = string | { sql: string; backfill: (db: SqliteConnection) => void };
 
 const MIGRATIONS: readonly Migration[] = [

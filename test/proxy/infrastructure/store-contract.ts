@@ -1,6 +1,6 @@
 /**
- * The behaviour every ProxyStore must have, as one suite that each implementation runs (the memory store here,
- * a Redis store later): `describeStoreContract(name, makeStore)`. `makeStore` gets a ManualClock when the store
+ * The behaviour every ProxyStore must have, as one suite that each implementation runs (memory, SQLite, Redis and
+ * PostgreSQL): `describeStoreContract(name, makeStore)`. `makeStore` gets a ManualClock when the store
  * can use one; a store that keeps its own time (Redis) gets real waits instead, through `wait`.
  */
 import { describe, expect, it } from 'vitest';
