@@ -14,7 +14,14 @@
  */
 import type { Sql } from 'postgres';
 import { LocalPubSub } from '../proxy/infrastructure/local-pub-sub.js';
-import type { AuditEntry, ConsoleFilter, HistoryEntry, PaymentPage, PaymentQuery } from '../proxy/infrastructure/console-store.js';
+import type {
+  AuditEntry,
+  ConsoleFilter,
+  ConsoleStore,
+  HistoryEntry,
+  PaymentPage,
+  PaymentQuery,
+} from '../proxy/infrastructure/console-store.js';
 import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/infrastructure/store.js';
 import { PostgresConsole } from './postgres-console.js';
 import { storeError } from './postgres-errors.js';
@@ -31,7 +38,7 @@ export interface PostgresStoreSettings {
   pruneEveryMs?: number;
 }
 
-export class PostgresStore implements ProxyStore {
+export class PostgresStore implements ProxyStore, ConsoleStore {
   readonly #sql: Sql;
   readonly #settings: PostgresStoreSettings;
   readonly #channel: string;
