@@ -82,6 +82,25 @@ describe('SqliteStore across a restart', () => {
     await store.close();
   });
 
+  it('brings a payment of the first schema forward with the listing the console computes: paid after its expiry is late', async (test) => {
+    if (process.versions.bun || process.versions.deno) return test.skip();
+    const path = freshPath();
+    const old = new Database(path);
+    old.exec(FIRST_SCHEMA);
+    old.pragma('user_version = 1');
+    const late = { ...record('old-late', 1, 'finished'), updatedAt: 30, finalAt: Date.UTC(2026, 0, 1, 0, 16) };
+    // An expiry with an offset: 00:15 UTC written as 05:45 in India.
+    late.view = { ...late.view, outcome: 'paid', final: true, expiresAt: '2026-01-01T05:45:00+05:30' };
+    old
+      .prepare('INSERT INTO payments (id, version, record, final, follow_until, updated_at) VALUES (?, 1, ?, 1, NULL, 30)')
+      .run('old-late', JSON.stringify(late));
+    old.close();
+    const store = createSqliteStore({ path, clock: new ManualClock() });
+    const page = await store.listPayments({ filter: 'late', limit: 10, now: Date.UTC(2026, 0, 1, 1) });
+    expect(page.payments.map((p) => p.view.id)).toEqual(['old-late']);
+    await store.close();
+  });
+
   it("runs on this runtime's own SQLite where it has one: bun:sqlite on Bun, node:sqlite on Deno and Node 22.5+", async () => {
     const store = createSqliteStore({ path: ':memory:' });
     const versions = process.versions as { bun?: string; deno?: string; node: string };
