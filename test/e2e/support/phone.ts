@@ -13,7 +13,7 @@ import type { SandboxPayment } from './services.js';
 
 export type PhoneProfile = 'android' | 'iphone';
 
-const USER_AGENTS: Record<PhoneProfile, string> = {
+export const USER_AGENTS: Record<PhoneProfile, string> = {
   android: 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
   iphone:
     'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
