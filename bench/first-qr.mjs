@@ -12,7 +12,7 @@ import { chromium } from 'playwright-core';
 import { CHROME_ARGS, findChrome } from '../test/tools/find-chrome.mjs';
 import { ms, ratio, verdict } from './support/format.mjs';
 import { firstQrPages } from './support/first-qr-pages.mjs';
-import { commandOf, envNumber, report } from './support/section.mjs';
+import { commandOf, envNumber, NO_CHROME, notMeasured, report } from './support/section.mjs';
 import { serve, startStack } from './support/stack.mjs';
 import { median } from './support/stats.mjs';
 
@@ -83,14 +83,7 @@ async function timeToQr(browser, url) {
 
 const chrome = findChrome();
 if (!chrome) {
-  const missing = 'not measured: no Chrome or Chromium (install chromium or set CHROME_PATH)';
-  await report({
-    id: 'first-qr',
-    title: 'Time to QR',
-    note: missing,
-    rows: [{ figure: 'time to QR', value: missing, verdict: 'n/a', command }],
-    raw: {},
-  });
+  await report(notMeasured({ id: 'first-qr', title: 'Time to QR', figure: 'time to QR', command }, NO_CHROME));
   process.exit(0);
 }
 

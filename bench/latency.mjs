@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { chromium } from 'playwright-core';
 import { CHROME_ARGS, findChrome } from '../test/tools/find-chrome.mjs';
 import { ms, verdict } from './support/format.mjs';
-import { commandOf, envNumber, report } from './support/section.mjs';
+import { commandOf, envNumber, NO_CHROME, notMeasured, report } from './support/section.mjs';
 import { at, BASE_PATH, serve, startStack } from './support/stack.mjs';
 import { summarize } from './support/stats.mjs';
 
@@ -112,14 +112,7 @@ async function measure(browser, baseUrl, mode) {
 
 const chrome = findChrome();
 if (!chrome) {
-  const missing = 'not measured: no Chrome or Chromium (install chromium or set CHROME_PATH)';
-  await report({
-    id: 'latency',
-    title: 'Latency in Chromium',
-    note: missing,
-    rows: [{ figure: 'status to screen, time to QR', value: missing, verdict: 'n/a', command }],
-    raw: {},
-  });
+  await report(notMeasured({ id: 'latency', title: 'Latency in Chromium', figure: 'status to screen, time to QR', command }, NO_CHROME));
   process.exit(0);
 }
 

@@ -1,5 +1,5 @@
 // Bundles a snippet with esbuild the way a shop's build would (bundle, minify, ES2022, browser) and measures
-// each output file gzipped at level 9. Nothing is written to disk.
+// each output file gzipped at level 9 (or hands the files over, for a page that serves them). Nothing is written to disk.
 import { gzipSync } from 'node:zlib';
 import { build } from 'esbuild';
 import { at } from './stack.mjs';
@@ -19,8 +19,8 @@ const emptyModules = (names) => ({
   },
 });
 
-/** Bundles `contents` (an ES module); answers the gzip size of its JS and of its CSS (0 when it has none). */
-export async function bundleSnippet(contents, { format = 'iife', external = [], empty = [] } = {}) {
+/** Bundles `contents` (an ES module) as a shop's build would; answers esbuild's output files (JS, and CSS if any). */
+export async function bundleFiles(contents, { format = 'iife', external = [], empty = [] } = {}) {
   const result = await build({
     stdin: { contents, resolveDir: at('.').pathname, loader: 'js' },
     bundle: true,
@@ -35,9 +35,13 @@ export async function bundleSnippet(contents, { format = 'iife', external = [], 
     legalComments: 'none',
     plugins: empty.length ? [emptyModules(empty)] : [],
   });
-  const sizeOf = (ext) =>
-    result.outputFiles.filter((file) => file.path.endsWith(ext)).reduce((sum, file) => sum + gzipSize(file.contents), 0);
-  const rawOf = (ext) =>
-    result.outputFiles.filter((file) => file.path.endsWith(ext)).reduce((sum, file) => sum + file.contents.byteLength, 0);
+  return result.outputFiles;
+}
+
+/** Bundles `contents` (an ES module); answers the gzip size of its JS and of its CSS (0 when it has none). */
+export async function bundleSnippet(contents, options) {
+  const files = await bundleFiles(contents, options);
+  const sizeOf = (ext) => files.filter((file) => file.path.endsWith(ext)).reduce((sum, file) => sum + gzipSize(file.contents), 0);
+  const rawOf = (ext) => files.filter((file) => file.path.endsWith(ext)).reduce((sum, file) => sum + file.contents.byteLength, 0);
   return { js: sizeOf('.js'), css: sizeOf('.css'), jsRaw: rawOf('.js'), cssRaw: rawOf('.css') };
 }

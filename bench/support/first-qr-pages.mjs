@@ -7,8 +7,8 @@
 // qrcode package; the status it polls stays pending. Nothing leaves the machine.
 import { readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
-import { build } from 'esbuild';
 import QRCode from 'qrcode';
+import { bundleFiles } from './bundle.mjs';
 import { at } from './stack.mjs';
 
 const UPI_LINK = 'upi://pay?pa=shop%40okbank&pn=Demo%20Tea%20Shop&am=499.00&cu=INR&tr=bench';
@@ -44,19 +44,8 @@ const ADYEN_START = `(async () => {
 })();`;
 
 async function adyenBundle() {
-  const result = await build({
-    stdin: { contents: ADYEN_UPI, resolveDir: at('.').pathname, loader: 'js' },
-    bundle: true,
-    minify: true,
-    target: 'es2022',
-    platform: 'browser',
-    format: 'iife',
-    outdir: at('bench/.out/').pathname,
-    write: false,
-    logLevel: 'silent',
-    legalComments: 'none',
-  });
-  const file = (ext) => result.outputFiles.find((f) => f.path.endsWith(ext))?.contents ?? new Uint8Array();
+  const files = await bundleFiles(ADYEN_UPI);
+  const file = (ext) => files.find((f) => f.path.endsWith(ext))?.contents ?? new Uint8Array();
   return { js: file('.js'), css: file('.css') };
 }
 

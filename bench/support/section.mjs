@@ -23,6 +23,14 @@ export async function report(section) {
   if (process.send) await new Promise((resolve) => process.send({ type: 'section', section }, () => resolve()));
 }
 
+/** The section of a script that cannot measure on this machine: `why` is its note and its one row's value. */
+export function notMeasured({ id, title, figure, command }, why) {
+  return { id, title, note: why, rows: [{ figure, value: why, verdict: 'n/a', command }], raw: {} };
+}
+
+/** Why a script that drives Chromium measured nothing. */
+export const NO_CHROME = 'not measured: no Chrome or Chromium (install chromium or set CHROME_PATH)';
+
 /** The command line that reruns one script, for the table. */
 export function commandOf(script, env = {}) {
   const vars = Object.entries(env)

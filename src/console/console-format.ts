@@ -1,14 +1,8 @@
-/** Amounts and times in the operator's locale and time zone (the browser's), through Intl. */
-
-export function formatAmount(amount: string, currency: string, locale: string): string {
-  const value = Number(amount);
-  if (!Number.isFinite(value)) return `${amount} ${currency}`;
-  try {
-    return new Intl.NumberFormat(locale, { style: 'currency', currency }).format(value);
-  } catch {
-    return `${amount} ${currency}`;
-  }
-}
+/**
+ * Amounts and times in the operator's locale and time zone (the browser's), through Intl. Amounts as the checkout
+ * writes them for the shopper (widget/format.ts), so that both show a payment's amount alike.
+ */
+export { formatAmount } from '../widget/format.js';
 
 export function formatTime(value: string | number | undefined, locale: string): string {
   if (value === undefined) return '—';

@@ -11,6 +11,7 @@ import { mkdirSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { cspViolations, newContext } from './support/browser.js';
+import { PHONE_SCREEN, USER_AGENTS } from './support/phone.js';
 import { decodeQr } from './support/read-qr.js';
 import { act, pendingPaymentOf } from './support/services.js';
 import { checkoutOnShop, expectPaidAndAnnouncedOnce, waitForScreen } from './support/shopper.js';
@@ -25,12 +26,7 @@ type Part = (typeof PARTS)[number];
 type Method = 'upi' | 'sbp';
 
 // An Android phone: its links open apps by package (a desktop user agent would get no bank links at all).
-const PHONE = {
-  viewport: { width: 375, height: 667 },
-  isMobile: true,
-  hasTouch: true,
-  userAgent: 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
-};
+const PHONE = { viewport: PHONE_SCREEN, isMobile: true, hasTouch: true, userAgent: USER_AGENTS.android };
 const DESKTOP = { viewport: { width: 1100, height: 900 } };
 
 const shows = (page: Page, part: string) => page.locator(`payin-checkout [part~="${part}"]`).count();

@@ -1,7 +1,7 @@
 // Installs Debian packages the test suites need, in one apt-get step (parallel apt calls fight over the dpkg
 // lock, so this runs before any test worker starts). Only as root on a Debian machine; elsewhere the caller
 // prints the command for the user instead. Packages' own services are kept from starting: the tests start
-// their own servers on free loopback ports.
+// their own servers on free loopback ports. Also how a tool is found (an environment variable, then the usual paths).
 import { execFileSync } from 'node:child_process';
 import { existsSync, rmSync, writeFileSync } from 'node:fs';
 
@@ -39,6 +39,19 @@ export function aptInstall(packages) {
   } finally {
     if (ownPolicy) rmSync(POLICY_RC_D, { force: true });
   }
+}
+
+/**
+ * The first of `candidates` that exists, or undefined; the path in the environment variable `envName` first, and
+ * when that is set, only it (a wrong path there is an error, never a silent fallback to another binary).
+ */
+export function findTool(envName, candidates) {
+  const fromEnv = process.env[envName];
+  if (fromEnv) {
+    if (existsSync(fromEnv)) return fromEnv;
+    throw new Error(`${envName} is set to ${fromEnv}, but no file is there.`);
+  }
+  return candidates.find((path) => existsSync(path));
 }
 
 /**

@@ -1,8 +1,7 @@
 // Finds Chrome or Chromium for the browser and end-to-end suites: CHROME_PATH first, then the usual install
 // paths. On a Debian machine without one, running as root, installs Debian's chromium (and says so);
 // elsewhere prints the one command to run and fails. Never a silent skip.
-import { existsSync } from 'node:fs';
-import { ensureTool } from './apt.mjs';
+import { ensureTool, findTool } from './apt.mjs';
 
 const CANDIDATES = [
   '/usr/lib/chromium/chromium', // Debian's binary without the wrapper's shell warning
@@ -15,12 +14,7 @@ const CANDIDATES = [
 ];
 
 export function findChrome() {
-  const fromEnv = process.env.CHROME_PATH;
-  if (fromEnv) {
-    if (existsSync(fromEnv)) return fromEnv;
-    throw new Error(`CHROME_PATH is set to ${fromEnv}, but no file is there.`);
-  }
-  return CANDIDATES.find((path) => existsSync(path));
+  return findTool('CHROME_PATH', CANDIDATES);
 }
 
 /** Returns a Chrome path, installing Debian's chromium when that is possible; throws with advice otherwise. */

@@ -1,18 +1,12 @@
 // Finds Firefox for the cross-browser end-to-end test (WebDriver BiDi through puppeteer-core). FIREFOX_PATH
 // first, then Debian's firefox-esr. On a Debian machine without one, running as root, it is installed by the test
 // command's one apt-get step; elsewhere this throws with the command to run. Never a silent skip.
-import { existsSync } from 'node:fs';
-import { ensureTool } from './apt.mjs';
+import { ensureTool, findTool } from './apt.mjs';
 
 const CANDIDATES = ['/usr/lib/firefox-esr/firefox-esr', '/usr/bin/firefox-esr', '/usr/bin/firefox'];
 
 export function findFirefox() {
-  const fromEnv = process.env.FIREFOX_PATH;
-  if (fromEnv) {
-    if (existsSync(fromEnv)) return fromEnv;
-    throw new Error(`FIREFOX_PATH is set to ${fromEnv}, but no file is there.`);
-  }
-  return CANDIDATES.find((path) => existsSync(path));
+  return findTool('FIREFOX_PATH', CANDIDATES);
 }
 
 export function ensureFirefox() {

@@ -3,6 +3,7 @@
 // first. On a Debian machine without them, as root, the test command's one apt-get step installs both; elsewhere
 // this throws with the command to run. Never a silent skip.
 import { existsSync } from 'node:fs';
+import { findTool } from './apt.mjs';
 
 const DRIVERS = ['/usr/bin/WebKitWebDriver'];
 const XVFB = ['/usr/bin/Xvfb'];
@@ -12,12 +13,7 @@ const ADVICE =
   'or point WEBKIT_DRIVER at a WebKitWebDriver binary (and set DISPLAY, or install Xvfb).';
 
 export function findWebKitDriver() {
-  const fromEnv = process.env.WEBKIT_DRIVER;
-  if (fromEnv) {
-    if (existsSync(fromEnv)) return fromEnv;
-    throw new Error(`WEBKIT_DRIVER is set to ${fromEnv}, but no file is there.`);
-  }
-  return DRIVERS.find((path) => existsSync(path));
+  return findTool('WEBKIT_DRIVER', DRIVERS);
 }
 
 export function findXvfb() {

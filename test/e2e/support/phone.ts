@@ -13,13 +13,29 @@ import type { SandboxPayment } from './services.js';
 
 export type PhoneProfile = 'android' | 'iphone';
 
-const USER_AGENTS: Record<PhoneProfile, string> = {
+export const USER_AGENTS: Record<PhoneProfile, string> = {
   android: 'Mozilla/5.0 (Linux; Android 14; Pixel 7) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Mobile Safari/537.36',
   iphone:
     'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1',
 };
 
 export const PHONE_SCREEN = { width: 375, height: 667 };
+
+/**
+ * In the page, `(phonePage) => void`: sends a tap on an app or bank link (any link that is not a web page) to
+ * `phonePage` with the link appended. Chromium here, and WebKit's suite over WebDriver (webkit/support/iphone.ts).
+ */
+export const CATCH_APP_LINKS = `(phonePage) => window.addEventListener('click', (event) => {
+  const anchor = event.composedPath().find((node) => node instanceof HTMLAnchorElement && node.hasAttribute('href'));
+  if (!anchor) return;
+  const href = anchor.getAttribute('href');
+  // Web pages, and the QR image the element offers to save, open in the browser itself.
+  if (/^(https?|data|blob):/i.test(href) || !/^[a-z][a-z0-9+.-]*:/i.test(href)) return;
+  event.preventDefault();
+  // A phone opens the app with the page still loaded, so what the tap started (copying the phone number)
+  // finishes; leaving the page at once would cut it off. So the app opens a moment later.
+  setTimeout(() => location.assign(phonePage + encodeURIComponent(href)), 150);
+}, true)`;
 
 /** Sends a tap on an app link to the sandbox's phone page; records the element's events and CSP violations (as browser.ts does). */
 function appCatcher(sandboxUrl: string): string {
@@ -33,17 +49,7 @@ function appCatcher(sandboxUrl: string): string {
   document.addEventListener('securitypolicyviolation', (event) => {
     window.__cspViolations.push(event.violatedDirective + ' ' + event.blockedURI);
   });
-  window.addEventListener('click', (event) => {
-    const anchor = event.composedPath().find((node) => node instanceof HTMLAnchorElement && node.hasAttribute('href'));
-    if (!anchor) return;
-    const href = anchor.getAttribute('href');
-    // Web pages, and the QR image the element offers to save, open in the browser itself.
-    if (/^(https?|data|blob):/i.test(href) || !/^[a-z][a-z0-9+.-]*:/i.test(href)) return;
-    event.preventDefault();
-    // A phone opens the app with the page still loaded, so what the tap started (copying the phone number)
-    // finishes; leaving the page at once would cut it off. So the app opens a moment later.
-    setTimeout(() => location.assign(phonePage + encodeURIComponent(href)), 150);
-  }, true);
+  (${CATCH_APP_LINKS})(phonePage);
 })();`;
 }
 

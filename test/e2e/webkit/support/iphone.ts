@@ -6,6 +6,7 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { untilScreen } from '../../support/coming-back.js';
+import { CATCH_APP_LINKS } from '../../support/phone.js';
 import { waitFor } from '../../support/services.js';
 import type { WebDriverSession } from './webdriver.js';
 
@@ -46,19 +47,10 @@ export const elementPayment = (session: WebDriverSession) =>
 
 /**
  * Sends the next tap on an app or bank link (a link that is not a web page) to the sandbox's phone page, a moment
- * later, as a phone opens the app with the page still loaded.
+ * later, as a phone opens the app with the page still loaded (the same catcher as the Chromium phone suite's).
  */
 export async function catchAppLinks(session: WebDriverSession, sandboxUrl: string): Promise<void> {
-  await session.run(
-    `(phonePage) => window.addEventListener('click', (event) => {
-      const anchor = event.composedPath().find((node) => node instanceof HTMLAnchorElement && node.hasAttribute('href'));
-      const href = anchor && anchor.getAttribute('href');
-      if (!href || /^(https?|data|blob):/i.test(href) || !/^[a-z][a-z0-9+.-]*:/i.test(href)) return;
-      event.preventDefault();
-      setTimeout(() => location.assign(phonePage + encodeURIComponent(href)), 150);
-    }, true)`,
-    `${sandboxUrl}/phone?link=`,
-  );
+  await session.run(CATCH_APP_LINKS, `${sandboxUrl}/phone?link=`);
 }
 
 /** Taps an app or bank link in the element and waits for the app (the phone page) to show its payment. */
