@@ -50,10 +50,16 @@ export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {
     const { createPostgresStore } = await import('../postgres/index.js');
     return createPostgresStore({ url: text });
   }
-  // Never echo the value: a database URL may carry a password.
-  throw new TypeError(
-    'PAYIN_STORE_URL must start with sqlite:, redis://, rediss://, postgres://, postgresql:// or memory: (such as sqlite:./payin.db).',
-  );
+  throw new TypeError(STORE_URL_FORMS);
+}
+
+/** What a store URL must look like. Never with the value: a database URL may carry a password. */
+const STORE_URL_FORMS =
+  'PAYIN_STORE_URL must start with sqlite:, redis://, rediss://, postgres://, postgresql:// or memory: (such as sqlite:./payin.db).';
+
+/** Why `url` names no store that storeFromUrl opens, or undefined: for a configuration checked before anything starts. */
+export function storeUrlProblem(url: string): string | undefined {
+  return /^(?:sqlite:.|rediss?:\/\/|postgres(?:ql)?:\/\/|memory:$)/.test(url.trim()) ? undefined : STORE_URL_FORMS;
 }
 
 /** The store URL as a log line may show it: the kind of store and where, never a user name or password. */

@@ -3,7 +3,7 @@
  * renders. Never userId, commission, rate, merchantId or anything secret. This file has no zod on purpose: the
  * widget imports it, and a schema library would cost the script-tag build more bytes than the check it buys.
  */
-import { isFinalOutcome, outcomeOf, type Outcome } from './outcome.js';
+import { isFinalOutcome, outcomeOf, supersededOutcome, type Outcome } from './outcome.js';
 import { isQrModules, type QrModules } from './qr-modules.js';
 
 export type PaymentMethod = string;
@@ -85,12 +85,7 @@ export function readPaymentView(value: unknown): PaymentView | undefined {
   // (`underpaid`), and a payment of a re-priced order (`superseded`). Neither can ever turn into a "paid".
   const derived = outcomeOf(view.state);
   const said = (value as { outcome?: unknown }).outcome;
-  view.outcome =
-    derived === 'paid' && said === 'underpaid'
-      ? 'underpaid'
-      : said === 'superseded' && derived !== 'expired' && derived !== 'failed'
-        ? 'superseded'
-        : derived;
+  view.outcome = said === 'superseded' ? supersededOutcome(derived) : derived === 'paid' && said === 'underpaid' ? 'underpaid' : derived;
   view.final = isFinalOutcome(view.outcome);
   const requisites = {} as Requisites;
   const r = (value as { requisites?: unknown }).requisites;

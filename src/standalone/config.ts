@@ -1,9 +1,10 @@
 /**
  * The standalone server's configuration, from the PAYIN_* variables (or a JSON file of the same names, given
  * with `--config`): the proxy's own settings, the store (SQLite by default), how orders are priced and where
- * webhooks go. PAYIN_STORE_URL takes sqlite:, redis(s)://, postgres(ql):// and memory:. Every mistake is reported at once, naming the variable, before anything listens; a secret is
- * never echoed.
+ * webhooks go. PAYIN_STORE_URL takes sqlite:, redis(s)://, postgres(ql):// and memory:. Every mistake is reported
+ * at once, naming the variable, before anything listens; a secret is never echoed.
  */
+import { storeUrlProblem } from '../server/store-url.js';
 import type { Pricing } from './shop-backend.js';
 
 export interface StandaloneConfig {
@@ -65,10 +66,8 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
     if (url && !/^https?:\/\//.test(url)) problems.push(`${name} must be an http(s) URL`);
   }
   const storeUrl = value('PAYIN_STORE_URL') ?? value('PAYIN_REDIS_URL') ?? 'sqlite:./payin.db';
-  // Checked here, before anything listens; never echoed, as a database URL may carry a password.
-  if (!/^(?:sqlite:.|rediss?:\/\/|postgres(?:ql)?:\/\/|memory:$)/.test(storeUrl)) {
-    problems.push('PAYIN_STORE_URL must start with sqlite:, redis://, rediss://, postgres:// or postgresql://, or be memory:');
-  }
+  const storeProblem = storeUrlProblem(storeUrl);
+  if (storeProblem) problems.push(storeProblem);
   const consoleToken = value('PAYIN_CONSOLE_TOKEN');
   if (consoleToken && consoleToken.length < 16)
     problems.push('PAYIN_CONSOLE_TOKEN must be at least 16 characters (a random one: openssl rand -base64 24)');

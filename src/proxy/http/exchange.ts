@@ -1,38 +1,16 @@
 /**
- * The request and answer the proxy's routes work on. A Fetch `Request` is a ProxyRequest and an Answer becomes a
- * `Response` in one call, so the proxy serves every Fetch runtime unchanged. The node adapter hands a lighter
- * request of its own and writes the answer to the socket as it is (server/plain-exchange.ts, its side of the same
- * shapes): the two meet through the `Symbol.for` keys below and the shapes alone, so that the proxy, which runs
- * everywhere, imports nothing of the node adapter and the adapter nothing of the proxy.
+ * The request and answer the proxy's routes work on, and the proxy's helpers over them. The shapes and the
+ * `Symbol.for` keys are the contract the node adapter serves too (shared/exchange.ts), so the proxy, which runs
+ * everywhere, imports nothing of the node adapter and the adapter nothing of the proxy. A Fetch `Request` is a
+ * ProxyRequest and an Answer becomes a `Response` in one call, so the proxy serves every Fetch runtime unchanged.
  */
 
-/** What the proxy reads of a request. A Fetch Request has all of it. */
-export interface ProxyRequest {
-  readonly method: string;
-  readonly url: string;
-  /** The URL's path, where the request knows it without a parse (the node adapter's light request does). */
-  readonly pathname?: string;
-  readonly headers: { get(name: string): string | null };
-  readonly signal: AbortSignal;
-  readonly body: ReadableStream<Uint8Array> | null;
-  readonly bodyUsed: boolean;
-}
+import { AS_FETCH_REQUEST, type Answer, type PlainRequest } from '../../shared/exchange.js';
 
-/** An answer: a status, its headers (lower-case names) and a body that is text, bytes, a stream or nothing. */
-export interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  body: string | Uint8Array<ArrayBuffer> | ReadableStream<Uint8Array> | null;
-}
+export { PLAIN_HANDLER, type Answer, type PlainHandler } from '../../shared/exchange.js';
 
-/** Where the proxy keeps the plain form of itself, for an adapter that knows the key. */
-export const PLAIN_HANDLER = Symbol.for('payin-checkout.plainHandler');
-
-/** An answer that is ready at once is handed back as it is, so the adapter can write it without a promise. */
-export type PlainHandler = (request: ProxyRequest, clientAddress: string | undefined) => Answer | Promise<Answer>;
-
-/** How a light request builds the Fetch Request that code outside the package may ask for. */
-const AS_FETCH_REQUEST = Symbol.for('payin-checkout.asFetchRequest');
+/** What the proxy reads of a request (the shared PlainRequest). A Fetch Request has all of it. */
+export type ProxyRequest = PlainRequest;
 
 /** The request as a Fetch Request (for the shop's `resolveOrder` and `clientId`): itself when it is one. */
 export function asFetchRequest(request: ProxyRequest): Request {

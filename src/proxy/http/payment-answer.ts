@@ -23,11 +23,13 @@ export function toPaymentView(view: StoredView, now: number): PaymentView {
 /**
  * `{"payment": toPaymentView(view, now)}` as JSON text, written without the copy: the stored view's own JSON
  * with the time appended, which is what JSON.stringify writes for the copy (its keys in the same order). It
- * answers every status poll.
+ * answers every status poll. `qrMatrixJson`, the JSON of the QR's modules (http/qr-matrix-answer.ts), is added
+ * as the payment's last member, `"qrMatrix"`.
  */
-export function paymentAnswerJson(view: StoredView, now: number): string {
+export function paymentAnswerJson(view: StoredView, now: number, qrMatrixJson?: string): string {
   if (!view.createdAt || !view.expiresAt) throw expiryNotKnown();
-  return `{"payment":${viewJsonOpen(view)},"serverTime":"${toIso(now)}"}}`;
+  const matrix = qrMatrixJson === undefined ? '' : `,"qrMatrix":${qrMatrixJson}`;
+  return `{"payment":${viewJsonOpen(view)},"serverTime":"${toIso(now)}"${matrix}}}`;
 }
 
 /** The JSON of frozen views (the memory store's, which every read of one version shares), without its closing brace. */

@@ -66,13 +66,7 @@ export function withQrMatrix<V extends { qr?: string }>(view: V, cache = shared)
   return entry ? { ...view, qrMatrix: entry.modules } : view;
 }
 
-/**
- * `answerJson`, the JSON text `{"payment":{...}}` of `view` (as payment-view-mapper's paymentAnswerJson writes
- * it, without a copy of the view), with `"qrMatrix"` added as the payment's last member.
- */
-export function answerJsonWithQrMatrix(answerJson: string, view: { qr?: string }, cache = shared): string {
-  const entry = view.qr === undefined ? undefined : cache.get(view.qr);
-  if (!entry) return answerJson;
-  if (!answerJson.endsWith('}}')) throw new Error('not a {"payment":{...}} answer');
-  return `${answerJson.slice(0, -2)},"qrMatrix":${entry.json}}}`;
+/** The JSON text of the matrix of `qr`, for an answer written as text (payment-answer.ts's paymentAnswerJson). */
+export function qrMatrixJson(qr: string | undefined, cache = shared): string | undefined {
+  return qr === undefined ? undefined : cache.get(qr)?.json;
 }

@@ -127,7 +127,7 @@ export class Ledger {
       const view = current && supersede(current.view);
       if (!current || !view) return;
       const next = this.#next(current, view);
-      if (await store.putPayment(next, current.version)) {
+      if (await this.#write(next, current.version)) {
         logger.info('the order was re-priced: its open payment is superseded', { paymentId, orderId: view.orderId });
         await this.#recorded(next, 'create', current.view);
         return;

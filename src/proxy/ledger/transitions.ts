@@ -7,7 +7,7 @@
  * service adds tomorrow is `checking` (shared/outcome.ts), so it can neither undo a final state nor be undone by
  * a late `pending`.
  */
-import { isFinalOutcome, outcomeOf } from '../../shared/outcome.js';
+import { stateRank } from '../../shared/outcome.js';
 import type { StoredView } from '../infrastructure/store.js';
 
 export type Stage = 'created' | 'waiting' | 'checking' | 'final';
@@ -20,11 +20,11 @@ const MAY_FOLLOW: Record<Stage, readonly Stage[]> = {
   final: [],
 };
 
+/** The stages in the order of stateRank, the ranking the widget also uses to drop a stale answer. */
+const STAGES: readonly Stage[] = ['created', 'waiting', 'checking', 'final'];
+
 export function stageOf(state: string): Stage {
-  const outcome = outcomeOf(state);
-  if (isFinalOutcome(outcome)) return 'final';
-  if (outcome === 'waiting') return state === 'created' ? 'created' : 'waiting';
-  return 'checking';
+  return STAGES[stateRank(state)]!;
 }
 
 /**

@@ -12,7 +12,7 @@ import { isIncomplete, paymentAnswerJson } from '../http/payment-answer.js';
 import { after, type MaybePromise } from '../maybe-async.js';
 import { enforceRate } from '../http/rate-limit.js';
 import type { PaymentRecord } from '../infrastructure/store.js';
-import { answerJsonWithQrMatrix } from '../http/qr-matrix-answer.js';
+import { qrMatrixJson } from '../http/qr-matrix-answer.js';
 
 const FIELDS = ['paymentId', 'token'] as const;
 
@@ -37,5 +37,5 @@ async function refreshed(ctx: ProxyContext, paymentId: string, record: PaymentRe
 }
 
 function answerOf(record: PaymentRecord, ctx: ProxyContext): Answer {
-  return jsonTextAnswer(200, answerJsonWithQrMatrix(paymentAnswerJson(record.view, ctx.options.clock.now()), record.view));
+  return jsonTextAnswer(200, paymentAnswerJson(record.view, ctx.options.clock.now(), qrMatrixJson(record.view.qr)));
 }

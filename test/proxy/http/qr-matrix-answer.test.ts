@@ -5,7 +5,9 @@
  * link percent-encoded, which the encoder packs small); the encoded texts are kept in a bounded map.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { QrMatrixCache, answerJsonWithQrMatrix, withQrMatrix } from '../../../src/proxy/http/qr-matrix-answer.js';
+import { paymentAnswerJson } from '../../../src/proxy/http/payment-answer.js';
+import { QrMatrixCache, qrMatrixJson, withQrMatrix } from '../../../src/proxy/http/qr-matrix-answer.js';
+import type { StoredView } from '../../../src/proxy/infrastructure/store.js';
 import { decoded } from '../../support/read-qr-matrix.js';
 import { type Live, startLive } from '../sandbox-harness.js';
 import { SseReader } from '../sse-reader.js';
@@ -67,8 +69,7 @@ describe('qr-matrix-answer', () => {
     const cache = new QrMatrixCache(4);
     const view = { id: 'p', qr: tooLong };
     expect(withQrMatrix(view, cache)).toEqual(view);
-    const json = JSON.stringify({ payment: view });
-    expect(answerJsonWithQrMatrix(json, view, cache)).toBe(json);
+    expect(qrMatrixJson(view.qr, cache)).toBeUndefined();
   });
 
   it('gives a view without qr no matrix', () => {
@@ -77,8 +78,8 @@ describe('qr-matrix-answer', () => {
   });
 
   it('adds the matrix as the payment member of a status answer, which stays JSON', () => {
-    const view = { id: 'p', qr: 'upi://pay?pa=a%40b' };
-    const answer = JSON.parse(answerJsonWithQrMatrix(JSON.stringify({ payment: view }), view, new QrMatrixCache(4)));
+    const view = { id: 'p', qr: 'upi://pay?pa=a%40b', createdAt: '2026-01-15T10:00:00.000Z', expiresAt: '2026-01-15T10:15:00.000Z' };
+    const answer = JSON.parse(paymentAnswerJson(view as StoredView, 0, qrMatrixJson(view.qr, new QrMatrixCache(4))));
     expect(Object.keys(answer)).toEqual(['payment']);
     expect(decoded(answer.payment)).toBe(view.qr);
   });
