@@ -126,7 +126,19 @@ describe('examples/', () => {
         const orderId = `EX-${name.replace(/\W/g, '')}-${Date.now()}`;
         const created = await post('/payments', { orderId, method: 'upi' });
         expect(created.status, output()).toBe(201);
-        const { payment, token } = (await created.json()) as { payment: { id: string; qr?: string; qrMatrix?: unknown }; token: string };
+        type Answer = { payment: { id: string; qr?: string; qrMatrix?: unknown }; token: string };
+        const { payment: first, token } = (await created.json()) as Answer;
+        // The sandbox hands out the requisites a moment after the create (as the service does), so the create's
+        // answer may still be `created`: the QR then comes with a status answer, as the widget would poll for it.
+        let payment = first;
+        await until(
+          async () => {
+            if (!payment.qr) payment = ((await (await post('/status', { paymentId: first.id, token })).json()) as Answer).payment;
+            return payment.qr !== undefined;
+          },
+          10_000,
+          `${name} to show the QR`,
+        );
         expect(payment.qr, output()).toMatch(/^upi:\/\/pay\?/);
         expect(decoded(payment), output()).toBe(payment.qr);
         sandbox.act(payment.id, 'pay');
