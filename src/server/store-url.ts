@@ -29,28 +29,40 @@ export function storeWarning(url: string): string | undefined {
     : undefined;
 }
 
-/** The store named by `url`. The memory store only by its exact name, `memory:`: never by a guess or a default. */
+/** The kind of store a URL's scheme names. The scheme in any case (URL schemes are case-insensitive), but the memory store only by its exact name, `memory:`: never by a guess or a default. */
+function kindOf(text: string): 'memory' | 'sqlite' | 'redis' | 'postgres' | undefined {
+  if (text === 'memory:') return 'memory';
+  if (/^sqlite:/i.test(text)) return 'sqlite';
+  if (/^rediss?:\/\//i.test(text)) return 'redis';
+  if (/^postgres(?:ql)?:\/\//i.test(text)) return 'postgres';
+  return undefined;
+}
+
+/** The store named by `url`. */
 export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {}): Promise<ProxyStore> {
   const text = url.trim();
-  if (text === 'memory:') {
-    const { createMemoryStore } = await import('../proxy/index.js');
-    return createMemoryStore({ clock: options.clock });
+  switch (kindOf(text)) {
+    case 'memory': {
+      const { createMemoryStore } = await import('../proxy/index.js');
+      return createMemoryStore({ clock: options.clock });
+    }
+    case 'sqlite': {
+      const path = text.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+      if (!path) throw new TypeError('PAYIN_STORE_URL: sqlite: needs a file, such as sqlite:./payin.db');
+      const { createSqliteStore } = await import('../sqlite/index.js');
+      return createSqliteStore({ path, clock: options.clock });
+    }
+    case 'redis': {
+      const { createRedisStore } = await import('../redis/index.js');
+      return createRedisStore({ url: text });
+    }
+    case 'postgres': {
+      const { createPostgresStore } = await import('../postgres/index.js');
+      return createPostgresStore({ url: text });
+    }
+    default:
+      throw new TypeError(STORE_URL_FORMS);
   }
-  if (text.startsWith('sqlite:')) {
-    const path = text.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
-    if (!path) throw new TypeError('PAYIN_STORE_URL: sqlite: needs a file, such as sqlite:./payin.db');
-    const { createSqliteStore } = await import('../sqlite/index.js');
-    return createSqliteStore({ path, clock: options.clock });
-  }
-  if (text.startsWith('redis://') || text.startsWith('rediss://')) {
-    const { createRedisStore } = await import('../redis/index.js');
-    return createRedisStore({ url: text });
-  }
-  if (/^postgres(?:ql)?:\/\//.test(text)) {
-    const { createPostgresStore } = await import('../postgres/index.js');
-    return createPostgresStore({ url: text });
-  }
-  throw new TypeError(STORE_URL_FORMS);
 }
 
 /** What a store URL must look like. Never with the value: a database URL may carry a password. */
@@ -59,18 +71,23 @@ const STORE_URL_FORMS =
 
 /** Why `url` names no store that storeFromUrl opens, or undefined: for a configuration checked before anything starts. */
 export function storeUrlProblem(url: string): string | undefined {
-  return /^(?:sqlite:.|rediss?:\/\/|postgres(?:ql)?:\/\/|memory:$)/.test(url.trim()) ? undefined : STORE_URL_FORMS;
+  const text = url.trim();
+  const kind = kindOf(text);
+  return !kind || (kind === 'sqlite' && text.length === 'sqlite:'.length) ? STORE_URL_FORMS : undefined;
 }
 
 /** The store URL as a log line may show it: the kind of store and where, never a user name or password. */
 export function describeStoreUrl(url: string): string {
   const text = url.trim();
-  const kind = /^rediss?:/.test(text) ? 'Redis' : /^postgres(?:ql)?:/.test(text) ? 'PostgreSQL' : undefined;
-  if (!kind) return text;
+  const kind = kindOf(text);
+  if (kind === 'memory' || kind === 'sqlite') return text;
+  let where: URL | undefined;
   try {
-    const { host, pathname } = new URL(text);
-    return `${kind} at ${host}${pathname === '/' ? '' : pathname}`;
+    where = new URL(text);
   } catch {
-    return kind;
+    // Not even a URL: shown as its kind, or not at all, since it may still hold a password.
   }
+  const name = kind === 'redis' ? 'Redis' : kind === 'postgres' ? 'PostgreSQL' : 'an unknown store';
+  if (!where?.host) return name;
+  return `${name} at ${where.host}${where.pathname === '/' ? '' : where.pathname}`;
 }

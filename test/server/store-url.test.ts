@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/proxy/infrastructure/memory-store.js';
 import { PostgresStore } from '../../src/postgres/postgres-store.js';
-import { describeStoreUrl, storeFromUrl, storeUrlFromEnv } from '../../src/server/store-url.js';
+import { describeStoreUrl, storeFromUrl, storeUrlFromEnv, storeUrlProblem } from '../../src/server/store-url.js';
 import { SqliteStore } from '../../src/sqlite/sqlite-store.js';
 
 describe('PAYIN_STORE_URL', () => {
@@ -31,7 +31,23 @@ describe('PAYIN_STORE_URL', () => {
     }
   });
 
+  it('reads the scheme of a database URL in any case, as URL schemes are', async () => {
+    for (const url of ['POSTGRES://payin:hunter2@127.0.0.1:1/shop', 'PostgreSQL://127.0.0.1:1/shop']) {
+      expect(storeUrlProblem(url)).toBeUndefined();
+      const store = await storeFromUrl(url);
+      expect(store).toBeInstanceOf(PostgresStore);
+      await store.close?.();
+    }
+    expect(storeUrlProblem('REDISS://cache:6380')).toBeUndefined();
+    expect(storeUrlProblem('SQLite:./payin.db')).toBeUndefined();
+    // The memory store stays its exact name only (above).
+    expect(storeUrlProblem('MEMORY:')).toMatch(/must start with/);
+  });
+
   it('shows a database URL in a log line without its user or password', () => {
+    expect(describeStoreUrl('POSTGRES://payin:hunter2@db.internal:5432/shop')).toBe('PostgreSQL at db.internal:5432/shop');
+    // Not a store it opens, but a log line may still show it: never with its password.
+    expect(describeStoreUrl('mysql://payin:hunter2@db.internal/shop')).not.toMatch(/hunter2|payin@/);
     expect(describeStoreUrl('postgres://payin:hunter2@db.internal:5432/shop')).toBe('PostgreSQL at db.internal:5432/shop');
     expect(describeStoreUrl('rediss://:hunter2@cache:6380')).toBe('Redis at cache:6380');
     expect(describeStoreUrl('sqlite:./payin.db')).toBe('sqlite:./payin.db');
