@@ -31,4 +31,19 @@ describe('the shop’s own texts', () => {
     expect(part(el, 'pay-button')!.textContent).to.equal('இப்போதே செலுத்து');
     expect(part(el, 'heading')!.textContent).to.equal('பணம் செலுத்துதல்');
   });
+
+  it('of the wrong kind from the JSON attribute are left out: the paid screen still shows, with its headings', async () => {
+    // JSON cannot carry a function, nor should a typo in a group wipe the whole group.
+    const fake = await fakeScenario({ noStream: true });
+    const el = await mount(fake.endpoint, { method: 'upi' });
+    el.setAttribute('texts', '{"paidAmount": "Thank you!", "headings": "Pay", "payButton": "Pay now"}');
+    await el.start();
+    await untilScreen(el, 'pay');
+    expect(part(el, 'heading')!.textContent).to.equal('Pay by transfer');
+    await fake.set({ state: 'finished' });
+    await untilScreen(el, 'paid');
+    await el.updateComplete;
+    expect(part(el, 'heading')!.textContent).to.equal('Payment received');
+    expect(part(el, 'paid-amount')!.textContent).to.equal('Paid ₹499.00.');
+  });
 });
