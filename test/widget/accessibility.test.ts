@@ -12,6 +12,19 @@ async function accessible(el: PayinCheckout, state: string) {
   }
 }
 
+/** WCAG's contrast ratio of two computed `rgb(...)` colors. */
+function contrast(a: string, b: string): number {
+  const luminance = (color: string) => {
+    const [r = 0, g = 0, bl = 0] = (color.match(/[\d.]+/g) ?? []).map(Number).map((v) => {
+      const c = v / 255;
+      return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * bl;
+  };
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi! + 0.05) / (lo! + 0.05);
+}
+
 describe('accessibility', () => {
   it('has no axe violations on any screen, in light and dark', async () => {
     for (const scheme of ['light', 'dark'] as const) {
@@ -78,6 +91,26 @@ describe('accessibility', () => {
       await accessible(sbp, `late (${scheme})`);
     }
     await emulateMedia({ colorScheme: 'light' });
+  });
+
+  it('keeps the bank search’s placeholder at 4.5:1 in light and dark (axe does not check placeholders)', async () => {
+    const C2B = 'https://qr.nspk.ru/AD10006M8KH1LSBP9B6PG3B6F8S51A3O?type=02&bank=100000000111&sum=150000&cur=RUB&crc=C08B';
+    try {
+      for (const scheme of ['light', 'dark'] as const) {
+        await emulateMedia({ colorScheme: scheme });
+        const banks = await fakeScenario({ noStream: true, qr: C2B });
+        const sbp = await mount(banks.endpoint, { method: 'sbp', platform: 'android', noRemember: true });
+        await sbp.start();
+        await untilScreen(sbp, 'pay');
+        await waitUntil(() => part(sbp, 'bank-search'), 'the bank search', { timeout: 5000 });
+        const placeholder = getComputedStyle(part(sbp, 'bank-search')!, '::placeholder').color;
+        const background = getComputedStyle(part(sbp, 'base')!).backgroundColor;
+        const ratio = contrast(placeholder, background);
+        expect(ratio, `${scheme}: "${placeholder}" on "${background}"`).to.be.at.least(4.5);
+      }
+    } finally {
+      await emulateMedia({ colorScheme: 'light' });
+    }
   });
 
   it('can be used with the keyboard alone, and moves focus to each new screen heading', async () => {

@@ -18,4 +18,6 @@ export const styles = () => css`
   .bank img, .logo { width: 2rem; height: 2rem; border-radius: 50%; flex: none }
   .logo { display: grid; place-items: center; background: var(--payin-color-surface) }
   .search { width: 100%; min-height: 2.75rem; padding: 0.5em 0.75em; cursor: text }
+  /* The browser's own placeholder grey is the light scheme's: 3.75:1 on the dark background. */
+  .search::placeholder { color: var(--payin-color-muted); opacity: 1 }
 `;
