@@ -9,6 +9,7 @@ import { type Clock, systemClock } from '../shared/clock.js';
 import type { PaymentView } from '../shared/payment-view.js';
 import { copyText } from './clipboard.js';
 import { MediaQueryController } from './controllers/media-query.js';
+import { PageLanguageController } from './controllers/page-language.js';
 import { PaymentFlowController } from './controllers/payment-flow.js';
 import { loadPart } from './parts/load-part.js';
 import type { PartName, Parts } from './parts/part-types.js';
@@ -185,6 +186,7 @@ export class PayinCheckout extends LitElement {
     this.#clock,
   );
   readonly #touch = new MediaQueryController(this, '(pointer: coarse) and (max-width: 50rem)');
+  readonly #pageLanguage = new PageLanguageController(this);
   /** The phone layout of the pay screen, once the phone part has loaded on a phone. */
   #phone: PhoneLayout | undefined;
   #copied: string | undefined;

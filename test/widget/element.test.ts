@@ -1,4 +1,4 @@
-import { expect, fixture, html, oneEvent } from '@open-wc/testing';
+import { expect, fixture, html, oneEvent, waitUntil } from '@open-wc/testing';
 import { formatAmount } from '../../src/widget/format.js';
 import { PayinCheckout } from '../../src/widget/index.js';
 import { fakeScenario, mount, part, untilScreen, within } from './support/helpers.js';
@@ -96,6 +96,24 @@ describe('<payin-checkout>', () => {
     expect(part(inherited, 'pay-button')!.textContent).to.equal('भुगतान करें');
     const fallback = await fixture<PayinCheckout>(html`<payin-checkout lang="de" order-id="x" method="upi"></payin-checkout>`);
     expect(part(fallback, 'pay-button')!.textContent).to.equal('Pay');
+  });
+
+  it('follows the page when it changes its language (a shop’s language switch), on the screen it shows', async () => {
+    const wrapper = await fixture<HTMLDivElement>(html`<div lang="en"><payin-checkout order-id="x" method="upi"></payin-checkout></div>`);
+    const el = wrapper.querySelector('payin-checkout')!;
+    await el.updateComplete;
+    expect(part(el, 'pay-button')!.textContent).to.equal('Pay');
+    wrapper.lang = 'ru';
+    await waitUntil(() => part(el, 'pay-button')?.textContent === 'Оплатить', 'the Russian pay button', { timeout: 3000 });
+    const page = document.documentElement.getAttribute('lang');
+    try {
+      document.documentElement.lang = 'hi';
+      wrapper.removeAttribute('lang');
+      await waitUntil(() => part(el, 'pay-button')?.textContent === 'भुगतान करें', 'the Hindi pay button', { timeout: 3000 });
+    } finally {
+      if (page === null) document.documentElement.removeAttribute('lang');
+      else document.documentElement.lang = page;
+    }
   });
 
   it('formats amounts for the locale and the currency', async () => {
