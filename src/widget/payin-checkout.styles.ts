@@ -52,6 +52,9 @@ export const styles = css`
     border: 1px solid var(--payin-color-border);
     border-radius: var(--payin-radius);
     padding: var(--payin-spacing);
+    /* A word longer than its row (a Tamil heading, a bank's name, at a large text size on a narrow phone) breaks
+       rather than pushing its button or the element past the screen's edge. */
+    overflow-wrap: anywhere;
   }
   .screen, .details, .qr-frame { display: flex; flex-direction: column; gap: var(--payin-spacing) }
   .qr-frame { align-items: center; text-align: center }

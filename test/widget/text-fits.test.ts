@@ -29,6 +29,20 @@ function overflows(host: HTMLElement, root: ShadowRoot): string[] {
   return found;
 }
 
+/** Every screen in `lang`, drawn in turn: what sticks out, by screen. */
+async function problemsIn(lang: string): Promise<string[]> {
+  const t: Translation = lang === 'en' ? en : await LANGUAGES[lang]!();
+  const { host, root } = screenHost();
+  const problems: string[] = [];
+  for (const c of SCREEN_CASES) {
+    drawScreen(root, t, lang, c);
+    expect(host.getBoundingClientRect().width).to.equal(320);
+    problems.push(...overflows(host, root).map((p) => `${c.name}: ${p}`));
+  }
+  host.remove();
+  return problems;
+}
+
 describe('every text at 320 px', () => {
   before(async () => {
     await setViewport({ width: 320, height: 900 });
@@ -39,6 +53,8 @@ describe('every text at 320 px', () => {
   it('finds a word too long for its button (the check itself works)', () => {
     const { host, root } = screenHost();
     drawScreen(root, overlay(en, { payButton: 'Pay'.repeat(40) }), 'en', SCREEN_CASES[0]!);
+    // The element breaks a long word (overflow-wrap); one that may not break shows that the check finds it.
+    root.querySelector<HTMLElement>('.primary')!.style.whiteSpace = 'nowrap';
     const found = overflows(host, root);
     expect(found).to.have.length.above(0);
     expect(found.join('\n')).to.contain('<button class="button primary"> "PayPay');
@@ -47,16 +63,26 @@ describe('every text at 320 px', () => {
 
   for (const lang of ['en', ...LANGUAGE_TAGS]) {
     it(`fits every screen in ${lang}`, async () => {
-      const t: Translation = lang === 'en' ? en : await LANGUAGES[lang]!();
-      const { host, root } = screenHost();
-      const problems: string[] = [];
-      for (const c of SCREEN_CASES) {
-        drawScreen(root, t, lang, c);
-        expect(host.getBoundingClientRect().width).to.equal(320);
-        problems.push(...overflows(host, root).map((p) => `${c.name}: ${p}`));
-      }
-      host.remove();
+      const problems = await problemsIn(lang);
       expect(problems, problems.join('\n')).to.deep.equal([]);
     });
   }
+
+  // A phone's text set to 150 % (Android's font size, iOS's larger text in Safari) or a shop's page with a larger
+  // root font: the element's sizes are in rem, so its words grow while the screen stays 320 px wide.
+  describe('with text at 150 % (a root font of 24 px)', () => {
+    before(() => {
+      document.documentElement.style.fontSize = '24px';
+    });
+    after(() => {
+      document.documentElement.style.fontSize = '';
+    });
+
+    for (const lang of ['en', ...LANGUAGE_TAGS]) {
+      it(`fits every screen in ${lang}`, async () => {
+        const problems = await problemsIn(lang);
+        expect(problems, problems.join('\n')).to.deep.equal([]);
+      });
+    }
+  });
 });
