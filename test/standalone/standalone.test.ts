@@ -212,6 +212,42 @@ describe('the standalone proxy server', () => {
     await expect(start(await freePort(), { ...pricing, PAYIN_STORE_URL: 'memory' })).rejects.toThrow(/must start with/);
   });
 
+  it('behind the web server it is meant to sit behind, limits each shopper by PAYIN_CLIENT_IP_HEADER, not all of them as one client', async () => {
+    const server = await startStandalone(
+      readStandaloneConfig(
+        env({
+          PAYIN_CALLBACK_URL: 'http://127.0.0.1:1/payin/callback',
+          PAYIN_RESOLVE_URL: `${backend.url}/price`,
+          PAYIN_STORE_URL: 'memory:',
+          PAYIN_CLIENT_IP_HEADER: 'X-Real-IP',
+        }),
+      ),
+      { log: () => {}, reconcileEveryMs: 0, limits: { createsPerMinute: 2 } },
+    );
+    running.push(server);
+    // Every request reaches the server from the web server's own address; the header tells the shoppers apart.
+    const create = (shopper: string, n: number) =>
+      fetch(`${server.url}/payin/payments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-real-ip': shopper },
+        body: JSON.stringify({ orderId: `OTHER-${n}`, method: 'upi' }),
+      }).then((answer) => answer.status);
+    const shoppers = ['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.4'];
+    expect(await Promise.all(shoppers.map((shopper, n) => create(shopper, n)))).toEqual([404, 404, 404, 404]);
+    expect([await create('203.0.113.9', 10), await create('203.0.113.9', 11), await create('203.0.113.9', 12)]).toEqual([404, 404, 429]);
+    // A list (X-Forwarded-For style) counts by its last address, the one the shop's own web server appended.
+    expect(await create('198.51.100.7, 203.0.113.9', 13)).toBe(429);
+    expect(() =>
+      readStandaloneConfig(
+        env({
+          PAYIN_CALLBACK_URL: 'http://127.0.0.1:1/payin/callback',
+          PAYIN_RESOLVE_URL: 'http://127.0.0.1:1/price',
+          PAYIN_CLIENT_IP_HEADER: 'real ip',
+        }),
+      ),
+    ).toThrow(/PAYIN_CLIENT_IP_HEADER must be a header name/);
+  });
+
   it('serves the operator console only with PAYIN_CONSOLE_TOKEN, behind its login form', async () => {
     const pricing = { PAYIN_RESOLVE_URL: `${backend.url}/price` };
     const off = await start(await freePort(), { ...pricing, PAYIN_STORE_URL: 'memory:' });
