@@ -15,6 +15,7 @@ import {
 import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { sleep } from '../../shared/clock.js';
 import { backoffDelay } from './backoff.js';
+import { BodyTooLargeError } from '../../shared/body.js';
 import type { ResolvedOptions } from '../options.js';
 
 export type UpstreamFailure = 'timeout' | 'network' | 'http' | 'refused' | 'malformed' | 'signature';
@@ -121,6 +122,9 @@ export class UpstreamClient {
     } catch (error) {
       // The cause is kept for the log line (errors.ts describes it), so that "Illegal invocation" or a DNS
       // failure is seen, not guessed.
+      if (error instanceof BodyTooLargeError) {
+        throw new UpstreamError('malformed', `the answer to ${path} is larger than ${error.limit} bytes; is PAYIN_BASE_URL the service?`);
+      }
       throw timedOut
         ? new UpstreamError('timeout', `the service did not answer ${path} within ${timeoutMs} ms`, undefined, error)
         : new UpstreamError('network', `could not reach the service for ${path}: ${causeText(error)}`, undefined, error);

@@ -63,6 +63,38 @@ describe('malformed service answers are a clear 502, never a 500', () => {
   });
 });
 
+describe('an answer that never ends', () => {
+  it('is read only up to its size cap: a 502, not the whole body held in memory', async () => {
+    let endless = false;
+    let largestRead = 0;
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    const t = setup({
+      reconcileEveryMs: 0,
+      fetch: async (input, init) => {
+        if (!endless) return service.fetch(input, init);
+        // A broken service (or whatever answers at its address) streaming; bounded at 256 MiB for the test.
+        let pulled = 0;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (pulled >= 256 * 1024 * 1024) return controller.close();
+            pulled += chunk.byteLength;
+            largestRead = Math.max(largestRead, pulled);
+            controller.enqueue(chunk);
+          },
+        });
+        return new Response(body, { status: 200, headers: { 'content-type': 'application/json', signature: 'x' } });
+      },
+    });
+    const service = t.service;
+    const { body } = await t.create('A-1');
+    endless = true;
+    await t.clock.advance(5_000);
+    const answer = await drive(t.clock, t.status(body.payment.id, body.token), 1_000);
+    expect([answer.response.status, answer.body.error?.code]).toEqual([502, 'upstream_error']);
+    expect(largestRead).toBeLessThanOrEqual(9 * 1024 * 1024); // each attempt (status calls are retried) stops at the cap
+  });
+});
+
 describe('callbacks built to hurt', () => {
   it('answers 400 to a signed callback nested 30,000 arrays deep, and keeps working', async () => {
     const t = setup({ reconcileEveryMs: 0 });
