@@ -17,7 +17,8 @@ export function isHeaderName(name: string): boolean {
 export function clientIdFromHeader(header: string): (request: Request) => string | undefined {
   const name = header.toLowerCase();
   return (request) => {
-    const listed = request.headers.get(name)?.split(',').at(-1)?.trim();
+    // An address is at most 45 characters; more is not one, and must not make a long key in the store.
+    const listed = request.headers.get(name)?.split(',').at(-1)?.trim().slice(0, 64);
     return listed || remoteAddressOf(request);
   };
 }
