@@ -180,6 +180,16 @@ describe('the standalone proxy server', () => {
     expect(metrics).toMatch(/payin_upstream_request_seconds_count [1-9]/);
   });
 
+  it('prices an order whose id is not ASCII (Cyrillic, Devanagari) through the shop, the call still signed', async () => {
+    const server = await start(await freePort(), { PAYIN_RESOLVE_URL: `${backend.url}/price`, PAYIN_STORE_URL: 'memory:' });
+    const refused = backend.refused;
+    for (const orderId of ['SHOP-заказ-7', 'SHOP-ऑर्डर-8', 'SHOP-café-9']) {
+      const created = await post(`${server.url}/payin/payments`, { orderId, method: 'upi' });
+      expect([created.status, created.body.payment?.orderId, created.body.payment?.amount]).toEqual([201, orderId, '750.00']);
+    }
+    expect(backend.refused).toBe(refused);
+  });
+
   it('prices from a signed order token, and refuses one that is expired, altered or for another order', async () => {
     const server = await start(await freePort(), {
       PAYIN_ORDER_TOKEN_SECRET: TOKEN_SECRET,
