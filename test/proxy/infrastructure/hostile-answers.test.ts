@@ -95,6 +95,28 @@ describe('an answer that never ends', () => {
   });
 });
 
+describe('a signed answer built to hurt', () => {
+  it('is a 502 when nested 20,000 arrays deep, as a callback is a 400, never a 500', async () => {
+    let deep = false;
+    let paymentJson = '';
+    const t = setup({
+      reconcileEveryMs: 0,
+      fetch: async (input, init) => {
+        if (!deep) return service.fetch(input, init);
+        const text = `${paymentJson.slice(0, -1)},"extra":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+        return new Response(text, { headers: { 'content-type': 'application/json', signature: await signBody(SECRET, text) } });
+      },
+    });
+    const service = t.service;
+    const { body } = await t.create('A-1', 'sbp');
+    paymentJson = JSON.stringify(t.service.payments.get(body.payment.id));
+    deep = true;
+    await t.clock.advance(5_000);
+    const answer = await drive(t.clock, t.status(body.payment.id, body.token), 1_000);
+    expect([answer.response.status, answer.body.error?.code]).toEqual([502, 'upstream_error']);
+  });
+});
+
 describe('callbacks built to hurt', () => {
   it('answers 400 to a signed callback nested 30,000 arrays deep, and keeps working', async () => {
     const t = setup({ reconcileEveryMs: 0 });
