@@ -66,7 +66,7 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
     ['PAYIN_WEBHOOK_URL', webhookUrl],
     ['PAYIN_RESOLVE_URL', resolveUrl],
   ] as const) {
-    if (url && !/^https?:\/\//.test(url)) problems.push(`${name} must be an http(s) URL`);
+    if (url && (!/^https?:\/\//.test(url) || !URL.canParse(url))) problems.push(`${name} must be an http(s) URL`);
   }
   const storeUrl = value('PAYIN_STORE_URL') ?? value('PAYIN_REDIS_URL') ?? 'sqlite:./payin.db';
   const storeProblem = storeUrlProblem(storeUrl);

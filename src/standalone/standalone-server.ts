@@ -103,8 +103,8 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   log(`  store:   ${describeStoreUrl(config.storeUrl)}`);
   const warning = storeWarning(config.storeUrl);
   if (warning) log(`warning: ${warning}`);
-  log(`  pricing: ${config.pricing.kind === 'url' ? config.pricing.url : 'signed order tokens'}`);
-  log(`  webhooks to ${config.webhookUrl}`);
+  log(`  pricing: ${config.pricing.kind === 'url' ? shownUrl(config.pricing.url) : 'signed order tokens'}`);
+  log(`  webhooks to ${shownUrl(config.webhookUrl)}`);
   log(
     config.clientIpHeader
       ? `  clients: told apart by ${config.clientIpHeader} (set by your web server)`
@@ -156,6 +156,12 @@ async function checkStore(store: ProxyStore, log: (line: string) => void): Promi
   } catch (error) {
     log(`warning: the store is not usable yet (${(error as Error).message}); requests fail until it is`);
   }
+}
+
+/** A shop endpoint as a log line shows it: its origin and path, never a key in its query or a password. */
+function shownUrl(url: string): string {
+  const { origin, pathname } = new URL(url);
+  return `${origin}${pathname}`;
 }
 
 /** An answer given while shutting down closes its connection, so that the server can finish closing. */

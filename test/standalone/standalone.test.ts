@@ -258,6 +258,32 @@ describe('the standalone proxy server', () => {
     ).toThrow(/PAYIN_CLIENT_IP_HEADER must be a header name/);
   });
 
+  it('names the shop endpoints in its startup log without a key in their query', async () => {
+    const log: string[] = [];
+    await start(
+      await freePort(),
+      {
+        PAYIN_RESOLVE_URL: `${backend.url}/price?key=pricing-key-0123`,
+        PAYIN_WEBHOOK_URL: `${backend.url}/webhook?key=webhook-key-4567`,
+        PAYIN_STORE_URL: 'memory:',
+      },
+      log,
+    );
+    const text = log.join('\n');
+    expect(text).toContain(`pricing: ${backend.url}/price`);
+    expect(text).toContain(`webhooks to ${backend.url}/webhook`);
+    expect(text).not.toMatch(/pricing-key|webhook-key/);
+    expect(() =>
+      readStandaloneConfig(
+        env({
+          PAYIN_CALLBACK_URL: 'http://127.0.0.1:1/payin/callback',
+          PAYIN_RESOLVE_URL: 'http://[shop/price',
+          PAYIN_WEBHOOK_URL: 'http://[shop/hook',
+        }),
+      ),
+    ).toThrow(/PAYIN_WEBHOOK_URL must be an http\(s\) URL[\s\S]*PAYIN_RESOLVE_URL must be an http\(s\) URL/);
+  });
+
   it('serves the operator console only with PAYIN_CONSOLE_TOKEN, behind its login form', async () => {
     const pricing = { PAYIN_RESOLVE_URL: `${backend.url}/price` };
     const off = await start(await freePort(), { ...pricing, PAYIN_STORE_URL: 'memory:' });
