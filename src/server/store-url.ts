@@ -53,10 +53,12 @@ export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {
       return createSqliteStore({ path, clock: options.clock });
     }
     case 'redis': {
+      assertReadable(text);
       const { createRedisStore } = await import('../redis/index.js');
       return createRedisStore({ url: text });
     }
     case 'postgres': {
+      assertReadable(text);
       const { createPostgresStore } = await import('../postgres/index.js');
       return createPostgresStore({ url: text });
     }
@@ -73,7 +75,29 @@ const STORE_URL_FORMS =
 export function storeUrlProblem(url: string): string | undefined {
   const text = url.trim();
   const kind = kindOf(text);
-  return !kind || (kind === 'sqlite' && text.length === 'sqlite:'.length) ? STORE_URL_FORMS : undefined;
+  if (!kind || (kind === 'sqlite' && text.length === 'sqlite:'.length)) return STORE_URL_FORMS;
+  return kind === 'redis' || kind === 'postgres' ? unreadable(text) : undefined;
+}
+
+/**
+ * Why a database URL cannot be read, or undefined. The database clients say why with the whole URL in the message
+ * ('Invalid URL "postgres://payin:<password>@..."'), which would put the password in the log of whatever
+ * printed the error; so it is checked here first, and the answer never holds the value.
+ */
+function unreadable(text: string): string | undefined {
+  try {
+    const { username, password } = new URL(text);
+    decodeURIComponent(username);
+    decodeURIComponent(password);
+    return undefined;
+  } catch {
+    return 'PAYIN_STORE_URL cannot be read as a URL (not shown: it may carry a password): check the port (at most 65535), the brackets around an IPv6 host, and percent-encode any of : / ? # [ ] @ % in the user name or password.';
+  }
+}
+
+function assertReadable(text: string): void {
+  const problem = unreadable(text);
+  if (problem) throw new TypeError(problem);
 }
 
 /** The store URL as a log line may show it: the kind of store and where, never a user name or password. */
