@@ -313,20 +313,24 @@ export class PayinCheckout extends LitElement {
       phoneLayout: () => this.#phoneLayout(),
     };
     const left = this.#flow.countdown.announcedSeconds;
+    const { trouble, stalled } = this.#flow.state;
+    // The notices about the connection and a stopped check appear without a change of screen or focus: only this
+    // region tells a screen reader of them. A final screen speaks for itself (its notices are gone).
     const spoken = this.#copied
       ? t.copied
-      : screen === 'paid' ||
-          screen === 'underpaid' ||
-          screen === 'superseded' ||
-          screen === 'expired' ||
-          screen === 'failed' ||
-          screen === 'late'
+      : screen === 'paid' || screen === 'underpaid' || screen === 'superseded' || screen === 'expired' || screen === 'failed'
         ? t.headings[screen]
-        : left !== undefined && screen === 'pay'
-          ? left >= 60
-            ? t.minutesLeft(left / 60)
-            : t.secondsLeft(left)
-          : '';
+        : stalled
+          ? t.followStopped
+          : trouble
+            ? t.connectionTrouble
+            : screen === 'late'
+              ? t.headings[screen]
+              : left !== undefined && screen === 'pay'
+                ? left >= 60
+                  ? t.minutesLeft(left / 60)
+                  : t.secondsLeft(left)
+                : '';
     // role="status" is a polite, atomic live region by itself (no aria-live or aria-atomic needed); Lit writes the
     // boolean aria-busy as "true" or "false".
     // The texts' direction, not the page's: an English checkout on an Urdu page stays left to right, and the reverse.

@@ -2,6 +2,8 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { emulateMedia, sendKeys } from '@web/test-runner-commands';
 import type { PayinCheckout } from '../../src/widget/index.js';
 import { fakeScenario, mount, part, untilScreen } from './support/helpers.js';
+import { ManualClock } from './support/manual-clock.js';
+import { watchRequests } from './support/requests.js';
 
 async function accessible(el: PayinCheckout, state: string) {
   await el.updateComplete;
@@ -110,6 +112,31 @@ describe('accessibility', () => {
       }
     } finally {
       await emulateMedia({ colorScheme: 'light' });
+    }
+  });
+
+  it('says in its live region that the connection is lost, then that the payment arrived', async () => {
+    // The notice appears on the pay screen without moving focus: only the live region tells a screen reader.
+    const clock = new ManualClock();
+    const fake = await fakeScenario({ noStream: true });
+    const requests = watchRequests(fake.endpoint);
+    try {
+      const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 1000, clock });
+      const spoken = () => el.shadowRoot!.querySelector('.sr-only[role="status"]')!.textContent!.trim();
+      await el.start();
+      await untilScreen(el, 'pay');
+      await fake.configure({ failStatus: 1, failWith: 503 });
+      await clock.until(() => requests.made('status') === 1, 'the first check');
+      await requests.answered();
+      await el.updateComplete;
+      expect(part(el, 'notice')!.textContent).to.contain('Connection lost');
+      expect(spoken()).to.equal('Connection lost. Retrying…');
+      await fake.set({ state: 'finished' });
+      await clock.advance(2000);
+      await untilScreen(el, 'paid');
+      expect(spoken()).to.equal('Payment received');
+    } finally {
+      requests.restore();
     }
   });
 
