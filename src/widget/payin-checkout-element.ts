@@ -19,6 +19,7 @@ import type { PhoneLayout } from './phone/phone-layout.js';
 import { overlay, type TextOverrides } from './translations/overlay.js';
 import { langOf, pickTranslation } from './translations/pick.js';
 import { renderScreen } from './views/screens.js';
+import { spoken } from './views/spoken.js';
 import { type Screen, screenOf, type ViewContext } from './views/view-context.js';
 
 const COPIED_MS = 2_000;
@@ -312,25 +313,6 @@ export class PayinCheckout extends LitElement {
       part: (name) => this.#part(name),
       phoneLayout: () => this.#phoneLayout(),
     };
-    const left = this.#flow.countdown.announcedSeconds;
-    const { trouble, stalled } = this.#flow.state;
-    // The notices about the connection and a stopped check appear without a change of screen or focus: only this
-    // region tells a screen reader of them. A final screen speaks for itself (its notices are gone).
-    const spoken = this.#copied
-      ? t.copied
-      : screen === 'paid' || screen === 'underpaid' || screen === 'superseded' || screen === 'expired' || screen === 'failed'
-        ? t.headings[screen]
-        : stalled
-          ? t.followStopped
-          : trouble
-            ? t.connectionTrouble
-            : screen === 'late'
-              ? t.headings[screen]
-              : left !== undefined && screen === 'pay'
-                ? left >= 60
-                  ? t.minutesLeft(left / 60)
-                  : t.secondsLeft(left)
-                : '';
     // role="status" is a polite, atomic live region by itself (no aria-live or aria-atomic needed); Lit writes the
     // boolean aria-busy as "true" or "false".
     // The texts' direction, not the page's: an English checkout on an Urdu page stays left to right, and the reverse.
@@ -338,7 +320,7 @@ export class PayinCheckout extends LitElement {
       <slot name="header"></slot>
       <section part="screen" class="screen ${screen}" aria-labelledby="heading"
         aria-busy=${screen === 'loading' || screen === 'preparing'}>${renderScreen(ctx, screen)}</section>
-      <div class="sr-only" role="status">${spoken}</div>
+      <div class="sr-only" role="status">${spoken(t, screen, this.#flow.state, this.#flow.countdown.announcedSeconds, !!this.#copied)}</div>
       <slot name="footer"></slot>
     </div>`;
   }

@@ -140,6 +140,16 @@ describe('accessibility', () => {
     }
   });
 
+  it('says in its live region that a payment could not be started, when it started by itself', async () => {
+    // autostart: the shopper never touched the element, so focus stays where it was and the error screen is silent.
+    const fake = await fakeScenario({ failCreates: 1, failWith: 502 });
+    const el = await mount(fake.endpoint, { method: 'upi', autostart: true });
+    await untilScreen(el, 'error');
+    expect(el.matches(':focus-within')).to.equal(false);
+    const spoken = el.shadowRoot!.querySelector('.sr-only[role="status"]')!.textContent!.trim();
+    expect(spoken).to.equal(part(el, 'error')!.textContent);
+  });
+
   it('can be used with the keyboard alone, and moves focus to each new screen heading', async () => {
     const fake = await fakeScenario();
     const el = await mount(fake.endpoint, { methods: 'upi sbp' });
