@@ -6,7 +6,17 @@
  */
 import 'payin-checkout';
 
-const EVENTS = /** @type {const} */ (['payin-created', 'payin-state', 'payin-paid', 'payin-expired', 'payin-failed', 'payin-error']);
+// Every event of the element: a shop that copies this list hears each way a payment can end.
+const EVENTS = /** @type {const} */ ([
+  'payin-created',
+  'payin-state',
+  'payin-paid',
+  'payin-underpaid',
+  'payin-superseded',
+  'payin-expired',
+  'payin-failed',
+  'payin-error',
+]);
 const MAX_LOG_LINES = 200;
 
 const mount = /** @type {HTMLElement} */ (document.getElementById('mount'));

@@ -65,4 +65,34 @@ describe('paying an order', () => {
     await expectOneFinalEvent(page, 'payin-paid');
     await context.close();
   });
+
+  it('on the ES-module page and in the React app, whose event logs show an underpaid payment too', async () => {
+    // A shop copies these pages' listeners: every final event of the element belongs in them.
+    const context = await newContext(live.browser);
+    const page = await context.newPage();
+    await page.goto(`${live.demo.storeUrl}/module`);
+    await waitForScreen(page, 'pay');
+    const orderId = await page.evaluate(() => (document.querySelector('payin-checkout') as Element & { orderId: string }).orderId);
+    const payment = await pendingPaymentOf(live.demo.sandboxUrl, orderId, 'upi');
+    await act(live.demo.sandboxUrl, payment.id, 'pay', { amount: '100.00' });
+    await waitForScreen(page, 'underpaid');
+    await page
+      .locator('#log')
+      .getByText(/payin-underpaid/)
+      .waitFor();
+
+    await page.goto(`${live.demo.storeUrl}/react/`);
+    await page.getByRole('radio', { name: 'UPI' }).check();
+    await page
+      .getByRole('button', { name: /^Pay 499\.00 INR$/ })
+      .first()
+      .click();
+    await waitForScreen(page, 'pay');
+    const reactOrder = await page.evaluate(() => (document.querySelector('payin-checkout') as Element & { orderId: string }).orderId);
+    const reactPayment = await pendingPaymentOf(live.demo.sandboxUrl, reactOrder, 'upi');
+    await act(live.demo.sandboxUrl, reactPayment.id, 'pay', { amount: '100.00' });
+    await waitForScreen(page, 'underpaid');
+    await page.locator('[data-events]').getByText('underpaid 100.00 of 499.00 INR').waitFor();
+    await context.close();
+  });
 });

@@ -116,6 +116,10 @@ export function App() {
               onpayin-created={(e) => write(`created ${e.detail.payment.id}`)}
               onpayin-state={(e) => write(`state ${e.detail.payment.state}`)}
               onpayin-paid={(e) => write(`paid ${e.detail.payment.amount} ${e.detail.payment.currency}`)}
+              onpayin-underpaid={(e) =>
+                write(`underpaid ${e.detail.payment.amount} of ${e.detail.payment.initAmount} ${e.detail.payment.currency}`)
+              }
+              onpayin-superseded={() => write('superseded: the amount changed')}
               onpayin-expired={() => write('expired')}
               onpayin-failed={() => write('failed')}
               onpayin-error={(e) => write(`error ${e.detail.code}`)}
