@@ -123,8 +123,10 @@ export class OrderPayments {
   /**
    * The pending payment this request should get again, if any. Throws 409 when the order is paid. Payments of
    * the order that are still open are asked about first, never from a shared older answer, so that a payment paid
-   * a moment ago is not missed. An open payment priced differently from what the shop answers now is superseded:
-   * the shop re-priced the order, so the old amount must not stay payable as if it settled the order.
+   * a moment ago is not missed. An open payment of the same method priced differently from what the shop answers
+   * now is superseded: the shop re-priced the order, so the old amount must not stay payable as if it settled the
+   * order. A payment of another method is priced by its own method's answer (a shop may price UPI in rupees and
+   * SBP in roubles), so the shopper's switch supersedes nothing: paid anyway, it pays the order.
    */
   async #openPayment(order: CreateContext): Promise<PaymentRecord | undefined> {
     const { store, logger } = this.options;
@@ -146,7 +148,9 @@ export class OrderPayments {
         }
       }
       if (record.view.outcome === 'paid') throw orderPaid();
-      const repriced = normalizeAmount(record.priced.amount) !== order.amount || record.priced.currency !== order.currency;
+      const repriced =
+        ref.method === order.method &&
+        (normalizeAmount(record.priced.amount) !== order.amount || record.priced.currency !== order.currency);
       if (repriced && !record.view.final && record.view.outcome !== 'superseded') {
         await this.ledger.supersede(record.view.id);
         continue;

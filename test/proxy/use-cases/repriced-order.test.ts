@@ -69,4 +69,28 @@ describe('an order re-priced while its payment is open', () => {
     const again = await live.create('A-1001');
     expect([again.status, again.body.payment.id, again.body.payment.outcome]).toEqual([200, first.body.payment.id, 'waiting']);
   });
+
+  it('is not what choosing another method does, when the shop prices each method on its own', async () => {
+    // The demo's way: UPI in rupees, SBP in roubles. The shopper chose SBP, scanned its QR, then switched to UPI
+    // and paid the SBP QR anyway: that is the order's full SBP price, a payment the shop ships on.
+    const prices: Record<string, { amount: string; currency: string }> = {
+      upi: { amount: '499.00', currency: 'INR' },
+      sbp: { amount: '450.00', currency: 'RUB' },
+    };
+    live = await startLive({ resolveOrder: (_orderId: string, method: string) => prices[method] ?? null });
+    const sbp = await live.create('A-1001', 'sbp');
+    const upi = await live.create('A-1001', 'upi');
+    expect([sbp.status, upi.status]).toEqual([201, 201]);
+    expect((await live.status(sbp.body.payment.id, sbp.body.token)).body.payment.outcome).toBe('waiting');
+
+    live.sandbox.act(sbp.body.payment.id, 'pay');
+    await eventually(
+      () => live!.updates.some((u) => u.payment.id === sbp.body.payment.id && u.payment.final),
+      5_000,
+      'the SBP payment announced',
+    );
+    const heard = live.updates.filter((u) => u.payment.id === sbp.body.payment.id && u.payment.final);
+    expect(heard.map((u) => [u.payment.outcome, u.payment.amount, u.payment.currency])).toEqual([['paid', '450.00', 'RUB']]);
+    expect((await live.create('A-1001', 'upi')).body.error.code).toBe('order_paid');
+  });
 });
