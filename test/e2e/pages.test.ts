@@ -9,6 +9,7 @@ import { cspViolations, newContext } from './support/browser.js';
 import { useDemo } from './support/use-demo.js';
 import { act, pendingPaymentOf } from './support/services.js';
 import {
+  checkoutInReact,
   checkoutOnShop,
   expectOneFinalEvent,
   expectPaidAndAnnouncedOnce,
@@ -104,14 +105,7 @@ describe('the React app', () => {
   it('completes a payment with the element driven by React props and events', async () => {
     const context = await newContext(live.browser);
     const page = await context.newPage();
-    await page.goto(`${live.demo.storeUrl}/react/`);
-    await page.getByRole('radio', { name: 'UPI' }).check();
-    await page
-      .getByRole('button', { name: /^Pay 499\.00 INR$/ })
-      .first()
-      .click();
-    await waitForScreen(page, 'pay');
-    const orderId = await page.evaluate(() => (document.querySelector('payin-checkout') as Element & { orderId: string }).orderId);
+    const orderId = await checkoutInReact(page, live.demo.storeUrl);
     expect(orderId).toMatch(/^A-/);
 
     const payment = await pendingPaymentOf(live.demo.sandboxUrl, orderId, 'upi');

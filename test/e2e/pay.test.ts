@@ -9,6 +9,7 @@ import { events, newContext } from './support/browser.js';
 import { useDemo } from './support/use-demo.js';
 import { act, pendingPaymentOf } from './support/services.js';
 import {
+  checkoutInReact,
   checkoutOnShop,
   expectOneFinalEvent,
   expectPaidAndAnnouncedOnce,
@@ -81,14 +82,7 @@ describe('paying an order', () => {
       .getByText(/payin-underpaid/)
       .waitFor();
 
-    await page.goto(`${live.demo.storeUrl}/react/`);
-    await page.getByRole('radio', { name: 'UPI' }).check();
-    await page
-      .getByRole('button', { name: /^Pay 499\.00 INR$/ })
-      .first()
-      .click();
-    await waitForScreen(page, 'pay');
-    const reactOrder = await page.evaluate(() => (document.querySelector('payin-checkout') as Element & { orderId: string }).orderId);
+    const reactOrder = await checkoutInReact(page, live.demo.storeUrl);
     const reactPayment = await pendingPaymentOf(live.demo.sandboxUrl, reactOrder, 'upi');
     await act(live.demo.sandboxUrl, reactPayment.id, 'pay', { amount: '100.00' });
     await waitForScreen(page, 'underpaid');

@@ -8,6 +8,18 @@ import { expect } from 'vitest';
 import { events } from './browser.js';
 import { sandboxPayments, shopOrder, waitFor, type SandboxPayment, type ShopOrder } from './services.js';
 
+/** In the React app: choose UPI, press Pay on the tea (499.00 INR), see the pay screen; answers the order id. */
+export async function checkoutInReact(page: Page, storeUrl: string): Promise<string> {
+  await page.goto(`${storeUrl}/react/`);
+  await page.getByRole('radio', { name: 'UPI' }).check();
+  await page
+    .getByRole('button', { name: /^Pay 499\.00 INR$/ })
+    .first()
+    .click();
+  await waitForScreen(page, 'pay');
+  return page.evaluate(() => (document.querySelector('payin-checkout') as Element & { orderId: string }).orderId);
+}
+
 /** On the plain shop (or its strict twin): choose the method, press Pay; answers the order id. */
 export async function checkoutOnShop(page: Page, storeUrl: string, base: '/shop' | '/strict', method: 'upi' | 'sbp'): Promise<string> {
   await page.goto(`${storeUrl}${base}`);
