@@ -38,12 +38,13 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
     if (!v) problems.push(`${name} is not set (${why})`);
     return v ?? '';
   };
+  const basePath = value('PAYIN_BASE_PATH') ?? '/payin';
   for (const [name, why] of [
     ['PAYIN_BASE_URL', "the payment service's address"],
     ['PAYIN_MERCHANT_ID', 'your merchant id at the service'],
     ['PAYIN_TOKEN', 'the Bearer token the service gave you'],
     ['PAYIN_SECRET', 'the signing secret the service gave you'],
-    ['PAYIN_CALLBACK_URL', 'the public URL of {basePath}/callback on this server'],
+    ['PAYIN_CALLBACK_URL', `the public URL of ${basePath}/callback on this server`],
   ] as const) {
     need(name, why);
   }
@@ -59,11 +60,10 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
   else if (resolveUrl) pricing = { kind: 'url', url: resolveUrl };
   else if (tokenSecret) pricing = { kind: 'token', secret: tokenSecret };
   else problems.push('neither PAYIN_RESOLVE_URL (your pricing endpoint) nor PAYIN_ORDER_TOKEN_SECRET (signed order tokens) is set');
-  for (const [name, url] of [
-    ['PAYIN_WEBHOOK_URL', webhookUrl],
-    ['PAYIN_RESOLVE_URL', resolveUrl],
-  ] as const) {
-    if (url && !/^https?:\/\//.test(url)) problems.push(`${name} must be an http(s) URL`);
+  // Checked here, with everything else, so that the operator sees every mistake in one list before anything opens.
+  for (const name of ['PAYIN_BASE_URL', 'PAYIN_CALLBACK_URL', 'PAYIN_WEBHOOK_URL', 'PAYIN_RESOLVE_URL']) {
+    const url = value(name);
+    if (url && !isHttpUrl(url)) problems.push(`${name} must be an http(s) URL, such as https://example.com/...`);
   }
   const storeUrl = value('PAYIN_STORE_URL') ?? value('PAYIN_REDIS_URL') ?? 'sqlite:./payin.db';
   const storeProblem = storeUrlProblem(storeUrl);
@@ -78,7 +78,7 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
   return {
     port,
     host: value('HOST') ?? '127.0.0.1',
-    basePath: value('PAYIN_BASE_PATH') ?? '/payin',
+    basePath,
     allowedOrigins: (value('PAYIN_ALLOWED_ORIGINS') ?? '').split(/[\s,]+/).filter(Boolean),
     storeUrl,
     pricing,
@@ -87,4 +87,12 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
     ...(consoleToken ? { consoleToken } : {}),
     env,
   };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(text).protocol);
+  } catch {
+    return false;
+  }
 }
