@@ -41,6 +41,7 @@ function kindOf(text: string): 'memory' | 'sqlite' | 'redis' | 'postgres' | unde
 /** The store named by `url`. */
 export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {}): Promise<ProxyStore> {
   const text = url.trim();
+  if (!parses(text)) throw new TypeError(NOT_A_URL);
   switch (kindOf(text)) {
     case 'memory': {
       const { createMemoryStore } = await import('../proxy/index.js');
@@ -69,11 +70,28 @@ export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {
 const STORE_URL_FORMS =
   'PAYIN_STORE_URL must start with sqlite:, redis://, rediss://, postgres://, postgresql:// or memory: (such as sqlite:./payin.db).';
 
+/** Said of a database URL the URL parser refuses (the database client would only say "Invalid URL"). Never with the value. */
+const NOT_A_URL =
+  'PAYIN_STORE_URL is not a valid URL: check the host and port, and percent-encode any @ : / # ? in the user name or password.';
+
+/** A Redis or PostgreSQL URL must parse as a URL; the other kinds are not URLs of a host. */
+function parses(text: string): boolean {
+  const kind = kindOf(text);
+  if (kind !== 'redis' && kind !== 'postgres') return true;
+  try {
+    new URL(text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** Why `url` names no store that storeFromUrl opens, or undefined: for a configuration checked before anything starts. */
 export function storeUrlProblem(url: string): string | undefined {
   const text = url.trim();
   const kind = kindOf(text);
-  return !kind || (kind === 'sqlite' && text.length === 'sqlite:'.length) ? STORE_URL_FORMS : undefined;
+  if (!kind || (kind === 'sqlite' && text.length === 'sqlite:'.length)) return STORE_URL_FORMS;
+  return parses(text) ? undefined : NOT_A_URL;
 }
 
 /** The store URL as a log line may show it: the kind of store and where, never a user name or password. */

@@ -62,4 +62,15 @@ describe('PAYIN_STORE_URL', () => {
     // The memory store forgets on restart: only its exact name picks it, never a near miss.
     await expect(storeFromUrl('memory')).rejects.toThrow(/must start with/);
   });
+
+  it('names a database URL that does not parse, at once and without echoing it, instead of a bare "Invalid URL"', async () => {
+    for (const url of ['postgres://payin:hunter2@', 'postgresql://payin:hunter2@db:99999/shop', 'redis://:hunter2@cache:70000']) {
+      const problem = storeUrlProblem(url);
+      expect(problem).toMatch(/PAYIN_STORE_URL is not a valid URL/);
+      expect(problem).not.toContain('hunter2');
+      await expect(storeFromUrl(url)).rejects.toThrow(/PAYIN_STORE_URL is not a valid URL/);
+    }
+    // A socket path in the query leaves the host empty: still a URL PostgreSQL takes.
+    expect(storeUrlProblem('postgres:///shop?host=/var/run/postgresql')).toBeUndefined();
+  });
 });
