@@ -46,7 +46,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     error: (message, fields) => log(`error: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`),
   };
   const metrics = new Metrics();
-  const store = await storeFromUrl(config.storeUrl);
+  const store = await openStore(config.storeUrl);
   await checkStore(store, log);
   const baseFetch = options.fetch ?? globalThis.fetch;
   const timedFetch: typeof fetch = async (input, init) => {
@@ -134,6 +134,17 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
       log('stopped');
     },
   };
+}
+
+/** The store, or an error that names the setting and where it points (never a password): the driver's own words alone, such as "unable to open database file", leave the operator guessing. */
+async function openStore(url: string): Promise<ProxyStore> {
+  try {
+    return await storeFromUrl(url);
+  } catch (error) {
+    throw new Error(`PAYIN_STORE_URL (${describeStoreUrl(url)}): the store could not be opened: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
 }
 
 /**
