@@ -18,7 +18,7 @@ function pricingAnswering(status: number, body: string) {
     () => 0,
     (line) => log.push(line),
   );
-  const ask = () => resolve('ORD-7', 'upi', new Request('http://127.0.0.1/payin/payments'), {});
+  const ask = async () => resolve('ORD-7', 'upi', new Request('http://127.0.0.1/payin/payments'), {});
   return { ask, log };
 }
 
