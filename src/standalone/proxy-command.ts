@@ -14,9 +14,9 @@ export async function runProxyCommand(argv: string[]): Promise<void> {
     const path = argv[at + 1];
     if (!path) return exit('--config needs a file, such as --config payin.json');
     try {
-      fromFile = JSON.parse(readFileSync(path, 'utf8')) as Record<string, string>;
+      fromFile = readConfigFile(path);
     } catch (error) {
-      return exit(`could not read ${path}: ${(error as Error).message}`);
+      return exit((error as Error).message);
     }
   }
   const config = (() => {
@@ -37,6 +37,36 @@ export async function runProxyCommand(argv: string[]): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * The settings of a --config file: a JSON object of the variables' names. A number or a boolean is taken as its
+ * text (`"PORT": 8787` is as natural as `"PORT": "8787"`); anything else is named by its key, never echoed, and
+ * a file that is not valid JSON is said to be so without the parser's quote of its content (it may hold a secret).
+ */
+export function readConfigFile(path: string): Record<string, string> {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new Error(`could not read ${path}: ${(error as Error).message}`);
+  }
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    throw new Error(`could not read ${path}: it is not valid JSON`);
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    throw new Error(`${path} must be a JSON object of settings, such as {"PORT": 8787, "PAYIN_BASE_URL": "https://..."}`);
+  }
+  const settings: Record<string, string> = {};
+  for (const [name, value] of Object.entries(parsed)) {
+    if (typeof value === 'string') settings[name] = value;
+    else if (typeof value === 'number' || typeof value === 'boolean') settings[name] = String(value);
+    else throw new Error(`${path}: ${name} must be a string (or a number)`);
+  }
+  return settings;
 }
 
 function exit(message: string): never {
