@@ -248,7 +248,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
   }
   assertHttpUrl(provider.baseUrl, 'provider.baseUrl (PAYIN_BASE_URL)');
   assertHttpUrl(callbackUrl, 'callbackUrl (PAYIN_CALLBACK_URL)');
-  const basePath = `/${(options.basePath ?? '/payin').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
+  const basePath = normalBasePath(options.basePath ?? '/payin');
   const clock = options.clock ?? systemClock;
   if (typeof (options.fetch ?? globalThis.fetch) !== 'function') {
     throw new TypeError('createPayinProxy: no fetch in this runtime; pass options.fetch.');
@@ -285,6 +285,11 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
 /** The shop's own clientId gets a Fetch Request, whatever the runtime handed the proxy. */
 function shopClientId(clientId: (request: Request) => string | undefined) {
   return (request: ProxyRequest) => clientId(asFetchRequest(request));
+}
+
+/** The base path as the proxy serves it: one leading slash, no trailing one ('payin/' -> '/payin'; '/' -> ''). */
+export function normalBasePath(path: string): string {
+  return `/${path.replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
 }
 
 function assertHttpUrl(value: string, name: string): void {

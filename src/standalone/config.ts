@@ -4,6 +4,7 @@
  * webhooks go. PAYIN_STORE_URL takes sqlite:, redis(s)://, postgres(ql):// and memory:. Every mistake is reported
  * at once, naming the variable, before anything listens; a secret is never echoed.
  */
+import { normalBasePath } from '../proxy/options.js';
 import { storeUrlProblem } from '../server/store-url.js';
 import type { Pricing } from './shop-backend.js';
 
@@ -38,7 +39,8 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
     if (!v) problems.push(`${name} is not set (${why})`);
     return v ?? '';
   };
-  const basePath = value('PAYIN_BASE_PATH') ?? '/payin';
+  // As the proxy serves it, so that the log and the help name the real addresses.
+  const basePath = normalBasePath(value('PAYIN_BASE_PATH') ?? '/payin');
   for (const [name, why] of [
     ['PAYIN_BASE_URL', "the payment service's address"],
     ['PAYIN_MERCHANT_ID', 'your merchant id at the service'],

@@ -1,0 +1,56 @@
+/**
+ * The standalone server's startup log as an operator reads it: the addresses it prints are the ones it serves,
+ * whatever form PAYIN_BASE_PATH was written in (no leading slash, a trailing one), and no secret is in it.
+ */
+import { afterAll, describe, expect, it } from 'vitest';
+import { readStandaloneConfig, type StandaloneServer, startStandalone } from '../../src/standalone/index.js';
+
+const running: StandaloneServer[] = [];
+afterAll(async () => {
+  for (const server of running) await server.close();
+});
+
+const env = (extra: Record<string, string>) => ({
+  PAYIN_BASE_URL: 'http://127.0.0.1:9',
+  PAYIN_MERCHANT_ID: 'm-1',
+  PAYIN_TOKEN: 'the-service-token',
+  PAYIN_SECRET: 'the-signing-secret',
+  PAYIN_CALLBACK_URL: 'http://127.0.0.1:9/pay/callback',
+  PAYIN_WEBHOOK_URL: 'http://127.0.0.1:9/webhook',
+  PAYIN_WEBHOOK_SECRET: `whsec_${Buffer.from('sixteen bytes or more').toString('base64')}`,
+  PAYIN_ORDER_TOKEN_SECRET: 'the-order-token-key',
+  PAYIN_CONSOLE_TOKEN: 'the-console-token-0123456789',
+  PAYIN_STORE_URL: 'postgres://payin:the-db-password@127.0.0.1:9/shop',
+  PORT: '0',
+  ...extra,
+});
+
+describe('the startup log', () => {
+  it.each(['pay', '/pay/', 'pay/'])('prints the endpoint and console it serves when PAYIN_BASE_PATH is "%s"', async (basePath) => {
+    const lines: string[] = [];
+    const config = readStandaloneConfig(env({ PAYIN_BASE_PATH: basePath, PAYIN_STORE_URL: 'memory:' }));
+    const server = await startStandalone(config, { log: (line) => lines.push(line), reconcileEveryMs: 0 });
+    running.push(server);
+    const log = lines.join('\n');
+    expect(log).toContain(`proxy:   ${server.url}/pay (the element's endpoint)`);
+    expect(log).toContain(`console: ${server.url}/pay/console `);
+    expect((await fetch(`${server.url}/pay/console`)).status).toBe(401);
+  });
+
+  it('never prints a secret or the database password', async () => {
+    const lines: string[] = [];
+    const server = await startStandalone(readStandaloneConfig(env({})), { log: (line) => lines.push(line), reconcileEveryMs: 0 });
+    running.push(server);
+    const log = lines.join('\n');
+    for (const secret of [
+      'the-service-token',
+      'the-signing-secret',
+      'the-order-token-key',
+      'the-console-token',
+      'the-db-password',
+      'whsec_',
+    ]) {
+      expect(log).not.toContain(secret);
+    }
+  });
+});
