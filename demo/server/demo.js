@@ -11,7 +11,7 @@ import { createSandbox, DEMO_MERCHANT } from '../../dist/sandbox/index.js';
 import { rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { serve, storeFromUrl, storeUrlFromEnv, storeWarning } from '../../dist/server/index.js';
+import { describeStoreUrl, serve, storeFromUrl, storeUrlFromEnv, storeWarning } from '../../dist/server/index.js';
 import { ensureReactApp, widgetModuleBundle } from './builds.js';
 import { readConfig } from './config.js';
 import { createOrderBook } from './order-book.js';
@@ -78,7 +78,8 @@ export async function startDemo(env, { log = console.log } = {}) {
       await proxyStore.close?.();
       if (runFile) for (const suffix of ['', '-wal', '-shm']) rmSync(`${runFile}${suffix}`, { force: true });
     });
-    log(`[demo] proxy store: ${storeUrl.startsWith('redis') ? 'Redis' : storeUrl}`);
+    // Never the URL itself: a database URL carries its password.
+    log(`[demo] proxy store: ${describeStoreUrl(storeUrl)}`);
     const storeProblem = storeWarning(storeUrl);
     if (storeProblem) log(`[demo] warning: ${storeProblem}`);
 

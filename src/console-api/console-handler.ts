@@ -89,7 +89,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     }
     const one = /^\/payments\/([^/]+)(?:\/(recheck|redeliver))?$/.exec(path);
     if (!one) throw new ConsoleError(404, 'not_found', 'no such console route');
-    const id = decodeURIComponent(one[1]!);
+    const id = decodedId(one[1]!);
     const action = one[2];
     const record = await ctx.options.store.getPayment(id);
     if (!record) throw new ConsoleError(404, 'not_found', 'no payment with this id');
@@ -168,6 +168,15 @@ function queryOf(params: URLSearchParams): ConsoleQuery {
   const q = params.get('q')?.trim().slice(0, 128);
   const cursor = params.get('cursor') ?? undefined;
   return { filter: filter as ConsoleFilter, limit, ...(q ? { q } : {}), ...(cursor ? { cursor } : {}) };
+}
+
+/** The path's payment id; a broken escape is the caller's mistake, not a store outage (decodeURIComponent throws). */
+function decodedId(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    throw new ConsoleError(400, 'bad_request', 'the payment id in the path is not a valid URL escape');
+  }
 }
 
 async function readForm(request: ProxyRequest): Promise<string | undefined> {

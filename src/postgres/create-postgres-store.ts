@@ -43,13 +43,21 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
   if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
     throw new TypeError('createPostgresStore: schema must be a lower-case name of letters, digits and _ (at most 48), such as payin.');
   }
-  const sql = postgres(url, {
-    max: options.max ?? 10,
-    connect_timeout: options.connectTimeoutSeconds ?? 10,
-    // Its notices (such as "schema already exists, skipping") are not the shop's business.
-    onnotice: () => {},
-    connection: { application_name: 'payin-checkout', search_path: schema },
-  });
+  let sql: postgres.Sql;
+  try {
+    sql = postgres(url, {
+      max: options.max ?? 10,
+      connect_timeout: options.connectTimeoutSeconds ?? 10,
+      // Its notices (such as "schema already exists, skipping") are not the shop's business.
+      onnotice: () => {},
+      connection: { application_name: 'payin-checkout', search_path: schema },
+    });
+  } catch {
+    // postgres.js names the whole URL in its message ('Invalid URL "postgres://user:password@..."').
+    throw new TypeError(
+      'createPostgresStore: url cannot be read as a URL (not shown: it may carry a password): check the port, the brackets around an IPv6 host, and percent-encode any of : / ? # [ ] @ % in the user name or password.',
+    );
+  }
   return new PostgresStore(sql, {
     schema,
     ttlMs: options.ttlMs ?? 24 * 60 * 60 * 1000,

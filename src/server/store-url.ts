@@ -41,7 +41,6 @@ function kindOf(text: string): 'memory' | 'sqlite' | 'redis' | 'postgres' | unde
 /** The store named by `url`. */
 export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {}): Promise<ProxyStore> {
   const text = url.trim();
-  if (!parses(text)) throw new TypeError(NOT_A_URL);
   switch (kindOf(text)) {
     case 'memory': {
       const { createMemoryStore } = await import('../proxy/index.js');
@@ -54,10 +53,12 @@ export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {
       return createSqliteStore({ path, clock: options.clock });
     }
     case 'redis': {
+      assertReadable(text);
       const { createRedisStore } = await import('../redis/index.js');
       return createRedisStore({ url: text });
     }
     case 'postgres': {
+      assertReadable(text);
       const { createPostgresStore } = await import('../postgres/index.js');
       return createPostgresStore({ url: text });
     }
@@ -70,28 +71,33 @@ export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {
 const STORE_URL_FORMS =
   'PAYIN_STORE_URL must start with sqlite:, redis://, rediss://, postgres://, postgresql:// or memory: (such as sqlite:./payin.db).';
 
-/** Said of a database URL the URL parser refuses (the database client would only say "Invalid URL"). Never with the value. */
-const NOT_A_URL =
-  'PAYIN_STORE_URL is not a valid URL: check the host and port, and percent-encode any @ : / # ? in the user name or password.';
-
-/** A Redis or PostgreSQL URL must parse as a URL; the other kinds are not URLs of a host. */
-function parses(text: string): boolean {
-  const kind = kindOf(text);
-  if (kind !== 'redis' && kind !== 'postgres') return true;
-  try {
-    new URL(text);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 /** Why `url` names no store that storeFromUrl opens, or undefined: for a configuration checked before anything starts. */
 export function storeUrlProblem(url: string): string | undefined {
   const text = url.trim();
   const kind = kindOf(text);
   if (!kind || (kind === 'sqlite' && text.length === 'sqlite:'.length)) return STORE_URL_FORMS;
-  return parses(text) ? undefined : NOT_A_URL;
+  return kind === 'redis' || kind === 'postgres' ? unreadable(text) : undefined;
+}
+
+/**
+ * Why a database URL cannot be read, or undefined. The database clients say why with the whole URL in the message
+ * ('Invalid URL "postgres://payin:<password>@..."'), which would put the password in the log of whatever
+ * printed the error; so it is checked here first, and the answer never holds the value.
+ */
+function unreadable(text: string): string | undefined {
+  try {
+    const { username, password } = new URL(text);
+    decodeURIComponent(username);
+    decodeURIComponent(password);
+    return undefined;
+  } catch {
+    return 'PAYIN_STORE_URL cannot be read as a URL (not shown: it may carry a password): check the port (at most 65535), the brackets around an IPv6 host, and percent-encode any of : / ? # [ ] @ % in the user name or password.';
+  }
+}
+
+function assertReadable(text: string): void {
+  const problem = unreadable(text);
+  if (problem) throw new TypeError(problem);
 }
 
 /** The store URL as a log line may show it: the kind of store and where, never a user name or password. */

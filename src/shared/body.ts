@@ -90,7 +90,7 @@ const decoder = new TextDecoder('utf-8', { fatal: true });
 export function parseJsonBytes(bytes: Uint8Array): { ok: true; value: unknown } | { ok: false } {
   // Valid JSON nested deeper than the cap has more than twice as many bytes as the cap (each level opens and
   // closes); a shorter text nested that deep is not valid JSON, and the parse refuses it anyway.
-  if (bytes.length > 2 * MAX_JSON_DEPTH && nestingDepth(bytes) > MAX_JSON_DEPTH) return { ok: false };
+  if (nestedTooDeep(bytes)) return { ok: false };
   try {
     return { ok: true, value: JSON.parse(decoder.decode(bytes)) };
   } catch {
@@ -103,6 +103,11 @@ export function parseJsonBytes(bytes: Uint8Array): { ok: true; value: unknown } 
  * attack on whatever walks it recursively later (a schema check, a clone), so it is refused before parsing.
  */
 export const MAX_JSON_DEPTH = 64;
+
+/** True when JSON text nests arrays and objects deeper than MAX_JSON_DEPTH (cheap for short texts). */
+export function nestedTooDeep(bytes: Uint8Array): boolean {
+  return bytes.length > 2 * MAX_JSON_DEPTH && nestingDepth(bytes) > MAX_JSON_DEPTH;
+}
 
 /** The deepest nesting of arrays and objects in JSON text, not counting brackets inside strings. */
 function nestingDepth(bytes: Uint8Array): number {

@@ -6,6 +6,7 @@
  */
 import { normalBasePath } from '../proxy/options.js';
 import { storeUrlProblem } from '../server/store-url.js';
+import { isHeaderName } from './client-ip-header.js';
 import type { Pricing } from './shop-backend.js';
 
 export interface StandaloneConfig {
@@ -20,6 +21,8 @@ export interface StandaloneConfig {
   webhookSecret: string;
   /** The operator console's sign-in token (PAYIN_CONSOLE_TOKEN): the console at {basePath}/console is on when set. */
   consoleToken?: string;
+  /** The header the shop's web server sets to the shopper's address (PAYIN_CLIENT_IP_HEADER), for the per-client limits. */
+  clientIpHeader?: string;
   /** Handed to the proxy, which reads the PAYIN_* provider settings and PAYIN_CALLBACK_URL from it. */
   env: Record<string, string | undefined>;
 }
@@ -73,6 +76,10 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
   const consoleToken = value('PAYIN_CONSOLE_TOKEN');
   if (consoleToken && consoleToken.length < 16)
     problems.push('PAYIN_CONSOLE_TOKEN must be at least 16 characters (a random one: openssl rand -base64 24)');
+  const clientIpHeader = value('PAYIN_CLIENT_IP_HEADER');
+  if (clientIpHeader && !isHeaderName(clientIpHeader)) {
+    problems.push('PAYIN_CLIENT_IP_HEADER must be a header name, such as X-Real-IP or X-Forwarded-For');
+  }
   const portText = value('PORT') ?? '8787';
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${portText}"`);
@@ -87,6 +94,7 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
     webhookUrl,
     webhookSecret,
     ...(consoleToken ? { consoleToken } : {}),
+    ...(clientIpHeader ? { clientIpHeader } : {}),
     env,
   };
 }

@@ -32,7 +32,10 @@ export function resolveOrderVia(
     };
   }
   return async (orderId, method) => {
-    const answer = await poster.post(pricing.url, `price_${orderId}_${now()}`, { orderId, method }).catch((error: unknown) => {
+    // A header carries the id, and headers are ASCII: an order id in Cyrillic or Devanagari is percent-encoded there
+    // (the body has it as it is).
+    const id = `price_${encodeURIComponent(orderId)}_${now()}`;
+    const answer = await poster.post(pricing.url, id, { orderId, method }).catch((error: unknown) => {
       log(`pricing call failed: ${(error as Error).message}`);
       throw new ProxyError('upstream_error', "the shop's pricing endpoint could not be reached");
     });

@@ -18,6 +18,7 @@ import { InFlight } from './in-flight.js';
 import { Metrics } from './metrics.js';
 import { resolveOrderVia, webhookDelivery } from './shop-backend.js';
 import { createSignedPoster } from './signed-post.js';
+import { clientIdFromHeader } from './client-ip-header.js';
 
 export interface StandaloneServer {
   url: string;
@@ -73,6 +74,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     resolveOrder: resolveOrderVia(config.pricing, poster, Date.now, log),
     onPaymentUpdate: (payment, info) => webhooks.track(() => deliver(payment, info)),
+    ...(config.clientIpHeader ? { clientId: clientIdFromHeader(config.clientIpHeader) } : {}),
     ...(config.consoleToken ? { console: consoleTokenAuth(config.consoleToken) } : {}),
   });
 
@@ -101,8 +103,13 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   log(`  store:   ${describeStoreUrl(config.storeUrl)}`);
   const warning = storeWarning(config.storeUrl);
   if (warning) log(`warning: ${warning}`);
-  log(`  pricing: ${config.pricing.kind === 'url' ? config.pricing.url : 'signed order tokens'}`);
-  log(`  webhooks to ${config.webhookUrl}`);
+  log(`  pricing: ${config.pricing.kind === 'url' ? shownUrl(config.pricing.url) : 'signed order tokens'}`);
+  log(`  webhooks to ${shownUrl(config.webhookUrl)}`);
+  log(
+    config.clientIpHeader
+      ? `  clients: told apart by ${config.clientIpHeader} (set by your web server)`
+      : '  clients: by peer address (behind a web server, set PAYIN_CLIENT_IP_HEADER)',
+  );
   log(
     config.consoleToken
       ? `  console: ${server.url}${config.basePath}/console (sign in with PAYIN_CONSOLE_TOKEN)`
@@ -160,6 +167,12 @@ async function checkStore(store: ProxyStore, log: (line: string) => void): Promi
   } catch (error) {
     log(`warning: the store is not usable yet (${(error as Error).message}); requests fail until it is`);
   }
+}
+
+/** A shop endpoint as a log line shows it: its origin and path, never a key in its query or a password. */
+function shownUrl(url: string): string {
+  const { origin, pathname } = new URL(url);
+  return `${origin}${pathname}`;
 }
 
 /** An answer given while shutting down closes its connection, so that the server can finish closing. */

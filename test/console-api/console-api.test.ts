@@ -233,3 +233,13 @@ describe('a store that fails', () => {
     expect(body.error.message).toMatch(/could not be read or written.*nothing was done/);
   });
 });
+
+describe('a payment id that is not a valid URL escape', () => {
+  it('is a 400 that says so, not a store outage', async () => {
+    const world = consoleSetup();
+    await world.signIn();
+    const { answer, body } = await world.get<{ error: { code: string; message: string } }>('/api/payments/%E0%A4%ZZ');
+    expect(answer.status).toBe(400);
+    expect(body.error.code).toBe('bad_request');
+  });
+});

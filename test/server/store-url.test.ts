@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/proxy/infrastructure/memory-store.js';
+import { createPostgresStore } from '../../src/postgres/create-postgres-store.js';
 import { PostgresStore } from '../../src/postgres/postgres-store.js';
 import { describeStoreUrl, storeFromUrl, storeUrlFromEnv, storeUrlProblem } from '../../src/server/store-url.js';
 import { SqliteStore } from '../../src/sqlite/sqlite-store.js';
@@ -63,14 +64,20 @@ describe('PAYIN_STORE_URL', () => {
     await expect(storeFromUrl('memory')).rejects.toThrow(/must start with/);
   });
 
-  it('names a database URL that does not parse, at once and without echoing it, instead of a bare "Invalid URL"', async () => {
-    for (const url of ['postgres://payin:hunter2@', 'postgresql://payin:hunter2@db:99999/shop', 'redis://:hunter2@cache:70000']) {
-      const problem = storeUrlProblem(url);
-      expect(problem).toMatch(/PAYIN_STORE_URL is not a valid URL/);
-      expect(problem).not.toContain('hunter2');
-      await expect(storeFromUrl(url)).rejects.toThrow(/PAYIN_STORE_URL is not a valid URL/);
+  it('refuses a database URL that cannot be read (a typo in the port, a raw % in the password) without echoing it', async () => {
+    for (const url of [
+      'postgres://payin:hunter2@127.0.0.1:99999/shop',
+      'postgresql://payin:hunter2@[db/shop',
+      'postgres://payin:hun%ZZter2@127.0.0.1:1/shop',
+      'redis://:hunter2@127.0.0.1:99999',
+    ]) {
+      expect(storeUrlProblem(url)).toMatch(/PAYIN_STORE_URL cannot be read as a URL/);
+      expect(storeUrlProblem(url)).not.toMatch(/hunter2/);
+      await expect(storeFromUrl(url)).rejects.toThrow(/cannot be read as a URL/);
+      await expect(storeFromUrl(url)).rejects.not.toThrow(/hunter2/);
     }
-    // A socket path in the query leaves the host empty: still a URL PostgreSQL takes.
-    expect(storeUrlProblem('postgres:///shop?host=/var/run/postgresql')).toBeUndefined();
+    // A shop that calls createPostgresStore itself gets the same care.
+    expect(() => createPostgresStore({ url: 'postgres://payin:hunter2@127.0.0.1:99999/shop' })).toThrow(/cannot be read as a URL/);
+    expect(() => createPostgresStore({ url: 'postgres://payin:hunter2@127.0.0.1:99999/shop' })).not.toThrow(/hunter2/);
   });
 });

@@ -180,6 +180,16 @@ describe('the standalone proxy server', () => {
     expect(metrics).toMatch(/payin_upstream_request_seconds_count [1-9]/);
   });
 
+  it('prices an order whose id is not ASCII (Cyrillic, Devanagari) through the shop, the call still signed', async () => {
+    const server = await start(await freePort(), { PAYIN_RESOLVE_URL: `${backend.url}/price`, PAYIN_STORE_URL: 'memory:' });
+    const refused = backend.refused;
+    for (const orderId of ['SHOP-заказ-7', 'SHOP-ऑर्डर-8', 'SHOP-café-9']) {
+      const created = await post(`${server.url}/payin/payments`, { orderId, method: 'upi' });
+      expect([created.status, created.body.payment?.orderId, created.body.payment?.amount]).toEqual([201, orderId, '750.00']);
+    }
+    expect(backend.refused).toBe(refused);
+  });
+
   it('prices from a signed order token, and refuses one that is expired, altered or for another order', async () => {
     const server = await start(await freePort(), {
       PAYIN_ORDER_TOKEN_SECRET: TOKEN_SECRET,
@@ -210,6 +220,68 @@ describe('the standalone proxy server', () => {
     await start(await freePort(), { ...pricing, PAYIN_STORE_URL: `sqlite:${join(dir, 'warning-check.db')}` }, sqliteLog);
     expect(sqliteLog.some((line) => line.startsWith('warning:'))).toBe(false);
     await expect(start(await freePort(), { ...pricing, PAYIN_STORE_URL: 'memory' })).rejects.toThrow(/must start with/);
+  });
+
+  it('behind the web server it is meant to sit behind, limits each shopper by PAYIN_CLIENT_IP_HEADER, not all of them as one client', async () => {
+    const server = await startStandalone(
+      readStandaloneConfig(
+        env({
+          PAYIN_CALLBACK_URL: 'http://127.0.0.1:1/payin/callback',
+          PAYIN_RESOLVE_URL: `${backend.url}/price`,
+          PAYIN_STORE_URL: 'memory:',
+          PAYIN_CLIENT_IP_HEADER: 'X-Real-IP',
+        }),
+      ),
+      { log: () => {}, reconcileEveryMs: 0, limits: { createsPerMinute: 2 } },
+    );
+    running.push(server);
+    // Every request reaches the server from the web server's own address; the header tells the shoppers apart.
+    const create = (shopper: string, n: number) =>
+      fetch(`${server.url}/payin/payments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-real-ip': shopper },
+        body: JSON.stringify({ orderId: `OTHER-${n}`, method: 'upi' }),
+      }).then((answer) => answer.status);
+    const shoppers = ['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.4'];
+    expect(await Promise.all(shoppers.map((shopper, n) => create(shopper, n)))).toEqual([404, 404, 404, 404]);
+    expect([await create('203.0.113.9', 10), await create('203.0.113.9', 11), await create('203.0.113.9', 12)]).toEqual([404, 404, 429]);
+    // A list (X-Forwarded-For style) counts by its last address, the one the shop's own web server appended.
+    expect(await create('198.51.100.7, 203.0.113.9', 13)).toBe(429);
+    expect(() =>
+      readStandaloneConfig(
+        env({
+          PAYIN_CALLBACK_URL: 'http://127.0.0.1:1/payin/callback',
+          PAYIN_RESOLVE_URL: 'http://127.0.0.1:1/price',
+          PAYIN_CLIENT_IP_HEADER: 'real ip',
+        }),
+      ),
+    ).toThrow(/PAYIN_CLIENT_IP_HEADER must be a header name/);
+  });
+
+  it('names the shop endpoints in its startup log without a key in their query', async () => {
+    const log: string[] = [];
+    await start(
+      await freePort(),
+      {
+        PAYIN_RESOLVE_URL: `${backend.url}/price?key=pricing-key-0123`,
+        PAYIN_WEBHOOK_URL: `${backend.url}/webhook?key=webhook-key-4567`,
+        PAYIN_STORE_URL: 'memory:',
+      },
+      log,
+    );
+    const text = log.join('\n');
+    expect(text).toContain(`pricing: ${backend.url}/price`);
+    expect(text).toContain(`webhooks to ${backend.url}/webhook`);
+    expect(text).not.toMatch(/pricing-key|webhook-key/);
+    expect(() =>
+      readStandaloneConfig(
+        env({
+          PAYIN_CALLBACK_URL: 'http://127.0.0.1:1/payin/callback',
+          PAYIN_RESOLVE_URL: 'http://[shop/price',
+          PAYIN_WEBHOOK_URL: 'http://[shop/hook',
+        }),
+      ),
+    ).toThrow(/PAYIN_WEBHOOK_URL must be an http\(s\) URL[\s\S]*PAYIN_RESOLVE_URL must be an http\(s\) URL/);
   });
 
   it('serves the operator console only with PAYIN_CONSOLE_TOKEN, behind its login form', async () => {

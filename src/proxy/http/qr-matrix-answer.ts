@@ -4,7 +4,9 @@
  * script-tag core does not carry it). Encoded with the qrcode package's own encoder at error correction level M,
  * in the form of shared/qr-modules.ts. Status polls repeat the same text every few seconds, so each text is
  * encoded once: a small map keeps the last texts' matrices, bounded, the least recently used out first. A text too
- * long for any QR gets no matrix (the widget then shows the requisites, as it always did).
+ * long for any QR gets no matrix (the widget then shows the requisites, as it always did). The text is the
+ * service's (a hosted page, an SBP link, requisites), so its length is checked before the encoder sees it: the
+ * encoder analyses the whole text before it finds it too long (8 s of event loop for a mixed 1 MB text).
  */
 
 /// <reference path="./qrcode-core.d.ts" />
@@ -18,6 +20,9 @@ export function qrMatrix(text: string): QrMatrix {
   const { modules } = create(text, { errorCorrectionLevel: 'M' });
   return { size: modules.size, isDark: (row, col) => modules.get(row, col) === 1 };
 }
+
+/** The most characters a QR holds at level M: 5,596 digits (version 40), the densest mode; any other costs more. */
+const MAX_QR_CHARS = 5_596;
 
 /** Encodes QR texts, each once while it stays among the `limit` most recently asked for. */
 export class QrMatrixCache {
@@ -35,6 +40,7 @@ export class QrMatrixCache {
 
   /** The matrix of `text` (and its JSON text), or undefined when no QR can hold it. */
   get(text: string): { modules: QrModules; json: string } | undefined {
+    if (text.length > MAX_QR_CHARS) return undefined; // no QR holds it: neither encoded nor kept
     let entry = this.#entries.get(text);
     if (entry === undefined) {
       entry = encoded(text);

@@ -9,7 +9,8 @@
 import { rawHeader } from '../../shared/raw-headers.js';
 import { builtinModule } from '../../shared/builtin-module.js';
 import { concatBytes } from '../../shared/bytes.js';
-import type { ServiceAnswer, ServiceTransport } from './service-transport.js';
+import { BodyTooLargeError } from '../../shared/body.js';
+import { MAX_ANSWER_BYTES, type ServiceAnswer, type ServiceTransport } from './service-transport.js';
 
 interface NodeHttp {
   request: (url: URL, options: object, onAnswer: (answer: NodeAnswer) => void) => NodeRequest;
@@ -27,6 +28,7 @@ interface NodeAnswer {
   on(event: 'data', listener: (chunk: Uint8Array) => void): NodeAnswer;
   on(event: 'end' | 'aborted', listener: () => void): NodeAnswer;
   on(event: 'error', listener: (error: Error) => void): NodeAnswer;
+  destroy(): void;
 }
 
 /** Node itself: Bun's and Deno's node:http, and workerd's, are built on their fetch, so nothing is gained there. */
@@ -56,7 +58,14 @@ export function nodeTransport(): ServiceTransport | undefined {
     return new Promise<ServiceAnswer>((resolve, reject) => {
       const request = transport.module.request(url, { method: 'POST', agent: transport.agent, headers, signal }, (answer) => {
         const chunks: Uint8Array[] = [];
-        answer.on('data', (chunk) => chunks.push(chunk));
+        let size = 0;
+        answer.on('data', (chunk) => {
+          size += chunk.byteLength;
+          if (size <= MAX_ANSWER_BYTES) return void chunks.push(chunk);
+          chunks.length = 0;
+          reject(new BodyTooLargeError(MAX_ANSWER_BYTES));
+          answer.destroy();
+        });
         answer.on('error', reject);
         answer.on('aborted', () => reject(new Error('the service closed the connection mid-answer')));
         answer.on('end', () =>

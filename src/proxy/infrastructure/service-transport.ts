@@ -3,8 +3,13 @@
  * only what the upstream client looks at (the status, the Signature header, the bytes). Over a Fetch function
  * (`options.fetch`, or globalThis.fetch where nothing better exists), or over node:http on Node
  * (node-transport.ts), where building a Fetch Response for each answer would cost more than the rest of its
- * handling.
+ * handling. Either stops reading an answer past MAX_ANSWER_BYTES (a BodyTooLargeError): whatever answers at the
+ * service's address is read before its signature can be checked, and an endless body must not fill the memory.
  */
+import { readBody } from '../../shared/body.js';
+
+/** Far above any real answer (a status batch of 50 payments, each capped at a callback's 64 KiB, is 3.2 MiB). */
+export const MAX_ANSWER_BYTES = 8 * 1024 * 1024;
 
 export interface ServiceAnswer {
   status: number;
@@ -24,7 +29,7 @@ export type ServiceTransport = (url: string, post: ServicePost) => Promise<Servi
 export function fetchTransport(fetchImpl: typeof fetch): ServiceTransport {
   return async (url, { headers, body, signal }) => {
     const response = await fetchImpl(url, { method: 'POST', headers, body: body as Uint8Array<ArrayBuffer>, signal });
-    const bytes = new Uint8Array(await response.arrayBuffer());
+    const bytes = await readBody(response, MAX_ANSWER_BYTES);
     return { status: response.status, header: (name) => response.headers.get(name), bytes };
   };
 }

@@ -15,6 +15,7 @@ import {
 import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { sleep } from '../../shared/clock.js';
 import { backoffDelay } from './backoff.js';
+import { BodyTooLargeError, nestedTooDeep } from '../../shared/body.js';
 import type { ResolvedOptions } from '../options.js';
 
 export type UpstreamFailure = 'timeout' | 'network' | 'http' | 'refused' | 'malformed' | 'signature';
@@ -121,6 +122,9 @@ export class UpstreamClient {
     } catch (error) {
       // The cause is kept for the log line (errors.ts describes it), so that "Illegal invocation" or a DNS
       // failure is seen, not guessed.
+      if (error instanceof BodyTooLargeError) {
+        throw new UpstreamError('malformed', `the answer to ${path} is larger than ${error.limit} bytes; is PAYIN_BASE_URL the service?`);
+      }
       throw timedOut
         ? new UpstreamError('timeout', `the service did not answer ${path} within ${timeoutMs} ms`, undefined, error)
         : new UpstreamError('network', `could not reach the service for ${path}: ${causeText(error)}`, undefined, error);
@@ -149,7 +153,9 @@ export class UpstreamClient {
     }
     let json: unknown;
     try {
-      json = JSON.parse(decoder.decode(text));
+      // Signed or not, an answer nested thousands deep would overflow the stack of whatever walks it next (the
+      // schema check, the search for an SBP link): it is refused as malformed, as such a callback is.
+      json = nestedTooDeep(text) ? undefined : JSON.parse(decoder.decode(text));
     } catch {
       json = undefined;
     }
@@ -160,7 +166,8 @@ export class UpstreamClient {
         status,
       );
     }
-    if (json === undefined) throw new UpstreamError('malformed', `the answer to ${path} is not JSON`);
+    if (json === undefined)
+      throw new UpstreamError('malformed', `the answer to ${path} is not JSON, or nests deeper than any answer of the service`);
     return json;
   }
 }

@@ -63,6 +63,60 @@ describe('malformed service answers are a clear 502, never a 500', () => {
   });
 });
 
+describe('an answer that never ends', () => {
+  it('is read only up to its size cap: a 502, not the whole body held in memory', async () => {
+    let endless = false;
+    let largestRead = 0;
+    const chunk = new Uint8Array(64 * 1024).fill(0x20);
+    const t = setup({
+      reconcileEveryMs: 0,
+      fetch: async (input, init) => {
+        if (!endless) return service.fetch(input, init);
+        // A broken service (or whatever answers at its address) streaming; bounded at 256 MiB for the test.
+        let pulled = 0;
+        const body = new ReadableStream<Uint8Array>({
+          pull(controller) {
+            if (pulled >= 256 * 1024 * 1024) return controller.close();
+            pulled += chunk.byteLength;
+            largestRead = Math.max(largestRead, pulled);
+            controller.enqueue(chunk);
+          },
+        });
+        return new Response(body, { status: 200, headers: { 'content-type': 'application/json', signature: 'x' } });
+      },
+    });
+    const service = t.service;
+    const { body } = await t.create('A-1');
+    endless = true;
+    await t.clock.advance(5_000);
+    const answer = await drive(t.clock, t.status(body.payment.id, body.token), 1_000);
+    expect([answer.response.status, answer.body.error?.code]).toEqual([502, 'upstream_error']);
+    expect(largestRead).toBeLessThanOrEqual(9 * 1024 * 1024); // each attempt (status calls are retried) stops at the cap
+  });
+});
+
+describe('a signed answer built to hurt', () => {
+  it('is a 502 when nested 20,000 arrays deep, as a callback is a 400, never a 500', async () => {
+    let deep = false;
+    let paymentJson = '';
+    const t = setup({
+      reconcileEveryMs: 0,
+      fetch: async (input, init) => {
+        if (!deep) return service.fetch(input, init);
+        const text = `${paymentJson.slice(0, -1)},"extra":${'['.repeat(20_000)}${']'.repeat(20_000)}}`;
+        return new Response(text, { headers: { 'content-type': 'application/json', signature: await signBody(SECRET, text) } });
+      },
+    });
+    const service = t.service;
+    const { body } = await t.create('A-1', 'sbp');
+    paymentJson = JSON.stringify(t.service.payments.get(body.payment.id));
+    deep = true;
+    await t.clock.advance(5_000);
+    const answer = await drive(t.clock, t.status(body.payment.id, body.token), 1_000);
+    expect([answer.response.status, answer.body.error?.code]).toEqual([502, 'upstream_error']);
+  });
+});
+
 describe('callbacks built to hurt', () => {
   it('answers 400 to a signed callback nested 30,000 arrays deep, and keeps working', async () => {
     const t = setup({ reconcileEveryMs: 0 });

@@ -5,6 +5,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import { nodeTransport } from '../../../src/proxy/infrastructure/node-transport.js';
+import { BodyTooLargeError } from '../../../src/shared/body.js';
 import type { ServicePost } from '../../../src/proxy/infrastructure/service-transport.js';
 
 let server: Server | undefined;
@@ -70,6 +71,27 @@ describe('the service transport on Node', () => {
     expect(seen).toHaveLength(3);
     expect(seen[2]).toEqual({ method: 'POST', path: '/api/v2/status', body: '{"b": 1,  "a": "Иван"}', signature: 'sig', auth: 'Bearer t' });
     expect(service.sockets()).toBe(1);
+  });
+
+  it('stops reading an answer past its size cap and lets the connection go', async () => {
+    let written = 0;
+    let closed = false;
+    const service = await listen((_req, _body, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.on('close', () => (closed = true));
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      // Endless, but for the test's bound (256 MiB), and only as fast as the proxy reads.
+      const more = () => {
+        while (!closed && written < 256 * 1024 * 1024) {
+          written += chunk.length;
+          if (!res.write(chunk)) return void res.once('drain', more);
+        }
+        res.end();
+      };
+      more();
+    });
+    await expect(transport()(`${service.url}/api/v2/status`, post('{}'))).rejects.toBeInstanceOf(BodyTooLargeError);
+    expect(written).toBeLessThan(256 * 1024 * 1024);
   });
 
   it('does not follow a redirect with a signed body', async () => {
