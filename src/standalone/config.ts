@@ -4,6 +4,7 @@
  * webhooks go. PAYIN_STORE_URL takes sqlite:, redis(s)://, postgres(ql):// and memory:. Every mistake is reported
  * at once, naming the variable, before anything listens; a secret is never echoed.
  */
+import { exactOrigin, originProblem } from '../proxy/http/cors.js';
 import { normalBasePath } from '../proxy/options.js';
 import { storeUrlProblem } from '../server/store-url.js';
 import { isHeaderName } from './client-ip-header.js';
@@ -80,6 +81,12 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
   if (clientIpHeader && !isHeaderName(clientIpHeader)) {
     problems.push('PAYIN_CLIENT_IP_HEADER must be a header name, such as X-Real-IP or X-Forwarded-For');
   }
+  const allowedOrigins: string[] = [];
+  for (const entry of (value('PAYIN_ALLOWED_ORIGINS') ?? '').split(/[\s,]+/).filter(Boolean)) {
+    const origin = exactOrigin(entry);
+    if (origin) allowedOrigins.push(origin);
+    else problems.push(`PAYIN_ALLOWED_ORIGINS: ${originProblem(entry)}`);
+  }
   const portText = value('PORT') ?? '8787';
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${portText}"`);
@@ -88,7 +95,7 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
     port,
     host: value('HOST') ?? '127.0.0.1',
     basePath,
-    allowedOrigins: (value('PAYIN_ALLOWED_ORIGINS') ?? '').split(/[\s,]+/).filter(Boolean),
+    allowedOrigins,
     storeUrl,
     pricing,
     webhookUrl,

@@ -51,4 +51,14 @@ describe('the standalone configuration', () => {
     expect(problemsOf({ ...rest, PAYIN_BASE_PATH: '/pay' })).toContain('/pay/callback');
     expect(problemsOf(rest)).not.toContain('{basePath}');
   });
+
+  it('names each PAYIN_ALLOWED_ORIGINS entry that is not an origin, in the same list', () => {
+    const message = problemsOf({ ...GOOD, PAYIN_ALLOWED_ORIGINS: 'https://shop.example/ shop2.example https://shop3.example/cart' });
+    expect(message).toMatch(/PAYIN_ALLOWED_ORIGINS: "shop2\.example" is not an origin/);
+    expect(message).toMatch(/PAYIN_ALLOWED_ORIGINS: "https:\/\/shop3\.example\/cart" is not an origin/);
+    expect(message).not.toMatch(/"https:\/\/shop\.example\/"/);
+    expect(readStandaloneConfig({ ...GOOD, PAYIN_ALLOWED_ORIGINS: 'https://shop.example/' }).allowedOrigins).toEqual([
+      'https://shop.example',
+    ]);
+  });
 });
