@@ -17,7 +17,7 @@ import { EventStreams } from './event-streams.js';
 import { InFlight } from './in-flight.js';
 import { Metrics } from './metrics.js';
 import { resolveOrderVia, webhookDelivery } from './shop-backend.js';
-import { createSignedPoster } from './signed-post.js';
+import { createSignedPoster, shownUrl } from './signed-post.js';
 import { clientIdFromHeader } from './client-ip-header.js';
 
 export interface StandaloneServer {
@@ -167,12 +167,6 @@ async function checkStore(store: ProxyStore, log: (line: string) => void): Promi
   } catch (error) {
     log(`warning: the store is not usable yet (${(error as Error).message}); requests fail until it is`);
   }
-}
-
-/** A shop endpoint as a log line shows it: its origin and path, never a key in its query or a password. */
-function shownUrl(url: string): string {
-  const { origin, pathname } = new URL(url);
-  return `${origin}${pathname}`;
 }
 
 /** An answer given while shutting down closes its connection, so that the server can finish closing. */
