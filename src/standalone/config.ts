@@ -62,6 +62,12 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
   const resolveUrl = value('PAYIN_RESOLVE_URL');
   const tokenSecret = value('PAYIN_ORDER_TOKEN_SECRET');
   let pricing: Pricing = { kind: 'url', url: '' };
+  // A page's token is a sample anyone can test guesses of the key against, offline: a short key forges prices.
+  if (tokenSecret && tokenSecret.length < 16) {
+    problems.push(
+      'PAYIN_ORDER_TOKEN_SECRET must be at least 16 characters: a short key can be guessed from any token a page shows (a random one: openssl rand -base64 24)',
+    );
+  }
   if (resolveUrl && tokenSecret) problems.push('set PAYIN_RESOLVE_URL or PAYIN_ORDER_TOKEN_SECRET, not both');
   else if (resolveUrl) pricing = { kind: 'url', url: resolveUrl };
   else if (tokenSecret) pricing = { kind: 'token', secret: tokenSecret };

@@ -61,4 +61,11 @@ describe('the standalone configuration', () => {
       'https://shop.example',
     ]);
   });
+
+  it('refuses an order token key short enough to guess: any token a page shows lets a shopper test guesses offline', () => {
+    const { PAYIN_RESOLVE_URL: _, ...rest } = GOOD;
+    expect(problemsOf({ ...rest, PAYIN_ORDER_TOKEN_SECRET: 'secret' })).toMatch(/PAYIN_ORDER_TOKEN_SECRET must be at least 16 characters/);
+    expect(problemsOf({ ...rest, PAYIN_ORDER_TOKEN_SECRET: 'secret' })).not.toContain('"secret"');
+    expect(problemsOf({ ...rest, PAYIN_ORDER_TOKEN_SECRET: 'a-random-key-of-24-chars' })).toBe('');
+  });
 });

@@ -18,7 +18,7 @@ const env = (extra: Record<string, string>) => ({
   PAYIN_CALLBACK_URL: 'http://127.0.0.1:9/pay/callback',
   PAYIN_WEBHOOK_URL: 'http://127.0.0.1:9/webhook',
   PAYIN_WEBHOOK_SECRET: `whsec_${Buffer.from('sixteen bytes or more').toString('base64')}`,
-  PAYIN_ORDER_TOKEN_SECRET: 'the-order-token-key',
+  PAYIN_ORDER_TOKEN_SECRET: 'the-order-token-key-0123',
   PAYIN_CONSOLE_TOKEN: 'the-console-token-0123456789',
   PAYIN_STORE_URL: 'postgres://payin:the-db-password@127.0.0.1:9/shop',
   PORT: '0',
@@ -45,7 +45,7 @@ describe('the startup log', () => {
     for (const secret of [
       'the-service-token',
       'the-signing-secret',
-      'the-order-token-key',
+      'the-order-token-key-0123',
       'the-console-token',
       'the-db-password',
       'whsec_',

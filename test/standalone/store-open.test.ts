@@ -20,7 +20,7 @@ const env = (storeUrl: string) => ({
   PAYIN_CALLBACK_URL: 'http://127.0.0.1:9/payin/callback',
   PAYIN_WEBHOOK_URL: 'http://127.0.0.1:9/webhook',
   PAYIN_WEBHOOK_SECRET: `whsec_${Buffer.from('sixteen bytes or more').toString('base64')}`,
-  PAYIN_ORDER_TOKEN_SECRET: 'order-token-key',
+  PAYIN_ORDER_TOKEN_SECRET: 'an-order-token-key-of-length',
   PORT: '0',
   PAYIN_STORE_URL: storeUrl,
 });
