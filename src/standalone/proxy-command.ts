@@ -9,15 +9,11 @@ import { startStandalone } from './standalone-server.js';
 
 export async function runProxyCommand(argv: string[]): Promise<void> {
   let fromFile: Record<string, string> = {};
-  const at = argv.indexOf('--config');
-  if (at !== -1) {
-    const path = argv[at + 1];
-    if (!path) return exit('--config needs a file, such as --config payin.json');
-    try {
-      fromFile = readConfigFile(path);
-    } catch (error) {
-      return exit((error as Error).message);
-    }
+  try {
+    const { configPath } = proxyArgs(argv);
+    if (configPath !== undefined) fromFile = readConfigFile(configPath);
+  } catch (error) {
+    return exit((error as Error).message);
   }
   const config = (() => {
     try {
@@ -37,6 +33,26 @@ export async function runProxyCommand(argv: string[]): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
+}
+
+/**
+ * The command's arguments: only `--config <file>` (or `--config=<file>`). Anything else is refused, naming it, so
+ * that a `--port 9000` meant for this server (the sandbox takes one) does not leave it listening on another port.
+ */
+export function proxyArgs(argv: readonly string[]): { configPath?: string } {
+  const settings = 'every other setting is a variable (PORT, HOST, PAYIN_*: see docs/standalone.md) or a key of the --config file';
+  let configPath: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--config' || arg.startsWith('--config=')) {
+      const path = arg === '--config' ? argv[++i] : arg.slice('--config='.length);
+      if (!path || path.startsWith('--')) throw new Error('--config needs a file, such as --config payin.json');
+      configPath = path;
+    } else {
+      throw new Error(`unknown argument "${arg}": the proxy takes only --config <file>; ${settings}`);
+    }
+  }
+  return configPath === undefined ? {} : { configPath };
 }
 
 /**

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { readConfigFile } from '../../src/standalone/proxy-command.js';
+import { proxyArgs, readConfigFile } from '../../src/standalone/proxy-command.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payin-config-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -40,5 +40,23 @@ describe('the --config file', () => {
     expect(() => readConfigFile(fileOf('{"PAYIN_SECRET": ["hunter2"]}'))).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
     );
+  });
+});
+
+describe('the arguments of payin-checkout proxy', () => {
+  it('takes --config <file>, in either form, and nothing', () => {
+    expect(proxyArgs([])).toEqual({});
+    expect(proxyArgs(['--config', 'payin.json'])).toEqual({ configPath: 'payin.json' });
+    expect(proxyArgs(['--config=payin.json'])).toEqual({ configPath: 'payin.json' });
+  });
+
+  it.each([
+    [['--port', '9000'], /--port/],
+    [['--confg', 'payin.json'], /--confg/],
+    [['--config'], /--config needs a file/],
+    [['extra'], /extra/],
+  ])('refuses %j, naming it, instead of starting without it', (argv, message) => {
+    expect(() => proxyArgs(argv)).toThrow(message);
+    expect(() => proxyArgs(argv)).toThrow(/PORT|--config/);
   });
 });
