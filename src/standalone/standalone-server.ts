@@ -8,6 +8,7 @@
  * then stops the proxy and closes the store. A webhook cut off there is sent again, with the same webhook-id,
  * after the restart.
  */
+import { isAbsolute, resolve } from 'node:path';
 import { consoleTokenAuth, createPayinProxy, type PayinProxy, type PayinProxyOptions, type ProxyStore } from '../proxy/index.js';
 import type { ProxyLogger } from '../proxy/logger.js';
 import { serve, type RunningServer } from '../server/serve.js';
@@ -100,7 +101,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   log(`listening on ${server.url}`);
   log(`  proxy:   ${server.url}${config.basePath} (the element's endpoint)`);
   log(`  health:  ${server.url}/healthz   metrics: ${server.url}/metrics`);
-  log(`  store:   ${describeStoreUrl(config.storeUrl)}`);
+  log(`  store:   ${describeStoreUrl(config.storeUrl)}${sqliteFileNote(config.storeUrl)}`);
   const warning = storeWarning(config.storeUrl);
   if (warning) log(`warning: ${warning}`);
   log(`  pricing: ${config.pricing.kind === 'url' ? shownUrl(config.pricing.url) : 'signed order tokens'}`);
@@ -167,6 +168,12 @@ async function checkStore(store: ProxyStore, log: (line: string) => void): Promi
   } catch (error) {
     log(`warning: the store is not usable yet (${(error as Error).message}); requests fail until it is`);
   }
+}
+
+/** For a relative SQLite path, the file it is: a service's working directory is rarely where an operator looks. */
+function sqliteFileNote(url: string): string {
+  const path = /^sqlite:(.*)$/i.exec(url.trim())?.[1];
+  return path && !isAbsolute(path) && path !== ':memory:' ? ` (${resolve(path)})` : '';
 }
 
 /** An answer given while shutting down closes its connection, so that the server can finish closing. */

@@ -2,6 +2,9 @@
  * The standalone server's startup log as an operator reads it: the addresses it prints are the ones it serves,
  * whatever form PAYIN_BASE_PATH was written in (no leading slash, a trailing one), and no secret is in it.
  */
+import { mkdtempSync, realpathSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readStandaloneConfig, type StandaloneServer, startStandalone } from '../../src/standalone/index.js';
 
@@ -52,5 +55,20 @@ describe('the startup log', () => {
     ]) {
       expect(log).not.toContain(secret);
     }
+  });
+
+  it('says where a relative SQLite file is, since the working directory of a service is rarely where one looks', async () => {
+    const lines: string[] = [];
+    const dir = mkdtempSync(join(tmpdir(), 'payin-startup-log-'));
+    const cwd = process.cwd();
+    process.chdir(dir);
+    try {
+      const config = readStandaloneConfig(env({ PAYIN_STORE_URL: 'sqlite:./ledger/payin.db' }));
+      const server = await startStandalone(config, { log: (line) => lines.push(line), reconcileEveryMs: 0 });
+      running.push(server);
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(lines.join('\n')).toContain(`store:   sqlite:./ledger/payin.db (${join(realpathSync(dir), 'ledger', 'payin.db')})`);
   });
 });
