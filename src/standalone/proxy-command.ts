@@ -26,7 +26,12 @@ export async function runProxyCommand(argv: string[]): Promise<void> {
   const server = await startStandalone(config);
   let stopping = false;
   const stop = (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // An operator who asks twice does not want to wait out the grace period: the ledger keeps what was in
+      // flight (an announcement not yet taken is sent again after a restart).
+      console.log(`payin-proxy: ${signal} again: stopping now, without waiting for what is in flight`);
+      process.exit(1);
+    }
     stopping = true;
     console.log(`payin-proxy: ${signal}: finishing requests in flight, then stopping`);
     void server.close().then(() => process.exit(0));
