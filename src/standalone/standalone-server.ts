@@ -104,6 +104,8 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   log(`  store:   ${describeStoreUrl(config.storeUrl)}${sqliteFileNote(config.storeUrl)}`);
   const warning = storeWarning(config.storeUrl);
   if (warning) log(`warning: ${warning}`);
+  const callbackWarning = callbackPathWarning(config.env.PAYIN_CALLBACK_URL, proxy.basePath);
+  if (callbackWarning) log(`warning: ${callbackWarning}`);
   log(`  pricing: ${config.pricing.kind === 'url' ? shownUrl(config.pricing.url) : 'signed order tokens'}`);
   log(`  webhooks to ${shownUrl(config.webhookUrl)}`);
   log(
@@ -168,6 +170,24 @@ async function checkStore(store: ProxyStore, log: (line: string) => void): Promi
   } catch (error) {
     log(`warning: the store is not usable yet (${(error as Error).message}); requests fail until it is`);
   }
+}
+
+/**
+ * The service posts its callbacks to PAYIN_CALLBACK_URL; this server takes them at {basePath}/callback. A URL whose
+ * path ends otherwise works only if the web server in front rewrites it, and when it does not, every callback is
+ * lost (payments then settle only through the slower sweep): said once, at start, rather than refused.
+ */
+function callbackPathWarning(callbackUrl: string | undefined, basePath: string): string | undefined {
+  const expected = `${basePath}/callback`;
+  let path: string;
+  try {
+    path = new URL(callbackUrl?.trim() ?? '').pathname.replace(/\/+$/, '');
+  } catch {
+    return undefined;
+  }
+  return path.endsWith(expected)
+    ? undefined
+    : `PAYIN_CALLBACK_URL ends in ${path || '/'}, not ${expected}, where this server takes the service's callbacks: unless your web server rewrites that path to ${expected}, callbacks are lost`;
 }
 
 /** For a relative SQLite path, the file it is: a service's working directory is rarely where an operator looks. */

@@ -71,4 +71,16 @@ describe('the startup log', () => {
     }
     expect(lines.join('\n')).toContain(`store:   sqlite:./ledger/payin.db (${join(realpathSync(dir), 'ledger', 'payin.db')})`);
   });
+
+  it('warns when PAYIN_CALLBACK_URL does not end in the callback path this server answers', async () => {
+    const start = async (callbackUrl: string) => {
+      const lines: string[] = [];
+      const config = readStandaloneConfig(env({ PAYIN_CALLBACK_URL: callbackUrl, PAYIN_STORE_URL: 'memory:' }));
+      running.push(await startStandalone(config, { log: (line) => lines.push(line), reconcileEveryMs: 0 }));
+      return lines.join('\n');
+    };
+    expect(await start('https://shop.example/callback')).toMatch(/warning: PAYIN_CALLBACK_URL ends in \/callback, not \/payin\/callback/);
+    expect(await start('https://shop.example/payin/callback')).not.toMatch(/PAYIN_CALLBACK_URL/);
+    expect(await start('https://shop.example/shop-a/payin/callback?x=1')).not.toMatch(/PAYIN_CALLBACK_URL/);
+  });
 });
