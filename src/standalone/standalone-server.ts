@@ -8,7 +8,6 @@
  * then stops the proxy and closes the store. A webhook cut off there is sent again, with the same webhook-id,
  * after the restart.
  */
-import { isAbsolute, resolve } from 'node:path';
 import { consoleTokenAuth, createPayinProxy, type PayinProxy, type PayinProxyOptions, type ProxyStore } from '../proxy/index.js';
 import type { ProxyLogger } from '../proxy/logger.js';
 import { serve, type RunningServer } from '../server/serve.js';
@@ -19,6 +18,7 @@ import { InFlight } from './in-flight.js';
 import { Metrics } from './metrics.js';
 import { resolveOrderVia, webhookDelivery } from './shop-backend.js';
 import { createSignedPoster, shownUrl } from './signed-post.js';
+import { callbackPathWarning, sqliteFileNote } from './startup-notes.js';
 import { clientIdFromHeader } from './client-ip-header.js';
 
 export interface StandaloneServer {
@@ -170,30 +170,6 @@ async function checkStore(store: ProxyStore, log: (line: string) => void): Promi
   } catch (error) {
     log(`warning: the store is not usable yet (${(error as Error).message}); requests fail until it is`);
   }
-}
-
-/**
- * The service posts its callbacks to PAYIN_CALLBACK_URL; this server takes them at {basePath}/callback. A URL whose
- * path ends otherwise works only if the web server in front rewrites it, and when it does not, every callback is
- * lost (payments then settle only through the slower sweep): said once, at start, rather than refused.
- */
-function callbackPathWarning(callbackUrl: string | undefined, basePath: string): string | undefined {
-  const expected = `${basePath}/callback`;
-  let path: string;
-  try {
-    path = new URL(callbackUrl?.trim() ?? '').pathname.replace(/\/+$/, '');
-  } catch {
-    return undefined;
-  }
-  return path.endsWith(expected)
-    ? undefined
-    : `PAYIN_CALLBACK_URL ends in ${path || '/'}, not ${expected}, where this server takes the service's callbacks: unless your web server rewrites that path to ${expected}, callbacks are lost`;
-}
-
-/** For a relative SQLite path, the file it is: a service's working directory is rarely where an operator looks. */
-function sqliteFileNote(url: string): string {
-  const path = /^sqlite:(.*)$/i.exec(url.trim())?.[1];
-  return path && !isAbsolute(path) && path !== ':memory:' ? ` (${resolve(path)})` : '';
 }
 
 /** An answer given while shutting down closes its connection, so that the server can finish closing. */
