@@ -35,3 +35,16 @@ describe('the README table of imports', () => {
     expect(missing).toEqual([]);
   });
 });
+
+describe('the names each server entry point exports', () => {
+  const docs = [readme, ...['proxy', 'runtimes', 'stores', 'standalone', 'console', 'sandbox', 'development'].map((page) => read(`docs/${page}.md`))].join('\n');
+  it.each([
+    ['payin-checkout/proxy', '../../src/proxy/index.js'],
+    ['payin-checkout/node', '../../src/server/index.js'],
+    ['payin-checkout/standalone', '../../src/standalone/index.js'],
+  ])('%s: every value it exports is named in the README or docs/', async (_entry, path) => {
+    const names = Object.keys(await import(path));
+    expect(names.length).toBeGreaterThan(2);
+    expect(names.filter((name) => !new RegExp(`\\b${name}\\b`).test(docs))).toEqual([]);
+  });
+});
