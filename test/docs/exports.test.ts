@@ -37,7 +37,10 @@ describe('the README table of imports', () => {
 });
 
 describe('the names each server entry point exports', () => {
-  const docs = [readme, ...['proxy', 'runtimes', 'stores', 'standalone', 'console', 'sandbox', 'development'].map((page) => read(`docs/${page}.md`))].join('\n');
+  const docs = [
+    readme,
+    ...['proxy', 'runtimes', 'stores', 'standalone', 'console', 'sandbox', 'development'].map((page) => read(`docs/${page}.md`)),
+  ].join('\n');
   it.each([
     ['payin-checkout/proxy', '../../src/proxy/index.js'],
     ['payin-checkout/node', '../../src/server/index.js'],
