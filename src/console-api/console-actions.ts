@@ -8,6 +8,7 @@ import type { ProxyContext } from '../proxy/context.js';
 import type { ConsoleStore } from '../proxy/infrastructure/console-store.js';
 import { describe } from '../proxy/http/errors.js';
 import type { PaymentRecord } from '../proxy/infrastructure/store.js';
+import { UpstreamError } from '../proxy/infrastructure/upstream-client.js';
 import { ConsoleError } from './console-answers.js';
 
 export interface ActionResult {
@@ -23,13 +24,34 @@ export async function recheck(ctx: ProxyContext, record: PaymentRecord): Promise
     observed = await ledger.fetchFresh(record.view.id);
   } catch (error) {
     ctx.options.logger.warn('a console re-check could not reach the service', { paymentId: record.view.id, error: describe(error) });
-    throw new ConsoleError(502, 'service_unavailable', 'the payment service did not answer: nothing was changed; try again later');
+    throw new ConsoleError(502, 'service_unavailable', whyNoAnswer(error));
   }
   const after = await ledger.observe(observed, undefined, 'reconcile');
   const changed = after !== undefined && after.version !== record.version;
   if (after && changed) await outbox.deliver(after.view.id, after.view.state, 'reconcile');
   const state = after?.view.state ?? record.view.state;
   return { result: changed ? `now ${state}` : `unchanged (${state})`, changed };
+}
+
+/**
+ * What the operator is told about a status call that brought no state. A service that answered and refused is not
+ * one that "did not answer": a 404 or 401 points at the service's address or the merchant's credentials (a
+ * sandbox's payments looked up at the live service), which trying again later does not mend.
+ */
+function whyNoAnswer(error: unknown): string {
+  const kind = error instanceof UpstreamError ? error.kind : 'network';
+  const status = error instanceof UpstreamError ? error.httpStatus : undefined;
+  if ((kind === 'http' || kind === 'refused') && status === 404) {
+    return 'the payment service does not know this payment (HTTP 404): nothing was changed; check that PAYIN_BASE_URL and the merchant are the ones that created it';
+  }
+  if ((kind === 'http' || kind === 'refused') && status !== undefined && status < 500) {
+    return `the payment service refused the status call (HTTP ${status}): nothing was changed; check the merchant's credentials`;
+  }
+  if (kind === 'signature')
+    return "the payment service's answer failed its signature check: nothing was changed; check the merchant's secret";
+  if (kind === 'malformed') return 'the payment service answered something that is not this payment: nothing was changed; try again later';
+  if (kind === 'http') return `the payment service failed (HTTP ${status ?? '?'}): nothing was changed; try again later`;
+  return 'the payment service did not answer: nothing was changed; try again later';
 }
 
 const REDELIVERY_WORDS = {

@@ -112,13 +112,29 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     const client = ctx.options.clientId(request) ?? 'unknown';
     const keys = [`console-login:${client}`, 'console-login:*'];
     const window = Math.floor(ctx.options.clock.now() / LOGIN_WINDOW_MS);
-    const tries = await Promise.all(keys.map((key) => store.count(`${key}:${window}`, 0, LOGIN_WINDOW_MS)));
+    // The wrong tries are counted in the store; when it cannot be reached the operator stays on the form and is
+    // told why (a plain form post would otherwise land on a page of JSON).
+    const count = (add: number) => Promise.all(keys.map((key) => store.count(`${key}:${window}`, add, LOGIN_WINDOW_MS)));
+    const unreachable = (error: unknown) => {
+      ctx.options.logger.error('the console could not answer a sign-in', { error: describe(error) });
+      return html(503, loginPage(base, 'The payment ledger cannot be reached just now: try again in a minute.'), { 'retry-after': '30' });
+    };
+    let tries: number[];
+    try {
+      tries = await count(0);
+    } catch (error) {
+      return unreachable(error);
+    }
     if (tries[0]! >= LOGIN_TRIES || tries[1]! >= LOGIN_TRIES * 10) {
       return html(429, loginPage(base, 'Too many wrong tokens: wait a few minutes.'), { 'retry-after': String(LOGIN_WINDOW_MS / 1000) });
     }
     const token = new URLSearchParams((await readForm(request)) ?? '').get('token') ?? '';
     if (!token || !(await options.login!.check(token))) {
-      await Promise.all(keys.map((key) => store.count(`${key}:${window}`, 1, LOGIN_WINDOW_MS)));
+      try {
+        await count(1);
+      } catch (error) {
+        return unreachable(error);
+      }
       return html(401, loginPage(base, 'That is not the console token.'));
     }
     const { cookieName, maxAgeSeconds } = options.login!;

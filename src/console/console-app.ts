@@ -72,9 +72,11 @@ export class PayinConsole extends LitElement {
     return WORDS[this.lang];
   }
 
-  /** Runs one call at a time, showing its failure as the server worded it. */
+  /** Runs one call at a time, showing its failure as the server worded it; a new call clears the last failure. */
   async #run(work: () => Promise<void>): Promise<void> {
     this.busy = true;
+    this.failed = false;
+    this.message = '';
     try {
       await work();
     } catch (error) {
@@ -86,8 +88,14 @@ export class PayinConsole extends LitElement {
     }
   }
 
-  async #load(cursor?: string): Promise<void> {
-    const page = await this.#client!.list(this.filter, this.q, cursor);
+  /**
+   * Loads the list under `view` (the current filter and search unless given), and only once it has arrived makes
+   * that view current: a load that fails leaves the rows on screen under the filter and search they belong to.
+   */
+  async #load(cursor?: string, view = { filter: this.filter, q: this.q }): Promise<void> {
+    const page = await this.#client!.list(view.filter, view.q, cursor);
+    this.filter = view.filter;
+    this.q = view.q;
     this.list = cursor && this.list ? { ...page, payments: [...this.list.payments, ...page.payments] } : page;
   }
 
@@ -114,9 +122,8 @@ export class PayinConsole extends LitElement {
   #search = (event: SubmitEvent) => {
     event.preventDefault();
     const input = (event.target as HTMLFormElement).elements.namedItem('q') as HTMLInputElement;
-    this.q = input.value.trim();
     this.detail = undefined;
-    void this.#run(() => this.#load());
+    void this.#run(() => this.#load(undefined, { filter: this.filter, q: input.value.trim() }));
   };
 
   #export = () =>
@@ -170,12 +177,10 @@ export class PayinConsole extends LitElement {
   }
 
   #setFilter(filter: string) {
-    this.filter = filter;
-    void this.#run(() => this.#load());
+    void this.#run(() => this.#load(undefined, { filter, q: this.q }));
   }
 
   #clear() {
-    this.q = '';
-    void this.#run(() => this.#load());
+    void this.#run(() => this.#load(undefined, { filter: this.filter, q: '' }));
   }
 }

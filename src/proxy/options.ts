@@ -8,6 +8,7 @@ import type { SignatureEncoding } from '../shared/hmac.js';
 import type { PaymentView } from '../shared/payment-view.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { clientAddressOf } from './http/client-address.js';
+import { exactOrigin, originProblem } from './http/cors.js';
 import { consoleLogger, type ProxyLogger } from './logger.js';
 import { createMemoryStore } from './infrastructure/memory-store.js';
 import { nodeTransport } from './infrastructure/node-transport.js';
@@ -248,7 +249,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
   }
   assertHttpUrl(provider.baseUrl, 'provider.baseUrl (PAYIN_BASE_URL)');
   assertHttpUrl(callbackUrl, 'callbackUrl (PAYIN_CALLBACK_URL)');
-  const basePath = `/${(options.basePath ?? '/payin').replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
+  const basePath = normalBasePath(options.basePath ?? '/payin');
   const clock = options.clock ?? systemClock;
   if (typeof (options.fetch ?? globalThis.fetch) !== 'function') {
     throw new TypeError('createPayinProxy: no fetch in this runtime; pass options.fetch.');
@@ -267,7 +268,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     onPaymentUpdate: options.onPaymentUpdate,
     reconcileEveryMs: Math.max(0, options.reconcileEveryMs ?? 30_000),
     methods: options.methods?.length ? [...options.methods] : ['upi', 'sbp', 'c2c'],
-    allowedOrigins: new Set(options.allowedOrigins ?? []),
+    allowedOrigins: new Set((options.allowedOrigins ?? []).map(allowedOrigin)),
     store: options.store ?? createMemoryStore({ clock }),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
@@ -285,6 +286,17 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
 /** The shop's own clientId gets a Fetch Request, whatever the runtime handed the proxy. */
 function shopClientId(clientId: (request: Request) => string | undefined) {
   return (request: ProxyRequest) => clientId(asFetchRequest(request));
+}
+
+function allowedOrigin(text: string): string {
+  const origin = exactOrigin(text);
+  if (origin === undefined) throw new TypeError(`createPayinProxy: allowedOrigins: ${originProblem(text)}.`);
+  return origin;
+}
+
+/** The base path as the proxy serves it: one leading slash, no trailing one ('payin/' -> '/payin'; '/' -> ''). */
+export function normalBasePath(path: string): string {
+  return `/${path.replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
 }
 
 function assertHttpUrl(value: string, name: string): void {

@@ -71,7 +71,9 @@ async function main(argv: string[]): Promise<void> {
     process.stdout.write(`${USAGE}\n`);
     return;
   }
-  if (positionals.length !== 1 || positionals[0] !== 'sandbox') fail('the only command is "sandbox"');
+  if (positionals.length !== 1 || positionals[0] !== 'sandbox') {
+    fail(`unknown command${positionals.length ? ` "${positionals.join(' ')}"` : ''}: the commands are "sandbox" and "proxy"`);
+  }
 
   const env = process.env;
   const port = integer('--port', values.port ?? env.SANDBOX_PORT ?? '4010', 0, 65535);

@@ -4,6 +4,8 @@
  * webhooks go. PAYIN_STORE_URL takes sqlite:, redis(s)://, postgres(ql):// and memory:. Every mistake is reported
  * at once, naming the variable, before anything listens; a secret is never echoed.
  */
+import { exactOrigin, originProblem } from '../proxy/http/cors.js';
+import { normalBasePath } from '../proxy/options.js';
 import { storeUrlProblem } from '../server/store-url.js';
 import { isHeaderName } from './client-ip-header.js';
 import type { Pricing } from './shop-backend.js';
@@ -41,12 +43,14 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
     if (!v) problems.push(`${name} is not set (${why})`);
     return v ?? '';
   };
+  // As the proxy serves it, so that the log and the help name the real addresses.
+  const basePath = normalBasePath(value('PAYIN_BASE_PATH') ?? '/payin');
   for (const [name, why] of [
     ['PAYIN_BASE_URL', "the payment service's address"],
     ['PAYIN_MERCHANT_ID', 'your merchant id at the service'],
     ['PAYIN_TOKEN', 'the Bearer token the service gave you'],
     ['PAYIN_SECRET', 'the signing secret the service gave you'],
-    ['PAYIN_CALLBACK_URL', 'the public URL of {basePath}/callback on this server'],
+    ['PAYIN_CALLBACK_URL', `the public URL of ${basePath}/callback on this server`],
   ] as const) {
     need(name, why);
   }
@@ -58,15 +62,20 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
   const resolveUrl = value('PAYIN_RESOLVE_URL');
   const tokenSecret = value('PAYIN_ORDER_TOKEN_SECRET');
   let pricing: Pricing = { kind: 'url', url: '' };
+  // A page's token is a sample anyone can test guesses of the key against, offline: a short key forges prices.
+  if (tokenSecret && tokenSecret.length < 16) {
+    problems.push(
+      'PAYIN_ORDER_TOKEN_SECRET must be at least 16 characters: a short key can be guessed from any token a page shows (a random one: openssl rand -base64 24)',
+    );
+  }
   if (resolveUrl && tokenSecret) problems.push('set PAYIN_RESOLVE_URL or PAYIN_ORDER_TOKEN_SECRET, not both');
   else if (resolveUrl) pricing = { kind: 'url', url: resolveUrl };
   else if (tokenSecret) pricing = { kind: 'token', secret: tokenSecret };
   else problems.push('neither PAYIN_RESOLVE_URL (your pricing endpoint) nor PAYIN_ORDER_TOKEN_SECRET (signed order tokens) is set');
-  for (const [name, url] of [
-    ['PAYIN_WEBHOOK_URL', webhookUrl],
-    ['PAYIN_RESOLVE_URL', resolveUrl],
-  ] as const) {
-    if (url && (!/^https?:\/\//.test(url) || !URL.canParse(url))) problems.push(`${name} must be an http(s) URL`);
+  // Checked here, with everything else, so that the operator sees every mistake in one list before anything opens.
+  for (const name of ['PAYIN_BASE_URL', 'PAYIN_CALLBACK_URL', 'PAYIN_WEBHOOK_URL', 'PAYIN_RESOLVE_URL']) {
+    const url = value(name);
+    if (url && !isHttpUrl(url)) problems.push(`${name} must be an http(s) URL, such as https://example.com/...`);
   }
   const storeUrl = value('PAYIN_STORE_URL') ?? value('PAYIN_REDIS_URL') ?? 'sqlite:./payin.db';
   const storeProblem = storeUrlProblem(storeUrl);
@@ -78,6 +87,12 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
   if (clientIpHeader && !isHeaderName(clientIpHeader)) {
     problems.push('PAYIN_CLIENT_IP_HEADER must be a header name, such as X-Real-IP or X-Forwarded-For');
   }
+  const allowedOrigins: string[] = [];
+  for (const entry of (value('PAYIN_ALLOWED_ORIGINS') ?? '').split(/[\s,]+/).filter(Boolean)) {
+    const origin = exactOrigin(entry);
+    if (origin) allowedOrigins.push(origin);
+    else problems.push(`PAYIN_ALLOWED_ORIGINS: ${originProblem(entry)}`);
+  }
   const portText = value('PORT') ?? '8787';
   const port = Number(portText);
   if (!Number.isInteger(port) || port < 0 || port > 65535) problems.push(`PORT must be a port number, got "${portText}"`);
@@ -85,8 +100,8 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
   return {
     port,
     host: value('HOST') ?? '127.0.0.1',
-    basePath: value('PAYIN_BASE_PATH') ?? '/payin',
-    allowedOrigins: (value('PAYIN_ALLOWED_ORIGINS') ?? '').split(/[\s,]+/).filter(Boolean),
+    basePath,
+    allowedOrigins,
     storeUrl,
     pricing,
     webhookUrl,
@@ -95,4 +110,12 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
     ...(clientIpHeader ? { clientIpHeader } : {}),
     env,
   };
+}
+
+function isHttpUrl(text: string): boolean {
+  try {
+    return /^https?:$/.test(new URL(text).protocol);
+  } catch {
+    return false;
+  }
 }

@@ -6,10 +6,11 @@
  */
 import type { PayinProxyOptions, PaymentUpdateInfo, PricedOrder } from '../proxy/options.js';
 import { ProxyError } from '../proxy/http/errors.js';
+import { isPositiveAmount, normalizeAmount } from '../shared/money.js';
 import type { PaymentView } from '../shared/payment-view.js';
 import type { Metrics } from './metrics.js';
 import { verifyOrderToken } from './order-token.js';
-import { ShopCallError, type SignedPoster } from './signed-post.js';
+import { redirectNote, ShopCallError, type SignedPoster } from './signed-post.js';
 
 export type Pricing = { kind: 'url'; url: string } | { kind: 'token'; secret: string };
 
@@ -41,10 +42,18 @@ export function resolveOrderVia(
     if (answer.status === 404) return null;
     const body = (await answer.json().catch(() => undefined)) as Partial<PricedOrder> | undefined;
     if (!answer.ok || !body || body.amount === undefined || typeof body.currency !== 'string') {
-      log(`pricing call for ${orderId} answered HTTP ${answer.status} without {amount, currency}`);
+      log(`pricing call for ${orderId} answered HTTP ${answer.status}${redirectNote(answer, pricing.url)} without {amount, currency}`);
       throw new ProxyError('upstream_error', "the shop's pricing endpoint gave no price");
     }
-    return { amount: body.amount, currency: body.currency };
+    // A price that cannot be charged is the endpoint answering wrongly (502), not a fault of this server (500).
+    const amount = normalizeAmount(body.amount);
+    if (amount === undefined || !isPositiveAmount(amount) || !/^[A-Z]{3}$/.test(body.currency)) {
+      log(
+        `pricing call for ${orderId} answered a price that cannot be charged: amount ${JSON.stringify(body.amount)}, currency ${JSON.stringify(body.currency)} (a positive amount with at most 2 decimals and a 3-letter currency code)`,
+      );
+      throw new ProxyError('upstream_error', "the shop's pricing endpoint gave no price");
+    }
+    return { amount, currency: body.currency };
   };
 }
 
@@ -54,9 +63,11 @@ export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metr
     const id = `msg_${payment.id}_${payment.state}`;
     const data = { ...payment, source: info.source, ...(info.secondPaymentOf ? { secondPaymentOf: info.secondPaymentOf } : {}) };
     let status: number | undefined;
+    let note = '';
     try {
       const answer = await poster.post(url, id, { type: 'payment.updated', data });
       status = answer.status;
+      note = redirectNote(answer, url);
       await answer.body?.cancel();
     } catch (error) {
       metrics.webhookFailed();
@@ -65,7 +76,7 @@ export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metr
     }
     if (status < 200 || status > 299) {
       metrics.webhookFailed();
-      log(`webhook ${id} answered HTTP ${status}; the proxy retries with backoff`);
+      log(`webhook ${id} answered HTTP ${status}${note}; the proxy retries with backoff`);
       throw new ShopCallError(`the webhook answered HTTP ${status}`, status);
     }
     metrics.webhookDelivered(payment.outcome);

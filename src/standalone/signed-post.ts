@@ -35,10 +35,37 @@ export function createSignedPoster(secret: string, options: { timeoutMs: number;
         'webhook-signature': webhook.sign(id, at, text),
       };
       try {
-        return await fetchImpl(url, { method: 'POST', headers, body: text, signal: AbortSignal.timeout(options.timeoutMs) });
+        // Never followed: fetch would send a 301 or 302 on as a GET without the body, and a page answering that GET
+        // with 200 would count as the shop having taken a webhook it never saw.
+        return await fetchImpl(url, {
+          method: 'POST',
+          headers,
+          body: text,
+          redirect: 'manual',
+          signal: AbortSignal.timeout(options.timeoutMs),
+        });
       } catch (error) {
         throw new ShopCallError(`could not reach ${new URL(url).origin}: ${(error as Error).message}`);
       }
     },
   };
+}
+
+/** A shop endpoint as a log line shows it: its origin and path, never a key in its query or a password. */
+export function shownUrl(url: string): string {
+  const { origin, pathname } = new URL(url);
+  return `${origin}${pathname}`;
+}
+
+/** For a log line about a redirect answer: where it points, so that the operator can set that address instead. */
+export function redirectNote(answer: Response, url: string): string {
+  if (answer.status < 300 || answer.status > 399) return '';
+  const location = answer.headers.get('location');
+  let target = 'somewhere else';
+  try {
+    if (location) target = shownUrl(new URL(location, url).href);
+  } catch {
+    // An unreadable Location: the status alone says enough.
+  }
+  return ` (a redirect to ${target}, which is not followed: set that address instead)`;
 }

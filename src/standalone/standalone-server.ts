@@ -17,7 +17,8 @@ import { EventStreams } from './event-streams.js';
 import { InFlight } from './in-flight.js';
 import { Metrics } from './metrics.js';
 import { resolveOrderVia, webhookDelivery } from './shop-backend.js';
-import { createSignedPoster } from './signed-post.js';
+import { createSignedPoster, shownUrl } from './signed-post.js';
+import { callbackPathWarning, sqliteFileNote } from './startup-notes.js';
 import { clientIdFromHeader } from './client-ip-header.js';
 
 export interface StandaloneServer {
@@ -47,7 +48,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     error: (message, fields) => log(`error: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`),
   };
   const metrics = new Metrics();
-  const store = await storeFromUrl(config.storeUrl);
+  const store = await openStore(config.storeUrl);
   await checkStore(store, log);
   const baseFetch = options.fetch ?? globalThis.fetch;
   const timedFetch: typeof fetch = async (input, init) => {
@@ -100,9 +101,11 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   log(`listening on ${server.url}`);
   log(`  proxy:   ${server.url}${config.basePath} (the element's endpoint)`);
   log(`  health:  ${server.url}/healthz   metrics: ${server.url}/metrics`);
-  log(`  store:   ${describeStoreUrl(config.storeUrl)}`);
+  log(`  store:   ${describeStoreUrl(config.storeUrl)}${sqliteFileNote(config.storeUrl)}`);
   const warning = storeWarning(config.storeUrl);
   if (warning) log(`warning: ${warning}`);
+  const callbackWarning = callbackPathWarning(config.env.PAYIN_CALLBACK_URL, proxy.basePath);
+  if (callbackWarning) log(`warning: ${callbackWarning}`);
   log(`  pricing: ${config.pricing.kind === 'url' ? shownUrl(config.pricing.url) : 'signed order tokens'}`);
   log(`  webhooks to ${shownUrl(config.webhookUrl)}`);
   log(
@@ -143,6 +146,17 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   };
 }
 
+/** The store, or an error that names the setting and where it points (never a password): the driver's own words alone, such as "unable to open database file", leave the operator guessing. */
+async function openStore(url: string): Promise<ProxyStore> {
+  try {
+    return await storeFromUrl(url);
+  } catch (error) {
+    throw new Error(`PAYIN_STORE_URL (${describeStoreUrl(url)}): the store could not be opened: ${(error as Error).message}`, {
+      cause: error,
+    });
+  }
+}
+
 /**
  * A database store that can say whether it is reachable (PostgreSQL creates its schema here) is asked once at
  * start. A database that is down is no reason to stay down: the server starts anyway, answers 500 while the store
@@ -156,12 +170,6 @@ async function checkStore(store: ProxyStore, log: (line: string) => void): Promi
   } catch (error) {
     log(`warning: the store is not usable yet (${(error as Error).message}); requests fail until it is`);
   }
-}
-
-/** A shop endpoint as a log line shows it: its origin and path, never a key in its query or a password. */
-function shownUrl(url: string): string {
-  const { origin, pathname } = new URL(url);
-  return `${origin}${pathname}`;
 }
 
 /** An answer given while shutting down closes its connection, so that the server can finish closing. */

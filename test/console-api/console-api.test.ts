@@ -145,6 +145,28 @@ describe('re-check now', () => {
   });
 });
 
+describe('re-check against a service that answers but refuses', () => {
+  it.each([
+    [404, /the payment service does not know this payment \(HTTP 404\)/],
+    [401, /the payment service refused the status call \(HTTP 401\)/],
+  ])('says what HTTP %s means instead of "did not answer", and changes nothing', async (status, message) => {
+    const world = consoleSetup();
+    await world.signIn();
+    const { body } = await world.create('A-1');
+    const before = await world.store.getPayment(body.payment.id);
+    world.service.onStatus = () => ({ status, body: { status: false, code: status, message: 'no' } });
+    const done = await drive(
+      world.clock,
+      world.post<{ error: { code: string; message: string } }>(`/api/payments/${body.payment.id}/recheck`),
+    );
+    expect(done.answer.status).toBe(502);
+    expect(done.body.error.message).toMatch(message);
+    expect(done.body.error.message).toMatch(/nothing was changed/);
+    expect(done.body.error.message).not.toMatch(/did not answer/);
+    expect(await world.store.getPayment(body.payment.id)).toEqual(before);
+  });
+});
+
 describe('redeliver', () => {
   it("lists a failing announcement, and sends it once the shop's hook recovers, once for two operators at once", async () => {
     let down = true;

@@ -71,6 +71,18 @@ describe('the console token login', () => {
     expect(answer.status).toBe(403);
   });
 
+  it('keeps the login form, with a message, when the ledger cannot be reached: never a page of raw JSON', async () => {
+    const w = world();
+    w.store.count = () => Promise.reject(new Error('the database is down'));
+    const answer = await w.login(TOKEN);
+    expect(answer.status).toBe(503);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(answer.headers.get('retry-after')).toBeTruthy();
+    const page = await answer.text();
+    expect(page).toContain('<form method="post" action="/payin/console/login">');
+    expect(page).toMatch(/payment ledger cannot be reached/);
+  });
+
   it('refuses a short token at start', () => {
     expect(() => consoleTokenAuth('short')).toThrow(/at least 16/);
   });

@@ -218,6 +218,28 @@ describe('the operator console', () => {
     await strict.close();
   });
 
+  it('says when the ledger cannot be read, keeping the filter and rows it shows, and stops saying it once it can', async () => {
+    await page.goto(consoleUrl());
+    await page.locator('tbody tr').first().waitFor();
+    const rows = await page.locator('tbody tr').count();
+    world.storeDown = true;
+    try {
+      await page.getByRole('button', { name: /^Paid late/ }).click();
+      await page.getByText('the ledger could not be read or written just now').waitFor();
+      // The rows on screen are still those of the filter marked as chosen, not the last list under a new name.
+      expect(await page.getByRole('button', { name: /^All/ }).getAttribute('aria-pressed')).toBe('true');
+      expect(await page.getByRole('button', { name: /^Paid late/ }).getAttribute('aria-pressed')).toBe('false');
+      expect(await page.locator('tbody tr').count()).toBe(rows);
+    } finally {
+      world.storeDown = false;
+    }
+    await page.getByRole('button', { name: /^Paid late/ }).click();
+    await waitFor('the Paid late filter chosen', async () =>
+      (await page.getByRole('button', { name: /^Paid late/ }).getAttribute('aria-pressed')) === 'true' ? true : undefined,
+    );
+    expect(await page.getByText('the ledger could not be read or written just now').count()).toBe(0);
+  });
+
   it('fits a phone at 375 px, in Russian', async () => {
     const phone = await browser.newContext({
       viewport: { width: 375, height: 812 },

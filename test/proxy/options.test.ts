@@ -37,4 +37,24 @@ describe('createPayinProxy options', () => {
     expect(proxy.matches(new Request('http://x/shop/pay/status'))).toBe(true);
     expect((await proxy(new Request('http://x/payin/status', { method: 'POST' }))).status).toBe(404);
   });
+
+  it('takes an allowed origin as a browser sends it: a trailing slash, capitals or a default port still match', async () => {
+    const proxy = createPayinProxy({ resolveOrder, env, allowedOrigins: ['https://Shop.Example/', 'https://pay.example:443'] });
+    for (const origin of ['https://shop.example', 'https://pay.example']) {
+      const preflight = await proxy(
+        new Request('http://x/payin/payments', {
+          method: 'OPTIONS',
+          headers: { origin, 'access-control-request-method': 'POST' },
+        }),
+      );
+      expect(preflight.headers.get('access-control-allow-origin')).toBe(origin);
+    }
+  });
+
+  it('refuses at start an allowed origin that no browser can send, naming it', () => {
+    for (const bad of ['shop.example', 'https://shop.example/checkout', '*', 'ftp://shop.example']) {
+      expect(() => createPayinProxy({ resolveOrder, env, allowedOrigins: [bad] })).toThrow(/allowedOrigins/);
+      expect(() => createPayinProxy({ resolveOrder, env, allowedOrigins: [bad] })).toThrow(bad);
+    }
+  });
 });

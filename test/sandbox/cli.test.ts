@@ -138,6 +138,10 @@ describe('the sandbox CLI', () => {
       expect(await within(cli.exited, 5000), args.join(' ')).toBe(2);
       expect(cli.stderr).toContain('Usage: payin-checkout sandbox');
     }
+    // An unknown command is told the two there are: the sandbox and the standalone proxy.
+    const unknown = run(['serve']);
+    expect(await within(unknown.exited, 5000)).toBe(2);
+    expect(unknown.stderr).toMatch(/payin-checkout: unknown command "serve": the commands are "sandbox" and "proxy"/);
     const help = run(['--help']);
     expect(await within(help.exited, 5000)).toBe(0);
     expect(help.stdout).toContain('--ttl-seconds');

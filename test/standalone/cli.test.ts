@@ -192,4 +192,25 @@ describe('payin-checkout proxy', () => {
       await next.close();
     }
   }, 60_000);
+
+  it('stops at once on a second signal while the first is still waiting for a request in flight', async () => {
+    const run = runProxy([], { ...settings(), PAYIN_STORE_URL: `sqlite:${join(dir, 'cli-twice.db')}` });
+    const log = () => run.output.stdout + run.output.stderr;
+    const url = (await until('listening line', () => /listening on (http:\/\/\S+)/.exec(run.output.stdout)?.[1], log))!;
+    shop.hold = true;
+    const inFlight = fetch(`${url}/payin/payments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ orderId: 'SHOP-CLI-3', method: 'upi' }),
+    }).catch(() => undefined);
+    await until('the pricing call to reach the shop', () => (shop.held.length ? true : undefined), log);
+    run.child.kill('SIGINT');
+    await until('the shutdown to begin', () => (run.output.stdout.includes('SIGINT') ? true : undefined), log);
+    run.child.kill('SIGINT');
+    expect(await run.exited).toBe(1);
+    expect(run.output.stdout).toMatch(/SIGINT again: stopping now/);
+    shop.hold = false;
+    for (const release of shop.held.splice(0)) release();
+    await inFlight;
+  }, 60_000);
 });

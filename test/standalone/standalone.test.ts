@@ -149,7 +149,7 @@ describe('the standalone proxy server', () => {
   });
 
   it('takes a PostgreSQL store URL, and refuses an unknown one without echoing it', () => {
-    const rest = env({ PAYIN_CALLBACK_URL: 'http://127.0.0.1:2/payin/callback', PAYIN_ORDER_TOKEN_SECRET: 'order-secret' });
+    const rest = env({ PAYIN_CALLBACK_URL: 'http://127.0.0.1:2/payin/callback', PAYIN_ORDER_TOKEN_SECRET: 'an-order-token-secret' });
     const url = 'postgresql://payin:hunter2@db:5432/shop';
     expect(readStandaloneConfig({ ...rest, PAYIN_STORE_URL: url }).storeUrl).toBe(url);
     expect(() => readStandaloneConfig({ ...rest, PAYIN_STORE_URL: 'mysql://payin:hunter2@db/shop' })).toThrow(

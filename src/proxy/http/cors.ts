@@ -10,6 +10,27 @@ import type { Answer, ProxyRequest } from './exchange.js';
 
 const ALLOWED_HEADERS = 'content-type, last-event-id';
 
+/**
+ * `text` as the Origin header a browser sends for it ('https://Shop.Example/' -> 'https://shop.example'; a default
+ * port dropped), or undefined when it is no origin at all (no scheme, a path, a wildcard): such an entry would
+ * never match, and the shop's page would be refused without a word.
+ */
+export function exactOrigin(text: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(text.trim());
+  } catch {
+    return undefined;
+  }
+  const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+  return /^https?:$/.test(url.protocol) && bare ? url.origin : undefined;
+}
+
+/** Why `text` cannot be an allowed origin, for a start-up error. */
+export function originProblem(text: string): string {
+  return `"${text}" is not an origin: write scheme://host[:port], such as https://shop.example (no path, no wildcard)`;
+}
+
 /** The CORS headers for an answer to `request` (at least `Vary: Origin`). */
 export function corsHeaders(request: ProxyRequest, allowed: ReadonlySet<string>): Record<string, string> {
   const origin = request.headers.get('origin');

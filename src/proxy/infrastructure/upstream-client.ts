@@ -162,7 +162,7 @@ export class UpstreamClient {
     if (!success) {
       throw new UpstreamError(
         isRefusal(json) && status < 500 ? 'refused' : 'http',
-        `the service answered ${path} with HTTP ${status}`,
+        `the service answered ${path} with HTTP ${status}${status === 401 || status === 403 ? CREDENTIALS_REFUSED : ''}`,
         status,
       );
     }
@@ -171,6 +171,10 @@ export class UpstreamClient {
     return json;
   }
 }
+
+/** Said of a 401 or 403: the usual slip when going live, which no retry mends. */
+const CREDENTIALS_REFUSED =
+  ": it refused the merchant's credentials; check PAYIN_MERCHANT_ID, PAYIN_TOKEN and PAYIN_SECRET (or the provider option)";
 
 /** The error's own words, for a log line: never a request body or a header, which may carry secrets. */
 function causeText(error: unknown): string {

@@ -37,6 +37,8 @@ export interface ConsoleWorld {
   announcements: Announcement[];
   hookDown: boolean;
   dropCallbacks: boolean;
+  /** While true, every call into the ledger fails, as a database that went away does. */
+  storeDown: boolean;
   /** What a shopper's page does: creates a payment for the order and method. */
   createPayment(orderId: string, method?: string): Promise<{ id: string }>;
   close(): Promise<void>;
@@ -62,7 +64,18 @@ export async function startConsoleWorld(): Promise<ConsoleWorld> {
   const sandbox = createSandbox({ requisitesDelayMs: 0, callbackRetryDelayMs: 200 });
   const sandboxServer = await serve(sandbox);
 
-  const world = { announcements: [] as Announcement[], hookDown: false, dropCallbacks: false } as ConsoleWorld;
+  const world = { announcements: [] as Announcement[], hookDown: false, dropCallbacks: false, storeDown: false } as ConsoleWorld;
+  // The proxy's view of the ledger: the SQLite store, failing every call while `storeDown` is set.
+  const ledger = new Proxy(store, {
+    get(target, name) {
+      const value = Reflect.get(target, name, target);
+      if (typeof value !== 'function') return value;
+      return (...args: unknown[]) => {
+        if (world.storeDown) return Promise.reject(new Error('the ledger database is down'));
+        return value.apply(target, args);
+      };
+    },
+  });
   let proxy: ReturnType<Dist['createPayinProxy']> | undefined;
   const shopServer = await serve(async (request) => {
     const path = new URL(request.url).pathname;
@@ -73,7 +86,7 @@ export async function startConsoleWorld(): Promise<ConsoleWorld> {
   proxy = createPayinProxy({
     provider: { baseUrl: sandboxServer.url, merchantId: DEMO_MERCHANT.id, token: DEMO_MERCHANT.token, secret: DEMO_MERCHANT.secret },
     callbackUrl: `${shopServer.url}/payin/callback`,
-    store,
+    store: ledger,
     reconcileEveryMs: 0,
     env: {},
     // The hook fails on purpose in one test: its errors are what the console shows, not noise for the log.

@@ -1,0 +1,47 @@
+/**
+ * What the standalone server does with each answer of the shop's pricing endpoint (PAYIN_RESOLVE_URL). The docs
+ * promise that anything but 200 with a price gives the shopper 404 or 502: a price the proxy cannot charge (a
+ * negative or zero amount, three decimals, a currency that is not a 3-letter code) is the shop's endpoint
+ * answering wrongly, so a 502 with a log line naming the order, never a 500 "internal error".
+ */
+import { describe, expect, it } from 'vitest';
+import { ProxyError } from '../../src/proxy/http/errors.js';
+import { resolveOrderVia } from '../../src/standalone/shop-backend.js';
+import type { SignedPoster } from '../../src/standalone/signed-post.js';
+
+function pricingAnswering(status: number, body: string) {
+  const log: string[] = [];
+  const poster: SignedPoster = { post: async () => new Response(body, { status, headers: { 'content-type': 'application/json' } }) };
+  const resolve = resolveOrderVia(
+    { kind: 'url', url: 'http://127.0.0.1:9/price' },
+    poster,
+    () => 0,
+    (line) => log.push(line),
+  );
+  const ask = async () => resolve('ORD-7', 'upi', new Request('http://127.0.0.1/payin/payments'), {});
+  return { ask, log };
+}
+
+describe('the pricing endpoint of a standalone shop', () => {
+  it('passes a good price on, and a 404 as "no such order"', async () => {
+    expect(await pricingAnswering(200, '{"amount":"499.00","currency":"INR"}').ask()).toEqual({ amount: '499.00', currency: 'INR' });
+    expect(await pricingAnswering(404, '').ask()).toBeNull();
+  });
+
+  it.each([
+    ['a negative amount', '{"amount":"-5","currency":"INR"}'],
+    ['a zero amount', '{"amount":"0.00","currency":"INR"}'],
+    ['three decimals', '{"amount":"1.234","currency":"INR"}'],
+    ['a currency that is not a code', '{"amount":"10.00","currency":"rupees"}'],
+    ['an amount that is not a number', '{"amount":{"value":10},"currency":"INR"}'],
+  ])('takes %s as the endpoint giving no price: a 502 for the shopper, a log line naming the order', async (_what, body) => {
+    const { ask, log } = pricingAnswering(200, body);
+    const error = await ask().then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(error).toBeInstanceOf(ProxyError);
+    expect((error as ProxyError).code).toBe('upstream_error');
+    expect(log.join('\n')).toMatch(/ORD-7/);
+  });
+});
