@@ -6,8 +6,7 @@
 import type { ErrorEventDetail } from './events.js';
 import type { ErrorKind, Translation } from './translations/translation.js';
 
-/** `code`: undefined when there is no error to tell of, read as any other failure. */
-export function errorKind(code: string | undefined): ErrorKind {
+export function errorKind(code: string): ErrorKind {
   if (code === 'network_error' || code === 'timeout') return 'network';
   if (code === 'order_paid') return 'paid';
   return code === 'misconfigured' || code === 'bad_request' || code === 'unknown_field' ? 'setup' : 'other';

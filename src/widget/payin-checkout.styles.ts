@@ -31,8 +31,9 @@ export const styles = css`
     font-family: var(--payin-font-family);
     font-size: var(--payin-font-size, 1rem);
     line-height: 1.45;
-    /* Inherited from the page otherwise: a shop's centred or unwrapped column would skew the element's rows. */
+    /* Inherited from the page otherwise: a shop's centred or indented column would skew the element's rows. */
     text-align: start;
+    text-indent: 0;
     white-space: normal;
   }
   @media (prefers-color-scheme: dark) {

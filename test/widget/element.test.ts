@@ -116,15 +116,15 @@ describe('<payin-checkout>', () => {
     }
   });
 
-  it('keeps its own text layout inside a shop’s centred or unwrapped container', async () => {
+  it('keeps its own text layout inside a shop’s centred, indented or unwrapped container', async () => {
     // Inherited properties cross the shadow boundary: a centred column mixed centred labels with left-aligned values.
     const wrapper = await fixture<HTMLDivElement>(
-      html`<div style="text-align: center; white-space: nowrap"><payin-checkout order-id="x" method="upi"></payin-checkout></div>`,
+      html`<div style="text-align: center; text-indent: 3em; white-space: nowrap"><payin-checkout order-id="x" method="upi"></payin-checkout></div>`,
     );
     const el = wrapper.querySelector('payin-checkout')!;
     await el.updateComplete;
     const heading = getComputedStyle(part(el, 'heading')!);
-    expect([heading.textAlign, heading.whiteSpace]).to.deep.equal(['start', 'normal']);
+    expect([heading.textAlign, heading.textIndent, heading.whiteSpace]).to.deep.equal(['start', '0px', 'normal']);
   });
 
   it('formats amounts for the locale and the currency', async () => {

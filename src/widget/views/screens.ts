@@ -72,6 +72,6 @@ function errorScreen(ctx: ViewContext, title: TemplateResult): TemplateResult {
   const error = ctx.state.error;
   const action = errorActionLabel(error, t);
   return html`${title}
-    <p part="error" class="error">${t.errors[errorKind(error?.code)]}</p>
+    <p part="error" class="error">${t.errors[errorKind(error?.code ?? 'internal')]}</p>
     ${action ? html`<button part="retry-button" class="button primary" @click=${() => ctx.flow.retry()}>${action}</button>` : nothing}`;
 }

@@ -13,9 +13,10 @@ import type { Screen } from './view-context.js';
 /** `left`: the countdown's last mark crossed, in seconds; `copied`: a copy button was just pressed. */
 export function spoken(t: Translation, screen: Screen, state: FlowState, left: number | undefined, copied: boolean): string {
   if (copied) return t.copied;
-  // A final screen: the payment's final outcome (screenOf), or an order paid already.
-  if ((state.payment?.final && !state.late) || screen === 'paid') return t.headings[screen];
-  if (screen === 'error') return t.errors[errorKind(state.error?.code)];
+  if (screen === 'paid' || screen === 'underpaid' || screen === 'superseded' || screen === 'expired' || screen === 'failed') {
+    return t.headings[screen];
+  }
+  if (screen === 'error') return t.errors[errorKind(state.error?.code ?? 'internal')];
   if (state.stalled) return t.followStopped;
   if (state.trouble) return t.connectionTrouble;
   if (screen === 'late') return t.headings[screen];
