@@ -123,10 +123,10 @@ export class OrderPayments {
   /**
    * The pending payment this request should get again, if any. Throws 409 when the order is paid. Payments of
    * the order that are still open are asked about first, never from a shared older answer, so that a payment paid
-   * a moment ago is not missed. An open payment of the same method priced differently from what the shop answers
-   * now is superseded: the shop re-priced the order, so the old amount must not stay payable as if it settled the
-   * order. A payment of another method is priced by its own method's answer (a shop may price UPI in rupees and
-   * SBP in roubles), so the shopper's switch supersedes nothing: paid anyway, it pays the order.
+   * a moment ago is not missed. An open payment priced differently from what the shop answers now for its method
+   * is superseded: the shop re-priced the order, so the old amount must not stay payable as if it settled the
+   * order. A payment of another method is judged by that method's price (`priceOf`: a shop may price UPI in rupees
+   * and SBP in roubles), so a shopper's switch alone supersedes nothing, and one the shop no longer prices is.
    */
   async #openPayment(order: CreateContext): Promise<PaymentRecord | undefined> {
     const { store, logger } = this.options;
@@ -148,15 +148,15 @@ export class OrderPayments {
         }
       }
       if (record.view.outcome === 'paid') throw orderPaid();
-      const repriced =
-        ref.method === order.method &&
-        (normalizeAmount(record.priced.amount) !== order.amount || record.priced.currency !== order.currency);
-      if (repriced && !record.view.final && record.view.outcome !== 'superseded') {
+      const open = !record.view.final && record.view.outcome !== 'superseded';
+      const price = ref.method === order.method || !open || !order.priceOf ? order : await order.priceOf(ref.method);
+      const repriced = !price || normalizeAmount(record.priced.amount) !== price.amount || record.priced.currency !== price.currency;
+      if (repriced && open) {
         await this.ledger.supersede(record.view.id);
         continue;
       }
       const same = ref.method === order.method && record.view.amount === order.amount && record.view.currency === order.currency;
-      if (!candidate && same && !record.view.final && record.view.outcome !== 'superseded') candidate = record;
+      if (!candidate && same && open) candidate = record;
     }
     return candidate;
   }

@@ -22,6 +22,12 @@ export interface CreateContext {
   method: string;
   amount: string;
   currency: string;
+  /**
+   * The shop's price of this order by another method, asked now (its resolveOrder, once per method and request):
+   * null when the shop does not price the order that way. Judges an open payment of that method. Without it, a
+   * payment of another method is judged by this method's price.
+   */
+  priceOf?: (method: string) => Promise<{ amount: string; currency: string } | null>;
 }
 
 /** Fields of the service's Payment that are mapped (or deliberately dropped); the rest may carry an SBP link. */

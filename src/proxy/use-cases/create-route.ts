@@ -61,13 +61,30 @@ async function priced(
     throw new ProxyError('bad_request', `method must be one of: ${options.methods.join(', ')}`);
   }
   const orderToken = body.orderToken === undefined ? undefined : requireText(body.orderToken, 'orderToken', MAX_ORDER_TOKEN_CHARS);
-  const price = await options.resolveOrder(orderId, method, asFetchRequest(request), orderToken === undefined ? {} : { orderToken });
+  const fetchRequest = asFetchRequest(request);
+  const ask = async (by: string) => {
+    const price = await options.resolveOrder(orderId, by, fetchRequest, orderToken === undefined ? {} : { orderToken });
+    return price ? checkedPrice(orderId, price) : null;
+  };
+  const price = await ask(method);
   if (!price) throw new ProxyError('not_found', 'no such order, or it cannot be paid from here');
-  const amount = normalizeAmount(price.amount);
+  // An open payment of another method is judged by that method's own price (a shop may price UPI in rupees and
+  // SBP in roubles): asked only when the order has one, once per method.
+  const asked = new Map<string, ReturnType<typeof ask>>();
+  const priceOf = (other: string) => {
+    if (!asked.has(other)) asked.set(other, ask(other));
+    return asked.get(other)!;
+  };
+  return { orderId, method, ...price, priceOf };
+}
+
+/** The shop's price, normalised; a thrown Error (a bug in the shop's resolveOrder) when it is no price. */
+function checkedPrice(orderId: string, price: { amount: unknown; currency: unknown }): { amount: string; currency: string } {
+  const amount = normalizeAmount(price.amount as string);
   if (amount === undefined || !isPositiveAmount(amount) || !/^[A-Z]{3}$/.test(String(price.currency))) {
     throw new Error(
       `resolveOrder returned an invalid price for order ${orderId}: amount must be positive with at most 2 decimals, currency a 3-letter code`,
     );
   }
-  return { orderId, method, amount, currency: price.currency };
+  return { amount, currency: String(price.currency) };
 }

@@ -93,4 +93,43 @@ describe('an order re-priced while its payment is open', () => {
     expect(heard.map((u) => [u.payment.outcome, u.payment.amount, u.payment.currency])).toEqual([['paid', '450.00', 'RUB']]);
     expect((await live.create('A-1001', 'upi')).body.error.code).toBe('order_paid');
   });
+
+  it('supersedes a payment of another method too when the shop re-priced that method, asking the shop its price', async () => {
+    // One price for every method: the order went from 100 to 1000 while its SBP payment was open, and the
+    // shopper switched to UPI. The SBP QR at 100 must not stay payable as if it settled the order.
+    const asked: string[] = [];
+    let amount = '100.00';
+    live = await startLive({
+      resolveOrder: (_orderId: string, method: string) => {
+        asked.push(method);
+        return { amount, currency: 'INR' };
+      },
+    });
+    const sbp = await live.create('A-1001', 'sbp');
+    amount = '1000.00';
+    asked.length = 0;
+    const upi = await live.create('A-1001', 'upi');
+    expect([upi.status, upi.body.payment.amount]).toEqual([201, '1000.00']);
+    expect(asked).toEqual(['upi', 'sbp']);
+    expect((await live.status(sbp.body.payment.id, sbp.body.token)).body.payment.outcome).toBe('superseded');
+
+    live.sandbox.act(sbp.body.payment.id, 'pay');
+    await eventually(
+      () => live!.updates.some((u) => u.payment.id === sbp.body.payment.id && u.payment.final),
+      5_000,
+      'the SBP payment announced',
+    );
+    expect(live.updates.some((u) => u.payment.outcome === 'paid')).toBe(false);
+  });
+
+  it('supersedes a payment of another method that the shop no longer prices', async () => {
+    let sbpOffered = true;
+    live = await startLive({
+      resolveOrder: (_orderId: string, method: string) => (method === 'upi' || sbpOffered ? { amount: '100.00', currency: 'INR' } : null),
+    });
+    const sbp = await live.create('A-1001', 'sbp');
+    sbpOffered = false;
+    expect((await live.create('A-1001', 'upi')).status).toBe(201);
+    expect((await live.status(sbp.body.payment.id, sbp.body.token)).body.payment.outcome).toBe('superseded');
+  });
 });
