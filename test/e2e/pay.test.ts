@@ -89,4 +89,31 @@ describe('paying an order', () => {
     await page.locator('[data-events]').getByText('underpaid 100.00 of 499.00 INR').waitFor();
     await context.close();
   });
+
+  it('by the first method after switching to another: the page of the second says the order is paid', async () => {
+    // The demo prices UPI in rupees and SBP in roubles. The shopper starts with UPI, switches to SBP, then pays
+    // the UPI QR anyway (scanned before the switch) and comes back to the page.
+    const context = await newContext(live.browser);
+    const page = await context.newPage();
+    await page.goto(`${live.demo.storeUrl}/module`);
+    await waitForScreen(page, 'pay');
+    const orderId = await page.evaluate(() => (document.querySelector('payin-checkout') as Element & { orderId: string }).orderId);
+    const upi = await pendingPaymentOf(live.demo.sandboxUrl, orderId, 'upi');
+    await page.locator('#method').selectOption('sbp');
+    await page.waitForFunction(() => {
+      const el = document.querySelector('payin-checkout') as (Element & { screen: string; payment?: { method: string } }) | null;
+      return el?.payment?.method === 'sbp' && el.screen === 'pay';
+    });
+    await pendingPaymentOf(live.demo.sandboxUrl, orderId, 'sbp');
+
+    await act(live.demo.sandboxUrl, upi.id, 'pay');
+    await expectShopListShows(page, orderId, 'paid');
+    // Back from the bank app: the element checks at once.
+    await page.evaluate(() => document.dispatchEvent(new Event('visibilitychange')));
+    await waitForScreen(page, 'paid');
+    await page.locator('payin-checkout').getByText('already paid').waitFor();
+    expect(await page.locator('payin-checkout [part="paid-amount"]').count()).toBe(0);
+    await expectPaidAndAnnouncedOnce(live.demo.storeUrl, live.demo.sandboxUrl, orderId, { amount: '499.00', currency: 'INR' });
+    await context.close();
+  });
 });

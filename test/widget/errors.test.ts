@@ -56,6 +56,21 @@ describe('transport errors', () => {
     expect(part(first, 'retry-button')).to.equal(null);
   });
 
+  it('shows the order as paid, not this payment, when another payment of the order paid it', async () => {
+    // The shopper switched methods and paid the first one's QR: the proxy answers this payment's check with order_paid.
+    const fake = await fakeScenario();
+    const el = await mount(fake.endpoint, { method: 'upi', orderId: 'paid-elsewhere-1' });
+    await el.start();
+    await untilScreen(el, 'pay');
+    await fake.configure({ failStatus: 1, failWith: 409, failCode: 'order_paid' });
+    await el.refresh();
+    await untilScreen(el, 'paid');
+    expect(part(el, 'screen')!.textContent).to.contain('already paid');
+    // This payment was not paid: no amount is said to have been.
+    expect(part(el, 'paid-amount')).to.equal(null);
+    expect(part(el, 'retry-button')).to.equal(null);
+  });
+
   it('says so when it is set up without an order id', async () => {
     const fake = await fakeScenario();
     const el = await mount(fake.endpoint, { method: 'upi', orderId: '' });

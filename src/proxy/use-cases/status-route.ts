@@ -2,11 +2,12 @@
  * POST {basePath}/status: `{paymentId, token}` in, `{payment}` out. The token is checked before anything else
  * and a wrong one reads like an unknown payment. A final payment is answered from the store; an open one is
  * refreshed from the service through the coalescer, so that many pollers of one payment cost one upstream call.
+ * An open payment of an order that another payment has paid is answered 409 order_paid.
  */
 import type { Answer, ProxyRequest } from '../http/exchange.js';
 import type { ProxyContext } from '../context.js';
 import { readableRecord } from './readable-payment.js';
-import { jsonTextAnswer } from '../http/errors.js';
+import { jsonTextAnswer, ProxyError } from '../http/errors.js';
 import { readJsonFields, requireText } from '../http/json-body.js';
 import { isIncomplete, paymentAnswerJson } from '../http/payment-answer.js';
 import { after, type MaybePromise } from '../maybe-async.js';
@@ -33,7 +34,21 @@ export function handleStatus(request: ProxyRequest, ctx: ProxyContext): MaybePro
 /** An open payment (or one whose view lacks what the service has not said yet): asked about through the coalescer. */
 async function refreshed(ctx: ProxyContext, paymentId: string, record: PaymentRecord): Promise<Answer> {
   await ctx.ledger.refresh(paymentId, 'status');
-  return answerOf((await ctx.options.store.getPayment(paymentId)) ?? record, ctx);
+  const now = (await ctx.options.store.getPayment(paymentId)) ?? record;
+  if (!now.view.final) await refuseIfPaidByAnother(ctx, now);
+  return answerOf(now, ctx);
+}
+
+/**
+ * An open payment of an order that another of its payments has paid (the shopper switched methods, then paid the
+ * first one's QR): its page is told the order is paid (409 order_paid, which the widget shows as paid), so that
+ * nobody pays it a second time. Only open payments cost this read; they cost a call to the service anyway.
+ */
+async function refuseIfPaidByAnother(ctx: ProxyContext, record: PaymentRecord): Promise<void> {
+  const order = await ctx.options.store.getOrder(record.view.orderId);
+  if (order?.paidBy !== undefined && order.paidBy !== record.view.id) {
+    throw new ProxyError('order_paid', 'this order is already paid by another payment');
+  }
 }
 
 function answerOf(record: PaymentRecord, ctx: ProxyContext): Answer {

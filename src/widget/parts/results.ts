@@ -13,9 +13,11 @@ export { enResults as en } from '../translations/en-parts.js';
 
 export function resultScreen(ctx: ViewContext, screen: FinalScreen, title: TemplateResult): TemplateResult {
   const { t } = ctx;
-  // Final screens are shown with a payment; paid also without one, for an order the proxy says is paid already.
+  // Final screens are shown with a payment; paid also without one, for an order the proxy says is paid already
+  // (by another payment, perhaps, while this one is still open: then nothing is said of this one's amount).
   const payment = ctx.state.payment;
-  if (!payment) return html`${title}<p class="hint">${t.errors.paid}</p><slot name="success"></slot>`;
+  if (!payment || ctx.state.error?.code === 'order_paid')
+    return html`${title}<p class="hint">${t.errors.paid}</p><slot name="success"></slot>`;
   switch (screen) {
     case 'paid':
       return html`<div part="result" class="result paid">
