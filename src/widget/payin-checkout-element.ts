@@ -187,6 +187,7 @@ export class PayinCheckout extends LitElement {
     this.#clock,
   );
   readonly #touch = new MediaQueryController(this, '(pointer: coarse) and (max-width: 50rem)');
+  // biome-ignore lint/correctness/noUnusedPrivateClassMembers: a controller acts through the host's lifecycle, never read
   readonly #pageLanguage = new PageLanguageController(this);
   /** The phone layout of the pay screen, once the phone part has loaded on a phone. */
   #phone: PhoneLayout | undefined;
