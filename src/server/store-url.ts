@@ -47,7 +47,7 @@ export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {
       return createMemoryStore({ clock: options.clock });
     }
     case 'sqlite': {
-      const path = text.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+      const path = sqlitePathOf(text);
       if (!path) throw new TypeError('PAYIN_STORE_URL: sqlite: needs a file, such as sqlite:./payin.db');
       const { createSqliteStore } = await import('../sqlite/index.js');
       return createSqliteStore({ path, clock: options.clock });
@@ -65,6 +65,12 @@ export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {
     default:
       throw new TypeError(STORE_URL_FORMS);
   }
+}
+
+/** The file a `sqlite:` URL names (`sqlite:///abs.db` is `/abs.db`), or undefined for another kind of store. */
+export function sqlitePathOf(url: string): string | undefined {
+  const text = url.trim();
+  return kindOf(text) === 'sqlite' ? text.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '') : undefined;
 }
 
 /** What a store URL must look like. Never with the value: a database URL may carry a password. */

@@ -3,6 +3,7 @@
  * relative SQLite file really is, and a callback URL whose path this server does not answer.
  */
 import { isAbsolute, resolve } from 'node:path';
+import { sqlitePathOf } from '../server/store-url.js';
 
 /**
  * The service posts its callbacks to PAYIN_CALLBACK_URL; this server takes them at {basePath}/callback. A URL whose
@@ -24,6 +25,6 @@ export function callbackPathWarning(callbackUrl: string | undefined, basePath: s
 
 /** For a relative SQLite path, the file it is: a service's working directory is rarely where an operator looks. */
 export function sqliteFileNote(url: string): string {
-  const path = /^sqlite:(.*)$/i.exec(url.trim())?.[1];
+  const path = sqlitePathOf(url);
   return path && !isAbsolute(path) && path !== ':memory:' ? ` (${resolve(path)})` : '';
 }
