@@ -85,6 +85,15 @@ export async function startLive(proxyOptions: Partial<PayinProxyOptions> = {}, s
 }
 
 /** Polls `condition` every 20 ms for at most `ms` of real time. */
+/** A shop that prices each method on its own, as the demo does: UPI in rupees, SBP in roubles. */
+export function pricedByMethod(): PayinProxyOptions['resolveOrder'] {
+  const prices: Record<string, { amount: string; currency: string }> = {
+    upi: { amount: '499.00', currency: 'INR' },
+    sbp: { amount: '450.00', currency: 'RUB' },
+  };
+  return (_orderId, method) => prices[method] ?? null;
+}
+
 export async function eventually(condition: () => boolean | Promise<boolean>, ms = 5_000, what = 'the condition'): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {

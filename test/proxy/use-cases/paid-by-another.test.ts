@@ -4,7 +4,7 @@
  * told the order is paid, so that nobody pays it twice.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, type Live, startLive } from '../sandbox-harness.js';
+import { eventually, type Live, pricedByMethod, startLive } from '../sandbox-harness.js';
 
 let live: Live | undefined;
 afterEach(async () => {
@@ -14,11 +14,7 @@ afterEach(async () => {
 
 describe('an order paid by another of its payments', () => {
   it('answers the page of the payment still open with order_paid', async () => {
-    const prices: Record<string, { amount: string; currency: string }> = {
-      upi: { amount: '499.00', currency: 'INR' },
-      sbp: { amount: '450.00', currency: 'RUB' },
-    };
-    live = await startLive({ resolveOrder: (_orderId: string, method: string) => prices[method] ?? null });
+    live = await startLive({ resolveOrder: pricedByMethod() });
     const sbp = await live.create('A-2001', 'sbp');
     const upi = await live.create('A-2001', 'upi');
     expect((await live.status(upi.body.payment.id, upi.body.token)).body.payment.outcome).toBe('waiting');

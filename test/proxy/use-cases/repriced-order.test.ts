@@ -4,7 +4,7 @@
  * `superseded` at the old amount, never a plain `paid` it could ship on.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { eventually, type Live, startLive } from '../sandbox-harness.js';
+import { eventually, type Live, pricedByMethod, startLive } from '../sandbox-harness.js';
 
 let live: Live | undefined;
 afterEach(async () => {
@@ -73,11 +73,7 @@ describe('an order re-priced while its payment is open', () => {
   it('is not what choosing another method does, when the shop prices each method on its own', async () => {
     // The demo's way: UPI in rupees, SBP in roubles. The shopper chose SBP, scanned its QR, then switched to UPI
     // and paid the SBP QR anyway: that is the order's full SBP price, a payment the shop ships on.
-    const prices: Record<string, { amount: string; currency: string }> = {
-      upi: { amount: '499.00', currency: 'INR' },
-      sbp: { amount: '450.00', currency: 'RUB' },
-    };
-    live = await startLive({ resolveOrder: (_orderId: string, method: string) => prices[method] ?? null });
+    live = await startLive({ resolveOrder: pricedByMethod() });
     const sbp = await live.create('A-1001', 'sbp');
     const upi = await live.create('A-1001', 'upi');
     expect([sbp.status, upi.status]).toEqual([201, 201]);
