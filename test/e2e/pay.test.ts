@@ -14,7 +14,9 @@ import {
   expectOneFinalEvent,
   expectPaidAndAnnouncedOnce,
   expectShopListShows,
+  orderOnPage,
   payInConsole,
+  switchModulePageTo,
   waitForScreen,
 } from './support/shopper.js';
 
@@ -45,12 +47,8 @@ describe('paying an order', () => {
     await page.goto(`${live.demo.storeUrl}/module`);
     // The page starts with UPI; switching the method reconfigures the same element for a new SBP payment.
     await waitForScreen(page, 'pay');
-    await page.locator('#method').selectOption('sbp');
-    await page.waitForFunction(() => {
-      const el = document.querySelector('payin-checkout') as (Element & { screen: string; payment?: { method: string } }) | null;
-      return el?.payment?.method === 'sbp' && el.screen === 'pay';
-    });
-    const orderId = await page.evaluate(() => (document.querySelector('payin-checkout') as Element & { orderId: string }).orderId);
+    await switchModulePageTo(page, 'sbp');
+    const orderId = await orderOnPage(page);
 
     const payment = await pendingPaymentOf(live.demo.sandboxUrl, orderId, 'sbp');
     await page.getByText(payment.requisites!.address).first().waitFor();
@@ -73,7 +71,7 @@ describe('paying an order', () => {
     const page = await context.newPage();
     await page.goto(`${live.demo.storeUrl}/module`);
     await waitForScreen(page, 'pay');
-    const orderId = await page.evaluate(() => (document.querySelector('payin-checkout') as Element & { orderId: string }).orderId);
+    const orderId = await orderOnPage(page);
     const payment = await pendingPaymentOf(live.demo.sandboxUrl, orderId, 'upi');
     await act(live.demo.sandboxUrl, payment.id, 'pay', { amount: '100.00' });
     await waitForScreen(page, 'underpaid');
@@ -97,13 +95,9 @@ describe('paying an order', () => {
     const page = await context.newPage();
     await page.goto(`${live.demo.storeUrl}/module`);
     await waitForScreen(page, 'pay');
-    const orderId = await page.evaluate(() => (document.querySelector('payin-checkout') as Element & { orderId: string }).orderId);
+    const orderId = await orderOnPage(page);
     const upi = await pendingPaymentOf(live.demo.sandboxUrl, orderId, 'upi');
-    await page.locator('#method').selectOption('sbp');
-    await page.waitForFunction(() => {
-      const el = document.querySelector('payin-checkout') as (Element & { screen: string; payment?: { method: string } }) | null;
-      return el?.payment?.method === 'sbp' && el.screen === 'pay';
-    });
+    await switchModulePageTo(page, 'sbp');
     await pendingPaymentOf(live.demo.sandboxUrl, orderId, 'sbp');
 
     await act(live.demo.sandboxUrl, upi.id, 'pay');

@@ -17,7 +17,7 @@ export async function checkoutInReact(page: Page, storeUrl: string): Promise<str
     .first()
     .click();
   await waitForScreen(page, 'pay');
-  return page.evaluate(() => (document.querySelector('payin-checkout') as Element & { orderId: string }).orderId);
+  return orderOnPage(page);
 }
 
 /** On the plain shop (or its strict twin): choose the method, press Pay; answers the order id. */
@@ -37,6 +37,20 @@ export async function waitForScreen(page: Page, screen: string, timeout = 30_000
     screen,
     { timeout },
   );
+}
+
+/** The order the page's checkout is for. */
+export function orderOnPage(page: Page): Promise<string> {
+  return page.evaluate(() => (document.querySelector('payin-checkout') as Element & { orderId: string }).orderId);
+}
+
+/** On the ES-module page: picks another method, which reconfigures the same element for a new payment, and waits for its pay screen. */
+export async function switchModulePageTo(page: Page, method: 'upi' | 'sbp'): Promise<void> {
+  await page.locator('#method').selectOption(method);
+  await page.waitForFunction((wanted) => {
+    const el = document.querySelector('payin-checkout') as (Element & { screen: string; payment?: { method: string } }) | null;
+    return el?.payment?.method === wanted && el.screen === 'pay';
+  }, method);
 }
 
 /** The payer presses "Pay" next to the order's payment in the sandbox console, in a page of its own. */
