@@ -45,3 +45,14 @@ export function isPositiveAmount(amount: string): boolean {
   const normal = normalizeAmount(amount);
   return normal !== undefined && toMinorUnits(normal) > 0;
 }
+
+/**
+ * A shop's price as a payment can be made for it: a positive amount with at most 2 decimals (normalised, "499" is
+ * "499.00") and a 3-letter currency code; undefined when it is no such price.
+ */
+export function chargeablePrice(price: { amount?: unknown; currency?: unknown }): { amount: string; currency: string } | undefined {
+  const amount = normalizeAmount(price.amount);
+  const { currency } = price;
+  if (amount === undefined || !isPositiveAmount(amount) || typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return undefined;
+  return { amount, currency };
+}

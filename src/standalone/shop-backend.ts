@@ -6,7 +6,7 @@
  */
 import type { PayinProxyOptions, PaymentUpdateInfo, PricedOrder } from '../proxy/options.js';
 import { ProxyError } from '../proxy/http/errors.js';
-import { isPositiveAmount, normalizeAmount } from '../shared/money.js';
+import { chargeablePrice } from '../shared/money.js';
 import type { PaymentView } from '../shared/payment-view.js';
 import type { Metrics } from './metrics.js';
 import { verifyOrderToken } from './order-token.js';
@@ -46,14 +46,14 @@ export function resolveOrderVia(
       throw new ProxyError('upstream_error', "the shop's pricing endpoint gave no price");
     }
     // A price that cannot be charged is the endpoint answering wrongly (502), not a fault of this server (500).
-    const amount = normalizeAmount(body.amount);
-    if (amount === undefined || !isPositiveAmount(amount) || !/^[A-Z]{3}$/.test(body.currency)) {
+    const price = chargeablePrice(body);
+    if (!price) {
       log(
         `pricing call for ${orderId} answered a price that cannot be charged: amount ${JSON.stringify(body.amount)}, currency ${JSON.stringify(body.currency)} (a positive amount with at most 2 decimals and a 3-letter currency code)`,
       );
       throw new ProxyError('upstream_error', "the shop's pricing endpoint gave no price");
     }
-    return { amount, currency: body.currency };
+    return price;
   };
 }
 

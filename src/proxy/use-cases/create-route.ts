@@ -16,7 +16,7 @@
  *    transition table lets it (8. ledger/transitions.ts), and announces it (9. ledger/outbox.ts);
  * then this route issues the token (http/payment-token.ts) and writes the answer (http/payment-answer.ts).
  */
-import { isPositiveAmount, normalizeAmount } from '../../shared/money.js';
+import { chargeablePrice } from '../../shared/money.js';
 import { orderIdProblem } from '../../shared/order-id.js';
 import type { ProxyContext } from '../context.js';
 import { jsonAnswer, ProxyError } from '../http/errors.js';
@@ -80,11 +80,11 @@ async function priced(
 
 /** The shop's price, normalised; a thrown Error (a bug in the shop's resolveOrder) when it is no price. */
 function checkedPrice(orderId: string, price: { amount: unknown; currency: unknown }): { amount: string; currency: string } {
-  const amount = normalizeAmount(price.amount as string);
-  if (amount === undefined || !isPositiveAmount(amount) || !/^[A-Z]{3}$/.test(String(price.currency))) {
+  const chargeable = chargeablePrice(price);
+  if (!chargeable) {
     throw new Error(
       `resolveOrder returned an invalid price for order ${orderId}: amount must be positive with at most 2 decimals, currency a 3-letter code`,
     );
   }
-  return { amount, currency: String(price.currency) };
+  return chargeable;
 }
