@@ -6,6 +6,11 @@
 import type { ErrorEventDetail } from './events.js';
 import type { ErrorKind, Translation } from './translations/translation.js';
 
+/** The sentence the shopper reads for `error` (a missing one reads as a failure of the service). */
+export function errorText(error: ErrorEventDetail | undefined, t: Translation): string {
+  return t.errors[errorKind(error?.code ?? 'internal')];
+}
+
 export function errorKind(code: string): ErrorKind {
   if (code === 'network_error' || code === 'timeout') return 'network';
   if (code === 'order_paid') return 'paid';

@@ -6,7 +6,7 @@
  * screen says what the shopper can do next.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import { errorActionLabel, errorKind } from '../error-meaning.js';
+import { errorActionLabel, errorText } from '../error-meaning.js';
 import type { FinalScreen } from '../parts/part-types.js';
 import { amountBlock, countdown, heading, notices, otherMethod, spinner } from './parts.js';
 import { payScreen } from './pay-screen.js';
@@ -72,6 +72,6 @@ function errorScreen(ctx: ViewContext, title: TemplateResult): TemplateResult {
   const error = ctx.state.error;
   const action = errorActionLabel(error, t);
   return html`${title}
-    <p part="error" class="error">${t.errors[errorKind(error?.code ?? 'internal')]}</p>
+    <p part="error" class="error">${errorText(error, t)}</p>
     ${action ? html`<button part="retry-button" class="button primary" @click=${() => ctx.flow.retry()}>${action}</button>` : nothing}`;
 }

@@ -6,7 +6,7 @@
  * notices are gone.
  */
 import type { FlowState } from '../controllers/payment-flow.js';
-import { errorKind } from '../error-meaning.js';
+import { errorText } from '../error-meaning.js';
 import type { Translation } from '../translations/translation.js';
 import type { Screen } from './view-context.js';
 
@@ -16,7 +16,7 @@ export function spoken(t: Translation, screen: Screen, state: FlowState, left: n
   if (screen === 'paid' || screen === 'underpaid' || screen === 'superseded' || screen === 'expired' || screen === 'failed') {
     return t.headings[screen];
   }
-  if (screen === 'error') return t.errors[errorKind(state.error?.code ?? 'internal')];
+  if (screen === 'error') return errorText(state.error, t);
   if (state.stalled) return t.followStopped;
   if (state.trouble) return t.connectionTrouble;
   if (screen === 'late') return t.headings[screen];
