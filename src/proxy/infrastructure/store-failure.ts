@@ -25,7 +25,7 @@ export class StoreFailure extends Error {
 }
 
 /** Operations answered at once from this process, or not the ledger's business: left as they are. */
-const UNGUARDED = new Set<PropertyKey>(['getPaymentNow', 'countNow', 'ping', 'close', 'constructor']);
+const UNGUARDED = new Set<PropertyKey>(['getPaymentNow', 'countNow', 'ping', 'close']);
 
 /** A short name for the store, for log lines and health answers: `PostgresStore` reads as 'postgres'. */
 export function storeName(store: ProxyStore): string {
@@ -46,7 +46,7 @@ export function guardedStore(store: ProxyStore): ProxyStore {
   return new Proxy(store, {
     get(target, key) {
       const value = Reflect.get(target, key, target) as unknown;
-      if (typeof value !== 'function') return value;
+      if (typeof value !== 'function' || key === 'constructor') return value;
       let guarded = wrapped.get(value);
       if (!guarded && UNGUARDED.has(key)) {
         // Bound all the same: a store's private fields (#db, #redis) are not reachable through the Proxy.
