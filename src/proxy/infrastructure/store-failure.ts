@@ -27,7 +27,7 @@ export class StoreFailure extends Error {
 /** Operations answered at once from this process, or not the ledger's business: left as they are. */
 const UNGUARDED = new Set<PropertyKey>(['getPaymentNow', 'countNow', 'ping', 'close']);
 
-/** A short name for the store, for log lines and health answers: `PostgresStore` reads as 'postgres'. */
+/** A short name for the store, for log lines: `PostgresStore` reads as 'postgres', a plain object as 'custom'. */
 export function storeName(store: ProxyStore): string {
   const className = (store as { constructor?: { name?: string } }).constructor?.name;
   if (!className || className === 'Object') return 'custom';
@@ -35,8 +35,8 @@ export function storeName(store: ProxyStore): string {
 }
 
 /**
- * The store as the proxy calls it: the same object for the memory store, else a view of it whose asynchronous
- * operations reject with a StoreFailure. Optional operations stay optional (absent ones stay absent).
+ * The store as the proxy calls it: the same object for the memory store itself (a subclass of it, standing in for
+ * a database, is wrapped), else a view of it whose asynchronous operations reject with a StoreFailure. Optional operations stay optional (absent ones stay absent).
  */
 export function guardedStore(store: ProxyStore): ProxyStore {
   if (storeName(store) === 'memory') return store;
