@@ -4,8 +4,9 @@
  * the record's version, so two instances merging at once cannot lose a state; a change is published once per
  * version for the event streams; every new state a shop should hear of is put in the outbox (outbox.ts, the
  * one writer of announcements) before anyone is told; and an order is marked paid (orders.ts, the one holder of
- * order leases) as soon as a payment of it is recorded paid, whether or not the shop has a hook. Which observed
- * state may replace a stored one is the transition table (transitions.ts).
+ * order leases) as soon as a payment of it is recorded paid, whether or not the shop has a hook, and the event
+ * streams of the order's other payments are told so (payment-channel.ts). Which observed state may replace a
+ * stored one is the transition table (transitions.ts).
  */
 import { randomToken } from '../../shared/bytes.js';
 import type { CreateAnswer } from '../../shared/provider-messages.js';
@@ -21,14 +22,7 @@ import type { Outbox } from './outbox.js';
 import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';
 import type { HistoryEntry } from '../infrastructure/console-store.js';
 import { appendHistory } from '../infrastructure/timeline.js';
-
-/** What a subscriber of a payment's channel receives. */
-export interface PublishedChange {
-  version: number;
-  view: PaymentRecord['view'];
-}
-
-export const channelOf = (paymentId: string) => `payment:${paymentId}`;
+import { publishChange, publishOrderPaid } from './payment-channel.js';
 
 const SWEEP_LEASE = 'sweep';
 
@@ -180,11 +174,6 @@ export class Ledger {
     await this.options.store.putPayment({ ...rest, version: record.version + 1, updatedAt: this.options.clock.now() }, record.version);
   }
 
-  async publish(record: PaymentRecord): Promise<void> {
-    const change: PublishedChange = { version: record.version, view: record.view };
-    await this.options.store.publish(channelOf(record.view.id), JSON.stringify(change));
-  }
-
   /**
    * Asks the service about the payment, sharing the call with every request for it in flight or answered within
    * the coalescing window (in flight only, when `fresh`: a create must not make a second payment on an answer
@@ -269,16 +258,21 @@ export class Ledger {
       const at = this.options.clock.now();
       await this.appendHistory(view.id, { at, kind: 'state', state: view.state, outcome: view.outcome, source });
     }
-    await this.publish(record);
+    await publishChange(this.options.store, record);
     // The order is paid because the ledger recorded a payment of it paid, not because a hook heard of it: a
     // proxy with no hook must refuse the order's next create too, even once its unpaid record would expire.
     if (record.view.outcome === 'paid') await this.#settleOrLater(record, 0);
     if (!isIncomplete(record.view)) await this.outbox.announce(record, source);
   }
 
-  /** Settles the order now, or when the create holding its lease is done (tried again with backoff, bounded). */
+  /**
+   * Settles the order now, or when the create holding its lease is done (tried again with backoff, bounded); once
+   * `record` is the payment that paid it, its other payments' pages are told.
+   */
   async #settleOrLater(record: PaymentRecord, attempt: number): Promise<void> {
-    if ((await this.orders.settle(record)) !== 'busy' || attempt >= SETTLE_TRIES) return;
+    const settled = await this.orders.settle(record);
+    if (settled !== 'busy' && settled.secondPaymentOf === undefined) await publishOrderPaid(this.options, record);
+    if (settled !== 'busy' || attempt >= SETTLE_TRIES) return;
     const { clock, logger } = this.options;
     clock.setTimeout(
       () => {
