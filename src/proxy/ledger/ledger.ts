@@ -5,7 +5,7 @@
  * version for the event streams; every new state a shop should hear of is put in the outbox (outbox.ts, the
  * one writer of announcements) before anyone is told; and an order is marked paid (orders.ts, the one holder of
  * order leases) as soon as a payment of it is recorded paid, whether or not the shop has a hook, and the event
- * streams of the order's other payments are told so (payment-channel.ts). Which observed state may replace a
+ * streams of the order's other payments are told so (channel-messages.ts). Which observed state may replace a
  * stored one is the transition table (transitions.ts).
  */
 import { randomToken } from '../../shared/bytes.js';
@@ -22,7 +22,9 @@ import type { Outbox } from './outbox.js';
 import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';
 import type { HistoryEntry } from '../infrastructure/console-store.js';
 import { appendHistory } from '../infrastructure/timeline.js';
-import { publishChange, publishOrderPaid } from './payment-channel.js';
+import { ORDER_PAID_NEWS, type PublishedChange } from './channel-messages.js';
+
+export const channelOf = (paymentId: string) => `payment:${paymentId}`;
 
 const SWEEP_LEASE = 'sweep';
 
@@ -213,6 +215,11 @@ export class Ledger {
     step(0);
   }
 
+  async publish(record: PaymentRecord): Promise<void> {
+    const change: PublishedChange = { version: record.version, view: record.view };
+    await this.options.store.publish(channelOf(record.view.id), JSON.stringify(change));
+  }
+
   /** A fresh status call, shared with nothing: for confirming a callback's claim that a payment was paid. */
   fetchFresh(paymentId: string): Promise<ObservedPayment> {
     return this.upstream.paymentStatus(paymentId);
@@ -258,7 +265,7 @@ export class Ledger {
       const at = this.options.clock.now();
       await this.appendHistory(view.id, { at, kind: 'state', state: view.state, outcome: view.outcome, source });
     }
-    await publishChange(this.options.store, record);
+    await this.publish(record);
     // The order is paid because the ledger recorded a payment of it paid, not because a hook heard of it: a
     // proxy with no hook must refuse the order's next create too, even once its unpaid record would expire.
     if (record.view.outcome === 'paid') await this.#settleOrLater(record, 0);
@@ -271,7 +278,7 @@ export class Ledger {
    */
   async #settleOrLater(record: PaymentRecord, attempt: number): Promise<void> {
     const settled = await this.orders.settle(record);
-    if (settled !== 'busy' && settled.secondPaymentOf === undefined) await publishOrderPaid(this.options, record);
+    if (settled !== 'busy' && settled.secondPaymentOf === undefined) await this.#tellOtherPayments(record);
     if (settled !== 'busy' || attempt >= SETTLE_TRIES) return;
     const { clock, logger } = this.options;
     clock.setTimeout(
@@ -282,5 +289,19 @@ export class Ledger {
       },
       SETTLE_RETRY_MS * 2 ** attempt,
     );
+  }
+
+  /**
+   * `record` paid its order: the other payments' pages hear it on their channels, as they hear their own states.
+   * Never fails the caller: a page that misses the news (pub/sub is at most once) gets it from its next request.
+   */
+  async #tellOtherPayments({ view }: PaymentRecord): Promise<void> {
+    const { store, logger } = this.options;
+    try {
+      const others = ((await store.getOrder(view.orderId))?.payments ?? []).filter((ref) => ref.id !== view.id);
+      await Promise.all(others.map((ref) => store.publish(channelOf(ref.id), ORDER_PAID_NEWS)));
+    } catch (error) {
+      logger.warn("could not tell the order's other payments that it is paid", { orderId: view.orderId, error: String(error) });
+    }
   }
 }
