@@ -176,6 +176,11 @@ export class Ledger {
     await this.options.store.putPayment({ ...rest, version: record.version + 1, updatedAt: this.options.clock.now() }, record.version);
   }
 
+  async publish(record: PaymentRecord): Promise<void> {
+    const change: PublishedChange = { version: record.version, view: record.view };
+    await this.options.store.publish(channelOf(record.view.id), JSON.stringify(change));
+  }
+
   /**
    * Asks the service about the payment, sharing the call with every request for it in flight or answered within
    * the coalescing window (in flight only, when `fresh`: a create must not make a second payment on an answer
@@ -213,11 +218,6 @@ export class Ledger {
       );
     };
     step(0);
-  }
-
-  async publish(record: PaymentRecord): Promise<void> {
-    const change: PublishedChange = { version: record.version, view: record.view };
-    await this.options.store.publish(channelOf(record.view.id), JSON.stringify(change));
   }
 
   /** A fresh status call, shared with nothing: for confirming a callback's claim that a payment was paid. */
