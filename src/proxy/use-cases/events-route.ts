@@ -117,7 +117,7 @@ export async function handleEvents(request: ProxyRequest, ctx: ProxyContext): Pr
     const current = (await store.getPayment(paymentId)) ?? record;
     deliver(paymentEvent(ctx, current.version, current.view));
     // Subscribed first, so news published meanwhile is not lost either (it ends the stream: the second is a no-op).
-    if (!ended && (await paidByAnother(store, current.view))) deliver(ORDER_PAID_EVENT);
+    if (!ended && !current.view.final && (await paidByAnother(store, current.view))) deliver(ORDER_PAID_EVENT);
     if (!ended && isIncomplete(current.view)) ledger.refresh(paymentId, 'events').catch(() => {});
   } catch (error) {
     end();
