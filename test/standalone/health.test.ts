@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readStandaloneConfig, startStandalone, type StandaloneServer } from '../../src/standalone/index.js';
 import { freePort } from '../support/free-port.js';
+import { offlineStandaloneEnv } from '../support/standalone-env.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payin-health-'));
 const running: StandaloneServer[] = [];
@@ -20,19 +21,8 @@ afterAll(async () => {
 
 async function start(storeUrl: string): Promise<{ server: StandaloneServer; log: string[] }> {
   const log: string[] = [];
-  const config = readStandaloneConfig({
-    PAYIN_BASE_URL: 'http://127.0.0.1:9',
-    PAYIN_MERCHANT_ID: 'm-1',
-    PAYIN_TOKEN: 'token',
-    PAYIN_SECRET: 'a-signing-secret',
-    PAYIN_CALLBACK_URL: 'http://127.0.0.1:9/payin/callback',
-    PAYIN_WEBHOOK_URL: 'http://127.0.0.1:9/webhook',
-    PAYIN_WEBHOOK_SECRET: `whsec_${Buffer.from('sixteen bytes or more').toString('base64')}`,
-    PAYIN_ORDER_TOKEN_SECRET: 'an-order-token-key-of-length',
-    PORT: '0',
-    HOST: '127.0.0.1',
-    PAYIN_STORE_URL: storeUrl,
-  });
+  const config = readStandaloneConfig(offlineStandaloneEnv(storeUrl));
+
   const server = await startStandalone(config, { log: (line) => log.push(line), reconcileEveryMs: 0 });
   running.push(server);
   return { server, log };
