@@ -4,6 +4,7 @@
  */
 import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
+import type { PayinCheckout } from '../../src/widget/index.js';
 import { bankSearch, latinForm, onRussianLayout } from '../../src/widget/phone/bank-search.js';
 import type { SbpBank } from '../../src/widget/phone/deep-links.js';
 import { PREFIX } from '../../src/widget/session-store.js';
@@ -95,7 +96,7 @@ describe('the bank search', () => {
 
 describe('the bank chooser on a phone', () => {
   const C2B = 'https://qr.nspk.ru/AD10006M8KH1LSBP9B6PG3B6F8S51A3O?type=02&bank=100000000111&sum=150000&cur=RUB&crc=C08B';
-  const names = (el: HTMLElement) => parts(el, 'bank-link').map((a) => a.lastElementChild!.textContent!.trim());
+  const names = (el: PayinCheckout) => parts(el, 'bank-link').map((a) => a.lastElementChild!.textContent!.trim());
 
   before(() => setViewport({ width: 375, height: 667 }));
   after(() => setViewport({ width: 800, height: 600 }));
