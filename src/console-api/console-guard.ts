@@ -59,11 +59,23 @@ export function csrfFor(request: ProxyRequest, path: string): { token: string; s
   return { token, setCookie: cookie(request, CSRF_COOKIE, token, path) };
 }
 
-/** A cookie only this console's path sends, never to scripts or to other sites; Secure on https. */
+/** A cookie only this console's path sends, never to scripts or to other sites; Secure when the browser uses https. */
 export function cookie(request: ProxyRequest, name: string, value: string, path: string, maxAgeSeconds?: number): string {
-  const secure = new URL(request.url).protocol === 'https:' ? '; Secure' : '';
+  const secure = browserUsesHttps(request) ? '; Secure' : '';
   const age = maxAgeSeconds === undefined ? '' : `; Max-Age=${maxAgeSeconds}`;
   return `${name}=${value}; Path=${path}; HttpOnly; SameSite=Strict${secure}${age}`;
+}
+
+/**
+ * Whether the browser reached the console over https. Behind a proxy that ends TLS the request arrives as http,
+ * so the browser's own words count too: the Origin of a POST, the Referer of the console page's fetches (its
+ * policy is same-origin), and X-Forwarded-Proto. Believing them is safe: a forged one only makes the sender's own
+ * cookie stricter.
+ */
+function browserUsesHttps(request: ProxyRequest): boolean {
+  const said = [request.url, request.headers.get('origin'), request.headers.get('referer')];
+  const forwarded = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
+  return forwarded === 'https' || said.some((url) => url?.toLowerCase().startsWith('https://'));
 }
 
 /**

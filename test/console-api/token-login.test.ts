@@ -49,6 +49,31 @@ describe('the console token login', () => {
     expect((await w.login(TOKEN)).headers.get('set-cookie')).toContain('; Secure');
   });
 
+  it('marks the cookies Secure behind a proxy that ends TLS, and not on plain http', async () => {
+    // The request reaches the proxy as http; the browser's page is https.
+    const behindTls = world('http://shop.test');
+    const signIn = (origin: string, headers: Record<string, string> = {}) =>
+      behindTls.proxy(
+        new Request('http://shop.test/payin/console/login', {
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', 'sec-fetch-site': 'same-origin', origin, ...headers },
+          body: new URLSearchParams({ token: TOKEN }).toString(),
+        }),
+      );
+    const session = (await signIn('https://shop.test')).headers.get('set-cookie')!;
+    expect(session).toContain('; Secure');
+    expect((await signIn('http://shop.test', { 'x-forwarded-proto': 'https' })).headers.get('set-cookie')).toContain('; Secure');
+    expect((await signIn('http://shop.test')).headers.get('set-cookie')).not.toContain('Secure');
+    // The CSRF cookie, set by the page's same-origin fetch, which carries the page's address as its Referer.
+    const csrf = await behindTls.proxy(
+      new Request('http://shop.test/payin/console/api/session', {
+        headers: { cookie: session.split(';')[0]!, 'sec-fetch-site': 'same-origin', referer: 'https://shop.test/payin/console' },
+      }),
+    );
+    expect(csrf.status).toBe(200);
+    expect(csrf.headers.get('set-cookie')).toMatch(/^payin_console_csrf=[\w-]+; .*; Secure$/);
+  });
+
   it('refuses a wrong token, and after ten wrong ones refuses even the right one for a while', async () => {
     const w = world();
     for (let i = 0; i < 10; i++) expect((await w.login(`wrong-${i}`)).status).toBe(401);
