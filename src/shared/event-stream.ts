@@ -25,14 +25,17 @@ export const SSE_HEADERS: Record<string, string> = {
 /** Bytes a stream may hold for a reader that does not take them; past this, the stream is dropped. */
 export const MAX_UNREAD_BYTES = 64 * 1024;
 
-/** One event block; `data` may hold newlines, each becomes its own data line. */
-export function formatEvent(event: string, id: number | string, data: string): string {
+/**
+ * One event block; `data` may hold newlines, each becomes its own data line. Without an `id` the block has no id
+ * line, and the browser's Last-Event-ID stays the one of the last event that had one.
+ */
+export function formatEvent(event: string, id: number | string | undefined, data: string): string {
   const lines = data.split(/\r\n|\r|\n/).map((line) => `data: ${line}`);
-  return `event: ${event}\nid: ${id}\n${lines.join('\n')}\n\n`;
+  return `event: ${event}\n${id === undefined ? '' : `id: ${id}\n`}${lines.join('\n')}\n\n`;
 }
 
 /** An event block as bytes, to be written to many streams. */
-export function encodedEvent(event: string, id: number | string, data: string): Uint8Array {
+export function encodedEvent(event: string, id: number | string | undefined, data: string): Uint8Array {
   return encoder.encode(formatEvent(event, id, data));
 }
 

@@ -10,7 +10,7 @@ import { createRedisStore, type RedisStore } from '../../src/redis/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import type { PaymentView } from '../../src/shared/payment-view.js';
-import { eventually, seeded } from '../proxy/sandbox-harness.js';
+import { eventually, pricedByMethod, seeded } from '../proxy/sandbox-harness.js';
 import { SseReader } from '../proxy/sse-reader.js';
 import { startRedisServer, type RedisServer } from './redis-server-harness.js';
 
@@ -59,7 +59,7 @@ async function startTwoProxies() {
     proxy = createPayinProxy({
       provider: { baseUrl: sandboxServer.url, merchantId: 'demo-merchant', token: 'demo-token', secret: 'demo-secret' },
       callbackUrl: `${servers[0]!.url}/payin/callback`,
-      resolveOrder: () => ({ amount: '499.00', currency: 'INR' }),
+      resolveOrder: pricedByMethod(),
       onPaymentUpdate: (payment) => {
         announced.push({ payment, by: name });
       },
@@ -73,11 +73,11 @@ async function startTwoProxies() {
     });
     instances.push({ url: server.url, store, upstream });
   }
-  const create = async (instance: Instance, orderId: string) => {
+  const create = async (instance: Instance, orderId: string, method = 'upi') => {
     const response = await fetch(`${instance.url}/payin/payments`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ orderId, method: 'upi' }),
+      body: JSON.stringify({ orderId, method }),
     });
     return { status: response.status, body: (await response.json()) as { payment: PaymentView; token: string } };
   };
@@ -116,5 +116,20 @@ describe('two proxy instances sharing one Redis store, against the real sandbox'
     expect(announced.filter((u) => u.payment.outcome === 'paid')).toHaveLength(1);
     expect(await events.next(5_000)).toBeUndefined();
     await eventually(() => b.store.subscriptionCount === 0, 2_000, 'the stream to let go of its subscription');
+  });
+
+  it("tell a stream open on instance B that the order is paid when another payment's callback reaches A", async () => {
+    const { sandbox, a, b, announced, create } = await startTwoProxies();
+    const sbp = await create(a, 'A-3', 'sbp');
+    const upi = await create(b, 'A-3', 'upi');
+    const events = new SseReader(await fetch(`${b.url}/payin/events?paymentId=${upi.body.payment.id}&token=${upi.body.token}`));
+    cleanup.push(() => events.cancel().catch(() => {}));
+    expect((await events.nextEvent())?.event).toBe('payment');
+
+    sandbox.act(sbp.body.payment.id, 'pay');
+    expect((await events.nextEvent(5_000))?.event).toBe('order-paid');
+    expect(await events.next(5_000)).toBeUndefined();
+    await eventually(() => announced.some((u) => u.payment.outcome === 'paid'), 5_000, 'paid to be announced');
+    expect(announced.filter((u) => u.payment.outcome === 'paid').map((u) => u.payment.id)).toEqual([sbp.body.payment.id]);
   });
 });

@@ -1,13 +1,13 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { nextDelay, SAFETY_POLL_MS } from '../../src/widget/controllers/poll-delay.js';
 import { StatusFeedController } from '../../src/widget/controllers/status-feed.js';
-import { fakeScenario, mount, untilScreen } from './support/helpers.js';
+import { fakeScenario, mount, part, recordEvents, untilScreen } from './support/helpers.js';
 import { ManualClock } from './support/manual-clock.js';
 import { type RequestWatch, watchRequests } from './support/requests.js';
 
 const host = () => ({ addController() {}, removeController() {}, requestUpdate() {}, updateComplete: Promise.resolve(true) });
 
-/** Commands of the fake proxy that fakeScenario() does not name: `{release: true}`, `{dropStreams: true}`. */
+/** Commands of the fake proxy that fakeScenario() does not name: `{release: true}`, `{dropStreams: true}`, `{orderPaid: true}`. */
 async function command(endpoint: string, body: Record<string, unknown>): Promise<void> {
   const answer = await fetch(endpoint.replace(/payin$/, '__control'), {
     method: 'POST',
@@ -63,6 +63,25 @@ describe('following the payment', () => {
     expect(requests.made('status')).to.equal(1);
     await fake.set({ state: 'finished' });
     await untilScreen(el, 'paid');
+  });
+
+  it('shows the order as paid when the stream says another payment of the order paid it, and follows no more', async () => {
+    // The shopper switched methods and paid the first payment's QR from a phone, while this page shows the second.
+    const { fake, el } = await onPayScreen();
+    const log = recordEvents(el);
+    await waitUntil(async () => (await fake.stats()).streams === 1, 'the stream to be open');
+    await command(fake.endpoint, { orderPaid: true });
+    await untilScreen(el, 'paid');
+    // The clock has not moved: no status call brought it, only the stream.
+    expect(requests.made('status')).to.equal(0);
+    // As a status answer of 409 order_paid shows it: the order paid, no amount claimed for this payment, no payin-paid.
+    expect(part(el, 'screen')!.textContent).to.contain('already paid');
+    expect(part(el, 'paid-amount')).to.equal(null);
+    expect(log.map((e) => e.name)).to.deep.equal(['payin-error']);
+    expect(log[0]!.detail).to.deep.equal({ code: 'order_paid', message: 'fake paid by another', retryable: false });
+    await pass(2 * SAFETY_POLL_MS);
+    expect(requests.made('status')).to.equal(0);
+    expect((await fake.stats()).streams).to.equal(1);
   });
 
   it('polls at the poll interval, with jitter, when the proxy refuses the stream', async () => {

@@ -4,8 +4,9 @@
  * the record's version, so two instances merging at once cannot lose a state; a change is published once per
  * version for the event streams; every new state a shop should hear of is put in the outbox (outbox.ts, the
  * one writer of announcements) before anyone is told; and an order is marked paid (orders.ts, the one holder of
- * order leases) as soon as a payment of it is recorded paid, whether or not the shop has a hook. Which observed
- * state may replace a stored one is the transition table (transitions.ts).
+ * order leases) as soon as a payment of it is recorded paid, whether or not the shop has a hook, and the event
+ * streams of the order's other payments are told so (channel-messages.ts). Which observed state may replace a
+ * stored one is the transition table (transitions.ts).
  */
 import { randomToken } from '../../shared/bytes.js';
 import type { CreateAnswer } from '../../shared/provider-messages.js';
@@ -21,12 +22,7 @@ import type { Outbox } from './outbox.js';
 import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';
 import type { HistoryEntry } from '../infrastructure/console-store.js';
 import { appendHistory } from '../infrastructure/timeline.js';
-
-/** What a subscriber of a payment's channel receives. */
-export interface PublishedChange {
-  version: number;
-  view: PaymentRecord['view'];
-}
+import { ORDER_PAID_NEWS, type PublishedChange } from './channel-messages.js';
 
 export const channelOf = (paymentId: string) => `payment:${paymentId}`;
 
@@ -276,9 +272,14 @@ export class Ledger {
     if (!isIncomplete(record.view)) await this.outbox.announce(record, source);
   }
 
-  /** Settles the order now, or when the create holding its lease is done (tried again with backoff, bounded). */
+  /**
+   * Settles the order now, or when the create holding its lease is done (tried again with backoff, bounded); once
+   * `record` is the payment that paid it, its other payments' pages are told.
+   */
   async #settleOrLater(record: PaymentRecord, attempt: number): Promise<void> {
-    if ((await this.orders.settle(record)) !== 'busy' || attempt >= SETTLE_TRIES) return;
+    const settled = await this.orders.settle(record);
+    if (settled !== 'busy' && settled.secondPaymentOf === undefined) await this.#tellOtherPayments(record);
+    if (settled !== 'busy' || attempt >= SETTLE_TRIES) return;
     const { clock, logger } = this.options;
     clock.setTimeout(
       () => {
@@ -288,5 +289,19 @@ export class Ledger {
       },
       SETTLE_RETRY_MS * 2 ** attempt,
     );
+  }
+
+  /**
+   * `record` paid its order: the other payments' pages hear it on their channels, as they hear their own states.
+   * Never fails the caller: a page that misses the news (pub/sub is at most once) gets it from its next request.
+   */
+  async #tellOtherPayments({ view }: PaymentRecord): Promise<void> {
+    const { store, logger } = this.options;
+    try {
+      const others = ((await store.getOrder(view.orderId))?.payments ?? []).filter((ref) => ref.id !== view.id);
+      await Promise.all(others.map((ref) => store.publish(channelOf(ref.id), ORDER_PAID_NEWS)));
+    } catch (error) {
+      logger.warn("could not tell the order's other payments that it is paid", { orderId: view.orderId, error: String(error) });
+    }
   }
 }

@@ -5,7 +5,7 @@
  * lease as a held order (`tryHold`), whose methods are the only way to write the order, and gives it back.
  */
 import { randomToken } from '../../shared/bytes.js';
-import type { OrderPaymentRef, OrderRecord, PaymentRecord } from '../infrastructure/store.js';
+import type { OrderPaymentRef, OrderRecord, PaymentRecord, ProxyStore } from '../infrastructure/store.js';
 import type { ResolvedOptions } from '../options.js';
 
 const leaseOf = (orderId: string) => `order:${orderId}`;
@@ -14,6 +14,19 @@ const leaseOf = (orderId: string) => `order:${orderId}`;
 export function withPaymentRef(payments: readonly OrderPaymentRef[], ref: OrderPaymentRef): OrderPaymentRef[] {
   return [...payments.filter((p) => p.id !== ref.id), ref].slice(-20);
 }
+
+/**
+ * Whether another payment than `view` has paid its order (the shopper switched methods, then paid the first one's
+ * QR). Its page is then told the order is paid, by the status call (409 order_paid) and the event stream alike, so
+ * that nobody pays it a second time.
+ */
+export async function paidByAnother(store: ProxyStore, view: PaymentRecord['view']): Promise<boolean> {
+  const paidBy = (await store.getOrder(view.orderId))?.paidBy;
+  return paidBy !== undefined && paidBy !== view.id;
+}
+
+/** What the page of a payment whose order another payment paid is told (the message of its order_paid). */
+export const PAID_BY_ANOTHER = 'this order is already paid by another payment';
 
 /** What the holder of an order's lease may do to the order; handed out by `OrderBook.tryHold` only. */
 export interface HeldOrder {

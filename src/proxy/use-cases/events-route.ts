@@ -1,7 +1,10 @@
 /**
  * GET {basePath}/events?paymentId=&token=: the payment's states as server-sent events. The first event is the
  * current state (unless the browser's Last-Event-ID says it has it), then one per change, each with the record's
- * version as its id; the stream closes after the final state. It is fed by the store's pub/sub, so callbacks and
+ * version as its id; the stream closes after the final state. When another payment of the order has paid it (the
+ * shopper switched methods, then paid the first one's QR), the stream says so instead (`order-paid`, the body a
+ * status call would answer with 409) and closes as after a final state: at once when the ledger records that
+ * payment paid, or on opening when it already has. It is fed by the store's pub/sub, so callbacks and
  * status answers seen by any instance reach it; its ping also asks the service (coalesced) so that a shop whose
  * callbacks cannot reach it still sees the payment end. Slots per client are bounded and given back on close.
  */
@@ -9,16 +12,21 @@ import type { Answer, ProxyRequest } from '../http/exchange.js';
 import type { ProxyContext } from '../context.js';
 import { readableRecord } from './readable-payment.js';
 import { ProxyError } from '../http/errors.js';
-import { channelOf, type PublishedChange } from '../ledger/ledger.js';
+import { channelOf } from '../ledger/ledger.js';
+import { isOrderPaidNews, type PublishedMessage } from '../ledger/channel-messages.js';
+import { PAID_BY_ANOTHER, paidByAnother } from '../ledger/orders.js';
+import type { ApiErrorBody } from '../../shared/error-codes.js';
 import { isIncomplete, toPaymentView } from '../http/payment-answer.js';
 import { enforceRate, openStreamSlot } from '../http/rate-limit.js';
 import { encodedEvent, lastEventId, SSE_HEADERS, SseWriter } from '../../shared/event-stream.js';
 import type { StoredView } from '../infrastructure/store.js';
 import { withQrMatrix } from '../http/qr-matrix-answer.js';
 
-/** One state of the payment as an event block, ready to write to every stream that has not had it. */
+/** One state of the payment (or the news that its order is paid) as an event block, ready to write to every stream that has not had it. */
 interface PaymentEvent {
-  version: number;
+  /** Undefined for news that is no state of the payment: every stream gets it, and it has no id. */
+  version: number | undefined;
+  /** The stream ends after it. */
   final: boolean;
   /** Undefined when the view is incomplete and must not be shown. */
   bytes: Uint8Array | undefined;
@@ -28,6 +36,18 @@ function paymentEvent(ctx: ProxyContext, version: number, view: StoredView): Pay
   const shown = isIncomplete(view) ? undefined : withQrMatrix(toPaymentView(view, ctx.options.clock.now()));
   return { version, final: view.final, bytes: shown && encodedEvent('payment', version, JSON.stringify(shown)) };
 }
+
+const ORDER_PAID_BODY: ApiErrorBody = { error: { code: 'order_paid', message: PAID_BY_ANOTHER } };
+
+/**
+ * Another payment paid the order. A new event name, so that a browser which does not know it (an older widget)
+ * skips it; such a page still learns the news at once from the stream's end, which makes it check the status.
+ */
+const ORDER_PAID_EVENT: PaymentEvent = {
+  version: undefined,
+  final: true,
+  bytes: encodedEvent('order-paid', undefined, JSON.stringify(ORDER_PAID_BODY)),
+};
 
 /** The last change each proxy broadcast, with the message it came in. */
 const lastBroadcast = new WeakMap<ProxyContext, { message: string; event: PaymentEvent }>();
@@ -39,8 +59,8 @@ const lastBroadcast = new WeakMap<ProxyContext, { message: string; event: Paymen
 function broadcastOf(ctx: ProxyContext, message: string): PaymentEvent {
   const last = lastBroadcast.get(ctx);
   if (last?.message === message) return last.event;
-  const change = JSON.parse(message) as PublishedChange;
-  const event = paymentEvent(ctx, change.version, change.view);
+  const change = JSON.parse(message) as PublishedMessage;
+  const event = isOrderPaidNews(change) ? ORDER_PAID_EVENT : paymentEvent(ctx, change.version, change.view);
   lastBroadcast.set(ctx, { message, event });
   return event;
 }
@@ -77,8 +97,8 @@ export async function handleEvents(request: ProxyRequest, ctx: ProxyContext): Pr
   };
   const writer = new SseWriter(end);
   const deliver = ({ version, final, bytes }: PaymentEvent) => {
-    if (ended || version <= sent || !bytes) return;
-    sent = version;
+    if (ended || (version !== undefined && version <= sent) || !bytes) return;
+    if (version !== undefined) sent = version;
     writer.write(bytes);
     if (final) end();
   };
@@ -96,6 +116,8 @@ export async function handleEvents(request: ProxyRequest, ctx: ProxyContext): Pr
     if (ended) void unsubscribe().catch(() => {});
     const current = (await store.getPayment(paymentId)) ?? record;
     deliver(paymentEvent(ctx, current.version, current.view));
+    // Subscribed first, so news published meanwhile is not lost either (it ends the stream: the second is a no-op).
+    if (!ended && !current.view.final && (await paidByAnother(store, current.view))) deliver(ORDER_PAID_EVENT);
     if (!ended && isIncomplete(current.view)) ledger.refresh(paymentId, 'events').catch(() => {});
   } catch (error) {
     end();

@@ -2,7 +2,8 @@
  * POST {basePath}/status: `{paymentId, token}` in, `{payment}` out. The token is checked before anything else
  * and a wrong one reads like an unknown payment. A final payment is answered from the store; an open one is
  * refreshed from the service through the coalescer, so that many pollers of one payment cost one upstream call.
- * An open payment of an order that another payment has paid is answered 409 order_paid.
+ * An open payment of an order that another payment has paid is answered 409 order_paid (see paidByAnother), which
+ * the widget shows as the order paid.
  */
 import type { Answer, ProxyRequest } from '../http/exchange.js';
 import type { ProxyContext } from '../context.js';
@@ -14,6 +15,7 @@ import { after, type MaybePromise } from '../maybe-async.js';
 import { enforceRate } from '../http/rate-limit.js';
 import type { PaymentRecord } from '../infrastructure/store.js';
 import { qrMatrixJson } from '../http/qr-matrix-answer.js';
+import { PAID_BY_ANOTHER, paidByAnother } from '../ledger/orders.js';
 
 const FIELDS = ['paymentId', 'token'] as const;
 
@@ -35,20 +37,9 @@ export function handleStatus(request: ProxyRequest, ctx: ProxyContext): MaybePro
 async function refreshed(ctx: ProxyContext, paymentId: string, record: PaymentRecord): Promise<Answer> {
   await ctx.ledger.refresh(paymentId, 'status');
   const now = (await ctx.options.store.getPayment(paymentId)) ?? record;
-  if (!now.view.final) await refuseIfPaidByAnother(ctx, now);
+  // Only open payments cost this read of their order; they cost a call to the service anyway.
+  if (!now.view.final && (await paidByAnother(ctx.options.store, now.view))) throw new ProxyError('order_paid', PAID_BY_ANOTHER);
   return answerOf(now, ctx);
-}
-
-/**
- * An open payment of an order that another of its payments has paid (the shopper switched methods, then paid the
- * first one's QR): its page is told the order is paid (409 order_paid, which the widget shows as paid), so that
- * nobody pays it a second time. Only open payments cost this read; they cost a call to the service anyway.
- */
-async function refuseIfPaidByAnother(ctx: ProxyContext, record: PaymentRecord): Promise<void> {
-  const order = await ctx.options.store.getOrder(record.view.orderId);
-  if (order?.paidBy !== undefined && order.paidBy !== record.view.id) {
-    throw new ProxyError('order_paid', 'this order is already paid by another payment');
-  }
 }
 
 function answerOf(record: PaymentRecord, ctx: ProxyContext): Answer {

@@ -7,11 +7,13 @@
  * coming back (visibilitychange or pageshow) also opens the stream again when it is not open. Polling ends a little after the expiry (the deadline), so that a forgotten tab does
  * not poll forever. Everything in flight is aborted on stop; an answer older than one already shown is dropped by
  * the payment flow, which compares states and answer times. Waits and the deadline are on the element's clock.
+ * The stream may also say that another payment of the order paid it (`order-paid`), which ends following as a
+ * status answer of 409 order_paid does.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { Clock } from '../../shared/clock.js';
 import { type PaymentView, readPaymentView } from '../../shared/payment-view.js';
-import { callProxy, eventsUrl, type PayinError, type PaymentRead, toPayinError } from '../api-client.js';
+import { callProxy, eventsUrl, PayinError, type PaymentRead, toPayinError } from '../api-client.js';
 import { nextDelay } from './poll-delay.js';
 
 export interface StatusFeedOptions {
@@ -151,6 +153,18 @@ export class StatusFeedController implements ReactiveController {
         if (payment && this.#stream === stream) this.#options.onPayment(payment);
       } catch {
         // Not JSON: skipped, as a message that is no payment is.
+      }
+    });
+    // Another payment of the order paid it: the stream carries the body a status call would answer with 409
+    // order_paid, and this ends following as that answer does, with the same error (shown as the order paid).
+    stream.addEventListener('order-paid', (event) => {
+      try {
+        const paid = new PayinError('order_paid', JSON.parse((event as MessageEvent<string>).data).error.message);
+        if (this.#stream !== stream) return;
+        this.stop();
+        this.#options.onTrouble(paid);
+      } catch {
+        // Not the proxy's body: skipped, as a message that is no payment is.
       }
     });
     stream.addEventListener('error', () => {

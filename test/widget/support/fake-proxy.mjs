@@ -180,6 +180,10 @@ async function control(s, req, res) {
     s.options.streamRefused = true;
     for (const stream of [...s.streams]) stream.close();
   }
+  if (body.orderPaid) {
+    // Another payment of the order paid it: its streams say so and end, as the proxy's do.
+    for (const stream of [...s.streams]) stream.orderPaid();
+  }
   if (body.state || body.amount || body.expiresInMs !== undefined) {
     const p = body.paymentId ? s.payments.get(body.paymentId) : [...s.payments.values()].at(-1);
     if (!p) return send(res, 404, { error: { code: 'not_found', message: 'no payment' } });
@@ -282,6 +286,10 @@ function events(s, req, res, url) {
       last = data.replace(/"serverTime":"[^"]*"/, '');
       res.write(`event: payment\nid: ${++id}\ndata: ${data}\n\n`);
       if (v.final) close();
+    },
+    orderPaid() {
+      res.write(`event: order-paid\ndata: ${JSON.stringify({ error: { code: 'order_paid', message: 'fake paid by another' } })}\n\n`);
+      close();
     },
   };
   const tick = setInterval(() => stream.write(view(s, p)), 200);
