@@ -222,6 +222,13 @@ describe('paying by SBP on the phone, through the bank chooser', () => {
 
     await search.fill('альфа');
     await expect.poll(async () => (await bankLinks(page)).map((b) => b.name)).toEqual(['Альфа-Банк']);
+    // A keyboard on Latin letters: the name transliterated, and Т-Банк's old name from its app's package, which
+    // the proxy passes on from the member list.
+    await search.fill('sber');
+    await expect.poll(async () => (await bankLinks(page)).map((b) => b.name)).toEqual(['Сбербанк']);
+    await keepScreen(page, 'sbp-android-1a-latin-search');
+    await search.fill('tinkoff');
+    await expect.poll(async () => (await bankLinks(page)).map((b) => b.name)).toEqual(['Т-Банк']);
     await search.fill('no such bank anywhere');
     await page.locator('payin-checkout').getByText('No such bank.').waitFor();
     expect(await page.locator('payin-checkout [part="bank-link"]').count()).toBe(0);

@@ -6,7 +6,8 @@
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PaymentView } from '../../shared/payment-view.js';
-import { bankMatches, rankBanks } from './bank-order.js';
+import { rankBanks } from './bank-order.js';
+import { bankSearch } from './bank-search.js';
 import { c2bLink, type SbpBank, sbpBankLink } from './deep-links.js';
 import type { PhoneContext } from './phone-layout.js';
 
@@ -21,7 +22,11 @@ export function bankChooser(ctx: PhoneContext, payment: PaymentView, banks: SbpB
     return href ? [{ bank, href }] : [];
   });
   if (!usable.length) return nothing;
-  const found = usable.filter((u) => bankMatches(u.bank, ctx.bankQuery));
+  const matches = bankSearch(
+    ctx.bankQuery,
+    usable.map((u) => u.bank),
+  );
+  const found = usable.filter((u) => matches(u.bank));
   const phone = c2bLink(payment) ? undefined : payment.requisites?.address;
   const tap = (bank: SbpBank) => {
     if (phone) ctx.copy('address', phone); // before the app opens: the shopper pastes it there
