@@ -283,6 +283,11 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
     return this.#local.subscribe(channel, listener);
   }
 
+  /** `SELECT 1` once the schema is ready (health checks), failing with the error that names the fix. */
+  async ping(): Promise<void> {
+    await this.#run('ping', (sql) => sql`SELECT 1`);
+  }
+
   /** Local event-stream listeners, for tests that check that streams let go of theirs. */
   get subscriptionCount(): number {
     return this.#local.size;

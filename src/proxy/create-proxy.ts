@@ -20,6 +20,7 @@ import { reconcile, startReconcileLoop, type ReconcileResult } from './use-cases
 import { handleStatus } from './use-cases/status-route.js';
 import { enforceRate } from './http/rate-limit.js';
 import { createConsoleHandler } from '../console-api/console-handler.js';
+import { StoreHealth, type StoreCheck } from './infrastructure/store-health.js';
 
 export interface PayinProxy {
   /**
@@ -37,6 +38,13 @@ export interface PayinProxy {
    * due announcements. For cron jobs and serverless; a long-lived server runs it every `reconcileEveryMs` itself.
    */
   reconcile(): Promise<ReconcileResult>;
+  /**
+   * Whether the store can be used now, for the shop's own health route: `{ok: true, store: 'ok'}`, `{ok: false,
+   * store: 'unreachable'}` (answer 503 then, so that the load balancer sends shoppers elsewhere) or `{ok: true,
+   * store: 'unchecked'}` for a store without `ping()`. One round trip of at most 2 s, shared by concurrent callers
+   * and reused for a second, so a busy health route never hammers the database.
+   */
+  checkStore(): Promise<StoreCheck>;
   /** Stops the proxy's own timers (the reconcile loop, announcement retries). It does not close the store. */
   close(): Promise<void>;
   /** The same handler over plain requests and answers, for the node adapter. */
@@ -115,6 +123,7 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
     return toResponse(await answer(request, info?.clientAddress));
   };
 
+  const storeHealth = new StoreHealth(ctx.options.store, { clock: ctx.options.clock, logger });
   const sweep = () => reconcile(ctx.options, ctx.ledger, ctx.outbox, ctx.upstream);
   // Only where a process lives on between requests: on a worker each request may run in a fresh isolate, and
   // timers there do not outlive the request.
@@ -132,6 +141,7 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
     basePath,
     matches: (request: Request) => underBase(new URL(request.url).pathname),
     reconcile: sweep,
+    checkStore: () => storeHealth.check(),
     close: async () => {
       stopLoop();
       ctx.outbox.close();

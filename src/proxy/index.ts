@@ -13,6 +13,7 @@ export {
 } from './options.js';
 export type { ProxyStore, PaymentRecord, OrderRecord, OrderPaymentRef, OutboxEntry, StoredView } from './infrastructure/store.js';
 export type { ReconcileResult } from './use-cases/reconcile.js';
+export type { StoreCheck, StoreState } from './infrastructure/store-health.js';
 export { MemoryStore, createMemoryStore, type MemoryStoreOptions } from './infrastructure/memory-store.js';
 export { ProxyError } from './http/errors.js';
 export { consoleLogger, silentLogger, type ProxyLogger } from './logger.js';

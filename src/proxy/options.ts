@@ -14,6 +14,7 @@ import { createMemoryStore } from './infrastructure/memory-store.js';
 import { nodeTransport } from './infrastructure/node-transport.js';
 import { fetchTransport, type ServiceTransport } from './infrastructure/service-transport.js';
 import type { ProxyStore } from './infrastructure/store.js';
+import { guardedStore } from './infrastructure/store-failure.js';
 import { processEnv } from '../shared/env.js';
 import { asFetchRequest, type ProxyRequest } from './http/exchange.js';
 import type { ConsoleOptions } from '../console-api/console-options.js';
@@ -269,7 +270,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     reconcileEveryMs: Math.max(0, options.reconcileEveryMs ?? 30_000),
     methods: options.methods?.length ? [...options.methods] : ['upi', 'sbp', 'c2c'],
     allowedOrigins: new Set((options.allowedOrigins ?? []).map(allowedOrigin)),
-    store: options.store ?? createMemoryStore({ clock }),
+    store: guardedStore(options.store ?? createMemoryStore({ clock })),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
     timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
     // Called unbound: some runtimes (workerd) throw "Illegal invocation" when fetch is called as a method.

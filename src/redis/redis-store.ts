@@ -212,6 +212,11 @@ export class RedisStore implements ProxyStore, ConsoleStore {
     return this.#console.audit(paymentId, limit);
   }
 
+  /** One PING on the command connection (health checks); it fails as any command does while Redis is down. */
+  async ping(): Promise<void> {
+    await this.#redis.ping();
+  }
+
   /** Local event-stream listeners, for tests that check that streams let go of theirs. */
   get subscriptionCount(): number {
     return this.#pubSub.listenerCount;

@@ -15,6 +15,8 @@ export const ERROR_CODES = {
   internal: 500,
   upstream_error: 502,
   upstream_timeout: 504,
+  /** The proxy's own store (its database) failed or did not answer: nothing was decided, the same request may succeed later. */
+  unavailable: 503,
 } as const;
 
 export type ErrorCode = keyof typeof ERROR_CODES;
@@ -25,7 +27,9 @@ export interface ApiErrorBody {
 
 /** Codes worth retrying: the same request may succeed later without any change. */
 export function isRetryable(code: string): boolean {
-  return code === 'rate_limited' || code === 'upstream_error' || code === 'upstream_timeout' || code === 'internal';
+  return (
+    code === 'rate_limited' || code === 'upstream_error' || code === 'upstream_timeout' || code === 'internal' || code === 'unavailable'
+  );
 }
 
 /**
@@ -35,7 +39,7 @@ export function isRetryable(code: string): boolean {
 export function isErrorCode(code: unknown): code is ErrorCode {
   return (
     typeof code === 'string' &&
-    /^(?:bad_request|unknown_field|not_found|method_not_allowed|order_paid|payload_too_large|unsupported_media_type|rate_limited|internal|upstream_error|upstream_timeout)$/.test(
+    /^(?:bad_request|unknown_field|not_found|method_not_allowed|order_paid|payload_too_large|unsupported_media_type|rate_limited|internal|upstream_error|upstream_timeout|unavailable)$/.test(
       code,
     )
   );

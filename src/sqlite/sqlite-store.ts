@@ -233,6 +233,11 @@ export class SqliteStore extends OneProcessStore implements ProxyStore, ConsoleS
     return this.#console.audit(paymentId, limit);
   }
 
+  /** A read of the file's schema page (health checks): fails once the file cannot be read or the store is closed. */
+  async ping(): Promise<void> {
+    this.#db.prepare('SELECT count(*) FROM sqlite_master').get();
+  }
+
   /** Closes the file. The store cannot be used afterwards; calling it again does nothing. */
   async close(): Promise<void> {
     if (this.#closed) return;

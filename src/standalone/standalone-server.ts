@@ -1,6 +1,7 @@
 /**
  * The proxy as a ready server, for shops whose backend is not JavaScript: `npx payin-checkout proxy`. It serves
- * the proxy under its base path, `GET /healthz` and `GET /metrics`, keeps the ledger in the store named by
+ * the proxy under its base path, `GET /healthz` (ready: the store answers), `GET /livez` (the process runs) and
+ * `GET /metrics`, keeps the ledger in the store named by
  * PAYIN_STORE_URL (SQLite by default), prices orders through the shop's backend or signed order tokens and sends
  * every announcement as a signed webhook. Built only from the proxy's public API. `close()` is the graceful
  * shutdown: it stops accepting connections, ends the event streams (browsers reconnect to the next process), lets
@@ -80,9 +81,17 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   });
 
   let closing = false;
+  // Ready to take payments: not shutting down, and the store answers (proxy.checkStore coalesces and caches, so a
+  // busy load balancer costs the database one round trip a second at most).
+  const readiness = async (): Promise<Response> => {
+    if (closing) return Response.json({ ok: false, closing: true }, { status: 503, headers: NO_STORE });
+    const check = await proxy.checkStore();
+    return Response.json(check, { status: check.ok ? 200 : 503, headers: NO_STORE });
+  };
   const answer = async (request: Request): Promise<Response> => {
     const path = new URL(request.url).pathname;
-    if (path === '/healthz') return Response.json({ ok: !closing }, { status: closing ? 503 : 200 });
+    if (path === '/healthz') return readiness();
+    if (path === '/livez') return Response.json({ ok: true }, { headers: NO_STORE });
     if (path === '/metrics') return new Response(metrics.render(), { headers: { 'content-type': 'text/plain; version=0.0.4' } });
     if (!proxy.matches(request)) return Response.json({ error: { code: 'not_found', message: 'not found' } }, { status: 404 });
     const response = await proxy(request);
@@ -100,7 +109,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   );
   log(`listening on ${server.url}`);
   log(`  proxy:   ${server.url}${config.basePath} (the element's endpoint)`);
-  log(`  health:  ${server.url}/healthz   metrics: ${server.url}/metrics`);
+  log(`  health:  ${server.url}/healthz (store too)   ${server.url}/livez (process only)   metrics: ${server.url}/metrics`);
   log(`  store:   ${describeStoreUrl(config.storeUrl)}${sqliteFileNote(config.storeUrl)}`);
   const warning = storeWarning(config.storeUrl);
   if (warning) log(`warning: ${warning}`);
@@ -159,8 +168,8 @@ async function openStore(url: string): Promise<ProxyStore> {
 
 /**
  * A database store that can say whether it is reachable (PostgreSQL creates its schema here) is asked once at
- * start. A database that is down is no reason to stay down: the server starts anyway, answers 500 while the store
- * fails, and carries on by itself once the database is back. The log says so, once, at the top.
+ * start. A database that is down is no reason to stay down: the server starts anyway, answers 503 (and /healthz
+ * 503) while the store fails, and carries on by itself once the database is back. The log says so, once, at the top.
  */
 async function checkStore(store: ProxyStore, log: (line: string) => void): Promise<void> {
   const ready = (store as { ready?: () => Promise<void> }).ready;
@@ -171,6 +180,8 @@ async function checkStore(store: ProxyStore, log: (line: string) => void): Promi
     log(`warning: the store is not usable yet (${(error as Error).message}); requests fail until it is`);
   }
 }
+
+const NO_STORE = { 'cache-control': 'no-store' };
 
 /** An answer given while shutting down closes its connection, so that the server can finish closing. */
 function lastOnItsConnection(response: Response): Response {

@@ -69,18 +69,20 @@ function canMountTmpfs(): boolean {
 const paymentsOfOrder = (live: Live, orderId: string) => live.sandbox.payments().filter((p) => p.orderId === orderId);
 
 describe('the PostgreSQL store when the database goes away', () => {
-  it('answers a retryable error while the database is down at start, writes nothing, and serves once it is back', async () => {
+  it('answers 503 unavailable while the database is down at start, writes nothing, and serves once it is back', async () => {
     await server.stop();
     const { live, log } = await shop();
     const refused = await live.create('PG-DOWN-1');
-    expect(refused.status).toBe(500);
-    expect(refused.body.error.code).toBe('internal');
+    expect(refused.status).toBe(503);
+    expect(refused.body.error.code).toBe('unavailable');
+    expect(await live.proxy.checkStore()).toEqual({ ok: false, store: 'unreachable' });
     expect(log.join('\n')).toMatch(
       /PostgresStoreError: payin-checkout\/postgres: .* failed: PostgreSQL refused the connection: is it running/,
     );
     expect(paymentsOfOrder(live, 'PG-DOWN-1')).toEqual([]);
 
     await server.start();
+    await eventually(async () => (await live.proxy.checkStore()).ok, 10_000, 'checkStore to see the database back');
     const created = await live.create('PG-DOWN-1');
     expect(created.status).toBe(201);
     expect(paymentsOfOrder(live, 'PG-DOWN-1')).toHaveLength(1);
@@ -99,8 +101,9 @@ describe('the PostgreSQL store when the database goes away', () => {
       },
     });
     const failed = await live.create('PG-MID-1');
-    expect(failed.status).toBe(500);
-    expect(log.join('\n')).toMatch(/PostgresStoreError/);
+    expect(failed.status).toBe(503);
+    expect(failed.body.error.code).toBe('unavailable');
+    expect(log.join('\n')).toMatch(/the postgres store failed; answering 503 unavailable .*PostgresStoreError/);
     expect(paymentsOfOrder(live, 'PG-MID-1')).toHaveLength(1);
 
     await server.start();
@@ -140,8 +143,8 @@ describe('the PostgreSQL store when the database goes away', () => {
       // The reload reaches each database session a moment later: a create in that moment may take the order's lease
       // and create at the service before its next write is refused. A probe order waits for the refusal, so that
       // the order under test meets a database that is read-only from its first write.
-      await eventually(async () => (await live.create('PG-RO-probe')).status === 500, 5_000, 'a write refused');
-      expect((await live.create('PG-RO-2')).status).toBe(500);
+      await eventually(async () => (await live.create('PG-RO-probe')).status === 503, 5_000, 'a write refused');
+      expect((await live.create('PG-RO-2')).status).toBe(503);
       expect(log.join('\n')).toMatch(/the database is read-only .*point PAYIN_STORE_URL at the primary \(25006\)/);
       expect(paymentsOfOrder(live, 'PG-RO-2')).toEqual([]);
     } finally {
@@ -191,7 +194,7 @@ describe('the PostgreSQL store when the database goes away', () => {
       let refusedOrder: string | undefined;
       for (let i = 2; i < 400 && !refusedOrder; i++) {
         const answer = await live.create(`PG-FULL-${i}`);
-        if (answer.status === 500) refusedOrder = `PG-FULL-${i}`;
+        if (answer.status === 503) refusedOrder = `PG-FULL-${i}`;
         else expect(answer.status).toBe(201);
       }
       expect(refusedOrder).toBeDefined();

@@ -23,6 +23,13 @@ describe('the Redis store with Redis down', () => {
     expect(attempts).toBeLessThanOrEqual(5);
   });
 
+  it('fails a ping the same way, so that a health check hears Redis is down', async () => {
+    const port = await freePort();
+    const store = createRedisStore({ url: `redis://127.0.0.1:${port}`, onError: () => {}, closeTimeoutMs: 10 });
+    stores.push(store);
+    await expect(store.ping()).rejects.toThrow();
+  });
+
   it('keeps ioredis options the shop sets itself', async () => {
     const port = await freePort();
     let attempts = 0;

@@ -8,22 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readStandaloneConfig, startStandalone } from '../../src/standalone/index.js';
+import { offlineStandaloneEnv } from '../support/standalone-env.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payin-store-open-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const env = (storeUrl: string) => ({
-  PAYIN_BASE_URL: 'http://127.0.0.1:9',
-  PAYIN_MERCHANT_ID: 'm-1',
-  PAYIN_TOKEN: 'token',
-  PAYIN_SECRET: 'a-signing-secret',
-  PAYIN_CALLBACK_URL: 'http://127.0.0.1:9/payin/callback',
-  PAYIN_WEBHOOK_URL: 'http://127.0.0.1:9/webhook',
-  PAYIN_WEBHOOK_SECRET: `whsec_${Buffer.from('sixteen bytes or more').toString('base64')}`,
-  PAYIN_ORDER_TOKEN_SECRET: 'an-order-token-key-of-length',
-  PORT: '0',
-  PAYIN_STORE_URL: storeUrl,
-});
 
 describe('a store the standalone server cannot open', () => {
   it.each([
@@ -37,7 +25,7 @@ describe('a store the standalone server cannot open', () => {
     ],
   ])('stops it with PAYIN_STORE_URL named: %s', async (_what, url) => {
     const storeUrl = url();
-    const config = readStandaloneConfig(env(storeUrl));
+    const config = readStandaloneConfig(offlineStandaloneEnv(storeUrl));
     const error = await startStandalone(config, { log: () => {}, reconcileEveryMs: 0 }).then(
       (server) => server.close().then(() => undefined),
       (caught: unknown) => caught as Error,

@@ -39,6 +39,19 @@ describe('transport errors', () => {
     await untilScreen(el, 'pay');
   });
 
+  it("reads the proxy's store being down (503 unavailable) as the service's trouble, with Try again", async () => {
+    const fake = await fakeScenario({ failCreates: 1, failWith: 503, failCode: 'unavailable', retryAfterSeconds: 5 });
+    const el = await mount(fake.endpoint, { method: 'upi' });
+    const error = nextEvent(el, 'payin-error');
+    part(el, 'pay-button')!.click();
+    expect((await error).detail).to.deep.include({ code: 'unavailable', retryable: true });
+    await untilScreen(el, 'error');
+    expect(part(el, 'error')!.textContent).to.contain('The payment service is not answering');
+    expect(part(el, 'retry-button')!.textContent).to.contain('Try again');
+    part(el, 'retry-button')!.click();
+    await untilScreen(el, 'pay');
+  });
+
   it('shows an order the proxy says is paid already as paid, with nothing to retry', async () => {
     const fake = await fakeScenario();
     const first = await mount(fake.endpoint, { method: 'upi', orderId: 'paid-order-1' });

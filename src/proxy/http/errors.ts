@@ -1,12 +1,14 @@
 /**
  * The proxy's one error class and the one place where an error becomes an answer. Routes throw ProxyError with
  * a code from the closed list in src/shared/error-codes.ts; anything else is a bug or an outage and is answered
- * as a bare 500 `internal`, logged on the server, never with its stack or an upstream's words in the body.
+ * as a bare 500 `internal`, logged on the server, never with its stack or an upstream's words in the body; a
+ * failure of the store (infrastructure/store-failure.ts) as 503 `unavailable`, retryable, naming the store in the log.
  */
 import type { Answer } from './exchange.js';
 import { ERROR_CODES, type ApiErrorBody, type ErrorCode } from '../../shared/error-codes.js';
 import type { ProxyLogger } from '../logger.js';
 import { UpstreamError } from '../infrastructure/upstream-client.js';
+import { StoreFailure } from '../infrastructure/store-failure.js';
 
 export interface ProxyErrorOptions {
   /** Seconds, for 429. */
@@ -52,6 +54,7 @@ export function jsonTextAnswer(status: number, json: string, headers?: Record<st
 /** Turns anything thrown by a route into the answer the browser (or the service) gets. */
 export function errorAnswer(error: unknown, logger: ProxyLogger): Answer {
   if (error instanceof UpstreamError) return errorAnswer(fromUpstream(error), logger);
+  if (error instanceof StoreFailure) return storeUnavailable(error, logger);
   if (!(error instanceof ProxyError)) {
     logger.error('unexpected error in the payin proxy', { error: describe(error) });
     return errorAnswer(new ProxyError('internal', 'internal error'), logger);
@@ -69,6 +72,19 @@ export function describe(error: unknown): string | undefined {
   if (error === undefined) return undefined;
   if (error instanceof Error) return `${error.name}: ${error.message}`;
   return String(error);
+}
+
+/** Seconds a client waits before it asks again while the store is down: about two health-check periods. */
+const STORE_RETRY_AFTER_S = 5;
+
+/**
+ * The store failed (or its driver gave up on it): 503 `unavailable`, retryable, with Retry-After. One log line,
+ * here, names the store, the operation and the driver's own words; the answer names none of them.
+ */
+function storeUnavailable(error: StoreFailure, logger: ProxyLogger): Answer {
+  logger.error(`the ${error.store} store failed; answering 503 unavailable`, { operation: error.operation, error: describe(error.cause) });
+  const body: ApiErrorBody = { error: { code: 'unavailable', message: 'the payment store cannot be used just now; try again' } };
+  return jsonAnswer(ERROR_CODES.unavailable, body, { 'retry-after': String(STORE_RETRY_AFTER_S) });
 }
 
 /** The browser learns that the service failed or was slow, never what the service said. */

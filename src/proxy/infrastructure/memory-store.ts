@@ -179,6 +179,9 @@ export class MemoryStore extends OneProcessStore implements ProxyStore, ConsoleS
 
   // The console's operations (console-store.ts): a scan of what this process holds.
 
+  /** Always reachable: it lives in this process. */
+  async ping(): Promise<void> {}
+
   async listPayments(query: PaymentQuery): Promise<PaymentPage> {
     return listScanned(this.#allPayments(), this.#failing(), query);
   }

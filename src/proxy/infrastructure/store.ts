@@ -157,6 +157,13 @@ export interface ProxyStore extends Partial<ConsoleStore> {
   /** Resolves once the subscription is live; call the returned function to end it. */
   subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>>;
 
+  /**
+   * Optional: resolves when the store can be read and written now, rejects (with the store's own words) when it
+   * cannot. One cheap round trip (PostgreSQL `SELECT 1`, Redis `PING`, a read of the SQLite file). Health checks
+   * call it (store-health.ts) under their own timeout; a store without it is reported as not checked.
+   */
+  ping?(): Promise<void>;
+
   /** Lets go of connections and files. The proxy never calls it: whoever made the store closes it. */
   close?(): Promise<void>;
 }

@@ -92,10 +92,34 @@ export class OrderPayments {
       if (error instanceof UpstreamError && error.outcomeUnknown) await held.markUncertain();
       throw error;
     }
-    const { record, completionFailure } = await this.ledger.recordCreated(order, answer);
-    await held.addCreated({ id: record.view.id, method: order.method });
-    if (completionFailure !== undefined) throw completionFailure;
-    return record;
+    let recorded: Awaited<ReturnType<Ledger['recordCreated']>>;
+    try {
+      recorded = await this.ledger.recordCreated(order, answer);
+      await held.addCreated({ id: recorded.record.view.id, method: recorded.record.view.method });
+    } catch (error) {
+      await this.#uncertainAfterService(held, answer, error);
+      throw error;
+    }
+    if (recorded.completionFailure !== undefined) throw recorded.completionFailure;
+    return recorded.record;
+  }
+
+  /**
+   * The service made the payment but the store failed before the order listed it (the shopper gets a retryable
+   * error and retries). An order the store never saw is looked up at the service on the next create anyway; one it
+   * knows (an earlier payment, another method) is marked uncertain, so that the next create finds this payment at
+   * the service instead of making a second one. When the store refuses even that, the log names the payment.
+   */
+  async #uncertainAfterService(held: HeldOrder, answer: CreateAnswer, error: unknown): Promise<void> {
+    try {
+      await held.markUncertain();
+    } catch {
+      this.options.logger.warn('a payment made at the service could not be recorded; the order is looked up again once the store is back', {
+        orderId: held.orderId,
+        paymentId: answer.payment.id,
+        error: describe(error),
+      });
+    }
   }
 
   /**

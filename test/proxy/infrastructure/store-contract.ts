@@ -34,6 +34,13 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
 
     consoleContract(fixture);
 
+    it('answers a ping while it can be used, so that health checks can tell it is up', async () => {
+      const { store, close } = await fixture();
+      expect(typeof store.ping).toBe('function');
+      await expect(store.ping!()).resolves.toBeUndefined();
+      await close?.();
+    });
+
     it('lets exactly one of many concurrent claimers hold an order', async () => {
       const { store, close } = await fixture();
       const order = unique();
