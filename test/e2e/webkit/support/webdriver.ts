@@ -9,12 +9,23 @@ const ELEMENT = 'element-6066-11e4-a52e-4f735466cecf';
 
 export type ElementRef = { [ELEMENT]: string };
 
-async function call<T>(url: string, method: 'GET' | 'POST' | 'DELETE', body?: unknown): Promise<T> {
+/** How long a command may take: a browser starting, a page loading. */
+const COMMAND_TIMEOUT_MS = 60_000;
+
+/**
+ * How long a script may take. Right after a back navigation that restores the page from the back-forward cache, the
+ * first script a fresh WebKitGTK browser is given sometimes never answers, though the page is live (measured: 5 of
+ * 24 fresh sessions, each UPI journey ending on "paid" on screen); the next script answers at once. A script is
+ * therefore given up on well within the polls' own limit (waitFor), which then asks again.
+ */
+const SCRIPT_TIMEOUT_MS = 8_000;
+
+async function call<T>(url: string, method: 'GET' | 'POST' | 'DELETE', body?: unknown, timeoutMs = COMMAND_TIMEOUT_MS): Promise<T> {
   const answer = await fetch(url, {
     method,
     headers: body === undefined ? {} : { 'content-type': 'application/json' },
     body: body === undefined ? undefined : JSON.stringify(body),
-    signal: AbortSignal.timeout(60_000),
+    signal: AbortSignal.timeout(timeoutMs),
   });
   const json = (await answer.json()) as { value: T & { error?: string; message?: string } };
   if (!answer.ok) throw new Error(`WebDriver ${method} ${new URL(url).pathname}: ${json.value?.error} (${json.value?.message})`);
@@ -39,8 +50,8 @@ export class WebDriverSession {
     return new WebDriverSession(`${driverUrl}/session/${value.sessionId}`, value.capabilities);
   }
 
-  #do<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown): Promise<T> {
-    return call<T>(`${this.#base}${path}`, method, body);
+  #do<T>(method: 'GET' | 'POST' | 'DELETE', path: string, body?: unknown, timeoutMs?: number): Promise<T> {
+    return call<T>(`${this.#base}${path}`, method, body, timeoutMs);
   }
 
   navigate(url: string): Promise<void> {
@@ -57,7 +68,7 @@ export class WebDriverSession {
 
   /** Runs `fn` (a function's source) in the page with `args`; a promise it returns is awaited by the driver. */
   run<T>(fn: string, ...args: unknown[]): Promise<T> {
-    return this.#do('POST', '/execute/sync', { script: `return (${fn}).apply(null, arguments);`, args });
+    return this.#do('POST', '/execute/sync', { script: `return (${fn}).apply(null, arguments);`, args }, SCRIPT_TIMEOUT_MS);
   }
 
   /** The first element `css` finds, looking into the shadow root of each `host` selector in turn. */
