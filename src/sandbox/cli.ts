@@ -106,7 +106,6 @@ async function main(argv: string[]): Promise<void> {
     );
   }
   lines.push(`  expiry:    ${ttlSeconds} s`, 'Press Ctrl+C to stop.');
-  process.stdout.write(`${lines.join('\n')}\n`);
 
   let stopping = false;
   const stop = (signal: NodeJS.Signals) => {
@@ -116,8 +115,11 @@ async function main(argv: string[]): Promise<void> {
     sandbox.close();
     void server.close().then(() => process.exit(0));
   };
+  // Before the lines that say it is listening: whoever waits for them (a script, a test) may stop it at once, and a
+  // signal that came before its handler would end the process by the default action instead of this clean stop.
   process.on('SIGINT', stop);
   process.on('SIGTERM', stop);
+  process.stdout.write(`${lines.join('\n')}\n`);
 }
 
 main(process.argv.slice(2)).catch((error: unknown) => {
