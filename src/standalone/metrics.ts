@@ -1,8 +1,10 @@
 /**
  * What an operator watches, in the Prometheus text format at `GET /metrics`: payments announced by outcome,
- * webhook deliveries and failures, the payment service's latency, and the event streams open now. Counters only
- * go up; the process keeps them in memory (a restart starts them at zero, as Prometheus expects).
+ * webhook deliveries and failures, the payment service's latency, the event streams open now, and whether the
+ * ledger's store answers (as of the scrape: the proxy's store check, shared with `/healthz`). Counters only go up;
+ * the process keeps them in memory (a restart starts them at zero, as Prometheus expects).
  */
+import type { StoreCheck } from '../proxy/index.js';
 
 const LATENCY_BUCKETS_S = [0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 
@@ -38,8 +40,8 @@ export class Metrics {
     this.#openStreams = Math.max(0, this.#openStreams - 1);
   }
 
-  /** The Prometheus text exposition. */
-  render(): string {
+  /** The Prometheus text exposition, with the store's state when it could be checked. */
+  render(store?: StoreCheck): string {
     const lines = [
       '# HELP payin_payments_announced_total Payment states announced to the shop, by outcome.',
       '# TYPE payin_payments_announced_total counter',
@@ -60,6 +62,14 @@ export class Metrics {
       '# TYPE payin_open_event_streams gauge',
       `payin_open_event_streams ${this.#openStreams}`,
     ];
+    // A store that has no check (a shop's own) gets no line: "unchecked" is neither up nor down.
+    if (store && store.store !== 'unchecked') {
+      lines.push(
+        "# HELP payin_store_up Whether the ledger's store answered its check (1) or not (0): while 0, shoppers get 503.",
+        '# TYPE payin_store_up gauge',
+        `payin_store_up ${store.ok ? 1 : 0}`,
+      );
+    }
     return `${lines.join('\n')}\n`;
   }
 }

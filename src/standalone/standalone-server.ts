@@ -92,7 +92,9 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     const path = new URL(request.url).pathname;
     if (path === '/healthz') return readiness();
     if (path === '/livez') return Response.json({ ok: true }, { headers: NO_STORE });
-    if (path === '/metrics') return new Response(metrics.render(), { headers: { 'content-type': 'text/plain; version=0.0.4' } });
+    if (path === '/metrics') {
+      return new Response(metrics.render(await proxy.checkStore()), { headers: { 'content-type': 'text/plain; version=0.0.4' } });
+    }
     if (!proxy.matches(request)) return Response.json({ error: { code: 'not_found', message: 'not found' } }, { status: 404 });
     const response = await proxy(request);
     if (!path.endsWith('/events')) return response;

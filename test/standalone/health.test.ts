@@ -38,6 +38,7 @@ describe('the standalone server’s health routes', () => {
     const { server } = await start(`sqlite:${join(dir, 'payin.db')}`);
     expect(await get(`${server.url}/healthz`)).toEqual({ status: 200, body: { ok: true, store: 'ok' } });
     expect(await get(`${server.url}/livez`)).toEqual({ status: 200, body: { ok: true } });
+    expect(await (await fetch(`${server.url}/metrics`)).text()).toMatch(/^# TYPE payin_store_up gauge\npayin_store_up 1$/m);
   });
 
   it.each([
@@ -50,6 +51,7 @@ describe('the standalone server’s health routes', () => {
       expect(await get(`${server.url}/healthz`)).toEqual({ status: 503, body: { ok: false, store: 'unreachable' } });
       expect(await get(`${server.url}/livez`)).toEqual({ status: 200, body: { ok: true } });
       expect(log.join('\n')).toMatch(/error: the (postgres|redis) store is unreachable; health checks answer 503/);
+      expect(await (await fetch(`${server.url}/metrics`)).text()).toMatch(/^payin_store_up 0$/m);
 
       const response = await fetch(`${server.url}/payin/payments`, {
         method: 'POST',
