@@ -9,7 +9,7 @@ import { paymentAnswerJson } from '../../../src/proxy/http/payment-answer.js';
 import { QrMatrixCache, qrMatrixJson, withQrMatrix } from '../../../src/proxy/http/qr-matrix-answer.js';
 import type { StoredView } from '../../../src/proxy/infrastructure/store.js';
 import { decoded } from '../../support/read-qr-matrix.js';
-import { type Live, startLive } from '../sandbox-harness.js';
+import { eventually, type Live, startLive } from '../sandbox-harness.js';
 import { SseReader } from '../sse-reader.js';
 
 let live: Live | undefined;
@@ -18,12 +18,31 @@ afterEach(async () => {
   live = undefined;
 });
 
+type Payment = Parameters<typeof decoded>[0] & { id: string; qr?: string; state: string };
+
+/**
+ * A new payment with its QR. The sandbox hands out the requisites a timer tick after the create, as the real service
+ * does after a moment, so the create's answer may still be `created`, with no QR and then no matrix either; the
+ * status answers bring both, as they do to the widget.
+ */
+async function paymentWithQr(orderId: string, method: string): Promise<{ payment: Payment; token: string }> {
+  const created = await live!.create(orderId, method);
+  expect(created.status).toBe(201);
+  const { token } = created.body;
+  let payment = created.body.payment as Payment;
+  if (payment.qr === undefined) expect([payment.state, payment.qrMatrix]).toEqual(['created', undefined]);
+  await eventually(
+    async () => (payment = (await live!.status(payment.id, token)).body.payment).qr !== undefined,
+    5_000,
+    'a status answer with the QR',
+  );
+  return { payment, token };
+}
+
 describe('the QR matrix in the answers', () => {
   it('comes with the create answer, the status answer and each event, and reads as the payment qr', async () => {
     live = await startLive();
-    const created = await live.create('qr-matrix-1', 'upi');
-    expect(created.status).toBe(201);
-    const { payment, token } = created.body;
+    const { payment, token } = await paymentWithQr('qr-matrix-1', 'upi');
     expect(payment.qr).toMatch(/^upi:\/\/pay\?/);
     expect(decoded(payment)).toBe(payment.qr);
 
@@ -42,18 +61,16 @@ describe('the QR matrix in the answers', () => {
 
   it('comes with an SBP payment whose qr is its hosted page', async () => {
     live = await startLive();
-    const { body } = await live.create('qr-matrix-2', 'sbp');
-    expect(body.payment.qr).toMatch(/^https?:\/\//);
-    expect(decoded(body.payment)).toBe(body.payment.qr);
+    const { payment } = await paymentWithQr('qr-matrix-2', 'sbp');
+    expect(payment.qr).toMatch(/^https?:\/\//);
+    expect(decoded(payment)).toBe(payment.qr);
   });
 
   it('comes with a payment whose qr is longer than a QR holds as bytes: its percent-encoding packs as alphanumerics', async () => {
     live = await startLive();
     // 128 Devanagari letters, percent-encoded in the link twice (tr and tn): about 2,400 bytes, over the 2,331 of
     // a version 40 code at level M in byte mode; "%E0%A4%95" is all QR alphanumerics (5.5 bits a character).
-    const created = await live.create('क'.repeat(128), 'upi');
-    expect(created.status).toBe(201);
-    const { payment, token } = created.body;
+    const { payment, token } = await paymentWithQr('क'.repeat(128), 'upi');
     expect(new TextEncoder().encode(payment.qr).length).toBeGreaterThan(2331);
     expect(decoded(payment)).toBe(payment.qr);
     const status = await live.status(payment.id, token);
