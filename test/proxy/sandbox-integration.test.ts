@@ -100,6 +100,8 @@ describe('the proxy against the real sandbox over loopback sockets', () => {
     live = await startLive({}, { reorderDelayMs: 100 });
     live.sandbox.setFaults({ duplicateCallbacks: true, reorderCallbacks: true });
     const { body } = await live.create('A-1');
+    // The requisites come a timer tick after the create; a payment is only checked once they are there.
+    await eventually(() => live!.sandbox.payment(body.payment.id)?.state === 'pending', 5_000, 'the requisites');
     live.sandbox.act(body.payment.id, 'in-check');
     live.sandbox.act(body.payment.id, 'pay');
     await eventually(() => paidCount(live!, body.payment.id) === 1, 5_000, 'paid to be announced');
