@@ -37,3 +37,19 @@ export function sleep(clock: Clock, ms: number, signal?: AbortSignal): Promise<v
     signal?.addEventListener('abort', onAbort, { once: true });
   });
 }
+
+/**
+ * Whether `work` resolves within `ms` on the given clock: true when it does, false when the time runs out first (the
+ * work goes on; nobody waits for it), rejected as the work is. The timer is cleared either way.
+ */
+export async function within(clock: Clock, work: Promise<unknown>, ms: number): Promise<boolean> {
+  let handle: unknown;
+  const late = new Promise<boolean>((resolve) => {
+    handle = clock.setTimeout(() => resolve(false), ms);
+  });
+  try {
+    return await Promise.race([work.then(() => true), late]);
+  } finally {
+    clock.clearTimeout(handle);
+  }
+}

@@ -12,6 +12,7 @@
 import { consoleTokenAuth, createPayinProxy, type PayinProxy, type PayinProxyOptions, type ProxyStore } from '../proxy/index.js';
 import type { ProxyLogger } from '../proxy/logger.js';
 import { serve, type RunningServer } from '../server/serve.js';
+import { systemClock, within } from '../shared/clock.js';
 import { describeStoreUrl, storeFromUrl, storeWarning } from '../server/store-url.js';
 import type { StandaloneConfig } from './config.js';
 import { EventStreams } from './event-streams.js';
@@ -50,7 +51,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   };
   const metrics = new Metrics();
   const store = await openStore(config.storeUrl);
-  await checkStore(store, log);
+  await prepareStore(store, log);
   const baseFetch = options.fetch ?? globalThis.fetch;
   const timedFetch: typeof fetch = async (input, init) => {
     const started = performance.now();
@@ -142,7 +143,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
       server.server.closeIdleConnections();
       const ended = streams.endAll();
       if (ended) log(`shutdown: ended ${ended} event stream(s); browsers reconnect`);
-      if (!(await within(stopped, grace))) {
+      if (!(await within(systemClock, stopped, grace))) {
         log(`shutdown: requests still open after ${grace} ms; cutting them off`);
         server.server.closeAllConnections();
         await stopped;
@@ -169,11 +170,11 @@ async function openStore(url: string): Promise<ProxyStore> {
 }
 
 /**
- * A database store that can say whether it is reachable (PostgreSQL creates its schema here) is asked once at
- * start. A database that is down is no reason to stay down: the server starts anyway, answers 503 (and /healthz
+ * A database store that has a `ready()` (PostgreSQL creates its schema there) is readied once at start; /healthz
+ * asks the store afterwards, through proxy.checkStore(). A database that is down is no reason to stay down: the server starts anyway, answers 503 (and /healthz
  * 503) while the store fails, and carries on by itself once the database is back. The log says so, once, at the top.
  */
-async function checkStore(store: ProxyStore, log: (line: string) => void): Promise<void> {
+async function prepareStore(store: ProxyStore, log: (line: string) => void): Promise<void> {
   const ready = (store as { ready?: () => Promise<void> }).ready;
   if (!ready) return;
   try {
@@ -190,12 +191,4 @@ function lastOnItsConnection(response: Response): Response {
   const headers = new Headers(response.headers);
   headers.set('connection', 'close');
   return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
-}
-
-function within(work: Promise<void>, ms: number): Promise<boolean> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const late = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), ms);
-  });
-  return Promise.race([work.then(() => true), late]).finally(() => clearTimeout(timer));
 }

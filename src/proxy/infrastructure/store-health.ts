@@ -9,7 +9,7 @@
  * trip. A store without `ping()` (a shop's own) is reported as not checked, never as healthy or unhealthy. The log
  * hears of a change (ok -> unreachable and back), not of every check.
  */
-import type { Clock } from '../../shared/clock.js';
+import { type Clock, within } from '../../shared/clock.js';
 import { describe } from '../http/errors.js';
 import type { ProxyLogger } from '../logger.js';
 import { storeName } from './store-failure.js';
@@ -70,24 +70,19 @@ export class StoreHealth {
   }
 
   /** Undefined when the ping succeeded in time; else what went wrong, in words for the log. */
-  #pingWithin(ping: () => Promise<void>): Promise<string | undefined> {
+  async #pingWithin(ping: () => Promise<void>): Promise<string | undefined> {
     const { clock, timeoutMs } = this.#options;
-    return new Promise((resolve) => {
-      const timer = clock.setTimeout(() => resolve(`no answer within ${timeoutMs} ms`), timeoutMs);
-      const settle = (outcome: string | undefined) => {
-        clock.clearTimeout(timer);
-        resolve(outcome);
-      };
-      let pinged: Promise<void>;
-      try {
-        pinged = ping();
-      } catch (error) {
-        return settle(describe(error));
-      }
-      pinged.then(
-        () => settle(undefined),
-        (error: unknown) => settle(describe(error) ?? 'failed'),
-      );
-    });
+    let failure: string | undefined;
+    const failed = (error: unknown) => {
+      failure = describe(error) ?? 'failed';
+    };
+    let pinged: Promise<void>;
+    try {
+      pinged = ping().catch(failed);
+    } catch (error) {
+      // A ping that throws at once failed as one that rejects does.
+      pinged = Promise.resolve(failed(error));
+    }
+    return (await within(clock, pinged, timeoutMs)) ? failure : `no answer within ${timeoutMs} ms`;
   }
 }
