@@ -18,6 +18,14 @@ async function repricedShop() {
   return { live, reprice: (orderId: string, amount: string) => prices.set(orderId, amount) };
 }
 
+/** The sandbox's payer pays `paymentId`; resolves with what the shop heard of it once it was final. */
+async function paidAndHeard(live: Live, paymentId: string, what: string) {
+  live.sandbox.act(paymentId, 'pay');
+  const final = () => live.updates.filter((u) => u.payment.id === paymentId && u.payment.final);
+  await eventually(() => final().length > 0, 5_000, what);
+  return final();
+}
+
 describe('an order re-priced while its payment is open', () => {
   it('supersedes the old payment: paid anyway, the shop hears superseded at the old price, never paid', async () => {
     const { live, reprice } = await repricedShop();
@@ -32,13 +40,7 @@ describe('an order re-priced while its payment is open', () => {
     const oldPage = await live.status(old.body.payment.id, old.body.token);
     expect([oldPage.body.payment.outcome, oldPage.body.payment.state]).toEqual(['superseded', expect.stringMatching(/created|pending/)]);
 
-    live.sandbox.act(old.body.payment.id, 'pay');
-    await eventually(
-      () => live.updates.some((u) => u.payment.id === old.body.payment.id && u.payment.final),
-      5_000,
-      'the old payment announced',
-    );
-    const heard = live.updates.filter((u) => u.payment.id === old.body.payment.id && u.payment.final);
+    const heard = await paidAndHeard(live, old.body.payment.id, 'the old payment announced');
     expect(heard.map((u) => [u.payment.outcome, u.payment.amount])).toEqual([['superseded', '100.00']]);
     expect(live.updates.some((u) => u.payment.outcome === 'paid')).toBe(false);
 
@@ -79,13 +81,7 @@ describe('an order re-priced while its payment is open', () => {
     expect([sbp.status, upi.status]).toEqual([201, 201]);
     expect((await live.status(sbp.body.payment.id, sbp.body.token)).body.payment.outcome).toBe('waiting');
 
-    live.sandbox.act(sbp.body.payment.id, 'pay');
-    await eventually(
-      () => live!.updates.some((u) => u.payment.id === sbp.body.payment.id && u.payment.final),
-      5_000,
-      'the SBP payment announced',
-    );
-    const heard = live.updates.filter((u) => u.payment.id === sbp.body.payment.id && u.payment.final);
+    const heard = await paidAndHeard(live, sbp.body.payment.id, 'the SBP payment announced');
     expect(heard.map((u) => [u.payment.outcome, u.payment.amount, u.payment.currency])).toEqual([['paid', '450.00', 'RUB']]);
     expect((await live.create('A-1001', 'upi')).body.error.code).toBe('order_paid');
   });
@@ -109,12 +105,7 @@ describe('an order re-priced while its payment is open', () => {
     expect(asked).toEqual(['upi', 'sbp']);
     expect((await live.status(sbp.body.payment.id, sbp.body.token)).body.payment.outcome).toBe('superseded');
 
-    live.sandbox.act(sbp.body.payment.id, 'pay');
-    await eventually(
-      () => live!.updates.some((u) => u.payment.id === sbp.body.payment.id && u.payment.final),
-      5_000,
-      'the SBP payment announced',
-    );
+    await paidAndHeard(live, sbp.body.payment.id, 'the SBP payment announced');
     expect(live.updates.some((u) => u.payment.outcome === 'paid')).toBe(false);
   });
 
