@@ -74,6 +74,26 @@ describe('several checkouts of one payment', () => {
     await untilScreen(follower, 'paid');
   });
 
+  it('hand the following over when the leading one hears that another payment paid the order', async () => {
+    // Two tabs of one payment (a duplicated tab); the shopper paid the order with another method elsewhere. The
+    // leading tab hears it on its stream and shows the order paid: the other must not go on offering the payment.
+    const clock = new ManualClock();
+    const fake = await fakeScenario();
+    const orderId = uid('order');
+    const leader = await mount(fake.endpoint, { orderId, method: 'upi', clock });
+    await leader.start();
+    await untilScreen(leader, 'pay');
+    const other = await mount(fake.endpoint, { orderId, method: 'upi', clock });
+    await untilScreen(other, 'pay');
+    await waitUntil(async () => (await fake.stats()).streams === 1, "the leader's stream");
+    await fake.orderPaid();
+    await untilScreen(leader, 'paid');
+    // No time passes: the other learns it by taking the lead (its stream says so on opening), not at its
+    // countdown's end.
+    await clock.until(() => other.screen === 'paid', 'the other checkout to show the order paid');
+    expect((await fake.stats()).creates).to.equal(1);
+  });
+
   it('keeps following when a framework moves the element', async () => {
     const fake = await fakeScenario({ noStream: true });
     const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 100 });

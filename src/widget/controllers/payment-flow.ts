@@ -290,6 +290,9 @@ export class PaymentFlowController implements ReactiveController {
   #fail(error: PayinError): void {
     const { endpoint, orderId } = this.#config();
     if (error.code === 'not_found') clearRecord(endpoint, orderId);
+    // Following has ended here (the feed stopped itself): let go of the lead, so that another tab of the payment
+    // follows it and hears the same (an order paid by another payment, say) instead of waiting for this one.
+    this.tabs.leave();
     this.#set({ error, phase: 'error' });
     emit(this.#host, 'payin-error', error.toDetail());
   }

@@ -181,7 +181,9 @@ async function control(s, req, res) {
     for (const stream of [...s.streams]) stream.close();
   }
   if (body.orderPaid) {
-    // Another payment of the order paid it: its streams say so and end, as the proxy's do.
+    // Another payment of the order paid it: its streams say so and end, as the proxy's do, and so does every
+    // stream opened from now on.
+    s.orderPaid = true;
     for (const stream of [...s.streams]) stream.orderPaid();
   }
   if (body.state || body.amount || body.expiresInMs !== undefined) {
@@ -308,6 +310,7 @@ function events(s, req, res, url) {
   s.streams.add(stream);
   req.on('close', close);
   stream.write(view(s, p));
+  if (s.orderPaid) stream.orderPaid();
 }
 
 /** Koa middleware for the dev server. */

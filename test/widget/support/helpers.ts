@@ -45,6 +45,8 @@ export async function fakeScenario(options: Record<string, unknown> = {}) {
     configure: (next: Record<string, unknown>) => control({ options: next }),
     /** Moves the latest (or the given) payment: `{state}`, `{amount}` (paid differently), `{expiresInMs}`. */
     set: (change: { state?: string; amount?: string; expiresInMs?: number; paymentId?: string }) => control(change),
+    /** Another payment of the order paid it: the open streams say `order-paid` and end. */
+    orderPaid: () => control({ orderPaid: true }),
     stats: async (): Promise<FakeStats> => (await control()).stats,
     payments: async (): Promise<PaymentView[]> => (await control()).payments,
   };
