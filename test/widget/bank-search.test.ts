@@ -81,6 +81,16 @@ describe('the bank search', () => {
     expect(found('f')).to.deep.equal(['Альфа-Банк', 'Райффайзенбанк']);
   });
 
+  it('reads the keys typed with Shift on the Russian layout too: a capital «Б» is "<"', () => {
+    expect(onRussianLayout('<fyr')).to.equal('банк');
+    expect(onRussianLayout(':"{}>')).to.equal('жэхъю');
+    // The name as it is written, capitals and all, with the keyboard on the wrong layout.
+    expect(found('Gjxnf <fyr')).to.deep.equal(['Почта Банк']);
+    expect(found('Fkmaf-<fyr')).to.deep.equal(['Альфа-Банк']);
+    expect(found('N-<fyr')).to.deep.equal(['Т-Банк']);
+    expect(found('DN<')).to.deep.equal(['ВТБ']);
+  });
+
   it('keeps the order it is given', () => {
     expect(found('bank')).to.deep.equal([
       'Сбербанк',
