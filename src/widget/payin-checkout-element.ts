@@ -17,7 +17,7 @@ import { styles } from './payin-checkout.styles.js';
 import { DEFAULT_UPI_APPS } from './phone/deep-links.js';
 import type { PhoneLayout } from './phone/phone-layout.js';
 import { overlay, type TextOverrides } from './translations/overlay.js';
-import { langOf, pickTranslation } from './translations/pick.js';
+import { type Localized, langOf, pickTranslation } from './translations/pick.js';
 import { renderScreen } from './views/screens.js';
 import { spoken } from './views/spoken.js';
 import { type Screen, screenOf, type ViewContext } from './views/view-context.js';
@@ -197,6 +197,8 @@ export class PayinCheckout extends LitElement {
   #focusWasInside = false;
   /** What the last render waited for (the texts of the element's language, a part): each settles once the render it allows is asked for. */
   #waiting: Promise<unknown>[] = [];
+  /** The texts last rendered. */
+  #said: Localized | undefined;
   /** The parts whose styles this element's shadow root has adopted. */
   readonly #styledParts = new Set<PartName>();
 
@@ -294,12 +296,16 @@ export class PayinCheckout extends LitElement {
 
   protected override render() {
     this.#waiting = [];
-    const picked = pickTranslation(this.lang || langOf(this));
+    let picked = pickTranslation(this.lang || langOf(this));
     if (picked instanceof Promise) {
       // Renders again once the texts are there (a repeated render while they load only asks once more).
       this.#waiting.push(picked.then(() => this.requestUpdate()));
-      return html`<div part="base" class="base" aria-busy="true"><slot name="header"></slot><slot name="footer"></slot></div>`;
+      // A language switch keeps the screen (its QR, the shopper's focus) in the old texts until the new ones are in.
+      if (!this.#said)
+        return html`<div part="base" class="base" aria-busy="true"><slot name="header"></slot><slot name="footer"></slot></div>`;
+      picked = this.#said;
     }
+    this.#said = picked;
     const { locale } = picked;
     const t = overlay(picked.t, this.texts);
     const screen = this.screen;

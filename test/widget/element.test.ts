@@ -116,6 +116,24 @@ describe('<payin-checkout>', () => {
     }
   });
 
+  it('keeps its screen, and the shopper’s focus, while the texts of the page’s new language load', async () => {
+    // A blank element in between took the QR away from a shopper scanning it, and their focus to the page.
+    const wrapper = await fixture<HTMLDivElement>(html`<div lang="en"><payin-checkout order-id="x" method="upi"></payin-checkout></div>`);
+    const el = wrapper.querySelector('payin-checkout')!;
+    await el.updateComplete;
+    part(el, 'pay-button')!.focus();
+    const gone: string[] = [];
+    const watch = new MutationObserver(() => {
+      if (!part(el, 'pay-button')) gone.push(el.shadowRoot!.innerHTML);
+    });
+    watch.observe(el.shadowRoot!, { childList: true, subtree: true, characterData: true });
+    wrapper.lang = 'ml'; // loaded by no other test of this file: its texts come over the network now
+    await waitUntil(() => part(el, 'pay-button')?.textContent === 'പണമടയ്ക്കുക', 'the Malayalam pay button', { timeout: 3000 });
+    watch.disconnect();
+    expect(gone, 'renders without the pay button').to.deep.equal([]);
+    expect(el.shadowRoot!.activeElement).to.equal(part(el, 'pay-button'));
+  });
+
   it('keeps its own text layout inside a shop’s centred, indented or unwrapped container', async () => {
     // Inherited properties cross the shadow boundary: a centred column mixed centred labels with left-aligned values.
     const wrapper = await fixture<HTMLDivElement>(
