@@ -2,7 +2,8 @@
  * The SBP bank chooser on a phone: a searchable list of the NSPK members (the shopper's last bank and the largest
  * banks first, in a box that scrolls after about six), each a link that opens that bank's app at the payment (a
  * C2B link) or, for a transfer to a phone number, opens the app after copying the number. Logos come only from
- * the proxy's origin; a bank without one shows its initial.
+ * the proxy's origin; a bank without one shows its initial. Its search asks the phone's keyboard not to correct
+ * what is typed: a bank's name in Latin letters ("sber") is no word of its dictionary, and would be replaced.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PaymentView } from '../../shared/payment-view.js';
@@ -37,8 +38,8 @@ export function bankChooser(ctx: PhoneContext, payment: PaymentView, banks: SbpB
     ${phone ? html`<p class="hint">${t.sbpPhoneHint(phone)}</p>` : nothing}
     ${
       usable.length > FEW
-        ? html`<input part="bank-search" class="search" type="search" autocomplete="off"
-          aria-label=${t.findBank} placeholder=${t.findBank} .value=${ctx.bankQuery}
+        ? html`<input part="bank-search" class="search" type="search" autocomplete="off" autocorrect="off"
+          autocapitalize="off" spellcheck="false" aria-label=${t.findBank} placeholder=${t.findBank} .value=${ctx.bankQuery}
           @input=${(e: Event) => ctx.filterBanks((e.target as HTMLInputElement).value)}>`
         : nothing
     }
