@@ -10,6 +10,7 @@ that an order is paid from the proxy's webhooks, verified with the same function
 import html
 import json
 import os
+import re
 import sys
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -28,8 +29,11 @@ orders = {}  # order id -> {"status": ..., "announcements": [...]}
 
 class Shop(BaseHTTPRequestHandler):
     def do_GET(self):
-        if self.path == "/payin-checkout.iife.js":
-            return self.send(200, WIDGET_JS.read_bytes(), "text/javascript")
+        # The script, and the parts and languages it loads from beside itself (a phone's app buttons, Hindi, ...).
+        if re.fullmatch(r"/payin-checkout\.[a-z-]+(\.part)?\.js", self.path):
+            file = WIDGET_JS.parent / self.path[1:]
+            if file.is_file():
+                return self.send(200, file.read_bytes(), "text/javascript")
         if self.path.startswith("/orders/"):
             order = orders.get(self.path[len("/orders/"):])
             return self.send(200 if order else 404, json.dumps(order or {}).encode(), "application/json")

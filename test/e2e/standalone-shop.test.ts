@@ -15,6 +15,7 @@ import { createSandbox, DEMO_MERCHANT } from '../../src/sandbox/index.js';
 import { serve, type RunningServer } from '../../src/server/index.js';
 import { readStandaloneConfig, startStandalone, type StandaloneServer } from '../../src/standalone/index.js';
 import { launchBrowser, newContext } from './support/browser.js';
+import { newPhoneContext } from './support/phone.js';
 import { act, pendingPaymentOf, waitFor } from './support/services.js';
 import { waitForScreen } from './support/shopper.js';
 import { freePort } from '../support/free-port.js';
@@ -92,6 +93,16 @@ describe('a Python shop through the standalone proxy', () => {
     });
     await sandbox.idle();
     expect(order.announcements.filter((a) => a.outcome === 'paid')).toHaveLength(1);
+    await context.close();
+  }, 60_000);
+
+  it('gives a shopper on a phone the UPI apps to pay with, not a QR to scan with that same phone', async () => {
+    // The element loads its phone parts from beside its script: the shop must serve them as it serves the script.
+    const context = await newPhoneContext(browser, 'android', service.url);
+    const page = await context.newPage();
+    await page.goto(`${shopUrl}/checkout/PY-PHONE`);
+    await waitForScreen(page, 'pay');
+    await expect.poll(() => page.locator('payin-checkout [part="app-link"]').count(), { timeout: 10_000 }).toBeGreaterThan(0);
     await context.close();
   }, 60_000);
 });
