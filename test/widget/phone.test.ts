@@ -250,6 +250,20 @@ describe('on a phone', () => {
     expect(el.shadowRoot!.querySelector('[part~="bank-link"] img')).to.equal(null);
   });
 
+  it('asks for the list again when the network or the shopper comes back, after a dropped connection', async () => {
+    // On a poor network the one request for the list failed (here a mobile gateway's 502; a dropped connection
+    // cannot be counted, as Chromium resends it), and the chooser stayed out for the element's life.
+    const { el, fake } = await payScreen({ qr: C2B, failBankLists: 2 }, { method: 'sbp', platform: 'android' });
+    await waitUntil(async () => (await fake.stats()).bankLists === 1, 'the first request for the list');
+    await el.updateComplete;
+    expect(part(el, 'bank-chooser')).to.equal(null);
+    window.dispatchEvent(new Event('online'));
+    await waitUntil(async () => (await fake.stats()).bankLists === 2, 'a second request, once back online');
+    // That one fails too; the shopper comes back to the page (from the bank app, say) when it is up again.
+    document.dispatchEvent(new Event('visibilitychange'));
+    await waitUntil(() => parts(el, 'bank-link').length > 0, 'the bank list', { timeout: 5000 });
+  });
+
   it('without a list (the proxy cannot serve one) still shows the requisites and the QR', async () => {
     const { el } = await payScreen({ qr: C2B, banks: { error: 'down' } }, { method: 'sbp', platform: 'android' });
     await el.updateComplete;

@@ -1,7 +1,9 @@
 /**
  * Loads the SBP member list for the bank chooser when the element first needs it, with an AbortSignal that the
  * element's disconnection aborts (a stale answer for another endpoint is dropped). A failure leaves the chooser
- * out: the phone number and the QR still work, so the shopper is not told about it.
+ * out: the phone number and the QR still work, so the shopper is not told about it. On a poor network that failure
+ * is often a dropped connection, so the list is asked for again when the network or the shopper comes back (back
+ * online, or the page shown again), not on every render: a proxy that serves no list is not asked every second.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import type { SbpBank } from './deep-links.js';
@@ -12,6 +14,8 @@ export class SbpBankListController implements ReactiveController {
   banks: SbpBank[] | undefined;
   #endpoint: string | undefined;
   #abort: AbortController | undefined;
+  /** The last load failed: the next `again` starts another. */
+  #failed = false;
 
   readonly #host: ReactiveControllerHost;
 
@@ -35,13 +39,29 @@ export class SbpBankListController implements ReactiveController {
         this.#host.requestUpdate();
       },
       () => {
-        // Aborted, or no list: the chooser stays out and the requisites carry the payment.
+        // Aborted, or no list: the chooser stays out and the requisites carry the payment, until `again`.
+        if (!abort.signal.aborted) this.#failed = true;
       },
     );
   }
 
+  hostConnected(): void {
+    window.addEventListener('online', this.#again);
+    document.addEventListener('visibilitychange', this.#again);
+  }
+
   hostDisconnected(): void {
+    window.removeEventListener('online', this.#again);
+    document.removeEventListener('visibilitychange', this.#again);
     this.#abort?.abort();
     this.#endpoint = undefined;
   }
+
+  /** The network or the shopper is back: after a failure, the next render asks for the list again. */
+  readonly #again = (): void => {
+    if (!this.#failed || document.visibilityState !== 'visible') return;
+    this.#failed = false;
+    this.#endpoint = undefined;
+    this.#host.requestUpdate();
+  };
 }

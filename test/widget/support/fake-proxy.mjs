@@ -38,6 +38,8 @@ const DEFAULTS = {
   /** The next N creates do create (or find) the payment, then lose the answer: the connection breaks. */
   loseCreateAnswers: 0,
   failStatus: 0,
+  /** The next N requests for the SBP bank list fail (as failWith says). */
+  failBankLists: 0,
   failWith: 502,
   /** The code those HTTP failures carry; default the proxy's own code for the status. */
   failCode: undefined,
@@ -329,6 +331,7 @@ export function fakeProxyMiddleware() {
     if (route === 'payin/events' && req.method === 'GET') return events(s, req, res, url);
     if (route === 'payin/sbp-banks' && req.method === 'GET') {
       s.stats.bankLists++;
+      if (failed(s, 'failBankLists', req, res)) return;
       const base = `${PREFIX}${name}/payin/sbp-banks/`;
       const dictionary = BANKS.map((b) => ({ ...b, logoURL: base + b.logoURL }));
       // As the real proxy does: the browser keeps the list for the page's other elements.
