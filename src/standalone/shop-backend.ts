@@ -42,7 +42,11 @@ export function resolveOrderVia(
       log(`pricing call failed: ${(error as Error).message}`);
       throw new ProxyError('upstream_error', "the shop's pricing endpoint could not be reached");
     });
-    if (answer.status === 404) return null;
+    if (answer.status === 404) {
+      // Let go of its body: unread, it holds its connection to the shop until garbage collection.
+      await answer.body?.cancel().catch(() => {});
+      return null;
+    }
     const body = (await answer.json().catch(() => undefined)) as Partial<PricedOrder> | undefined;
     if (!answer.ok || !body || body.amount === undefined || typeof body.currency !== 'string') {
       log(`pricing call for ${orderId} answered HTTP ${answer.status}${redirectNote(answer, pricing.url)} without {amount, currency}`);
