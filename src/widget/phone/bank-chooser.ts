@@ -8,7 +8,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PaymentView } from '../../shared/payment-view.js';
 import { rankBanks } from './bank-order.js';
-import { bankSearch } from './bank-search.js';
+import { bankSearch, MAX_BANK_QUERY } from './bank-search.js';
 import { c2bLink, type SbpBank, sbpBankLink } from './deep-links.js';
 import type { PhoneContext } from './phone-layout.js';
 
@@ -39,7 +39,8 @@ export function bankChooser(ctx: PhoneContext, payment: PaymentView, banks: SbpB
     ${
       usable.length > FEW
         ? html`<input part="bank-search" class="search" type="search" autocomplete="off" autocorrect="off"
-          autocapitalize="off" spellcheck="false" aria-label=${t.findBank} placeholder=${t.findBank} .value=${ctx.bankQuery}
+          autocapitalize="off" spellcheck="false" maxlength=${MAX_BANK_QUERY}
+          aria-label=${t.findBank} placeholder=${t.findBank} .value=${ctx.bankQuery}
           @input=${(e: Event) => ctx.filterBanks((e.target as HTMLInputElement).value)}>`
         : nothing
     }
