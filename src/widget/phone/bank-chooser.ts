@@ -39,7 +39,7 @@ export function bankChooser(ctx: PhoneContext, payment: PaymentView, banks: SbpB
     ${
       usable.length > FEW
         ? html`<input part="bank-search" class="search" type="search" autocomplete="off" autocorrect="off"
-          autocapitalize="off" spellcheck="false" maxlength=${MAX_BANK_QUERY}
+          spellcheck="false" maxlength=${MAX_BANK_QUERY}
           aria-label=${t.findBank} placeholder=${t.findBank} .value=${ctx.bankQuery}
           @input=${(e: Event) => ctx.filterBanks((e.target as HTMLInputElement).value)}>`
         : nothing

@@ -34,19 +34,15 @@ export function latinForm(s: string): string {
     .replace(/kh/g, 'h');
 }
 
-/** The keys of а to я on the Russian (ЙЦУКЕН) layout, as a Latin (QWERTY) one names them. */
-const KEYS = "f,dult;pbqrkvyjghcnea[wxio]sm'.z";
-
-/** Keys whose capital on the Russian layout (Б, Ю, Ж, Э, Х, Ъ) a Latin one names by another sign, with Shift. */
-const SHIFTED = '<>:"{}';
-const UNSHIFTED = ",.;'[]";
+/**
+ * The keys of а to я on the Russian (ЙЦУКЕН) layout, as a Latin (QWERTY) one names them: 32 without Shift, then
+ * the same 32 with it, where the keys of Б, Ж, Х, Ъ, Э and Ю are other signs ("<" is a capital Б).
+ */
+const KEYS = "f,dult;pbqrkvyjghcnea[wxio]sm'.z" + 'f<dult:pbqrkvyjghcnea{wxio}sm">z';
 
 /** What `keys`, typed on a Latin layout, would have been on the Russian one ("N-<fyr" is «т-банк»). */
 export function onRussianLayout(keys: string): string {
-  return [...keys.toLowerCase()]
-    .map((c) => UNSHIFTED[SHIFTED.indexOf(c)] ?? c)
-    .map((c) => (KEYS.includes(c) ? String.fromCharCode(A + KEYS.indexOf(c)) : c))
-    .join('');
+  return [...keys.toLowerCase()].map((c) => (KEYS.includes(c) ? String.fromCharCode(A + (KEYS.indexOf(c) % 32)) : c)).join('');
 }
 
 /**

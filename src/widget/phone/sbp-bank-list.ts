@@ -57,9 +57,9 @@ export class SbpBankListController implements ReactiveController {
     this.#endpoint = undefined;
   }
 
-  /** The network or the shopper is back: after a failure, the next render asks for the list again. */
+  /** The network or the shopper is back (or leaves: one request more), after a failure: the next render asks again. */
   readonly #again = (): void => {
-    if (!this.#failed || document.visibilityState !== 'visible') return;
+    if (!this.#failed) return;
     this.#failed = false;
     this.#endpoint = undefined;
     this.#host.requestUpdate();
