@@ -233,9 +233,26 @@ export class SqliteStore extends OneProcessStore implements ProxyStore, ConsoleS
     return this.#console.audit(paymentId, limit);
   }
 
-  /** A read of the file's schema page (health checks): fails once the file cannot be read or the store is closed. */
+  /**
+   * Health checks: a write, rolled back. A read alone passed on a file that went read-only (its permissions, a volume
+   * remounted read-only), which answers every read while every write of the ledger fails. Setting user_version to
+   * the value it has writes the header page and changes nothing; the rollback leaves the file as it was.
+   */
   async ping(): Promise<void> {
-    this.#db.prepare('SELECT count(*) FROM sqlite_master').get();
+    const version = Number(this.#db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
+    this.#db.exec('BEGIN IMMEDIATE');
+    let failure: unknown;
+    try {
+      this.#db.exec(`PRAGMA user_version = ${version}`);
+    } catch (error) {
+      failure = error;
+    }
+    try {
+      this.#db.exec('ROLLBACK');
+    } catch (error) {
+      failure ??= error; // after some failures SQLite has rolled back itself: the first error is the one to tell
+    }
+    if (failure !== undefined) throw failure;
   }
 
   /** Closes the file. The store cannot be used afterwards; calling it again does nothing. */
