@@ -22,6 +22,7 @@ import type {
   PaymentQuery,
 } from '../proxy/infrastructure/console-store.js';
 import { listingColumns, SqliteConsole } from './sqlite-console.js';
+import { SqliteFileCheck } from './sqlite-health.js';
 import { migrate } from './sqlite-schema.js';
 import { inTransaction } from './sqlite-transaction.js';
 
@@ -41,6 +42,7 @@ export class SqliteStore extends OneProcessStore implements ProxyStore, ConsoleS
   readonly #ttlMs: number;
   readonly #sql: Record<string, SqliteStatement>;
   readonly #console: SqliteConsole;
+  readonly #fileCheck: SqliteFileCheck;
   #prunedAt = 0;
   #closed = false;
 
@@ -87,6 +89,7 @@ export class SqliteStore extends OneProcessStore implements ProxyStore, ConsoleS
       pruneOrders: p('DELETE FROM orders WHERE paid = 0 AND updated_at < ?'),
     };
     this.#console = new SqliteConsole(db);
+    this.#fileCheck = new SqliteFileCheck(db);
   }
 
   async claim(key: string, owner: string, leaseMs: number): Promise<boolean> {
@@ -233,26 +236,9 @@ export class SqliteStore extends OneProcessStore implements ProxyStore, ConsoleS
     return this.#console.audit(paymentId, limit);
   }
 
-  /**
-   * Health checks: a write, rolled back. A read alone passed on a file that went read-only (its permissions, a volume
-   * remounted read-only), which answers every read while every write of the ledger fails. Setting user_version to
-   * the value it has writes the header page and changes nothing; the rollback leaves the file as it was.
-   */
+  /** Health checks: the file can be written and is still the one opened (sqlite-health.ts), or this throws why not. */
   async ping(): Promise<void> {
-    const version = Number(this.#db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
-    this.#db.exec('BEGIN IMMEDIATE');
-    let failure: unknown;
-    try {
-      this.#db.exec(`PRAGMA user_version = ${version}`);
-    } catch (error) {
-      failure = error;
-    }
-    try {
-      this.#db.exec('ROLLBACK');
-    } catch (error) {
-      failure ??= error; // after some failures SQLite has rolled back itself: the first error is the one to tell
-    }
-    if (failure !== undefined) throw failure;
+    this.#fileCheck.check();
   }
 
   /** Closes the file. The store cannot be used afterwards; calling it again does nothing. */

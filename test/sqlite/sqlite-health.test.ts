@@ -3,7 +3,7 @@
  * file that can be read, but one the ledger can still write. A file that went read-only answers every read and
  * refuses every write, so a read alone called it healthy while every shopper got 503.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, renameSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -50,4 +50,23 @@ describe('SqliteStore ping', () => {
     await expect(store.ping()).rejects.toThrow(/readonly/);
     await store.close();
   });
+});
+
+describe('SqliteStore ping, once its file is gone', () => {
+  it.each([
+    ['removed', (path: string) => rmSync(path)],
+    ['replaced by another file', (path: string) => renameSync(`${path}.other`, path)],
+  ])(
+    'rejects naming the file when it was %s since the store opened it (writes would go to a file no restart finds)',
+    async (_how, change) => {
+      const path = freshPath();
+      await createSqliteStore({ path: `${path}.other` }).close();
+      const store = createSqliteStore({ path });
+      await store.putPayment(record('p1', 1), 0);
+      change(path);
+      await store.putPayment(record('p2', 1), 0); // SQLite itself carries on, into the file that is gone
+      await expect(store.ping()).rejects.toThrow(`the SQLite file ${path} was removed or replaced since it was opened`);
+      await store.close();
+    },
+  );
 });
