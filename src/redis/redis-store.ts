@@ -212,9 +212,13 @@ export class RedisStore implements ProxyStore, ConsoleStore {
     return this.#console.audit(paymentId, limit);
   }
 
-  /** One PING on the command connection (health checks); it fails as any command does while Redis is down. */
+  /**
+   * Health checks: one write on the command connection, of a key of its own that expires. A PING was answered by a
+   * Redis that refuses every write of the ledger: a replica after a failover (READONLY), one out of memory under
+   * noeviction (OOM), one that cannot save its snapshot (MISCONF). It fails as any command does while Redis is down.
+   */
   async ping(): Promise<void> {
-    await this.#redis.ping();
+    await this.#redis.set(this.#keys.health(), String(Date.now()), 'PX', 60_000);
   }
 
   /** Local event-stream listeners, for tests that check that streams let go of theirs. */
