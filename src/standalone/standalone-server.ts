@@ -20,7 +20,7 @@ import { InFlight } from './in-flight.js';
 import { Metrics } from './metrics.js';
 import { resolveOrderVia, webhookDelivery } from './shop-backend.js';
 import { createSignedPoster, shownUrl } from './signed-post.js';
-import { callbackPathWarning, sqliteFileNote } from './startup-notes.js';
+import { callbackPathWarning, listenProblem, sqliteFileNote } from './startup-notes.js';
 import { clientIdFromHeader } from './client-ip-header.js';
 
 export interface StandaloneServer {
@@ -103,13 +103,21 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     if (closing) streams.endAll();
     return followed;
   };
-  const server: RunningServer = await serve(
-    async (request) => {
-      const response = await answer(request);
-      return closing ? lastOnItsConnection(response) : response;
-    },
-    { port: config.port, host: config.host },
-  );
+  let server: RunningServer;
+  try {
+    server = await serve(
+      async (request) => {
+        const response = await answer(request);
+        return closing ? lastOnItsConnection(response) : response;
+      },
+      { port: config.port, host: config.host },
+    );
+  } catch (error) {
+    // The store is open (a Redis or PostgreSQL connection would keep the program that started this alive).
+    await proxy.close();
+    await store.close?.();
+    throw listenProblem(error, config.host, config.port);
+  }
   log(`listening on ${server.url}`);
   log(`  proxy:   ${server.url}${config.basePath} (the element's endpoint)`);
   log(`  health:  ${server.url}/healthz (store too)   ${server.url}/livez (process only)   metrics: ${server.url}/metrics`);
