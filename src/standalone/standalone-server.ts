@@ -51,7 +51,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   };
   const metrics = new Metrics();
   const store = await openStore(config.storeUrl);
-  await prepareStore(store, log);
+  await prepareStore(store);
   const baseFetch = options.fetch ?? globalThis.fetch;
   const timedFetch: typeof fetch = async (input, init) => {
     const started = performance.now();
@@ -80,6 +80,10 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     ...(config.clientIpHeader ? { clientId: clientIdFromHeader(config.clientIpHeader) } : {}),
     ...(config.consoleToken ? { console: consoleTokenAuth(config.consoleToken) } : {}),
   });
+  // Whatever the store (a PostgreSQL or Redis that is down, a SQLite file this user may not write), a store that
+  // cannot take payments is said at the top of the log, by the check /healthz shares (which says it once, and
+  // again only when it changes). The server starts all the same and carries on by itself once the store is back.
+  await proxy.checkStore();
 
   let closing = false;
   // Ready to take payments: not shutting down, and the store answers (proxy.checkStore coalesces and caches, so a
@@ -178,18 +182,14 @@ async function openStore(url: string): Promise<ProxyStore> {
 }
 
 /**
- * A database store that has a `ready()` (PostgreSQL creates its schema there) is readied once at start; /healthz
- * asks the store afterwards, through proxy.checkStore(). A database that is down is no reason to stay down: the server starts anyway, answers 503 (and /healthz
- * 503) while the store fails, and carries on by itself once the database is back. The log says so, once, at the top.
+ * A database store that has a `ready()` (PostgreSQL creates or migrates its schema there) is readied once at start,
+ * without the store check's time limit, since a migration may take longer. A database that is down is no reason to
+ * stay down: its failure is left to the store check that follows, which logs it; the server answers 503 (and
+ * /healthz 503) while the store fails, and carries on by itself once the database is back.
  */
-async function prepareStore(store: ProxyStore, log: (line: string) => void): Promise<void> {
+async function prepareStore(store: ProxyStore): Promise<void> {
   const ready = (store as { ready?: () => Promise<void> }).ready;
-  if (!ready) return;
-  try {
-    await ready.call(store);
-  } catch (error) {
-    log(`warning: the store is not usable yet (${(error as Error).message}); requests fail until it is`);
-  }
+  await ready?.call(store).catch(() => {});
 }
 
 const NO_STORE = { 'cache-control': 'no-store' };
