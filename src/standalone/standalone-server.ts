@@ -40,6 +40,8 @@ export interface StandaloneOptions {
   timeouts?: PayinProxyOptions['timeouts'];
   /** How long a shutdown waits for requests and webhooks in flight. Default 10 s. */
   shutdownGraceMs?: number;
+  /** How often the store is checked with nobody asking /healthz, so that the log tells an outage and the recovery. Default 5 s; 0 for never. */
+  storeCheckEveryMs?: number;
 }
 
 export async function startStandalone(config: StandaloneConfig, options: StandaloneOptions = {}): Promise<StandaloneServer> {
@@ -84,6 +86,11 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   // cannot take payments is said at the top of the log, by the check /healthz shares (which says it once, and
   // again only when it changes). The server starts all the same and carries on by itself once the store is back.
   await proxy.checkStore();
+  // The same check now and then: without it the log told an outage only by the shoppers' failed requests, and the
+  // recovery not at all, unless a load balancer happened to ask /healthz. One round trip every 5 s at most.
+  const storeCheckEveryMs = options.storeCheckEveryMs ?? 5_000;
+  const storeWatch = storeCheckEveryMs > 0 ? setInterval(() => void proxy.checkStore(), storeCheckEveryMs) : undefined;
+  storeWatch?.unref();
 
   let closing = false;
   // Ready to take payments: not shutting down, and the store answers (proxy.checkStore coalesces and caches, so a
@@ -118,6 +125,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     );
   } catch (error) {
     // The store is open (a Redis or PostgreSQL connection would keep the program that started this alive).
+    clearInterval(storeWatch);
     await proxy.close();
     await store.close?.();
     throw listenProblem(error, config.host, config.port);
@@ -150,6 +158,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     async close() {
       if (closing) return;
       closing = true;
+      clearInterval(storeWatch);
       const grace = options.shutdownGraceMs ?? 10_000;
       const stopped = new Promise<void>((resolve) => server.server.close(() => resolve()));
       server.server.closeIdleConnections();
