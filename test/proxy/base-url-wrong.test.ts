@@ -5,15 +5,7 @@
  * it now names the setting and the address the proxy called.
  */
 import { describe, expect, it } from 'vitest';
-import type { ProxyLogger } from '../../src/proxy/logger.js';
-import { setup } from './harness.js';
-
-function capturing() {
-  const lines: string[] = [];
-  const keep = (message: string, fields?: Record<string, unknown>) => void lines.push(`${message} ${JSON.stringify(fields ?? {})}`);
-  const logger: ProxyLogger = { info: keep, warn: keep, error: keep };
-  return { lines, logger };
-}
+import { capturingLogger as capturing, setup } from './harness.js';
 
 describe('a create endpoint the service does not have', () => {
   it.each([
