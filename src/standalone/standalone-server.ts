@@ -20,7 +20,7 @@ import { InFlight } from './in-flight.js';
 import { Metrics } from './metrics.js';
 import { resolveOrderVia, webhookDelivery } from './shop-backend.js';
 import { createSignedPoster, shownUrl } from './signed-post.js';
-import { callbackPathWarning, listenProblem, sqliteFileNote } from './startup-notes.js';
+import { callbackPathWarning, listenProblem, relativeSqliteFile, sqliteFileNote } from './startup-notes.js';
 import { clientIdFromHeader } from './client-ip-header.js';
 
 export interface StandaloneServer {
@@ -184,9 +184,9 @@ async function openStore(url: string): Promise<ProxyStore> {
   try {
     return await storeFromUrl(url);
   } catch (error) {
-    throw new Error(`PAYIN_STORE_URL (${describeStoreUrl(url)}): the store could not be opened: ${(error as Error).message}`, {
-      cause: error,
-    });
+    const file = relativeSqliteFile(url);
+    const where = `${describeStoreUrl(url)}${file ? `, the file ${file}` : ''}`;
+    throw new Error(`PAYIN_STORE_URL (${where}): the store could not be opened: ${(error as Error).message}`, { cause: error });
   }
 }
 

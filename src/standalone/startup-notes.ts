@@ -25,8 +25,14 @@ export function callbackPathWarning(callbackUrl: string | undefined, basePath: s
 
 /** For a relative SQLite path, the file it is: a service's working directory is rarely where an operator looks. */
 export function sqliteFileNote(url: string): string {
+  const file = relativeSqliteFile(url);
+  return file ? ` (${file})` : '';
+}
+
+/** The file a relative sqlite: path names, resolved against the working directory; undefined for anything else. */
+export function relativeSqliteFile(url: string): string | undefined {
   const path = sqlitePathOf(url);
-  return path && !isAbsolute(path) && path !== ':memory:' ? ` (${resolve(path)})` : '';
+  return path && !isAbsolute(path) && path !== ':memory:' ? resolve(path) : undefined;
 }
 
 /**
