@@ -112,31 +112,29 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     const client = ctx.options.clientId(request) ?? 'unknown';
     const keys = [`console-login:${client}`, 'console-login:*'];
     const window = Math.floor(ctx.options.clock.now() / LOGIN_WINDOW_MS);
-    // The wrong tries are counted in the store; when it cannot be reached the operator stays on the form and is
-    // told why (a plain form post would otherwise land on a page of JSON).
-    const count = (add: number) => Promise.all(keys.map((key) => store.count(`${key}:${window}`, add, LOGIN_WINDOW_MS)));
+    // The tries are counted in the store; when it cannot be reached the operator stays on the form and is told why
+    // (a plain form post would otherwise land on a page of JSON).
+    const count = (key: string, add: number) => store.count(`${key}:${window}`, add, LOGIN_WINDOW_MS);
     const unreachable = (error: unknown) => {
       ctx.options.logger.error('the console could not answer a sign-in', { error: describe(error) });
       return html(503, loginPage(base, 'The payment ledger cannot be reached just now: try again in a minute.'), { 'retry-after': '30' });
     };
-    let tries: number[];
+    const token = new URLSearchParams((await readForm(request)) ?? '').get('token') ?? '';
+    // Each try is counted before its token is checked, and judged by the count it made: were it checked against a
+    // count read first and added to after, a burst of guesses sent at once would all read the same low count. The
+    // whole console's count hears only the tries a client may still make, so that one client cannot fill it alone.
+    let right: boolean;
     try {
-      tries = await count(0);
+      if ((await count(keys[0]!, 1)) > LOGIN_TRIES || (await count(keys[1]!, 1)) > LOGIN_TRIES * 10) {
+        return html(429, loginPage(base, 'Too many wrong tokens: wait a few minutes.'), { 'retry-after': String(LOGIN_WINDOW_MS / 1000) });
+      }
+      right = token !== '' && (await options.login!.check(token));
+      // A right token was no wrong try: given back, so that an operator signing in often is never kept out.
+      if (right) await Promise.all(keys.map((key) => count(key, -1)));
     } catch (error) {
       return unreachable(error);
     }
-    if (tries[0]! >= LOGIN_TRIES || tries[1]! >= LOGIN_TRIES * 10) {
-      return html(429, loginPage(base, 'Too many wrong tokens: wait a few minutes.'), { 'retry-after': String(LOGIN_WINDOW_MS / 1000) });
-    }
-    const token = new URLSearchParams((await readForm(request)) ?? '').get('token') ?? '';
-    if (!token || !(await options.login!.check(token))) {
-      try {
-        await count(1);
-      } catch (error) {
-        return unreachable(error);
-      }
-      return html(401, loginPage(base, 'That is not the console token.'));
-    }
+    if (!right) return html(401, loginPage(base, 'That is not the console token.'));
     const { cookieName, maxAgeSeconds } = options.login!;
     return redirect(base, { 'set-cookie': cookie(request, cookieName, await options.login!.issue(), base, maxAgeSeconds) });
   };

@@ -10,7 +10,7 @@
  *
  * The schema is created and migrated on first use (postgres-schema.ts); a database that is down at start is
  * tried again on the next operation. Event streams ride on LISTEN/NOTIFY: one channel per schema, its payload the
- * store channel and the message, handed out to this process's listeners.
+ * store channel and the message (a long one in pieces: notify-pieces.ts), handed out to this process's listeners.
  */
 import type { Sql } from 'postgres';
 import { LocalPubSub } from '../proxy/infrastructure/local-pub-sub.js';
@@ -27,6 +27,7 @@ import { PostgresConsole } from './postgres-console.js';
 import { storeError } from './postgres-errors.js';
 import { listingColumns } from './postgres-listing.js';
 import { migrate } from './postgres-schema.js';
+import { notifyPayloads, PayloadReader } from './notify-pieces.js';
 
 export interface PostgresStoreSettings {
   schema: string;
@@ -43,6 +44,7 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
   readonly #settings: PostgresStoreSettings;
   readonly #channel: string;
   readonly #local = new LocalPubSub();
+  readonly #reader = new PayloadReader();
   #ready: Promise<void> | undefined;
   #listening: Promise<unknown> | undefined;
   #prunedAt = 0;
@@ -265,7 +267,18 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
   }
 
   async publish(channel: string, message: string): Promise<void> {
-    await this.#run('publish', (sql) => sql`SELECT pg_notify(${this.#channel}, ${JSON.stringify([channel, message])})`);
+    const payloads = notifyPayloads(channel, message);
+    const [only] = payloads;
+    if (payloads.length === 1) {
+      await this.#run('publish', (sql) => sql`SELECT pg_notify(${this.#channel}, ${only!})`);
+      return;
+    }
+    // A long message's pieces, in one transaction, so that every listener gets them together (notify-pieces.ts).
+    await this.#run('publish', (sql) =>
+      sql.begin(async (tx) => {
+        for (const payload of payloads) await tx`SELECT pg_notify(${this.#channel}, ${payload})`;
+      }),
+    );
   }
 
   async subscribe(channel: string, listener: (message: string) => void): Promise<() => Promise<void>> {
@@ -308,12 +321,9 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
   }
 
   #dispatch(payload: string): void {
-    try {
-      const [channel, message] = JSON.parse(payload) as [string, string];
-      this.#local.publish(channel, message);
-    } catch {
-      // Not one of ours (someone else NOTIFYing on the channel): nothing to hand out.
-    }
+    // Undefined for a piece of a longer message, or for what is not ours (someone else NOTIFYing on the channel).
+    const read = this.#reader.read(payload);
+    if (read) this.#local.publish(read[0], read[1]);
   }
 
   /** Runs one statement once the schema is ready, turning a failure into an error that names the fix. */

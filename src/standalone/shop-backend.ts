@@ -31,15 +31,22 @@ export function resolveOrderVia(
       return { amount: checked.claims.amount, currency: checked.claims.currency };
     };
   }
-  return async (orderId, method) => {
+  return async (orderId, method, _request, { orderToken }) => {
     // A header carries the id, and headers are ASCII: an order id in Cyrillic or Devanagari is percent-encoded there
     // (the body has it as it is).
     const id = `price_${encodeURIComponent(orderId)}_${now()}`;
-    const answer = await poster.post(pricing.url, id, { orderId, method }).catch((error: unknown) => {
+    // The page's order token, when it rendered one, is the endpoint's only word about who asks (this call carries
+    // nothing of the shopper's request): with it the shop can refuse a visitor who merely guessed the order id.
+    const asked = orderToken === undefined ? { orderId, method } : { orderId, method, orderToken };
+    const answer = await poster.post(pricing.url, id, asked).catch((error: unknown) => {
       log(`pricing call failed: ${(error as Error).message}`);
       throw new ProxyError('upstream_error', "the shop's pricing endpoint could not be reached");
     });
-    if (answer.status === 404) return null;
+    if (answer.status === 404) {
+      // Let go of its body: unread, it holds its connection to the shop until garbage collection.
+      await answer.body?.cancel().catch(() => {});
+      return null;
+    }
     const body = (await answer.json().catch(() => undefined)) as Partial<PricedOrder> | undefined;
     if (!answer.ok || !body || body.amount === undefined || typeof body.currency !== 'string') {
       log(`pricing call for ${orderId} answered HTTP ${answer.status}${redirectNote(answer, pricing.url)} without {amount, currency}`);

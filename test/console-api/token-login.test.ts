@@ -85,6 +85,23 @@ describe('the console token login', () => {
     expect((await w.login(TOKEN)).status).toBe(303);
   });
 
+  it('counts wrong tokens sent all at once: a burst of guesses gets no more tries than one at a time', async () => {
+    // Every guess is in flight before the first is answered, as many connections opened together would be.
+    const w = world();
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => w.login(`guess-${i}`)));
+    const tried = answers.filter((a) => a.status === 401).length;
+    expect(tried).toBeLessThanOrEqual(10);
+    expect(answers.filter((a) => a.status === 429).length).toBe(40 - tried);
+    expect((await w.login(TOKEN)).status).toBe(429);
+  });
+
+  it('never counts a right token as a wrong try: an operator may sign in as often as they like', async () => {
+    const w = world();
+    for (let i = 0; i < 12; i++) expect((await w.login(TOKEN)).status).toBe(303);
+    for (let i = 0; i < 10; i++) expect((await w.login(`wrong-${i}`)).status).toBe(401);
+    expect((await w.login(TOKEN)).status).toBe(429);
+  });
+
   it('refuses a login posted from another site', async () => {
     const w = world();
     const answer = await w.proxy(

@@ -52,6 +52,22 @@ describe('PostgresStore across instances', () => {
     expect(got).toEqual(['one']);
     expect(b.subscriptionCount).toBe(0);
   });
+  it('delivers a message longer than a NOTIFY may carry (8000 bytes), whole, as the proxy publishes a large payment', async () => {
+    const schema = freshSchema();
+    const [a, b] = [open(schema), open(schema)];
+    // Quotes, backslashes, Cyrillic, a character outside the BMP and a control character: each takes more bytes on
+    // the wire than it counts in characters.
+    const large = (tag: string) => `${tag}:${JSON.stringify({ qr: 'ф"\\😀\u0001x'.repeat(3_000) })}`;
+    const got: Record<string, string[]> = { p1: [], p2: [] };
+    const stops = await Promise.all(['p1', 'p2'].map((id) => b.subscribe(`payment:${id}`, (m) => got[id]!.push(m))));
+    await Promise.all([a.publish('payment:p1', large('first')), a.publish('payment:p2', large('other'))]);
+    await a.publish('payment:p1', 'small');
+    await a.publish('payment:p1', large('last'));
+    for (let i = 0; i < 400 && got.p1!.length < 3; i++) await sleep(5);
+    await Promise.all(stops.map((stop) => stop()));
+    expect(got.p1).toEqual([large('first'), 'small', large('last')]);
+    expect(got.p2).toEqual([large('other')]);
+  });
 });
 
 describe('PostgresStore schema', () => {

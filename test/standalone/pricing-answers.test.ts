@@ -28,6 +28,45 @@ describe('the pricing endpoint of a standalone shop', () => {
     expect(await pricingAnswering(404, '').ask()).toBeNull();
   });
 
+  it('lets go of a 404 answer at once: an unread body holds its connection to the shop until it is collected', async () => {
+    let cancelled = false;
+    const body = new ReadableStream({ cancel: () => void (cancelled = true) });
+    const poster: SignedPoster = { post: async () => new Response(body, { status: 404 }) };
+    const resolve = resolveOrderVia(
+      { kind: 'url', url: 'http://127.0.0.1:9/price' },
+      poster,
+      () => 0,
+      () => {},
+    );
+    expect(await resolve('ORD-guessed', 'upi', new Request('http://127.0.0.1/payin/payments'), {})).toBeNull();
+    expect(cancelled).toBe(true);
+  });
+
+  it("hands the page's order token to the endpoint, so that it can check that this visitor may pay this order", async () => {
+    // Without it the endpoint heard only {orderId, method}: anyone who guessed an order id was priced, could hold a
+    // payment of it, and learned when it was paid.
+    const sent: unknown[] = [];
+    const poster: SignedPoster = {
+      post: async (_url, _id, body) => {
+        sent.push(body);
+        return Response.json({ amount: '499.00', currency: 'INR' });
+      },
+    };
+    const resolve = resolveOrderVia(
+      { kind: 'url', url: 'http://127.0.0.1:9/price' },
+      poster,
+      () => 0,
+      () => {},
+    );
+    const request = new Request('http://127.0.0.1/payin/payments');
+    await resolve('ORD-7', 'upi', request, { orderToken: 'session-bound-7f3a' });
+    await resolve('ORD-8', 'sbp', request, {});
+    expect(sent).toEqual([
+      { orderId: 'ORD-7', method: 'upi', orderToken: 'session-bound-7f3a' },
+      { orderId: 'ORD-8', method: 'sbp' },
+    ]);
+  });
+
   it.each([
     ['a negative amount', '{"amount":"-5","currency":"INR"}'],
     ['a zero amount', '{"amount":"0.00","currency":"INR"}'],

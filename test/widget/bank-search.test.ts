@@ -5,7 +5,7 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { sendKeys, setViewport } from '@web/test-runner-commands';
 import type { PayinCheckout } from '../../src/widget/index.js';
-import { bankSearch, latinForm, onRussianLayout } from '../../src/widget/phone/bank-search.js';
+import { bankSearch, latinForm, MAX_BANK_QUERY, onRussianLayout } from '../../src/widget/phone/bank-search.js';
 import type { SbpBank } from '../../src/widget/phone/deep-links.js';
 import { PREFIX } from '../../src/widget/session-store.js';
 import { fakeScenario, mount, part, parts, text, untilScreen } from './support/helpers.js';
@@ -81,6 +81,15 @@ describe('the bank search', () => {
     expect(found('f')).to.deep.equal(['Альфа-Банк', 'Райффайзенбанк']);
   });
 
+  it('reads no more of a query than a bank name could need: a page pasted by mistake costs what a word does', () => {
+    // What comes after the first MAX_BANK_QUERY characters is not read (before, every character of a 100,000-character
+    // paste was folded again for every bank, at every render: seconds each time).
+    const pasted = `sber${' '.repeat(MAX_BANK_QUERY)}${'zzz '.repeat(25_000)}`;
+    expect(found(pasted)).to.deep.equal(['Сбербанк']);
+    expect(found(`альфа${'.'.repeat(MAX_BANK_QUERY)}я`)).to.deep.equal(['Альфа-Банк']);
+    expect(MAX_BANK_QUERY).to.be.at.least(Math.max(...BANKS.map((b) => b.bankName.length)));
+  });
+
   it('keeps the order it is given', () => {
     expect(found('bank')).to.deep.equal([
       'Сбербанк',
@@ -135,6 +144,8 @@ describe('the bank chooser on a phone', () => {
       'Совкомбанк',
       'Точка',
     ]);
+    // The field takes no more than the search reads.
+    expect(search.maxLength).to.equal(MAX_BANK_QUERY);
     await type('qqq');
     expect(names(el)).to.deep.equal([]);
     expect(text(el)).to.contain('Такого банка нет.');

@@ -22,6 +22,7 @@ import type { Outbox } from './outbox.js';
 import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';
 import type { HistoryEntry } from '../infrastructure/console-store.js';
 import { appendHistory } from '../infrastructure/timeline.js';
+import { describe } from '../http/errors.js';
 import { ORDER_PAID_NEWS, type PublishedChange } from './channel-messages.js';
 
 export const channelOf = (paymentId: string) => `payment:${paymentId}`;
@@ -176,9 +177,21 @@ export class Ledger {
     await this.options.store.putPayment({ ...rest, version: record.version + 1, updatedAt: this.options.clock.now() }, record.version);
   }
 
+  /**
+   * Tells the payment's open event streams of its new state. Never fails the caller: the state is recorded, and the
+   * order's settling and the shop's announcement that follow must not be lost with a message that pub/sub delivers
+   * at most once anyway (a page that misses it learns the state from its next status call).
+   */
   async publish(record: PaymentRecord): Promise<void> {
     const change: PublishedChange = { version: record.version, view: record.view };
-    await this.options.store.publish(channelOf(record.view.id), JSON.stringify(change));
+    try {
+      await this.options.store.publish(channelOf(record.view.id), JSON.stringify(change));
+    } catch (error) {
+      this.options.logger.warn("could not publish a payment's new state to its event streams", {
+        paymentId: record.view.id,
+        error: describe(error),
+      });
+    }
   }
 
   /**

@@ -7,7 +7,7 @@
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PaymentView } from '../../shared/payment-view.js';
 import { rankBanks } from './bank-order.js';
-import { bankSearch } from './bank-search.js';
+import { bankSearch, MAX_BANK_QUERY } from './bank-search.js';
 import { c2bLink, type SbpBank, sbpBankLink } from './deep-links.js';
 import type { PhoneContext } from './phone-layout.js';
 
@@ -37,7 +37,7 @@ export function bankChooser(ctx: PhoneContext, payment: PaymentView, banks: SbpB
     ${phone ? html`<p class="hint">${t.sbpPhoneHint(phone)}</p>` : nothing}
     ${
       usable.length > FEW
-        ? html`<input part="bank-search" class="search" type="search" autocomplete="off"
+        ? html`<input part="bank-search" class="search" type="search" autocomplete="off" maxlength=${MAX_BANK_QUERY}
           aria-label=${t.findBank} placeholder=${t.findBank} .value=${ctx.bankQuery}
           @input=${(e: Event) => ctx.filterBanks((e.target as HTMLInputElement).value)}>`
         : nothing

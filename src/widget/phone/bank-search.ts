@@ -42,12 +42,18 @@ export function onRussianLayout(keys: string): string {
   return [...keys.toLowerCase()].map((c) => (KEYS.includes(c) ? String.fromCharCode(A + KEYS.indexOf(c)) : c)).join('');
 }
 
-/** Whether `bank` is what a query with no Latin letter asks for. */
-const asCyrillic = (bank: SbpBank, query: string) => plain(bank.bankName).includes(plain(query));
+/**
+ * The most of a query that is read: longer than any bank's name, and short enough that a page pasted into the
+ * field by mistake costs no more than a word. Every bank is compared with the query at each render of the
+ * chooser, and a 100,000-character paste took seconds each time on a laptop, more on a phone.
+ */
+export const MAX_BANK_QUERY = 100;
 
-/** Whether `bank` is what a query with Latin letters asks for: its name, or the start of a word of its package. */
-function asLatin(bank: SbpBank, query: string): boolean {
-  const wanted = latinForm(query);
+/** Whether `bank` is what a query with no Latin letter (folded: `plain`) asks for. */
+const asCyrillic = (bank: SbpBank, wanted: string) => plain(bank.bankName).includes(wanted);
+
+/** Whether `bank` is what a query with Latin letters (folded: `latinForm`) asks for: its name, or the start of a word of its package. */
+function asLatin(bank: SbpBank, wanted: string): boolean {
   // The first word of a package is its domain's top level (ru, com), which every bank's app shares.
   const words = bank.package_name?.split('.').slice(1) ?? [];
   return latinForm(bank.bankName).includes(wanted) || words.some((word) => latinForm(word).startsWith(wanted));
@@ -55,11 +61,16 @@ function asLatin(bank: SbpBank, query: string): boolean {
 
 /**
  * The test that the chooser keeps the banks by, for what the shopper typed into its search: the query as typed,
- * or, when that finds none of `banks`, the same keys on the Russian layout.
+ * or, when that finds none of `banks`, the same keys on the Russian layout. The query is folded once, here.
  */
-export function bankSearch(query: string, banks: readonly SbpBank[]): (bank: SbpBank) => boolean {
-  if (!/[a-z]/i.test(query)) return (bank) => asCyrillic(bank, query);
-  if (banks.some((bank) => asLatin(bank, query))) return (bank) => asLatin(bank, query);
-  const russian = onRussianLayout(query);
+export function bankSearch(typed: string, banks: readonly SbpBank[]): (bank: SbpBank) => boolean {
+  const query = typed.slice(0, MAX_BANK_QUERY);
+  if (!/[a-z]/i.test(query)) {
+    const wanted = plain(query);
+    return (bank) => asCyrillic(bank, wanted);
+  }
+  const latin = latinForm(query);
+  if (banks.some((bank) => asLatin(bank, latin))) return (bank) => asLatin(bank, latin);
+  const russian = plain(onRussianLayout(query));
   return (bank) => asCyrillic(bank, russian);
 }

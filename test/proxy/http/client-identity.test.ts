@@ -39,4 +39,13 @@ describe('client identity', () => {
     expect([await from('10.0.0.1', 'A'), await from('10.0.0.1', 'B'), await from('10.0.0.1', 'C')]).toEqual([201, 201, 429]);
     expect(await from('10.0.0.2', 'D')).toBe(201);
   });
+
+  it('limits an IPv6 client by its /64, so that changing the last half of its address gives it no fresh quota', async () => {
+    const t = setup({ limits: { createsPerMinute: 2 } });
+    const from = async (clientAddress: string, orderId: string) => (await t.proxy(createRequest(orderId), { clientAddress })).status;
+    expect([await from('2001:db8:1:2::1', 'A'), await from('2001:db8:1:2::2', 'B'), await from('2001:db8:1:2::3', 'C')]).toEqual([
+      201, 201, 429,
+    ]);
+    expect(await from('2001:db8:1:3::1', 'D')).toBe(201);
+  });
 });
