@@ -296,9 +296,17 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
     return this.#local.subscribe(channel, listener);
   }
 
-  /** `SELECT 1` once the schema is ready (health checks), failing with the error that names the fix. */
+  /**
+   * Health checks: one round trip once the schema is ready, failing with the error that names the fix. It asks
+   * whether this session may write, not only whether it answers: a standby, or a primary with
+   * default_transaction_read_only on, answers every read and refuses every write of the ledger.
+   */
   async ping(): Promise<void> {
-    await this.#run('ping', (sql) => sql`SELECT 1`);
+    const [row] = await this.#run(
+      'ping',
+      (sql) => sql<{ read_only: string }[]>`SELECT current_setting('transaction_read_only') AS read_only`,
+    );
+    if (row?.read_only === 'on') throw storeError('ping', Object.assign(new Error('read-only'), { code: '25006' }));
   }
 
   /** Local event-stream listeners, for tests that check that streams let go of theirs. */

@@ -45,6 +45,8 @@ export interface RedisKeys {
   history(paymentId: string): string;
   /** A list of audit entries as JSON, newest first, kept for good: of one payment, or of all. */
   audit(paymentId?: string): string;
+  /** A string the health check writes (with a minute's expiry), to see that Redis takes writes. */
+  health(): string;
 }
 
 export function redisKeys(prefix: string): RedisKeys {
@@ -67,6 +69,7 @@ export function redisKeys(prefix: string): RedisKeys {
     openExpiry: () => `${prefix}open-expiry`,
     history: (paymentId) => `${prefix}history:${paymentId}`,
     audit: (paymentId) => (paymentId === undefined ? `${prefix}audit` : `${prefix}audit:${paymentId}`),
+    health: () => `${prefix}health`,
   };
 }
 

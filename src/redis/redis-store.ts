@@ -51,9 +51,17 @@ export class RedisStore implements ProxyStore, ConsoleStore {
   readonly #closeTimeoutMs: number;
   readonly #console: RedisConsole;
   #closing: Promise<void> | undefined;
+  /** Why the command connection last failed to connect, until it is ready again: what a failed ping is told in. */
+  #connectionFailure: Error | undefined;
 
   constructor(connection: Redis, settings: RedisStoreSettings) {
     this.#redis = connection;
+    connection.on('error', (error: Error) => {
+      this.#connectionFailure = error;
+    });
+    connection.on('ready', () => {
+      this.#connectionFailure = undefined;
+    });
     this.#keys = redisKeys(settings.keyPrefix);
     this.#ttlMs = toRedisMs(settings.ttlMs, 'ttlMs');
     this.#pubSub = new ChannelMultiplexer(settings.openSubscriber);
@@ -212,9 +220,23 @@ export class RedisStore implements ProxyStore, ConsoleStore {
     return this.#console.audit(paymentId, limit);
   }
 
-  /** One PING on the command connection (health checks); it fails as any command does while Redis is down. */
+  /**
+   * Health checks: one write on the command connection, of a key of its own that expires. A PING was answered by a
+   * Redis that refuses every write of the ledger: a replica after a failover (READONLY), one out of memory under
+   * noeviction (OOM), one that cannot save its snapshot (MISCONF). It fails as any command does while Redis is down.
+   */
   async ping(): Promise<void> {
-    await this.#redis.ping();
+    try {
+      await this.#redis.set(this.#keys.health(), String(Date.now()), 'PX', 60_000);
+    } catch (error) {
+      // ioredis gives up on a command with "Reached the max retries per request limit ... Refer to
+      // maxRetriesPerRequest", which points at a setting; the connection's own failure points at Redis.
+      const connection = this.#connectionFailure;
+      if ((error as Error)?.name !== 'MaxRetriesPerRequestError' || !connection) throw error;
+      throw new Error(`Redis cannot be reached (${connection.message}): is it running, and does the URL name the right host and port?`, {
+        cause: error,
+      });
+    }
   }
 
   /** Local event-stream listeners, for tests that check that streams let go of theirs. */

@@ -48,7 +48,7 @@ export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {
     }
     case 'sqlite': {
       const path = sqlitePathOf(text);
-      if (!path) throw new TypeError('PAYIN_STORE_URL: sqlite: needs a file, such as sqlite:./payin.db');
+      if (!path) throw new TypeError(SQLITE_NEEDS_A_FILE);
       const { createSqliteStore } = await import('../sqlite/index.js');
       return createSqliteStore({ path, clock: options.clock });
     }
@@ -77,11 +77,14 @@ export function sqlitePathOf(url: string): string | undefined {
 const STORE_URL_FORMS =
   'PAYIN_STORE_URL must start with sqlite:, redis://, rediss://, postgres://, postgresql:// or memory: (such as sqlite:./payin.db).';
 
+const SQLITE_NEEDS_A_FILE = 'PAYIN_STORE_URL: sqlite: needs a file, such as sqlite:./payin.db';
+
 /** Why `url` names no store that storeFromUrl opens, or undefined: for a configuration checked before anything starts. */
 export function storeUrlProblem(url: string): string | undefined {
   const text = url.trim();
   const kind = kindOf(text);
-  if (!kind || (kind === 'sqlite' && text.length === 'sqlite:'.length)) return STORE_URL_FORMS;
+  if (!kind) return STORE_URL_FORMS;
+  if (kind === 'sqlite' && !sqlitePathOf(text)) return SQLITE_NEEDS_A_FILE;
   return kind === 'redis' || kind === 'postgres' ? unreadable(text) : undefined;
 }
 

@@ -22,6 +22,7 @@ import type {
   PaymentQuery,
 } from '../proxy/infrastructure/console-store.js';
 import { listingColumns, SqliteConsole } from './sqlite-console.js';
+import { SqliteFileCheck } from './sqlite-health.js';
 import { migrate } from './sqlite-schema.js';
 import { inTransaction } from './sqlite-transaction.js';
 
@@ -41,6 +42,7 @@ export class SqliteStore extends OneProcessStore implements ProxyStore, ConsoleS
   readonly #ttlMs: number;
   readonly #sql: Record<string, SqliteStatement>;
   readonly #console: SqliteConsole;
+  readonly #fileCheck: SqliteFileCheck;
   #prunedAt = 0;
   #closed = false;
 
@@ -87,6 +89,7 @@ export class SqliteStore extends OneProcessStore implements ProxyStore, ConsoleS
       pruneOrders: p('DELETE FROM orders WHERE paid = 0 AND updated_at < ?'),
     };
     this.#console = new SqliteConsole(db);
+    this.#fileCheck = new SqliteFileCheck(db);
   }
 
   async claim(key: string, owner: string, leaseMs: number): Promise<boolean> {
@@ -233,9 +236,9 @@ export class SqliteStore extends OneProcessStore implements ProxyStore, ConsoleS
     return this.#console.audit(paymentId, limit);
   }
 
-  /** A read of the file's schema page (health checks): fails once the file cannot be read or the store is closed. */
+  /** Health checks: the file can be written and is still the one opened (sqlite-health.ts), or this throws why not. */
   async ping(): Promise<void> {
-    this.#db.prepare('SELECT count(*) FROM sqlite_master').get();
+    this.#fileCheck.check();
   }
 
   /** Closes the file. The store cannot be used afterwards; calling it again does nothing. */

@@ -20,7 +20,7 @@ import { InFlight } from './in-flight.js';
 import { Metrics } from './metrics.js';
 import { resolveOrderVia, webhookDelivery } from './shop-backend.js';
 import { createSignedPoster, shownUrl } from './signed-post.js';
-import { callbackPathWarning, sqliteFileNote } from './startup-notes.js';
+import { callbackPathWarning, listenProblem, relativeSqliteFile, sqliteFileNote } from './startup-notes.js';
 import { clientIdFromHeader } from './client-ip-header.js';
 
 export interface StandaloneServer {
@@ -40,6 +40,8 @@ export interface StandaloneOptions {
   timeouts?: PayinProxyOptions['timeouts'];
   /** How long a shutdown waits for requests and webhooks in flight. Default 10 s. */
   shutdownGraceMs?: number;
+  /** How often the store is checked with nobody asking /healthz, so that the log tells an outage and the recovery. Default 5 s; 0 for never. */
+  storeCheckEveryMs?: number;
 }
 
 export async function startStandalone(config: StandaloneConfig, options: StandaloneOptions = {}): Promise<StandaloneServer> {
@@ -51,7 +53,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   };
   const metrics = new Metrics();
   const store = await openStore(config.storeUrl);
-  await prepareStore(store, log);
+  await prepareStore(store);
   const baseFetch = options.fetch ?? globalThis.fetch;
   const timedFetch: typeof fetch = async (input, init) => {
     const started = performance.now();
@@ -80,6 +82,15 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     ...(config.clientIpHeader ? { clientId: clientIdFromHeader(config.clientIpHeader) } : {}),
     ...(config.consoleToken ? { console: consoleTokenAuth(config.consoleToken) } : {}),
   });
+  // Whatever the store (a PostgreSQL or Redis that is down, a SQLite file this user may not write), a store that
+  // cannot take payments is said at the top of the log, by the check /healthz shares (which says it once, and
+  // again only when it changes). The server starts all the same and carries on by itself once the store is back.
+  await proxy.checkStore();
+  // The same check now and then: without it the log told an outage only by the shoppers' failed requests, and the
+  // recovery not at all, unless a load balancer happened to ask /healthz. One round trip every 5 s at most.
+  const storeCheckEveryMs = options.storeCheckEveryMs ?? 5_000;
+  const storeWatch = storeCheckEveryMs > 0 ? setInterval(() => void proxy.checkStore(), storeCheckEveryMs) : undefined;
+  storeWatch?.unref();
 
   let closing = false;
   // Ready to take payments: not shutting down, and the store answers (proxy.checkStore coalesces and caches, so a
@@ -103,13 +114,22 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     if (closing) streams.endAll();
     return followed;
   };
-  const server: RunningServer = await serve(
-    async (request) => {
-      const response = await answer(request);
-      return closing ? lastOnItsConnection(response) : response;
-    },
-    { port: config.port, host: config.host },
-  );
+  let server: RunningServer;
+  try {
+    server = await serve(
+      async (request) => {
+        const response = await answer(request);
+        return closing ? lastOnItsConnection(response) : response;
+      },
+      { port: config.port, host: config.host },
+    );
+  } catch (error) {
+    // The store is open (a Redis or PostgreSQL connection would keep the program that started this alive).
+    clearInterval(storeWatch);
+    await proxy.close();
+    await store.close?.();
+    throw listenProblem(error, config.host, config.port);
+  }
   log(`listening on ${server.url}`);
   log(`  proxy:   ${server.url}${config.basePath} (the element's endpoint)`);
   log(`  health:  ${server.url}/healthz (store too)   ${server.url}/livez (process only)   metrics: ${server.url}/metrics`);
@@ -138,6 +158,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     async close() {
       if (closing) return;
       closing = true;
+      clearInterval(storeWatch);
       const grace = options.shutdownGraceMs ?? 10_000;
       const stopped = new Promise<void>((resolve) => server.server.close(() => resolve()));
       server.server.closeIdleConnections();
@@ -163,25 +184,21 @@ async function openStore(url: string): Promise<ProxyStore> {
   try {
     return await storeFromUrl(url);
   } catch (error) {
-    throw new Error(`PAYIN_STORE_URL (${describeStoreUrl(url)}): the store could not be opened: ${(error as Error).message}`, {
-      cause: error,
-    });
+    const file = relativeSqliteFile(url);
+    const where = `${describeStoreUrl(url)}${file ? `, the file ${file}` : ''}`;
+    throw new Error(`PAYIN_STORE_URL (${where}): the store could not be opened: ${(error as Error).message}`, { cause: error });
   }
 }
 
 /**
- * A database store that has a `ready()` (PostgreSQL creates its schema there) is readied once at start; /healthz
- * asks the store afterwards, through proxy.checkStore(). A database that is down is no reason to stay down: the server starts anyway, answers 503 (and /healthz
- * 503) while the store fails, and carries on by itself once the database is back. The log says so, once, at the top.
+ * A database store that has a `ready()` (PostgreSQL creates or migrates its schema there) is readied once at start,
+ * without the store check's time limit, since a migration may take longer. A database that is down is no reason to
+ * stay down: its failure is left to the store check that follows, which logs it; the server answers 503 (and
+ * /healthz 503) while the store fails, and carries on by itself once the database is back.
  */
-async function prepareStore(store: ProxyStore, log: (line: string) => void): Promise<void> {
+async function prepareStore(store: ProxyStore): Promise<void> {
   const ready = (store as { ready?: () => Promise<void> }).ready;
-  if (!ready) return;
-  try {
-    await ready.call(store);
-  } catch (error) {
-    log(`warning: the store is not usable yet (${(error as Error).message}); requests fail until it is`);
-  }
+  await ready?.call(store).catch(() => {});
 }
 
 const NO_STORE = { 'cache-control': 'no-store' };

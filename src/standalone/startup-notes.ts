@@ -1,6 +1,6 @@
 /**
- * What the standalone server's startup log adds about two settings an operator gets wrong without a sign: where a
- * relative SQLite file really is, and a callback URL whose path this server does not answer.
+ * What the standalone server's startup log adds about settings an operator gets wrong without a sign: where a
+ * relative SQLite file really is, a callback URL whose path this server does not answer, and why it cannot listen.
  */
 import { isAbsolute, resolve } from 'node:path';
 import { sqlitePathOf } from '../server/store-url.js';
@@ -25,6 +25,29 @@ export function callbackPathWarning(callbackUrl: string | undefined, basePath: s
 
 /** For a relative SQLite path, the file it is: a service's working directory is rarely where an operator looks. */
 export function sqliteFileNote(url: string): string {
+  const file = relativeSqliteFile(url);
+  return file ? ` (${file})` : '';
+}
+
+/** The file a relative sqlite: path names, resolved against the working directory; undefined for anything else. */
+export function relativeSqliteFile(url: string): string | undefined {
   const path = sqlitePathOf(url);
-  return path && !isAbsolute(path) && path !== ':memory:' ? ` (${resolve(path)})` : '';
+  return path && !isAbsolute(path) && path !== ':memory:' ? resolve(path) : undefined;
+}
+
+/**
+ * Why the server could not listen, naming the setting to change: Node's own words ("listen EADDRINUSE: address
+ * already in use 127.0.0.1:8787", "getaddrinfo ENOTFOUND ...") name neither PORT nor HOST.
+ */
+export function listenProblem(error: unknown, host: string, port: number): Error {
+  const code = (error as { code?: unknown })?.code;
+  const message =
+    code === 'EADDRINUSE'
+      ? `PORT (${port} on ${host}): another process already listens there: stop it, or set PORT to a free port`
+      : code === 'EACCES'
+        ? `PORT (${port}): this process may not listen on a port below 1024: set PORT to 1024 or above, behind your web server`
+        : code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EAI_AGAIN'
+          ? `HOST (${host}) is not an address of this machine: set HOST to one of its addresses, such as 127.0.0.1, or 0.0.0.0 for all`
+          : `HOST and PORT (${host}:${port}): could not listen: ${(error as Error)?.message ?? String(error)}`;
+  return new Error(message, { cause: error });
 }

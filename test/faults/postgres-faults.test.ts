@@ -147,12 +147,16 @@ describe('the PostgreSQL store when the database goes away', () => {
       expect((await live.create('PG-RO-2')).status).toBe(503);
       expect(log.join('\n')).toMatch(/the database is read-only .*point PAYIN_STORE_URL at the primary \(25006\)/);
       expect(paymentsOfOrder(live, 'PG-RO-2')).toEqual([]);
+      // Health tells the truth: a database that answers reads but refuses every write cannot take a payment.
+      expect(await live.proxy.checkStore()).toEqual({ ok: false, store: 'unreachable' });
+      expect(log.join('\n')).toMatch(/error: the postgres store is unreachable.*the database is read-only/);
     } finally {
       await admin`ALTER SYSTEM RESET default_transaction_read_only`;
       await admin`SELECT pg_reload_conf()`;
     }
     await eventually(async () => (await live.create('PG-RO-2')).status === 201, 5_000, 'writes to work again');
     expect(paymentsOfOrder(live, 'PG-RO-2')).toHaveLength(1);
+    await eventually(async () => (await live.proxy.checkStore()).ok, 5_000, 'checkStore to see writes work again');
   }, 30_000);
 
   it.skipIf(!canMountTmpfs())(

@@ -5,15 +5,7 @@
  * a service that will refuse every request until the configuration is mended.
  */
 import { describe, expect, it } from 'vitest';
-import type { ProxyLogger } from '../../src/proxy/logger.js';
-import { setup } from './harness.js';
-
-function capturing() {
-  const lines: string[] = [];
-  const keep = (message: string, fields?: Record<string, unknown>) => void lines.push(`${message} ${JSON.stringify(fields ?? {})}`);
-  const logger: ProxyLogger = { info: keep, warn: keep, error: keep };
-  return { lines, logger };
-}
+import { capturingLogger as capturing, setup } from './harness.js';
 
 describe('credentials the service refuses', () => {
   it.each([401, 403])('are named in the log when a create gets HTTP %s', async (status) => {

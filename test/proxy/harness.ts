@@ -6,7 +6,7 @@ import { signBody } from '../../src/shared/hmac.js';
 import { ManualClock } from '../../src/shared/manual-clock.js';
 import { createPayinProxy, type PayinProxyOptions } from '../../src/proxy/index.js';
 import { MemoryStore } from '../../src/proxy/infrastructure/memory-store.js';
-import { silentLogger } from '../../src/proxy/logger.js';
+import { silentLogger, type ProxyLogger } from '../../src/proxy/logger.js';
 import type { PaymentView } from '../../src/shared/payment-view.js';
 import { BASE_URL, FakeService, MERCHANT, SECRET, TOKEN } from './fake-service.js';
 
@@ -91,4 +91,11 @@ export async function drive<T>(
     await clock.advance(stepMs);
   }
   return promise;
+}
+
+/** A logger that keeps each line as `message {fields}`, for tests of what the log says. */
+export function capturingLogger(): { lines: string[]; logger: ProxyLogger } {
+  const lines: string[] = [];
+  const keep = (message: string, fields?: Record<string, unknown>) => void lines.push(`${message} ${JSON.stringify(fields ?? {})}`);
+  return { lines, logger: { info: keep, warn: keep, error: keep } };
 }

@@ -28,6 +28,11 @@ describe('the Redis store with Redis down', () => {
     const store = createRedisStore({ url: `redis://127.0.0.1:${port}`, onError: () => {}, closeTimeoutMs: 10 });
     stores.push(store);
     await expect(store.ping()).rejects.toThrow();
+    // In the words of the connection's failure, not ioredis's "Reached the max retries per request limit (which is
+    // 3). Refer to maxRetriesPerRequest", which sent an operator to raise a setting instead of starting Redis.
+    await expect(store.ping()).rejects.toThrow(
+      `Redis cannot be reached (connect ECONNREFUSED 127.0.0.1:${port}): is it running, and does the URL name the right host and port?`,
+    );
   });
 
   it('keeps ioredis options the shop sets itself', async () => {

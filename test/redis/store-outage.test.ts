@@ -3,6 +3,7 @@
  * shopper's create and status get 503 `unavailable` with a Retry-After (the widget's Retry), not a bare 500
  * `internal`; the log names the store; `proxy.checkStore()` says unreachable, and ok again once Redis is back.
  */
+import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { ProxyLogger } from '../../src/proxy/logger.js';
 import { createRedisStore } from '../../src/redis/index.js';
@@ -52,5 +53,34 @@ describe('the proxy on Redis when Redis stops', () => {
     redis = await startRedisServer({ port: redis.port });
     await eventually(async () => (await live.proxy.checkStore()).ok, 15_000, 'checkStore to see Redis back');
     expect((await live.create('OUT-2')).status).toBe(201);
+  }, 40_000);
+
+  it('says unreachable in checkStore() while Redis answers PING but refuses writes (a replica after a failover)', async () => {
+    const redis = await startRedisServer();
+    const primary = await startRedisServer();
+    cleanup.push(
+      () => redis.stop(),
+      () => primary.stop(),
+    );
+    const admin = new Redis(redis.url, { lazyConnect: true });
+    cleanup.push(async () => admin.disconnect());
+    const store = createRedisStore({ url: redis.url, keyPrefix: 'replica:', onError: () => {}, closeTimeoutMs: 10 });
+    cleanup.push(() => store.close());
+    const log: string[] = [];
+    const keep = (level: string) => (message: string, fields?: object) =>
+      void log.push(`${level}: ${message} ${JSON.stringify(fields ?? {})}`);
+    const live = await startLive({ store, logger: { info: keep('info'), warn: keep('warn'), error: keep('error') }, reconcileEveryMs: 0 });
+    cleanup.push(() => live.close());
+    expect((await live.create('RO-1')).status).toBe(201);
+
+    await admin.replicaof('127.0.0.1', primary.port);
+    expect((await live.create('RO-2')).status).toBe(503);
+    expect(await live.proxy.checkStore()).toEqual({ ok: false, store: 'unreachable' });
+    expect(log.join('\n')).toMatch(/error: the redis store is unreachable.*READONLY/);
+
+    await admin.replicaof('NO', 'ONE');
+    await eventually(async () => (await live.proxy.checkStore()).ok, 5_000, 'checkStore to see writes taken again');
+    expect(log.join('\n')).toMatch(/info: the redis store is reachable again/);
+    expect((await live.create('RO-2')).status).toBe(201);
   }, 40_000);
 });

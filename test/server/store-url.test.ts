@@ -60,6 +60,8 @@ describe('PAYIN_STORE_URL', () => {
     );
     await expect(storeFromUrl('mysql://user:hunter2@db')).rejects.not.toThrow(/hunter2/);
     await expect(storeFromUrl('sqlite:')).rejects.toThrow(/needs a file/);
+    // The standalone server's check before start says the same: 'sqlite:' does start with sqlite:.
+    expect(storeUrlProblem('sqlite:')).toBe('PAYIN_STORE_URL: sqlite: needs a file, such as sqlite:./payin.db');
     // The memory store forgets on restart: only its exact name picks it, never a near miss.
     await expect(storeFromUrl('memory')).rejects.toThrow(/must start with/);
   });

@@ -48,6 +48,9 @@ describe('the standalone server’s health routes', () => {
     'answers /healthz 503 while %s cannot be reached, /livez 200, and a create 503 unavailable',
     async (_name, url) => {
       const { server, log } = await start(url(await freePort())); // nobody listens there
+      // Said at start, at the top, before anything asks /healthz: an operator reads the start-up lines first.
+      const listening = log.findIndex((line) => line.startsWith('listening on'));
+      expect(log.slice(0, listening).join('\n')).toMatch(/^error: the (postgres|redis) store is unreachable; health checks answer 503/m);
       expect(await get(`${server.url}/healthz`)).toEqual({ status: 503, body: { ok: false, store: 'unreachable' } });
       expect(await get(`${server.url}/livez`)).toEqual({ status: 200, body: { ok: true } });
       expect(log.join('\n')).toMatch(/error: the (postgres|redis) store is unreachable; health checks answer 503/);

@@ -5,7 +5,7 @@
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { readStandaloneConfig, startStandalone } from '../../src/standalone/index.js';
 import { offlineStandaloneEnv } from '../support/standalone-env.js';
@@ -31,5 +31,15 @@ describe('a store the standalone server cannot open', () => {
       (caught: unknown) => caught as Error,
     );
     expect(error?.message).toMatch(/^PAYIN_STORE_URL \(sqlite:.*\): the store could not be opened: ./);
+  });
+
+  it('says which file a relative sqlite: path is, since the working directory of a service is rarely where one looks', async () => {
+    const storeUrl = `sqlite:${relative(process.cwd(), dir)}`; // a directory, given relative to the working directory
+    const config = readStandaloneConfig(offlineStandaloneEnv(storeUrl));
+    const error = await startStandalone(config, { log: () => {}, reconcileEveryMs: 0 }).then(
+      (server) => server.close().then(() => undefined),
+      (caught: unknown) => caught as Error,
+    );
+    expect(error?.message).toContain(`PAYIN_STORE_URL (${storeUrl}, the file ${dir}): the store could not be opened: `);
   });
 });

@@ -162,7 +162,7 @@ export class UpstreamClient {
     if (!success) {
       throw new UpstreamError(
         isRefusal(json) && status < 500 ? 'refused' : 'http',
-        `the service answered ${path} with HTTP ${status}${status === 401 || status === 403 ? CREDENTIALS_REFUSED : ''}`,
+        `the service answered ${path} with HTTP ${status}${hint(path, status, provider.baseUrl)}`,
         status,
       );
     }
@@ -176,8 +176,31 @@ export class UpstreamClient {
 const CREDENTIALS_REFUSED =
   ": it refused the merchant's credentials; check PAYIN_MERCHANT_ID, PAYIN_TOKEN and PAYIN_SECRET (or the provider option)";
 
+/**
+ * What a failed status says about the configuration, when it says anything: refused credentials, or a create
+ * endpoint that is not there (404 or 405; a status lookup's 404 is an unknown payment). The latter is a base URL
+ * that is not the service's, most often one that ends in /api/v2 already.
+ */
+function hint(path: string, status: number, baseUrl: string): string {
+  if (status === 401 || status === 403) return CREDENTIALS_REFUSED;
+  if (path === '/api/v2/payments' && (status === 404 || status === 405)) {
+    return `: there is no such endpoint at ${shownBase(baseUrl)}: check PAYIN_BASE_URL (or provider.baseUrl), the service's address without /api/v2, which the proxy adds`;
+  }
+  return '';
+}
+
 /** The error's own words, for a log line: never a request body or a header, which may carry secrets. */
 function causeText(error: unknown): string {
   const cause = error instanceof Error && error.cause instanceof Error ? ` (${error.cause.message})` : '';
   return error instanceof Error ? `${error.name}: ${error.message}${cause}` : String(error);
+}
+
+/** The base URL as a log line may show it: without a user name or password, should one be in it. */
+function shownBase(baseUrl: string): string {
+  try {
+    const url = new URL(baseUrl);
+    return `${url.origin}${url.pathname === '/' ? '' : url.pathname}`;
+  } catch {
+    return 'PAYIN_BASE_URL';
+  }
 }
