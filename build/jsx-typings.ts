@@ -144,9 +144,10 @@ function reactTypings(elements: ManifestElement[]): string {
 }
 
 function preactTypings(elements: ManifestElement[]): string {
-  let out = `${HEADER}import type { JSX } from 'preact';\n${imports(elements)}\n${EVENT_OF}`;
+  // The top-level HTMLAttributes: Preact 11 has it only there, Preact 10 (10.29) there and under JSX.
+  let out = `${HEADER}import type { HTMLAttributes } from 'preact';\n${imports(elements)}\n${EVENT_OF}`;
   for (const e of elements) {
-    out += `\nexport type ${propsName(e, 'Preact')} = JSX.HTMLAttributes<${e.name}> &\n  ${jsxProps(e, (n) => `on${n}`)};\n`;
+    out += `\nexport type ${propsName(e, 'Preact')} = HTMLAttributes<${e.name}> &\n  ${jsxProps(e, (n) => `on${n}`)};\n`;
   }
   out += "\ndeclare module 'preact' {\n  namespace JSX {\n    interface IntrinsicElements {\n";
   for (const e of elements) out += `      '${e.tagName}': ${propsName(e, 'Preact')};\n`;
