@@ -56,8 +56,10 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
   }
   const webhookUrl = need('PAYIN_WEBHOOK_URL', "your backend's endpoint for payment updates");
   const webhookSecret = need('PAYIN_WEBHOOK_SECRET', 'a whsec_... secret shared with your backend');
-  if (webhookSecret && !/^whsec_[A-Za-z0-9+/=]{16,}$/.test(webhookSecret)) {
-    problems.push('PAYIN_WEBHOOK_SECRET must look like whsec_<base64 of at least 12 random bytes>');
+  if (webhookSecret && !isWebhookSecret(webhookSecret)) {
+    problems.push(
+      'PAYIN_WEBHOOK_SECRET must look like whsec_<padded base64 of at least 12 random bytes> (a random one: echo whsec_$(openssl rand -base64 24))',
+    );
   }
   const resolveUrl = value('PAYIN_RESOLVE_URL');
   const tokenSecret = value('PAYIN_ORDER_TOKEN_SECRET');
@@ -118,4 +120,17 @@ function isHttpUrl(text: string): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * `whsec_` and padded base64 of 12 bytes or more. Unpadded or misplaced padding is refused: Node's decoder reads
+ * something from it (stopping at a stray `=`), Python's refuses it, so the proxy and the shop's helper would sign
+ * with different keys and every webhook would be turned away.
+ */
+function isWebhookSecret(secret: string): boolean {
+  const match = /^whsec_((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)$/.exec(secret);
+  if (!match) return false;
+  const base64 = match[1]!;
+  const bytes = (base64.length / 4) * 3 - (base64.match(/=/g)?.length ?? 0);
+  return bytes >= 12;
 }
