@@ -2,10 +2,10 @@
  * The Preact typings as a new shop gets them: `npm install preact` gives Preact 11, which keeps `HTMLAttributes`
  * at the top of the module and no longer under `JSX`. A scratch project whose node_modules holds Preact 11 (the
  * devDependency `preact-11`) and this package compiles test/typings/jsx-usage.tsx, expected errors included,
- * the way framework-typings.test.ts does against Preact 10.
+ * the way framework-typings.test.ts does against Preact 10, and the Preact example of docs/element.md.
  */
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +28,10 @@ describe('the Preact typings on Preact 11', () => {
     symlinkSync(join(REPO, 'node_modules/preact-11'), join(modules, 'preact'), 'dir');
     for (const entry of ['package.json', 'dist']) symlinkSync(join(REPO, entry), join(modules, 'payin-checkout', entry));
     for (const file of ['preact.ts', 'jsx-usage.tsx']) copyFileSync(join(REPO, 'test/typings', file), join(project, file));
+    const page = readFileSync(join(REPO, 'docs/element.md'), 'utf8');
+    const example = /### Preact\n[\s\S]*?```tsx\n([\s\S]*?)```/.exec(page)?.[1];
+    expect(example).toContain("from 'payin-checkout/preact'");
+    writeFileSync(join(project, 'docs-example.tsx'), example!);
     const compilerOptions = {
       target: 'es2022',
       module: 'esnext',
@@ -41,7 +45,10 @@ describe('the Preact typings on Preact 11', () => {
       jsxImportSource: 'preact',
       preserveSymlinks: true, // as if installed: `preact` resolves from the project, not from this repository
     };
-    writeFileSync(join(project, 'tsconfig.json'), JSON.stringify({ compilerOptions, include: ['preact.ts', 'jsx-usage.tsx'] }));
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions, include: ['preact.ts', 'jsx-usage.tsx', 'docs-example.tsx'] }),
+    );
     const tsc = spawnSync(process.execPath, [join(REPO, 'node_modules/typescript/bin/tsc'), '-p', project], {
       encoding: 'utf8',
       timeout: 60_000,
