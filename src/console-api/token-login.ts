@@ -19,8 +19,12 @@ export interface TokenAuthOptions {
   now?: () => number;
 }
 
-export function consoleTokenAuth(token: string, options: TokenAuthOptions = {}): ConsoleOptions {
-  if (typeof token !== 'string' || token.trim().length < MIN_TOKEN_LENGTH) {
+/** `token` may be unset (`process.env.PAYIN_CONSOLE_TOKEN` as it is): it is refused at start, saying so. */
+export function consoleTokenAuth(token: string | undefined, options: TokenAuthOptions = {}): ConsoleOptions {
+  if (typeof token !== 'string' || !token.trim()) {
+    throw new TypeError('consoleTokenAuth: no console token given (is the variable you pass it from set?).');
+  }
+  if (token.trim().length < MIN_TOKEN_LENGTH) {
     throw new TypeError(`consoleTokenAuth: the console token must be at least ${MIN_TOKEN_LENGTH} characters.`);
   }
   const secret = token.trim();

@@ -129,4 +129,10 @@ describe('the console token login', () => {
   it('refuses a short token at start', () => {
     expect(() => consoleTokenAuth('short')).toThrow(/at least 16/);
   });
+
+  it('takes an environment variable as docs/console.md passes it, and says when it is unset', () => {
+    delete process.env.PAYIN_CONSOLE_TOKEN_NEVER_SET;
+    expect(() => consoleTokenAuth(process.env.PAYIN_CONSOLE_TOKEN_NEVER_SET)).toThrow(/no console token given/);
+    expect(() => consoleTokenAuth('   ')).toThrow(/no console token given/);
+  });
 });
