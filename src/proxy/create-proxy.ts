@@ -86,6 +86,8 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
   const consoleHandler = ctx.options.console ? createConsoleHandler(ctx, ctx.options.console) : undefined;
   const consoleBase = `${basePath}/console`;
 
+  // Static, never the path that came: Express's app.use(basePath, ...) strips the base, the usual reason for it.
+  const notUnderBase = `not a ${basePath} route: the handler must get the whole path (a framework that mounts it under a path, as Express's app.use('${basePath}', ...) does, removes it; see docs/runtimes.md)`;
   // Not async: a route that answers at once (a final payment's status) is answered without a promise.
   const answer = (request: ProxyRequest, clientAddress: string | undefined): MaybePromise<Answer> => {
     rememberClientAddress(request, clientAddress);
@@ -103,7 +105,7 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
     let answer: MaybePromise<Answer>;
     try {
       if (!route) {
-        throw new ProxyError('not_found', underBase(pathname) ? 'no such route' : `not a ${basePath} route`);
+        throw new ProxyError('not_found', underBase(pathname) ? 'no such route' : notUnderBase);
       }
       if (request.method === 'OPTIONS' && route.browser) return preflightAnswer(request, allowedOrigins, route.methods);
       if (!route.methods.includes(request.method)) {
