@@ -14,7 +14,8 @@ export type Outcome = 'waiting' | 'checking' | 'paid' | 'underpaid' | 'supersede
 
 /**
  * `superseded` is a payment of an order that the shop re-priced while it was open: it is no longer offered to any
- * page, and if it is paid anyway the shop hears `superseded` (paid at the old price), never `paid`. It ends as
+ * page, and if it is paid anyway the shop hears `superseded` with `final` set (paid at the old price), never
+ * `paid`; its unpaid states are heard as `superseded` too, not final, and are nothing to refund. It ends as
  * `expired` or `failed` when the service says so. The shopper's page treats it as final; the proxy keeps following
  * it until the service's state is final, so that a payment made anyway is found and announced.
  */

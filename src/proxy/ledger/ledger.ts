@@ -14,7 +14,7 @@ import { parseTimestamp } from '../../shared/timestamps.js';
 import { Coalescer } from '../infrastructure/coalesce.js';
 import type { PaymentUpdateSource, ResolvedOptions } from '../options.js';
 import { isIncomplete } from '../http/payment-answer.js';
-import { mergeObservation, supersede, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
+import { mergeObservation, supersede, unconfirmedFinish, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
 import { mayFollow } from './transitions.js';
 import type { PaymentRecord } from '../infrastructure/store.js';
 import type { OrderBook } from './orders.js';
@@ -62,6 +62,7 @@ export class Ledger {
         throw new UpstreamError('malformed', `the service described payment ${observed.id} under another orderId than it was created for`);
       }
       if (!mayFollow(current.view, observed.state)) return current; // a late, repeated or reordered notice
+      if (unconfirmedFinish(observed)) return current; // not paid yet, whatever the state says
       const view = mergeObservation(current.view, observed, undefined, payUrl, current.priced.amount);
       if (view === current.view) return current;
       const next = this.#next(current, view);
@@ -143,7 +144,7 @@ export class Ledger {
     const { clock } = this.options;
     const { orderId, method, currency } = observed;
     const asked = observed.init_amount ?? observed.amount;
-    if (!orderId || !method || !asked || !currency) return undefined;
+    if (!orderId || !method || !asked || !currency || unconfirmedFinish(observed)) return undefined;
     const view = mergeObservation(undefined, observed, { orderId, method, amount: asked, currency });
     const record = this.#withFollow({
       view,

@@ -48,6 +48,7 @@ export class Outbox {
     const entry = await store.claimAnnouncement(paymentId, state, timeouts.hookLeaseMs);
     if (!entry) return false;
     const stopRenewing = this.#keepHeld(paymentId, state);
+    let heard = false;
     try {
       const record = await store.getPayment(paymentId);
       if (!record || record.view.state !== state) {
@@ -67,6 +68,7 @@ export class Outbox {
       }
       // A copy of its own: the stored record may be shared and frozen (memory-store.ts).
       await onPaymentUpdate(structuredClone(toPaymentView(record.view, clock.now())), info);
+      heard = true;
       await store.commitAnnouncement(paymentId, state);
       await appendHistory(this.options, paymentId, { at: clock.now(), kind: 'announcement', state, ok: true });
       return true;
@@ -74,7 +76,11 @@ export class Outbox {
       await appendHistory(this.options, paymentId, { at: clock.now(), kind: 'announcement', state, ok: false, error: describe(error) });
       const attempts = entry.attempts + 1;
       const delay = retryDelay(attempts, this.options.random);
-      logger.error('onPaymentUpdate failed; it will be called again', {
+      // The shop's hook is not at fault when it succeeded and the store then failed: the log says which it was.
+      const what = heard
+        ? 'onPaymentUpdate succeeded but its success could not be recorded (the store failed); it will be called again'
+        : 'onPaymentUpdate failed; it will be called again';
+      logger.error(what, {
         paymentId,
         state,
         attempt: attempts,

@@ -112,6 +112,15 @@ export function mergeObservation(
   return previous && sameView(previous, view) ? previous : view;
 }
 
+/**
+ * True for a `finished` answer whose `status` flag is false: the service's paid is `finished` with `status: true`,
+ * so this one has not said paid. It is not merged (a later answer with the flag set is), so that it can neither
+ * ship goods nor make a paid payment final as something else. An answer that leaves the flag out is believed.
+ */
+export function unconfirmedFinish(observed: ObservedPayment): boolean {
+  return outcomeOf(observed.state) === 'paid' && observed.status === false;
+}
+
 /** The view of an open payment whose order the shop re-priced; undefined when there is nothing to change. */
 export function supersede(view: StoredView): StoredView | undefined {
   if (view.final || view.outcome === 'superseded') return undefined;

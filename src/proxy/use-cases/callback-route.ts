@@ -13,7 +13,7 @@ import { BodyConsumedError, BodyTooLargeError, parseJsonBytes, readBody } from '
 import type { Answer, ProxyRequest } from '../http/exchange.js';
 import type { ProxyContext } from '../context.js';
 import { jsonAnswer, ProxyError } from '../http/errors.js';
-import type { ObservedPayment } from '../ledger/payment-view-mapper.js';
+import { type ObservedPayment, unconfirmedFinish } from '../ledger/payment-view-mapper.js';
 import { UpstreamError } from '../infrastructure/upstream-client.js';
 
 export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): Promise<Answer> {
@@ -47,7 +47,7 @@ export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): 
   if (outcomeOf(notice.state) === 'paid' && !stored.view.final) {
     // Paid ships goods: believe the service's status answer, not the notice alone.
     observed = await ledger.fetchFresh(notice.id);
-    if (outcomeOf(observed.state) !== 'paid') {
+    if (outcomeOf(observed.state) !== 'paid' || unconfirmedFinish(observed)) {
       // The status answer may lag the service's own callback: ask again soon, and the sweep goes on after that.
       logger.warn('a callback said paid but the status answer disagrees; storing the status answer and asking again soon', {
         paymentId: notice.id,

@@ -6,6 +6,7 @@
  * is looked up at the service before anything else; a create is never repeated blindly. What it answers is
  * recorded by the ledger (order-payments.ts), which also marks the order uncertain when no answer came.
  */
+import { normalizeAmount } from '../../shared/money.js';
 import { isFinalState } from '../../shared/outcome.js';
 import { createPaymentRequestSchema, describeIssues, type CreateAnswer } from '../../shared/provider-messages.js';
 import { describe } from '../http/errors.js';
@@ -72,7 +73,11 @@ async function createUpstreamPayment(
   return answer;
 }
 
-/** A payment of this order, for this method, that this proxy does not know yet and that is still open. */
+/**
+ * A payment of this order, for this method and at this price, that this proxy does not know yet and that is
+ * still open. One at another price was made before the shop re-priced the order: handed out, it would ask the
+ * shopper for the old sum (and paying it would leave the order underpaid, or overpaid), so a new one is made.
+ */
 async function lookUpByOrder(
   options: ResolvedOptions,
   upstream: UpstreamClient,
@@ -94,9 +99,17 @@ async function lookUpByOrder(
       !known.has(p.id) &&
       (p.orderId === undefined || p.orderId === order.orderId) &&
       (p.method === undefined || p.method === order.method) &&
+      samePrice(p, order) &&
       !isFinalState(p.state),
   );
   return newestPayment(candidates);
+}
+
+/** False when the answer names an amount or currency other than the order's price; an answer without them may be it. */
+function samePrice(p: ProviderPayment, order: CreateContext): boolean {
+  const asked = p.init_amount ?? p.amount;
+  if (asked !== undefined && normalizeAmount(asked) !== order.amount) return false;
+  return p.currency === undefined || p.currency === order.currency;
 }
 
 function isIncompleteAnswer(p: ObservedPayment): boolean {

@@ -1,0 +1,51 @@
+/**
+ * The onPaymentUpdate hooks the README and docs/proxy.md show, run as written against what the proxy really
+ * announces: shops copy them. A payment superseded by a re-price is announced with outcome `superseded` in each of
+ * its later states, the unpaid ones too (the payer pressed "I paid", then did not pay): a hook that refunds on that
+ * outcome alone refunds money that never came.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import type { PaymentUpdateInfo } from '../../src/proxy/options.js';
+import type { PaymentView } from '../../src/shared/payment-view.js';
+import { setup } from '../proxy/harness.js';
+
+type Hook = (payment: PaymentView, info: PaymentUpdateInfo) => Promise<void>;
+
+/** The example's onPaymentUpdate as a function over a stub `db` that records what the hook did. */
+function documentedHook(path: string, did: string[]): Hook {
+  const text = readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+  const start = text.indexOf('async onPaymentUpdate(payment, {');
+  const open = text.indexOf('{\n', text.indexOf(')', start));
+  const end = text.indexOf('\n  },', open);
+  expect(start >= 0 && open > start && end > open, `the onPaymentUpdate example of ${path}`).toBe(true);
+  const body = text.slice(open + 2, end);
+  const db = {
+    orders: { markPaid: async (_orderId: string, detail: unknown) => void did.push(`ship ${JSON.stringify(detail)}`) },
+    refunds: { open: async (id: string) => void did.push(`refund ${id}`) },
+  };
+  const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
+  const run = new AsyncFunction('db', 'payment', 'info', `const { source, secondPaymentOf } = info;\n${body}`);
+  return (payment, info) => run(db, payment, info);
+}
+
+describe.each(['README.md', 'docs/proxy.md'])('the onPaymentUpdate example of %s', (path) => {
+  it('opens no refund for a superseded payment that was never paid, and one for a superseded payment paid', async () => {
+    const did: string[] = [];
+    const hook = documentedHook(path, did);
+    let price = '250.00';
+    const t = setup({ resolveOrder: () => ({ amount: price, currency: 'INR' }), onPaymentUpdate: hook });
+    const unpaid = (await t.create('A-1')).body.payment.id;
+    price = '300.00';
+    const paidAnyway = (await t.create('A-1')).body.payment.id; // supersedes `unpaid`
+    price = '350.00';
+    await t.create('A-1'); // supersedes `paidAnyway`
+    for (const state of ['in_check', 'canceled']) {
+      t.service.set(unpaid, { state });
+      expect((await t.callback(t.service.payments.get(unpaid))).status).toBe(200);
+    }
+    t.service.set(paidAnyway, { state: 'finished', status: true });
+    await t.callback(t.service.payments.get(paidAnyway));
+    expect(did).toEqual([`refund ${paidAnyway}`]);
+  });
+});
