@@ -4,28 +4,8 @@
  * a time from deeper down after the store is open. The help for a missing PAYIN_CALLBACK_URL names the real path.
  */
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readStandaloneConfig } from '../../src/standalone/index.js';
-
-const GOOD = {
-  PAYIN_BASE_URL: 'https://pay.example',
-  PAYIN_MERCHANT_ID: 'm-1',
-  PAYIN_TOKEN: 'token',
-  PAYIN_SECRET: 'a-signing-secret',
-  PAYIN_CALLBACK_URL: 'https://shop.example/payin/callback',
-  PAYIN_WEBHOOK_URL: 'https://shop.example/payin-webhook',
-  PAYIN_WEBHOOK_SECRET: `whsec_${Buffer.from('sixteen bytes or more').toString('base64')}`,
-  PAYIN_RESOLVE_URL: 'https://shop.example/payin-price',
-};
-
-function problemsOf(env: Record<string, string>): string {
-  try {
-    readStandaloneConfig(env);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  return '';
-}
+import { readStandaloneConfig } from '../../src/standalone/index.js';
+import { configProblems as problemsOf, GOOD_ENV as GOOD } from './support/config-problems.js';
 
 describe('the standalone configuration', () => {
   it('takes a good one', () => {

@@ -8,27 +8,10 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, readStandaloneConfig } from '../../src/standalone/index.js';
+import { configProblems, GOOD_ENV } from './support/config-problems.js';
 
-const ENV = {
-  PAYIN_BASE_URL: 'https://pay.example',
-  PAYIN_MERCHANT_ID: 'm-1',
-  PAYIN_TOKEN: 'token',
-  PAYIN_SECRET: 'a-signing-secret',
-  PAYIN_CALLBACK_URL: 'https://shop.example/payin/callback',
-  PAYIN_WEBHOOK_URL: 'https://shop.example/payin-webhook',
-  PAYIN_RESOLVE_URL: 'https://shop.example/payin-price',
-};
-
-function problemsWith(secret: string): string {
-  try {
-    readStandaloneConfig({ ...ENV, PAYIN_WEBHOOK_SECRET: secret });
-  } catch (error) {
-    expect(error).toBeInstanceOf(ConfigError);
-    return (error as Error).message;
-  }
-  return '';
-}
+/** The problems the configuration names with `secret` as the webhook secret ('' when it takes it). */
+const problemsWith = (secret: string) => configProblems({ ...GOOD_ENV, PAYIN_WEBHOOK_SECRET: secret });
 
 describe('PAYIN_WEBHOOK_SECRET', () => {
   it('takes what `openssl rand -base64 24` makes, and padded base64 of other lengths', () => {
