@@ -5,6 +5,7 @@
  * function (docs/standalone.md shows it in PHP, Python and Ruby). Every call has a time limit; a non-2xx answer is an error.
  */
 import { Webhook } from 'standardwebhooks';
+import { shownUrl } from '../shared/shown-url.js';
 
 export class ShopCallError extends Error {
   constructor(
@@ -49,12 +50,6 @@ export function createSignedPoster(secret: string, options: { timeoutMs: number;
       }
     },
   };
-}
-
-/** A shop endpoint as a log line shows it: its origin and path, never a key in its query or a password. */
-export function shownUrl(url: string): string {
-  const { origin, pathname } = new URL(url);
-  return `${origin}${pathname}`;
 }
 
 /** For a log line about a redirect answer: where it points, so that the operator can set that address instead. */

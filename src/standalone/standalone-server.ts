@@ -19,7 +19,8 @@ import { EventStreams } from './event-streams.js';
 import { InFlight } from './in-flight.js';
 import { Metrics } from './metrics.js';
 import { resolveOrderVia, webhookDelivery } from './shop-backend.js';
-import { createSignedPoster, shownUrl } from './signed-post.js';
+import { createSignedPoster } from './signed-post.js';
+import { shownUrl } from '../shared/shown-url.js';
 import { callbackPathWarning, listenProblem, relativeSqliteFile, sqliteFileNote } from './startup-notes.js';
 import { clientIdFromHeader } from './client-ip-header.js';
 

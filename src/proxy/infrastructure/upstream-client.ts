@@ -14,6 +14,7 @@ import {
 } from '../../shared/provider-messages.js';
 import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { sleep } from '../../shared/clock.js';
+import { shownUrl } from '../../shared/shown-url.js';
 import { backoffDelay } from './backoff.js';
 import { BodyTooLargeError, nestedTooDeep } from '../../shared/body.js';
 import type { ResolvedOptions } from '../options.js';
@@ -195,11 +196,10 @@ function causeText(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}${cause}` : String(error);
 }
 
-/** The base URL as a log line may show it: without a user name or password, should one be in it. */
+/** The base URL (resolved without a trailing slash) as a log line may show it (shown-url.ts): a bare origin without its slash. */
 function shownBase(baseUrl: string): string {
   try {
-    const url = new URL(baseUrl);
-    return `${url.origin}${url.pathname === '/' ? '' : url.pathname}`;
+    return shownUrl(baseUrl).replace(/\/$/, '');
   } catch {
     return 'PAYIN_BASE_URL';
   }
