@@ -16,6 +16,8 @@ describe('the client an address stands for', () => {
     }
     expect(clientNetwork('2001:db8:1:3::1')).toBe('2001:db8:1:3::/64');
     expect(clientNetwork('::1')).toBe('0:0:0:0::/64');
+    // NAT64 writes the IPv4 it translates in the last 32 bits: still one /64.
+    expect(clientNetwork('64:ff9b::203.0.113.7')).toBe(clientNetwork('64:ff9b::198.51.100.1'));
   });
 
   it('is an IPv4 address itself, mapped into IPv6 or not, and leaves anything else as it is', () => {
