@@ -32,14 +32,20 @@ export async function operatorOf(request: ProxyRequest, options: ConsoleOptions)
   }
 }
 
-/** Refuses a request that a browser says came from another site. */
+/**
+ * Refuses a request that a browser says came from another site. A browser's Sec-Fetch-Site is the whole answer
+ * where it is sent: no page can set or change it, and it needs no Host, which the shop's web server may replace
+ * with its own (nginx's proxy_pass sends the upstream's `127.0.0.1:8787` unless told otherwise), so that comparing
+ * the Origin with it refused the operator's own page. Only a browser too old to send it is judged by its Origin
+ * against the Host.
+ */
 export function refuseCrossSite(request: ProxyRequest): void {
   const site = request.headers.get('sec-fetch-site');
-  if (site !== null && site !== 'same-origin' && site !== 'none') throw forbidden();
+  if (site !== null) {
+    if (site !== 'same-origin' && site !== 'none') throw forbidden();
+    return;
+  }
   const origin = request.headers.get('origin');
-  // "null" is what a browser sends from an opaque origin (a sandboxed frame, a no-referrer page): trusted only
-  // when the browser also says the request is same-origin.
-  if (origin === 'null' && site === 'same-origin') return;
   if (origin !== null && hostOf(origin) !== hostOfRequest(request)) throw forbidden();
 }
 
