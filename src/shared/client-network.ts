@@ -8,13 +8,22 @@
 
 const HEXTET = /^[0-9a-f]{1,4}$/i;
 
+/**
+ * An address written with its port, as some web servers write X-Forwarded-For (Azure Application Gateway:
+ * `203.0.113.7:51234`, `[2001:db8::1]:51234`): the port is the client's connection, a new one each time, and
+ * counted with it every connection was a fresh client.
+ */
+const WITH_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$|^\[([^\]]*)\]:\d{1,5}$/;
+
 /** The /64 of an IPv6 address as `2001:db8:1:2::/64`, the IPv4 of a mapped one, anything else as it is. */
 export function clientNetwork(address: string): string {
-  const bare = address.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, ''); // [brackets] and a %zone aside
+  const withPort = WITH_PORT.exec(address);
+  const host = withPort ? (withPort[1] ?? withPort[2]!) : address;
+  const bare = host.replace(/^\[(.*)\]$/, '$1').replace(/%.*$/, ''); // [brackets] and a %zone aside
   const mapped = /^::ffff:(\d{1,3}(?:\.\d{1,3}){3})$/i.exec(bare);
   if (mapped) return mapped[1]!;
   const groups = hextets(bare);
-  if (!groups) return address;
+  if (!groups) return withPort ? host : address;
   return `${groups
     .slice(0, 4)
     .map((g) => Number.parseInt(g, 16).toString(16))
