@@ -11,6 +11,7 @@ import { asFetchRequest, type ProxyRequest } from '../proxy/http/exchange.js';
 import { forbidden, unauthorized } from './console-answers.js';
 import type { ConsoleOptions } from './console-options.js';
 import { cookieOf } from './token-login.js';
+import { fromAnotherSite } from '../shared/other-site.js';
 
 export const CSRF_COOKIE = 'payin_console_csrf';
 export const CSRF_HEADER = 'x-payin-csrf';
@@ -32,15 +33,9 @@ export async function operatorOf(request: ProxyRequest, options: ConsoleOptions)
   }
 }
 
-/** Refuses a request that a browser says came from another site. */
+/** Refuses a request that a browser says came from another site (shared/other-site.ts). */
 export function refuseCrossSite(request: ProxyRequest): void {
-  const site = request.headers.get('sec-fetch-site');
-  if (site !== null && site !== 'same-origin' && site !== 'none') throw forbidden();
-  const origin = request.headers.get('origin');
-  // "null" is what a browser sends from an opaque origin (a sandboxed frame, a no-referrer page): trusted only
-  // when the browser also says the request is same-origin.
-  if (origin === 'null' && site === 'same-origin') return;
-  if (origin !== null && hostOf(origin) !== hostOfRequest(request)) throw forbidden();
+  if (fromAnotherSite(request)) throw forbidden();
 }
 
 /** An action: same origin, and the CSRF header equal to the cookie. */
@@ -76,20 +71,4 @@ function browserUsesHttps(request: ProxyRequest): boolean {
   const said = [request.url, request.headers.get('origin'), request.headers.get('referer')];
   const forwarded = request.headers.get('x-forwarded-proto')?.split(',')[0]?.trim().toLowerCase();
   return forwarded === 'https' || said.some((url) => url?.toLowerCase().startsWith('https://'));
-}
-
-/**
- * The host the request was sent to (the Host header wins over the URL's). Hosts, not origins, are compared: behind
- * a proxy that ends TLS the request arrives as http while the page's Origin says https.
- */
-function hostOfRequest(request: ProxyRequest): string {
-  return (request.headers.get('host') ?? new URL(request.url).host).toLowerCase();
-}
-
-function hostOf(origin: string): string | undefined {
-  try {
-    return new URL(origin).host.toLowerCase();
-  } catch {
-    return undefined;
-  }
 }

@@ -1,10 +1,13 @@
 /**
  * The sandbox's own routes under /sandbox, which play the payer and the operator and switch faults on: they are
  * what the console and the hosted payment page call, and what a shop's tests may call over HTTP. They need no
- * credentials (the sandbox listens on loopback by default and holds no real money) and carry no Signature.
- * Refusals have the same `{status: false, code, message}` shape as the service's routes.
+ * credentials (the sandbox listens on loopback by default and holds no real money) and carry no Signature. What
+ * a page of another site sends from the developer's browser is refused all the same (403): loopback is no wall for
+ * a browser, and a POST without a body needs no preflight, so any page open beside the demo could pay, cancel or
+ * fail its payments. Refusals have the same `{status: false, code, message}` shape as the service's routes.
  */
 import { readBody } from '../shared/body.js';
+import { fromAnotherSite } from '../shared/other-site.js';
 import { jsonAnswer, CONTROL_SCOPE } from './answers.js';
 import { MAX_BODY_BYTES, SandboxError } from './errors.js';
 import { parseFaults, type Faults } from './faults.js';
@@ -50,6 +53,9 @@ export function createControlRoutes(deps: ControlDeps) {
   const ok = (body: unknown) => jsonAnswer(200, body, CONTROL_SCOPE());
 
   return async function control(request: Request, path: string): Promise<Response> {
+    if (request.method !== 'GET' && request.method !== 'HEAD' && fromAnotherSite(request)) {
+      throw new SandboxError(403, "refused: a page of another site may not act on the sandbox's payments or faults");
+    }
     if (path === '/sandbox/payments') {
       allow(request, 'GET');
       return ok(deps.payments());

@@ -10,7 +10,7 @@ import { Readable } from 'node:stream';
 import { BODY_CONSUMED, BYTES_IN_HAND } from '../shared/body.js';
 import { AS_FETCH_REQUEST, type PlainRequest } from './plain-exchange.js';
 import { fetchHeaders, rawHeader } from '../shared/raw-headers.js';
-import { parseRequestTarget, type RequestTarget } from './request-target.js';
+import { hasDotSegment, parseRequestTarget, type RequestTarget } from './request-target.js';
 
 export class NodeRequest implements PlainRequest {
   readonly method: string;
@@ -123,8 +123,13 @@ export function bodyReadBefore(req: IncomingMessage): boolean {
   return req.readableEnded || (req as IncomingMessage & { body?: unknown }).body !== undefined;
 }
 
-/** The request's absolute URL and its path, from its target and Host; throws on one that cannot be parsed. */
+/**
+ * The request's absolute URL and its path, from its target and Host; throws on one that cannot be parsed, and on
+ * one with a dot segment, which could climb out of the path a web server in front forwarded (hasDotSegment).
+ */
 export function requestTarget(req: IncomingMessage): RequestTarget {
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
-  return parseRequestTarget(req.url ?? '/', protocol, rawHeader(req.rawHeaders, 'host') ?? 'localhost');
+  const target = req.url ?? '/';
+  if (hasDotSegment(target)) throw new TypeError('a request target with a dot segment');
+  return parseRequestTarget(target, protocol, rawHeader(req.rawHeaders, 'host') ?? 'localhost');
 }

@@ -46,3 +46,18 @@ export function parseRequestTarget(target: string, protocol: 'http' | 'https', h
   const url = new URL(target, `${protocol}://${host}`);
   return { url: url.href, pathname: url.pathname };
 }
+
+/** A `.` or `..` segment, written plainly or with `%2e`: what the URL parser resolves away. */
+const DOT = /^(?:\.|%2e){1,2}$/i;
+
+/**
+ * True when the target's path has a dot segment (between slashes or the backslashes the parser reads as them).
+ * Browsers and fetch resolve them before sending, so only other clients send one, and a web server in front that
+ * routes by the path as it came (HAProxy's path_beg, Envoy without path normalisation) would hand
+ * `/payin/%2e%2e/metrics` to this server as a request under `/payin/`, which the parser resolves to `/metrics`.
+ */
+export function hasDotSegment(target: string): boolean {
+  const end = target.search(/[?#]/);
+  const path = end === -1 ? target : target.slice(0, end);
+  return path.split(/[/\\]/).some((segment) => DOT.test(segment));
+}

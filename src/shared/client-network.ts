@@ -8,11 +8,20 @@
  */
 import ipaddr from 'ipaddr.js';
 
+/**
+ * An address written with its port, as some web servers write X-Forwarded-For (Azure Application Gateway:
+ * `203.0.113.7:51234`, `[2001:db8::1]:51234`): the port is the client's connection, a new one each time, and
+ * counted with it every connection was a fresh client.
+ */
+const WITH_PORT = /^(\d{1,3}(?:\.\d{1,3}){3}):\d{1,5}$|^\[([^\]]*)\]:\d{1,5}$/;
+
 /** The /64 of an IPv6 address as `2001:db8:1:2::/64`, the IPv4 of a mapped one, anything else as it is. */
 export function clientNetwork(address: string): string {
-  const bare = address.replace(/^\[(.*)\]$/, '$1'); // an address as a URL writes it
-  if (!ipaddr.isValid(bare)) return address;
-  const parsed = ipaddr.process(bare); // an IPv4-mapped IPv6 address is the IPv4 client it is
+  const withPort = WITH_PORT.exec(address);
+  // Without a port, an IPv6 address may still come in the [brackets] of a URL.
+  const host = withPort ? (withPort[1] ?? withPort[2]!) : address.replace(/^\[(.*)\]$/, '$1');
+  if (!ipaddr.isValid(host)) return withPort ? host : address;
+  const parsed = ipaddr.process(host); // an IPv4-mapped IPv6 address is the IPv4 client it is
   if (parsed.kind() === 'ipv4') return parsed.toString();
   const [a, b, c, d] = (parsed as ipaddr.IPv6).parts.map((part) => part.toString(16));
   return `${a}:${b}:${c}:${d}::/64`;

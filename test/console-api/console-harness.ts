@@ -20,10 +20,11 @@ export function consoleSetup(overrides: Partial<PayinProxyOptions> = {}) {
   let csrf = '';
   let csrfCookie = '';
 
-  const request = (path: string, init: RequestInit & { as?: 'operator' | 'stranger'; site?: string } = {}) => {
+  /** `site: null` is a browser too old to send Sec-Fetch-Site. */
+  const request = (path: string, init: RequestInit & { as?: 'operator' | 'stranger'; site?: string | null } = {}) => {
     const headers = new Headers(init.headers);
     if ((init.as ?? 'operator') === 'operator') headers.set(OPERATOR_HEADER, 'ana');
-    headers.set('sec-fetch-site', init.site ?? 'same-origin');
+    if (init.site !== null) headers.set('sec-fetch-site', init.site ?? 'same-origin');
     if (csrfCookie) headers.set('cookie', csrfCookie);
     return world.proxy(new Request(`${ORIGIN}/payin/console${path}`, { ...init, headers }));
   };
@@ -42,10 +43,11 @@ export function consoleSetup(overrides: Partial<PayinProxyOptions> = {}) {
     return { answer, body: (await answer.json()) as T };
   };
 
-  const post = async <T = Record<string, unknown>>(path: string, body = '', headers: Record<string, string> = {}) => {
+  const post = async <T = Record<string, unknown>>(path: string, body = '', headers: Record<string, string> = {}, site?: string | null) => {
     const answer = await request(path, {
       method: 'POST',
       body,
+      ...(site === undefined ? {} : { site }),
       headers: { 'x-payin-csrf': csrf, origin: ORIGIN, 'content-type': 'application/x-www-form-urlencoded', ...headers },
     });
     const text = await answer.text();

@@ -26,6 +26,15 @@ describe('the client an address stands for', () => {
     for (const other of ['unknown', 'user:42', '1::2::3', '2001:db8:1:2:3:4:5:6:7', 'g::1']) expect(clientNetwork(other)).toBe(other);
   });
 
+  it('leaves out a port written after the address: each connection comes from another one', () => {
+    expect(clientNetwork('203.0.113.7:51234')).toBe('203.0.113.7');
+    expect(clientNetwork('[2001:db8:1:2::9]:51234')).toBe('2001:db8:1:2::/64');
+    expect(clientNetwork('[::ffff:203.0.113.7]:443')).toBe('203.0.113.7');
+    // Without brackets the last group is part of the IPv6 address, never a port.
+    expect(clientNetwork('2001:db8:1:2::443')).toBe('2001:db8:1:2::/64');
+    expect(clientNetwork('2001:db8::443')).toBe('2001:db8:0:0::/64');
+  });
+
   it("is what the standalone server's PAYIN_CLIENT_IP_HEADER counts by", () => {
     const clientId = clientIdFromHeader('X-Real-IP');
     const from = (address: string) => clientId(new Request('http://127.0.0.1/payin/payments', { headers: { 'x-real-ip': address } }));

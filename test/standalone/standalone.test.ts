@@ -258,6 +258,35 @@ describe('the standalone proxy server', () => {
     ).toThrow(/PAYIN_CLIENT_IP_HEADER must be a header name/);
   });
 
+  it('counts a shopper as one client when the web server writes the address with its port (Azure Application Gateway does)', async () => {
+    const server = await startStandalone(
+      readStandaloneConfig(
+        env({
+          PAYIN_CALLBACK_URL: 'http://127.0.0.1:1/payin/callback',
+          PAYIN_RESOLVE_URL: `${backend.url}/price`,
+          PAYIN_STORE_URL: 'memory:',
+          PAYIN_CLIENT_IP_HEADER: 'X-Forwarded-For',
+          PORT: '0',
+        }),
+      ),
+      { log: () => {}, reconcileEveryMs: 0, limits: { createsPerMinute: 2 } },
+    );
+    running.push(server);
+    // Each new connection of the shopper's comes from another port.
+    const create = (forwardedFor: string, n: number) =>
+      fetch(`${server.url}/payin/payments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
+        body: JSON.stringify({ orderId: `PORTS-${n}`, method: 'upi' }),
+      }).then((answer) => answer.status);
+    const statuses: number[] = [];
+    for (const port of [40001, 40002, 40003]) statuses.push(await create(`203.0.113.5:${port}`, port));
+    expect(statuses).toEqual([404, 404, 429]);
+    const v6: number[] = [];
+    for (const [n, port] of [40001, 40002, 40003].entries()) v6.push(await create(`[2001:db8:5:6::${n + 1}]:${port}`, port + 10));
+    expect(v6).toEqual([404, 404, 429]);
+  });
+
   it('names the shop endpoints in its startup log without a key in their query', async () => {
     const log: string[] = [];
     await start(
