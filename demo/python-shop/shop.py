@@ -2,13 +2,18 @@
 
 It prices each order with a signed order token that its checkout page renders on the element, and it learns
 that an order is paid from the proxy's webhooks, verified with the same functions docs/standalone.md shows
-(examples/standalone/payin.py). Run it next to `npx payin-checkout proxy`:
+(examples/standalone/payin.py). An order's total grows with its items, and a token is a price quote that any page
+holding it can pay until it expires: so the shop ships only a payment of the order's total as it is now, and a
+payment of an older, smaller total (a page kept open while the cart grew in another tab) is left for someone to
+look at.
+Run it next to `npx payin-checkout proxy`:
 
     PAYIN_PROXY_URL=http://127.0.0.1:8787 PAYIN_ORDER_TOKEN_SECRET=... PAYIN_WEBHOOK_SECRET=whsec_... \
     WIDGET_JS=dist/payin-checkout.iife.js PORT=8000 python3 demo/python-shop/shop.py
 """
 import html
 import json
+from decimal import Decimal
 import os
 import re
 import sys
@@ -22,9 +27,17 @@ PROXY = os.environ["PAYIN_PROXY_URL"].rstrip("/")
 TOKEN_SECRET = os.environ["PAYIN_ORDER_TOKEN_SECRET"]
 WEBHOOK_SECRET = os.environ["PAYIN_WEBHOOK_SECRET"]
 WIDGET_JS = Path(os.environ.get("WIDGET_JS", "dist/payin-checkout.iife.js"))
-PRICE = ("499.00", "INR")
+ITEM_PRICE, CURRENCY = Decimal("499.00"), "INR"
 
-orders = {}  # order id -> {"status": ..., "announcements": [...]}
+orders = {}  # order id -> {"status": ..., "items": n, "announcements": [...]}
+
+
+def order_of(order_id):
+    return orders.setdefault(order_id, {"status": "new", "items": 1, "announcements": []})
+
+
+def total_of(order):
+    return f"{ITEM_PRICE * order['items']:.2f}"
 
 
 class Shop(BaseHTTPRequestHandler):
@@ -39,12 +52,12 @@ class Shop(BaseHTTPRequestHandler):
             return self.send(200 if order else 404, json.dumps(order or {}).encode(), "application/json")
         if self.path.startswith("/checkout/"):
             order_id = self.path[len("/checkout/"):]
-            orders.setdefault(order_id, {"status": "new", "announcements": []})
-            token = sign_order_token(TOKEN_SECRET, order_id, *PRICE)
+            total = total_of(order_of(order_id))
+            token = sign_order_token(TOKEN_SECRET, order_id, total, CURRENCY)
             page = f"""<!doctype html><html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Python shop: {html.escape(order_id)}</title>
 <script src="/payin-checkout.iife.js" defer></script></head>
-<body><h1>Order {html.escape(order_id)}: {PRICE[0]} {PRICE[1]}</h1>
+<body><h1>Order {html.escape(order_id)}: {total} {CURRENCY}</h1>
 <payin-checkout endpoint="{PROXY}/payin" order-id="{html.escape(order_id)}" order-token="{token}" method="upi" autostart></payin-checkout>
 </body></html>"""
             return self.send(200, page.encode(), "text/html; charset=utf-8")
@@ -52,16 +65,23 @@ class Shop(BaseHTTPRequestHandler):
 
     def do_POST(self):
         body = self.rfile.read(int(self.headers.get("content-length", "0")))
+        item = re.fullmatch(r"/orders/([^/]+)/items", self.path)
+        if item:  # one more item in the cart: the order's total grows
+            order = order_of(item[1])
+            order["items"] += 1
+            return self.send(200, json.dumps(order).encode(), "application/json")
         if self.path != "/payin-webhook":
             return self.send(404, b"not found", "text/plain")
         headers = {name: self.headers.get(name, "") for name in ("webhook-id", "webhook-timestamp", "webhook-signature")}
         if not verify_webhook(WEBHOOK_SECRET, headers, body):
             return self.send(401, b"bad signature", "text/plain")
         payment = json.loads(body)["data"]
-        order = orders.setdefault(payment["orderId"], {"status": "new", "announcements": []})
-        order["announcements"].append({"id": headers["webhook-id"], "outcome": payment["outcome"]})
+        order = order_of(payment["orderId"])
+        order["announcements"].append({"id": headers["webhook-id"], "outcome": payment["outcome"], "amount": payment["amount"]})
         if payment["outcome"] == "paid" and not payment.get("secondPaymentOf") and order["status"] != "paid":
-            order["status"] = "paid"  # ship here, once
+            # Paid, but perhaps a quote of an older, smaller total: ship only an order that was paid in full.
+            whole = payment["currency"] == CURRENCY and Decimal(payment["amount"]) >= Decimal(total_of(order))
+            order["status"] = "paid" if whole else "paid-less-than-total"  # ship here, once; or look at it
         self.send(204, b"", "text/plain")
 
     def send(self, status, body, content_type):

@@ -2,7 +2,8 @@
  * A shop whose backend is Python (demo/python-shop, standard library only) takes a payment through the standalone
  * proxy server: its page renders the element with a signed order token, the shopper's Chromium shows the QR, the
  * payer pays in the sandbox, the element says paid, and the Python shop marks the order paid from a webhook it
- * verified itself, exactly once.
+ * verified itself, exactly once; and a shopper who kept the token of a smaller cart, and paid it after the cart grew,
+ * does not get the bigger order shipped.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -94,6 +95,30 @@ describe('a Python shop through the standalone proxy', () => {
     await sandbox.idle();
     expect(order.announcements.filter((a) => a.outcome === 'paid')).toHaveLength(1);
     await context.close();
+  }, 60_000);
+
+  it('does not ship an order paid by the token of its older, smaller total', async () => {
+    const tokenOf = async (orderId: string) =>
+      /order-token="([^"]+)"/.exec(await (await fetch(`${shopUrl}/checkout/${orderId}`)).text())![1]!;
+    const smaller = await tokenOf('PY-CART');
+    // The cart grows in another tab, whose checkout page is rendered with the new total.
+    expect((await fetch(`${shopUrl}/orders/PY-CART/items`, { method: 'POST' })).status).toBe(200);
+    expect(await tokenOf('PY-CART')).not.toBe(smaller);
+    // The kept page's token is still a good quote until it expires: the proxy makes a payment of the old total.
+    const created = await fetch(`${proxy.url}/payin/payments`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ orderId: 'PY-CART', method: 'upi', orderToken: smaller }),
+    });
+    expect(created.status).toBe(201);
+    const { payment } = (await created.json()) as { payment: { id: string; amount: string } };
+    expect(payment.amount).toBe('499.00');
+    await act(service.url, payment.id, 'pay');
+    const order = await waitFor('the Python shop to hear the payment', async () => {
+      const answer = (await (await fetch(`${shopUrl}/orders/PY-CART`)).json()) as { status: string; announcements: { outcome: string }[] };
+      return answer.announcements.some((a) => a.outcome === 'paid') ? answer : undefined;
+    });
+    expect(order.status).toBe('paid-less-than-total');
   }, 60_000);
 
   it('gives a shopper on a phone the UPI apps to pay with, not a QR to scan with that same phone', async () => {
