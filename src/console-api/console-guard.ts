@@ -32,15 +32,27 @@ export async function operatorOf(request: ProxyRequest, options: ConsoleOptions)
   }
 }
 
-/** Refuses a request that a browser says came from another site. */
+/**
+ * Refuses a request that a browser says came from another site. Sec-Fetch-Site, when the browser sends it (every
+ * current one does, and no page can set it), is the browser's own comparison of the page with the address it sent
+ * the request to, and is taken alone: the Host that arrives may be a web server's upstream instead (nginx's
+ * proxy_pass sends 127.0.0.1:8787 unless told `proxy_set_header Host $host`), and comparing the page's Origin with
+ * it refused the operator's own sign-in. Without it, the Origin's host must be the Host's.
+ */
 export function refuseCrossSite(request: ProxyRequest): void {
   const site = request.headers.get('sec-fetch-site');
-  if (site !== null && site !== 'same-origin' && site !== 'none') throw forbidden();
+  if (site !== null) {
+    if (site !== 'same-origin' && site !== 'none') throw forbidden();
+    return;
+  }
   const origin = request.headers.get('origin');
-  // "null" is what a browser sends from an opaque origin (a sandboxed frame, a no-referrer page): trusted only
-  // when the browser also says the request is same-origin.
-  if (origin === 'null' && site === 'same-origin') return;
-  if (origin !== null && hostOf(origin) !== hostOfRequest(request)) throw forbidden();
+  if (origin === null) return;
+  const host = hostOfRequest(request);
+  if (hostOf(origin) !== host) {
+    throw forbidden(
+      `refused: the page at ${origin} sent this request, which arrived addressed to ${host}. Behind a web server, pass the browser's Host header on (nginx: proxy_set_header Host $host;)`,
+    );
+  }
 }
 
 /** An action: same origin, and the CSRF header equal to the cookie. */

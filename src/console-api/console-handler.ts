@@ -108,7 +108,13 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
   };
 
   const login = async (request: ProxyRequest): Promise<Answer> => {
-    refuseCrossSite(request);
+    try {
+      refuseCrossSite(request);
+    } catch (error) {
+      // A plain form post: the operator stays on the form and reads why, rather than a page of JSON.
+      if (error instanceof ConsoleError) return html(error.status, loginPage(base, error.message));
+      throw error;
+    }
     const client = ctx.options.clientId(request) ?? 'unknown';
     const keys = [`console-login:${client}`, 'console-login:*'];
     const window = Math.floor(ctx.options.clock.now() / LOGIN_WINDOW_MS);

@@ -20,10 +20,11 @@ export function consoleSetup(overrides: Partial<PayinProxyOptions> = {}) {
   let csrf = '';
   let csrfCookie = '';
 
-  const request = (path: string, init: RequestInit & { as?: 'operator' | 'stranger'; site?: string } = {}) => {
+  /** `site: null` is a browser that sends no Sec-Fetch-Site (older ones). */
+  const request = (path: string, init: RequestInit & { as?: 'operator' | 'stranger'; site?: string | null } = {}) => {
     const headers = new Headers(init.headers);
     if ((init.as ?? 'operator') === 'operator') headers.set(OPERATOR_HEADER, 'ana');
-    headers.set('sec-fetch-site', init.site ?? 'same-origin');
+    if (init.site !== null) headers.set('sec-fetch-site', init.site ?? 'same-origin');
     if (csrfCookie) headers.set('cookie', csrfCookie);
     return world.proxy(new Request(`${ORIGIN}/payin/console${path}`, { ...init, headers }));
   };
