@@ -23,6 +23,7 @@ import { createSignedPoster } from './signed-post.js';
 import { shownUrl } from '../shared/shown-url.js';
 import { callbackPathWarning, listenProblem, relativeSqliteFile, sqliteFileNote } from './startup-notes.js';
 import { clientIdFromHeader } from './client-ip-header.js';
+import { notASetting, unknownPayinVariables } from './settings.js';
 
 export interface StandaloneServer {
   url: string;
@@ -143,6 +144,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   if (warning) log(`warning: ${warning}`);
   const callbackWarning = callbackPathWarning(config.env.PAYIN_CALLBACK_URL, proxy.basePath);
   if (callbackWarning) log(`warning: ${callbackWarning}`);
+  for (const name of unknownPayinVariables(config.env)) log(`warning: ${notASetting(name)}; it is ignored`);
   log(`  pricing: ${config.pricing.kind === 'url' ? shownUrl(config.pricing.url) : 'signed order tokens'}`);
   log(`  webhooks to ${shownUrl(config.webhookUrl)}`);
   log(
