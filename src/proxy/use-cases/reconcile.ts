@@ -41,11 +41,19 @@ export async function reconcile(
       if (ids.length === 0) break;
       after = ids[ids.length - 1];
       const due: string[] = [];
+      // Past their window: asked once more before they are let go. A payment paid while nothing swept (the proxy
+      // down for the night, the service or the store unreachable) and whose callbacks the service gave up on
+      // would otherwise be dropped unasked, and the shop would never hear "paid".
+      const closing = new Set<string>();
       for (const id of ids) {
         const record = await store.getPayment(id);
         if (!record) continue;
-        if (record.view.final || (record.followUntil ?? 0) <= clock.now()) await ledger.unfollow(record);
-        else due.push(id);
+        if (record.view.final) {
+          await ledger.unfollow(record);
+          continue;
+        }
+        if ((record.followUntil ?? 0) <= clock.now()) closing.add(id);
+        due.push(id);
       }
       for (let i = 0; i < due.length; i += BATCH) {
         const batch = due.slice(i, i + BATCH);
@@ -64,8 +72,14 @@ export async function reconcile(
             const after = await ledger.observe(answer, undefined, 'reconcile');
             if (after && after.version !== before) result.changed++;
           } catch (error) {
+            closing.delete(answer.id);
             logger.warn('a reconcile answer could not be recorded', { paymentId: answer.id, error: describe(error) });
           }
+        }
+        // The service has answered past the window and what it said is recorded: the payment is let go.
+        for (const id of batch.filter((id) => closing.has(id))) {
+          const record = await store.getPayment(id);
+          if (record) await ledger.unfollow(record);
         }
       }
     }
