@@ -26,17 +26,22 @@ const PAGE = 200;
 const BATCH = 50;
 const MAX_PAGES = 10_000;
 
+/**
+ * `stopping` is asked before each page and each batch: a proxy that closes ends its sweep after the batch it is
+ * recording, and leaves the due announcements to the next process.
+ */
 export async function reconcile(
   options: ResolvedOptions,
   ledger: Ledger,
   outbox: Outbox,
   upstream: UpstreamClient,
+  stopping: () => boolean = () => false,
 ): Promise<ReconcileResult> {
   const { store, clock, logger } = options;
   const result: ReconcileResult = { checked: 0, changed: 0, announced: 0 };
   await ledger.whileSweeping(async () => {
     let after: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
+    for (let page = 0; page < MAX_PAGES && !stopping(); page++) {
       const ids = await store.followedPayments(PAGE, after);
       if (ids.length === 0) break;
       after = ids[ids.length - 1];
@@ -55,7 +60,7 @@ export async function reconcile(
         if ((record.followUntil ?? 0) <= clock.now()) closing.add(id);
         due.push(id);
       }
-      for (let i = 0; i < due.length; i += BATCH) {
+      for (let i = 0; i < due.length && !stopping(); i += BATCH) {
         const batch = due.slice(i, i + BATCH);
         let answers: ProviderPayment[];
         try {
@@ -83,7 +88,7 @@ export async function reconcile(
         }
       }
     }
-    result.announced = await outbox.drain('reconcile');
+    if (!stopping()) result.announced = await outbox.drain('reconcile');
   });
   return result;
 }
