@@ -28,7 +28,7 @@ export class ConsoleError extends Error {
 }
 
 export const unauthorized = () => new ConsoleError(401, 'unauthorized', 'sign in to the console');
-export const forbidden = () => new ConsoleError(403, 'forbidden', 'refused: not a request of the console page');
+export const forbidden = (message = 'refused: not a request of the console page') => new ConsoleError(403, 'forbidden', message);
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
   return { status, headers: { ...COMMON, 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };

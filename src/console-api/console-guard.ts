@@ -33,9 +33,19 @@ export async function operatorOf(request: ProxyRequest, options: ConsoleOptions)
   }
 }
 
-/** Refuses a request that a browser says came from another site (shared/other-site.ts). */
+/**
+ * Refuses a request that a browser says came from another site (shared/other-site.ts). Refused for its Origin alone
+ * (a browser that sends no Sec-Fetch-Site), it is told what usually causes that for the console's own page: a web
+ * server in front that sends a Host of its own.
+ */
 export function refuseCrossSite(request: ProxyRequest): void {
-  if (fromAnotherSite(request)) throw forbidden();
+  if (!fromAnotherSite(request)) return;
+  const origin = request.headers.get('origin');
+  if (request.headers.get('sec-fetch-site') !== null || origin === null) throw forbidden();
+  const host = request.headers.get('host') ?? new URL(request.url).host;
+  throw forbidden(
+    `refused: the page at ${origin} sent this request, which arrived addressed to ${host}. Behind a web server, pass the browser's Host header on (nginx: proxy_set_header Host $host;)`,
+  );
 }
 
 /** An action: same origin, and the CSRF header equal to the cookie. */

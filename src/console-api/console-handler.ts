@@ -82,10 +82,16 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
       return json(200, await listPage(store, queryOf(url.searchParams), now));
     }
     if (path === '/export' && method === 'POST') {
+      // A long list comes in several answers, each with the cursor of the rest (x-payin-next), which the page
+      // follows into one file: one answer holds at most EXPORT_LIMIT rows, and a silent cut would pass for the list.
       const query = queryOf(new URLSearchParams((await readForm(request)) ?? ''));
-      const rows = await exportRows(store, query, now);
-      await audit(store, now, operator, 'export', `${rows.length} payments (${query.filter}${query.q ? `, ${query.q}` : ''})`);
-      return text(200, csvOf(rows), 'text/csv; charset=utf-8', { 'content-disposition': 'attachment; filename="payments.csv"' });
+      const { rows, next } = await exportRows(store, query, now);
+      const what = [query.filter, ...(query.q ? [query.q] : []), ...(query.cursor ? ['continued'] : [])].join(', ');
+      await audit(store, now, operator, 'export', `${rows.length} payments (${what})`);
+      return text(200, csvOf(rows), 'text/csv; charset=utf-8', {
+        'content-disposition': 'attachment; filename="payments.csv"',
+        ...(next ? { 'x-payin-next': next } : {}),
+      });
     }
     const one = /^\/payments\/([^/]+)(?:\/(recheck|redeliver))?$/.exec(path);
     if (!one) throw new ConsoleError(404, 'not_found', 'no such console route');
@@ -108,7 +114,13 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
   };
 
   const login = async (request: ProxyRequest): Promise<Answer> => {
-    refuseCrossSite(request);
+    try {
+      refuseCrossSite(request);
+    } catch (error) {
+      // A plain form post: the operator stays on the form and reads why, rather than a page of JSON.
+      if (error instanceof ConsoleError) return html(error.status, loginPage(base, error.message));
+      throw error;
+    }
     const client = ctx.options.clientId(request) ?? 'unknown';
     const keys = [`console-login:${client}`, 'console-login:*'];
     const window = Math.floor(ctx.options.clock.now() / LOGIN_WINDOW_MS);

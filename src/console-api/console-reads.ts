@@ -10,7 +10,7 @@ import { type ConsoleRow, rowOf } from './console-rows.js';
 
 type Store = ProxyStore & ConsoleStore;
 
-/** At most this many rows in one CSV export. */
+/** At most this many rows in one answer of a CSV export; a longer list comes in several, each from the last one's cursor. */
 export const EXPORT_LIMIT = 10_000;
 
 async function page(store: Store, query: ConsoleQuery, now: number): Promise<{ records: PaymentRecord[]; next?: string }> {
@@ -41,16 +41,17 @@ export async function listPage(store: Store, query: ConsoleQuery, now: number) {
   return { payments: records.map((r) => rowOf(r, now)), ...(next ? { next } : {}), counts };
 }
 
-export async function exportRows(store: Store, query: ConsoleQuery, now: number): Promise<ConsoleRow[]> {
+/** Up to EXPORT_LIMIT rows of the list from the query's cursor, and the cursor of the rest when there is more. */
+export async function exportRows(store: Store, query: ConsoleQuery, now: number): Promise<{ rows: ConsoleRow[]; next?: string }> {
   const rows: ConsoleRow[] = [];
-  let cursor: string | undefined;
-  for (let i = 0; i < EXPORT_LIMIT / 200 && rows.length < EXPORT_LIMIT; i++) {
+  let cursor = query.cursor;
+  for (let i = 0; i < EXPORT_LIMIT / 200; i++) {
     const { records, next } = await page(store, { ...query, limit: 200, ...(cursor ? { cursor } : {}) }, now);
     rows.push(...records.map((r) => rowOf(r, now)));
-    if (!next) break;
+    if (!next) return { rows };
     cursor = next;
   }
-  return rows;
+  return { rows, next: cursor };
 }
 
 export async function readPayment(store: Store, record: PaymentRecord, now: number) {

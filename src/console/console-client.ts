@@ -33,6 +33,9 @@ export interface PaymentAnswer {
   order: { orderId: string; paidBy?: string; payments: Row[] };
 }
 
+/** Answers of one export followed at most (10,000 rows each): a bound on a loop that a broken cursor could make endless. */
+const MAX_EXPORT_ANSWERS = 1_000;
+
 export class ConsoleClient {
   #csrf = '';
 
@@ -59,9 +62,20 @@ export class ConsoleClient {
     return this.#call('POST', `/api/payments/${encodeURIComponent(id)}/${action}`);
   }
 
+  /** The whole list as one CSV file: a long one comes in several answers, each naming the cursor of the rest. */
   async exportCsv(filter: string, q: string): Promise<Blob> {
-    const response = await this.#fetch('POST', '/api/export', new URLSearchParams({ filter, ...(q ? { q } : {}) }).toString());
-    return response.blob();
+    const parts: string[] = [];
+    let cursor: string | null = null;
+    for (let i = 0; i < MAX_EXPORT_ANSWERS; i++) {
+      const form = new URLSearchParams({ filter, ...(q ? { q } : {}), ...(cursor ? { cursor } : {}) });
+      const response = await this.#fetch('POST', '/api/export', form.toString());
+      const csv = await response.text();
+      // Every answer starts with the header line: the file keeps the first one.
+      parts.push(i === 0 ? csv : csv.slice(csv.indexOf('\r\n') + 2));
+      cursor = response.headers.get('x-payin-next');
+      if (!cursor) break;
+    }
+    return new Blob(parts, { type: 'text/csv;charset=utf-8' });
   }
 
   async signOut(): Promise<void> {

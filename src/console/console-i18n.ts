@@ -38,7 +38,8 @@ export interface ConsoleWords {
   audit: string;
   noAudit: string;
   stateLine: (state: string, outcome: string, source: string) => string;
-  announcementLine: (state: string, ok: boolean, redelivery: boolean) => string;
+  /** `attempt`: which try of the state failed, when the outbox counted it. */
+  announcementLine: (state: string, ok: boolean, redelivery: boolean, attempt?: number) => string;
   sources: Record<string, string>;
   failingNow: string;
   secondOf: (id: string) => string;
@@ -110,8 +111,8 @@ export const en: ConsoleWords = {
   audit: 'Operator actions',
   noAudit: 'None yet.',
   stateLine: (state, outcome, source) => `State ${state} (${outcome}), from ${source}`,
-  announcementLine: (state, ok, redelivery) =>
-    `${redelivery ? 'Redelivery' : 'Announcement'} of ${state}: ${ok ? 'taken by the shop' : 'not taken'}`,
+  announcementLine: (state, ok, redelivery, attempt) =>
+    `${redelivery ? 'Redelivery' : 'Announcement'} of ${state}: ${ok ? 'taken by the shop' : `not taken${attempt ? ` (attempt ${attempt})` : ''}`}`,
   sources: {
     create: 'create',
     status: 'a status call',
@@ -182,8 +183,8 @@ export const ru: ConsoleWords = {
   audit: 'Действия операторов',
   noAudit: 'Пока нет.',
   stateLine: (state, outcome, source) => `Состояние ${state} (${outcome}), источник: ${source}`,
-  announcementLine: (state, ok, redelivery) =>
-    `${redelivery ? 'Повторное уведомление' : 'Уведомление'} о ${state}: ${ok ? 'принято магазином' : 'не принято'}`,
+  announcementLine: (state, ok, redelivery, attempt) =>
+    `${redelivery ? 'Повторное уведомление' : 'Уведомление'} о ${state}: ${ok ? 'принято магазином' : `не принято${attempt ? ` (попытка ${attempt})` : ''}`}`,
   sources: {
     create: 'создание',
     status: 'запрос статуса',

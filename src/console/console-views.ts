@@ -115,7 +115,7 @@ export function paymentDetail(c: DetailContext): TemplateResult {
     <ol class="announcements">
       ${announcements.map(
         (h) =>
-          html`<li><time>${formatTime(h.at, locale)}</time> ${h.kind === 'announcement' ? html`${t.announcementLine(h.state, h.ok, h.redelivery === true)}${h.error ? html` <span class="error">(${h.error})</span>` : nothing}` : ''}</li>`,
+          html`<li><time>${formatTime(h.at, locale)}</time> ${h.kind === 'announcement' ? html`${t.announcementLine(h.state, h.ok, h.redelivery === true, h.attempt)}${h.error ? html` <span class="error">(${h.error})</span>` : nothing}` : ''}</li>`,
       )}
     </ol>
     <h2>${t.otherPayments}</h2>

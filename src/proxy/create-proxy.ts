@@ -45,7 +45,10 @@ export interface PayinProxy {
    * and reused for a second, so a busy health route never hammers the database.
    */
   checkStore(): Promise<StoreCheck>;
-  /** Stops the proxy's own timers (the reconcile loop, announcement retries). It does not close the store. */
+  /**
+   * Stops the proxy's own timers (the reconcile loop, announcement retries) and resolves once a sweep under way has
+   * stopped (after the batch it is recording). It does not close the store.
+   */
   close(): Promise<void>;
   /** The same handler over plain requests and answers, for the node adapter. */
   readonly [PLAIN_HANDLER]: PlainHandler;
@@ -126,7 +129,17 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
   };
 
   const storeHealth = new StoreHealth(ctx.options.store, { clock: ctx.options.clock, logger });
-  const sweep = () => reconcile(ctx.options, ctx.ledger, ctx.outbox, ctx.upstream);
+  // The sweeps under way in this process, which close() waits for: a server that closes its store next must not
+  // pull it from under a sweep, which would leave the sweep lease held in a shared store until it lapsed.
+  let closing = false;
+  const sweeping = new Set<Promise<unknown>>();
+  const sweep = () => {
+    const run = reconcile(ctx.options, ctx.ledger, ctx.outbox, ctx.upstream, () => closing);
+    const done = () => void sweeping.delete(run);
+    sweeping.add(run);
+    run.then(done, done);
+    return run;
+  };
   // Only where a process lives on between requests: on a worker each request may run in a fresh isolate, and
   // timers there do not outlive the request.
   let stopLoop = () => {};
@@ -145,8 +158,10 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
     reconcile: sweep,
     checkStore: () => storeHealth.check(),
     close: async () => {
+      closing = true;
       stopLoop();
       ctx.outbox.close();
+      await Promise.allSettled([...sweeping]);
     },
   });
 }

@@ -165,7 +165,7 @@ export interface ProxyTimeouts {
   hookLeaseMs: number;
   /** How long one reconcile sweep may hold the sweep lease. */
   sweepLeaseMs: number;
-  /** How long past its expiry an open payment is still followed, for late payments. */
+  /** How long past its expiry an open payment is still followed, for late payments (then until the service answers once more). */
   lateGraceMs: number;
 }
 

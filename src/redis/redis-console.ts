@@ -31,10 +31,43 @@ const placeOf = (m: string) => ({ listedAt: Number(m.slice(0, 15)), id: m.slice(
 const SCAN_LIMIT = 10_000;
 
 export class RedisConsole {
+  #indexed: Promise<void> | undefined;
+
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
   ) {}
+
+  /**
+   * Payments written by a release before the console's sets (a ledger brought forward) are in no set, so the console
+   * listed and counted none of them, stuck ones included. Before its first listing each process makes sure they are
+   * indexed: once per Redis (the console-indexed key records it), a SCAN of the payment hashes, each indexed for
+   * its own version as a write would (two processes doing it at once write the same). The SQL stores do the same
+   * in their schema migrations.
+   */
+  ensureIndexed(): Promise<void> {
+    this.#indexed ??= this.#indexUnlisted().catch((error: unknown) => {
+      this.#indexed = undefined;
+      throw error;
+    });
+    return this.#indexed;
+  }
+
+  async #indexUnlisted(): Promise<void> {
+    if ((await this.redis.get(this.keys.consoleIndexed())) !== null) return;
+    const match = `${this.keys.payment('').replace(/[*?[\]\\]/g, '\\$&')}*`;
+    let cursor = '0';
+    for (let round = 0; round < 1_000_000; round++) {
+      const [next, keys] = await this.redis.scan(cursor, 'MATCH', match, 'COUNT', 500);
+      for (const key of keys) {
+        const json = await this.redis.hget(key, 'record');
+        if (json) await this.index(JSON.parse(json) as PaymentRecord);
+      }
+      cursor = next;
+      if (cursor === '0') break;
+    }
+    await this.redis.set(this.keys.consoleIndexed(), '1');
+  }
 
   /** Moves the payment's listing members to where its record `version` puts it. */
   async index(record: PaymentRecord): Promise<void> {
@@ -49,6 +82,7 @@ export class RedisConsole {
 
   async list(query: PaymentQuery): Promise<PaymentPage> {
     const after = decodeCursor(query.cursor);
+    await this.ensureIndexed();
     const from = after ? member(after.listedAt, after.id) : undefined;
     const batch = query.limit + 1;
     // The members after `from`, newest first, `batch` at a time: read from a set a page at a time, or (stuck,
@@ -99,6 +133,7 @@ export class RedisConsole {
   }
 
   async counts(now: number): Promise<Record<ConsoleFilter, number>> {
+    await this.ensureIndexed();
     const counts = zeroCounts();
     const pipeline = this.redis.pipeline();
     const indexed = CONSOLE_FILTERS.filter((f) => f !== 'stuck' && f !== 'failing');

@@ -47,6 +47,8 @@ export interface RedisKeys {
   audit(paymentId?: string): string;
   /** A string the health check writes (with a minute's expiry), to see that Redis takes writes. */
   health(): string;
+  /** A string set once the payments written before the console's sets existed are indexed (redis-console.ts). */
+  consoleIndexed(): string;
 }
 
 export function redisKeys(prefix: string): RedisKeys {
@@ -70,6 +72,7 @@ export function redisKeys(prefix: string): RedisKeys {
     history: (paymentId) => `${prefix}history:${paymentId}`,
     audit: (paymentId) => (paymentId === undefined ? `${prefix}audit` : `${prefix}audit:${paymentId}`),
     health: () => `${prefix}health`,
+    consoleIndexed: () => `${prefix}console-indexed`,
   };
 }
 

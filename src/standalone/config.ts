@@ -55,8 +55,9 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
     need(name, why);
   }
   const webhookUrl = need('PAYIN_WEBHOOK_URL', "your backend's endpoint for payment updates");
+  // Two, space-separated, while it is rotated (the new one and the old one): every call is signed with each.
   const webhookSecret = need('PAYIN_WEBHOOK_SECRET', 'a whsec_... secret shared with your backend');
-  if (webhookSecret && !isWebhookSecret(webhookSecret)) {
+  if (webhookSecret && !webhookSecret.split(/\s+/).every(isWebhookSecret)) {
     problems.push(
       'PAYIN_WEBHOOK_SECRET must look like whsec_<padded base64 of at least 12 random bytes> (a random one: echo whsec_$(openssl rand -base64 24))',
     );

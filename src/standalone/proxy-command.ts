@@ -5,6 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { ConfigError, readStandaloneConfig } from './config.js';
+import { isSetting, notASetting } from './settings.js';
 import { startStandalone } from './standalone-server.js';
 
 export async function runProxyCommand(argv: string[]): Promise<void> {
@@ -61,7 +62,8 @@ export function proxyArgs(argv: readonly string[]): { configPath?: string } {
 }
 
 /**
- * The settings of a --config file: a JSON object of the variables' names. A number or a boolean is taken as its
+ * The settings of a --config file: a JSON object of the variables' names. A key that is no setting is refused,
+ * naming the one it most likely meant (settings.ts). A number or a boolean is taken as its
  * text (`"PORT": 8787` is as natural as `"PORT": "8787"`); anything else is named by its key, never echoed, and
  * a file that is not valid JSON is said to be so without the parser's quote of its content (it may hold a secret).
  */
@@ -80,6 +82,11 @@ export function readConfigFile(path: string): Record<string, string> {
   }
   if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
     throw new Error(`${path} must be a JSON object of settings, such as {"PORT": 8787, "PAYIN_BASE_URL": "https://..."}`);
+  }
+  const strangers = Object.keys(parsed).filter((name) => !isSetting(name));
+  if (strangers.length) {
+    const named = strangers.map((name) => notASetting(name, true)).join('; ');
+    throw new Error(`${path}: ${named}. Its keys are the variables of docs/standalone.md, such as PORT or PAYIN_BASE_URL`);
   }
   const settings: Record<string, string> = {};
   for (const [name, value] of Object.entries(parsed)) {

@@ -22,8 +22,16 @@ export interface SignedPoster {
   post(url: string, id: string, body: unknown): Promise<Response>;
 }
 
-export function createSignedPoster(secret: string, options: { timeoutMs: number; now: () => number; fetch?: typeof fetch }): SignedPoster {
-  const webhook = new Webhook(secret);
+/**
+ * `secrets` is PAYIN_WEBHOOK_SECRET: one `whsec_` secret, or several, space-separated, while it is rotated. Each call
+ * then carries one signature per secret, space-separated as Standard Webhooks lists them, so a backend that holds
+ * either the old or the new secret verifies it, and the two sides need not change at the same moment.
+ */
+export function createSignedPoster(secrets: string, options: { timeoutMs: number; now: () => number; fetch?: typeof fetch }): SignedPoster {
+  const webhooks = secrets
+    .trim()
+    .split(/\s+/)
+    .map((secret) => new Webhook(secret));
   const fetchImpl = options.fetch ?? globalThis.fetch;
   return {
     async post(url, id, body) {
@@ -33,7 +41,7 @@ export function createSignedPoster(secret: string, options: { timeoutMs: number;
         'content-type': 'application/json',
         'webhook-id': id,
         'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
-        'webhook-signature': webhook.sign(id, at, text),
+        'webhook-signature': webhooks.map((webhook) => webhook.sign(id, at, text)).join(' '),
       };
       try {
         // Never followed: fetch would send a 301 or 302 on as a GET without the body, and a page answering that GET

@@ -23,6 +23,7 @@ import { createSignedPoster } from './signed-post.js';
 import { shownUrl } from '../shared/shown-url.js';
 import { callbackPathWarning, listenProblem, relativeSqliteFile, sqliteFileNote } from './startup-notes.js';
 import { clientIdFromHeader } from './client-ip-header.js';
+import { notASetting, unknownPayinVariables } from './settings.js';
 
 export interface StandaloneServer {
   url: string;
@@ -56,7 +57,11 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   const store = await openStore(config.storeUrl);
   await prepareStore(store);
   const baseFetch = options.fetch ?? globalThis.fetch;
+  // The proxy fetches the SBP bank list and its logos (NSPK's servers) with the same fetch: only the payment
+  // service's answers are timed, or a slow logo host would move the service's latency an operator alerts on.
+  const isServiceCall = serviceUrlTest(config.env.PAYIN_BASE_URL ?? '');
   const timedFetch: typeof fetch = async (input, init) => {
+    if (!isServiceCall(input)) return baseFetch(input, init);
     const started = performance.now();
     try {
       return await baseFetch(input, init);
@@ -139,6 +144,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   if (warning) log(`warning: ${warning}`);
   const callbackWarning = callbackPathWarning(config.env.PAYIN_CALLBACK_URL, proxy.basePath);
   if (callbackWarning) log(`warning: ${callbackWarning}`);
+  for (const name of unknownPayinVariables(config.env)) log(`warning: ${notASetting(name)}; it is ignored`);
   log(`  pricing: ${config.pricing.kind === 'url' ? shownUrl(config.pricing.url) : 'signed order tokens'}`);
   log(`  webhooks to ${shownUrl(config.webhookUrl)}`);
   log(
@@ -200,6 +206,15 @@ async function openStore(url: string): Promise<ProxyStore> {
 async function prepareStore(store: ProxyStore): Promise<void> {
   const ready = (store as { ready?: () => Promise<void> }).ready;
   await ready?.call(store).catch(() => {});
+}
+
+/** Whether a fetch goes to the payment service: its URL lies under PAYIN_BASE_URL (as the proxy reads it, no trailing slash). */
+function serviceUrlTest(baseUrl: string): (input: Parameters<typeof fetch>[0]) => boolean {
+  const base = `${baseUrl.trim().replace(/\/+$/, '')}/`;
+  return (input) => {
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    return url.startsWith(base);
+  };
 }
 
 const NO_STORE = { 'cache-control': 'no-store' };

@@ -207,6 +207,31 @@ describe('redeliver', () => {
   });
 });
 
+describe('a payment whose announcement has failed for days', () => {
+  it("keeps its states on the timeline, and the latest failures with their attempt, however long the shop's hook is down", async () => {
+    const world = consoleSetup({
+      reconcileEveryMs: 0,
+      onPaymentUpdate: () => {
+        throw new Error('the shop database is down');
+      },
+    });
+    await world.signIn();
+    const { body } = await world.create('A-1');
+    const id = body.payment.id;
+    world.service.set(id, { state: 'finished', status: true });
+    expect((await world.callback({ ...world.service.payments.get(id)!, state: 'finished', status: true })).status).toBe(200);
+    // Three days of retries, at most five minutes apart: about 860 failed attempts.
+    for (let hour = 0; hour < 72; hour++) await world.clock.advance(60 * 60_000);
+    const { body: detail } = await world.get<DetailBody>(`/api/payments/${id}`);
+    const states = detail.history.filter((h) => h.kind === 'state').map((h) => h.state);
+    expect(states).toEqual(['created', 'pending', 'finished']);
+    const failures = detail.history.filter((h) => h.kind === 'announcement') as { attempt?: number }[];
+    expect(failures.length).toBeLessThan(60);
+    expect(failures[failures.length - 1]!.attempt).toBeGreaterThan(500);
+    expect(detail.announcement.failing).toBe(true);
+  });
+});
+
 describe('a second payment of a paid order', () => {
   it('is listed as a refund to do', async () => {
     const world = consoleSetup();

@@ -75,6 +75,59 @@ describe('the console token login', () => {
     expect(csrf.headers.get('set-cookie')).toMatch(/^payin_console_csrf=[\w-]+; .*; Secure$/);
   });
 
+  it("signs in and acts behind a web server that sends its own upstream address as Host (nginx's plain proxy_pass)", async () => {
+    // The browser is on https://shop.test; nginx, without proxy_set_header Host, hands the request on addressed to
+    // the upstream's 127.0.0.1:8787. The browser says the request is its page's own (Sec-Fetch-Site).
+    const w = world('http://127.0.0.1:8787');
+    const page = 'https://shop.test';
+    const send = (path: string, init: RequestInit & { headers: Record<string, string> }) =>
+      w.proxy(
+        new Request(`http://127.0.0.1:8787/payin/console${path}`, {
+          ...init,
+          headers: { 'sec-fetch-site': 'same-origin', ...init.headers },
+        }),
+      );
+    const signedIn = await send('/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', origin: page },
+      body: new URLSearchParams({ token: TOKEN }).toString(),
+    });
+    expect(signedIn.status).toBe(303);
+    const session = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    const asked = await send('/api/session', { headers: { cookie: session, referer: `${page}/payin/console` } });
+    expect(asked.status).toBe(200);
+    const { csrf } = (await asked.json()) as { csrf: string };
+    const csrfCookie = asked.headers.get('set-cookie')!.split(';')[0]!;
+    const exported = await send('/api/export', {
+      method: 'POST',
+      headers: {
+        cookie: `${session}; ${csrfCookie}`,
+        origin: page,
+        'x-payin-csrf': csrf,
+        'content-type': 'application/x-www-form-urlencoded',
+      },
+      body: 'filter=all',
+    });
+    expect(exported.status).toBe(200);
+  });
+
+  it('tells an operator whose browser does not say where a request comes from that the Host header is not passed on', async () => {
+    // A browser without Sec-Fetch-Site: only its Origin and the Host that arrived can be compared.
+    const w = world('http://127.0.0.1:8787');
+    const answer = await w.proxy(
+      new Request('http://127.0.0.1:8787/payin/console/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: 'https://shop.test' },
+        body: new URLSearchParams({ token: TOKEN }).toString(),
+      }),
+    );
+    expect(answer.status).toBe(403);
+    expect(answer.headers.get('content-type')).toMatch(/^text\/html/);
+    const text = await answer.text();
+    expect(text).toContain('<form method="post" action="/payin/console/login">');
+    expect(text).toContain('proxy_set_header Host');
+  });
+
   it('refuses a wrong token, and after ten wrong ones refuses even the right one for a while', async () => {
     const w = world();
     for (let i = 0; i < 10; i++) expect((await w.login(`wrong-${i}`)).status).toBe(401);

@@ -184,3 +184,27 @@ describe('RedisStore lifecycle', () => {
     expect(errors[0]?.message).toMatch(/ECONNREFUSED/);
   });
 });
+
+describe('RedisStore on a ledger written before the console', () => {
+  it("lists and counts the payments it already held, as the SQL stores' migration does", async () => {
+    // The keys an earlier release wrote: the payment hashes and the follow index, none of the console's sets.
+    const prefix = freshPrefix();
+    const paid = { ...record('old-paid', 2, 'finished'), listedAt: 1_000 };
+    paid.view = { ...paid.view, orderId: 'O-1', outcome: 'paid', final: true, expiresAt: '2026-01-15T10:15:00.000Z' };
+    const open1 = { ...record('old-open', 1), listedAt: 2_000 };
+    open1.view = { ...open1.view, orderId: 'O-2', expiresAt: '2026-01-15T10:15:00.000Z' };
+    for (const r of [paid, open1])
+      await admin.hset(`${prefix}payment:${r.view.id}`, { version: String(r.version), record: JSON.stringify(r) });
+    await admin.zadd(`${prefix}followed`, 0, 'old-open');
+
+    const store = open(prefix);
+    const now = Date.parse('2026-01-16T00:00:00Z');
+    const ids = async (query: Partial<Parameters<RedisStore['listPayments']>[0]>) =>
+      (await store.listPayments({ filter: 'all', limit: 10, now, ...query })).payments.map((p) => p.view.id);
+    expect(await ids({})).toEqual(['old-open', 'old-paid']);
+    const counts = await store.countPayments(now);
+    expect(counts).toMatchObject({ all: 2, paid: 1, open: 1, stuck: 1 });
+    expect(await ids({ orderId: 'O-1' })).toEqual(['old-paid']);
+    expect(await ids({ filter: 'stuck' })).toEqual(['old-open']);
+  });
+});

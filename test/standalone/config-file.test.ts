@@ -20,11 +20,20 @@ function fileOf(text: string): string {
 
 describe('the --config file', () => {
   it('takes numbers and booleans as the text of the setting', () => {
-    expect(readConfigFile(fileOf('{"PORT": 8805, "PAYIN_BASE_URL": "https://pay.example", "FLAG": true}'))).toEqual({
+    expect(readConfigFile(fileOf('{"PORT": 8805, "PAYIN_BASE_URL": "https://pay.example", "HOST": "0.0.0.0"}'))).toEqual({
       PORT: '8805',
       PAYIN_BASE_URL: 'https://pay.example',
-      FLAG: 'true',
+      HOST: '0.0.0.0',
     });
+  });
+
+  it.each([
+    ['port', /"port" is not a setting.*did you mean PORT\?/],
+    ['PAYIN_ALLOWED_ORIGIN', /"PAYIN_ALLOWED_ORIGIN" is not a setting.*did you mean PAYIN_ALLOWED_ORIGINS\?/],
+    ['PAYIN_WEBHOOKS_URL', /did you mean PAYIN_WEBHOOK_URL\?/],
+    ['LISTEN', /"LISTEN" is not a setting of this server/],
+  ])('refuses a key that is no setting (%s), naming it, instead of starting without it', (key, message) => {
+    expect(() => readConfigFile(fileOf(JSON.stringify({ PAYIN_BASE_URL: 'https://pay.example', [key]: 'x' })))).toThrow(message);
   });
 
   it.each([

@@ -42,6 +42,21 @@ describe.each(LANGUAGES)('the %s snippet', (_, binary, file, install) => {
     ).toBe('refused');
   });
 
+  it('accepts a webhook signed during a rotation, with the old secret and the new one, whichever it holds', () => {
+    const body = JSON.stringify({ type: 'payment.updated', data: { orderId: 'A-1', outcome: 'paid' } });
+    const at = new Date();
+    const other = `whsec_${Buffer.from('the secret before the rotation').toString('base64')}`;
+    const headers = {
+      WEBHOOK_ID: 'msg_p2_finished',
+      WEBHOOK_TIMESTAMP: String(Math.floor(at.getTime() / 1000)),
+      // What the proxy sends with PAYIN_WEBHOOK_SECRET="<other> <SECRET>": one signature per secret.
+      WEBHOOK_SIGNATURE: [other, SECRET].map((secret) => new Webhook(secret).sign('msg_p2_finished', at, body)).join(' '),
+      WEBHOOK_SECRET: SECRET,
+    };
+    expect(run(binary, install, [file, 'verify'], headers, body)).toBe('ok');
+    expect(run(binary, install, [file, 'verify'], { ...headers, WEBHOOK_SECRET: other }, body)).toBe('ok');
+  });
+
   it('signs an order token the proxy accepts, for that order only', async () => {
     const token = run(binary, install, [file, 'sign', 'A-7', '499.00', 'INR'], { ORDER_TOKEN_SECRET: TOKEN_SECRET });
     const checked = await verifyOrderToken(TOKEN_SECRET, token, 'A-7', Date.now());

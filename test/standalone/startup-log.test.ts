@@ -40,6 +40,28 @@ describe('the startup log', () => {
     expect((await fetch(`${server.url}/pay/console`)).status).toBe(401);
   });
 
+  it('warns of a PAYIN_ variable that is no setting, naming the one meant: the server would otherwise run without it', async () => {
+    const lines: string[] = [];
+    const config = readStandaloneConfig(
+      env({
+        PAYIN_STORE_URL: 'memory:',
+        PAYIN_ALLOWED_ORIGIN: 'https://shop.example',
+        PAYIN_CONSOLE_TOKN: 'a-token-meant-for-the-console',
+      }),
+    );
+    const server = await startStandalone(config, { log: (line) => lines.push(line), reconcileEveryMs: 0 });
+    running.push(server);
+    const log = lines.join('\n');
+    expect(log).toMatch(
+      /warning: PAYIN_ALLOWED_ORIGIN is not a setting of this server \(did you mean PAYIN_ALLOWED_ORIGINS\?\); it is ignored/,
+    );
+    expect(log).toMatch(
+      /warning: PAYIN_CONSOLE_TOKN is not a setting of this server \(did you mean PAYIN_CONSOLE_TOKEN\?\); it is ignored/,
+    );
+    expect(log).not.toContain('a-token-meant-for-the-console');
+    expect(lines.filter((line) => line.includes('is not a setting'))).toHaveLength(2);
+  });
+
   it('never prints a secret or the database password', async () => {
     const lines: string[] = [];
     const server = await startStandalone(readStandaloneConfig(env({})), { log: (line) => lines.push(line), reconcileEveryMs: 0 });

@@ -210,7 +210,7 @@ export interface PaymentPage {
 /** One line of a payment's timeline, as the ledger and its outbox saw it. */
 export type HistoryEntry =
   | { at: number; kind: 'state'; state: string; outcome: string; source: string }
-  | { at: number; kind: 'announcement'; state: string; ok: boolean; error?: string; redelivery?: boolean };
+  | { at: number; kind: 'announcement'; state: string; ok: boolean; error?: string; redelivery?: boolean; attempt?: number };
 
 /** One operator action: who, what, when, on which payment. */
 export interface AuditEntry {

@@ -17,6 +17,17 @@ import { appendHistory, markSecondPayment } from '../infrastructure/timeline.js'
 import type { PaymentRecord } from '../infrastructure/store.js';
 
 const FIRST_RETRY_MS = 1_000;
+/** Failed attempts of one state that all go on the payment's timeline; after them, only the 16th, 32nd, 64th... */
+const FAILURES_ON_TIMELINE = 10;
+
+/**
+ * A timeline keeps its last 200 entries (console-store.ts), and a hook down for a weekend fails some 600 times: were
+ * every failure written, they would push the payment's states off its timeline, leaving the operator who looks
+ * into a failing announcement no record of when it was paid or who said so. Every attempt is in the log.
+ */
+function keptOnTimeline(attempt: number): boolean {
+  return attempt <= FAILURES_ON_TIMELINE || (attempt & (attempt - 1)) === 0;
+}
 const MAX_RETRY_MS = 5 * 60_000;
 /** A busy order (a create holds its lease) is asked again this soon. */
 const BUSY_RETRY_MS = 250;
@@ -73,8 +84,11 @@ export class Outbox {
       await appendHistory(this.options, paymentId, { at: clock.now(), kind: 'announcement', state, ok: true });
       return true;
     } catch (error) {
-      await appendHistory(this.options, paymentId, { at: clock.now(), kind: 'announcement', state, ok: false, error: describe(error) });
       const attempts = entry.attempts + 1;
+      if (keptOnTimeline(attempts)) {
+        const failure = { at: clock.now(), kind: 'announcement', state, ok: false, error: describe(error), attempt: attempts } as const;
+        await appendHistory(this.options, paymentId, failure);
+      }
       const delay = retryDelay(attempts, this.options.random);
       // The shop's hook is not at fault when it succeeded and the store then failed: the log says which it was.
       const what = heard

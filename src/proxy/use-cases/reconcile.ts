@@ -26,28 +26,41 @@ const PAGE = 200;
 const BATCH = 50;
 const MAX_PAGES = 10_000;
 
+/**
+ * `stopping` is asked before each page and each batch: a proxy that closes ends its sweep after the batch it is
+ * recording, and leaves the due announcements to the next process.
+ */
 export async function reconcile(
   options: ResolvedOptions,
   ledger: Ledger,
   outbox: Outbox,
   upstream: UpstreamClient,
+  stopping: () => boolean = () => false,
 ): Promise<ReconcileResult> {
   const { store, clock, logger } = options;
   const result: ReconcileResult = { checked: 0, changed: 0, announced: 0 };
   await ledger.whileSweeping(async () => {
     let after: string | undefined;
-    for (let page = 0; page < MAX_PAGES; page++) {
+    for (let page = 0; page < MAX_PAGES && !stopping(); page++) {
       const ids = await store.followedPayments(PAGE, after);
       if (ids.length === 0) break;
       after = ids[ids.length - 1];
       const due: string[] = [];
+      // Past their window: asked once more before they are let go. A payment paid while nothing swept (the proxy
+      // down for the night, the service or the store unreachable) and whose callbacks the service gave up on
+      // would otherwise be dropped unasked, and the shop would never hear "paid".
+      const closing = new Set<string>();
       for (const id of ids) {
         const record = await store.getPayment(id);
         if (!record) continue;
-        if (record.view.final || (record.followUntil ?? 0) <= clock.now()) await ledger.unfollow(record);
-        else due.push(id);
+        if (record.view.final) {
+          await ledger.unfollow(record);
+          continue;
+        }
+        if ((record.followUntil ?? 0) <= clock.now()) closing.add(id);
+        due.push(id);
       }
-      for (let i = 0; i < due.length; i += BATCH) {
+      for (let i = 0; i < due.length && !stopping(); i += BATCH) {
         const batch = due.slice(i, i + BATCH);
         let answers: ProviderPayment[];
         try {
@@ -64,12 +77,18 @@ export async function reconcile(
             const after = await ledger.observe(answer, undefined, 'reconcile');
             if (after && after.version !== before) result.changed++;
           } catch (error) {
+            closing.delete(answer.id);
             logger.warn('a reconcile answer could not be recorded', { paymentId: answer.id, error: describe(error) });
           }
         }
+        // The service has answered past the window and what it said is recorded: the payment is let go.
+        for (const id of batch.filter((id) => closing.has(id))) {
+          const record = await store.getPayment(id);
+          if (record) await ledger.unfollow(record);
+        }
       }
     }
-    result.announced = await outbox.drain('reconcile');
+    if (!stopping()) result.announced = await outbox.drain('reconcile');
   });
   return result;
 }

@@ -39,13 +39,14 @@ describe('the ledger follows payments nobody asks about', () => {
     await t.proxy.close();
   });
 
-  it('stops following an open payment once it is past its expiry and the grace window', async () => {
+  it('stops following an open payment once it is past its expiry and the grace window, after one last question', async () => {
     const t = setup({ reconcileEveryMs: 0, timeouts: { lateGraceMs: 60_000 } });
     const { body } = await t.create('A-1');
     const expiresAt = Date.parse(body.payment.expiresAt);
     await t.clock.advance(expiresAt + 30_000 - t.clock.now());
     expect((await t.proxy.reconcile()).checked).toBe(1);
     await t.clock.advance(expiresAt + 61_000 - t.clock.now());
+    expect((await t.proxy.reconcile()).checked).toBe(1);
     expect((await t.proxy.reconcile()).checked).toBe(0);
     expect(await t.store.followedPayments(10)).toEqual([]);
   });
