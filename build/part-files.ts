@@ -1,7 +1,7 @@
 /**
  * dist/payin-checkout.<part>.part.js for each on-demand part (src/widget/parts/<part>.ts): an ES module whose
  * default export takes the kit, what the script's core hands its parts (src/widget/parts/kit-modules.ts: Lit, the
- * QR drawing, shared template helpers), and answers the part. Built by esbuild like the language files, with the
+ * QR drawing, shared template helpers), and answers the part. Built like the language files (beside-the-script.ts), with the
  * templates minified as in the script. An import of a kit module is served from the kit instead of bundled again
  * (a second Lit would render templates the first one does not know); an import of any other package stops the
  * build, so that a part never carries a copy of what the core has or a dependency nobody weighed, except the
@@ -10,10 +10,10 @@
 import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Plugin as EsbuildPlugin, build as esbuild } from 'esbuild';
+import type { Plugin as EsbuildPlugin } from 'esbuild';
 import { type Plugin, parseSync } from 'vite';
 import { KIT_MODULES } from '../src/widget/parts/kit-modules.js';
-import { BESIDE_THE_SCRIPT } from './language-files.js';
+import { buildBesideTheScript } from './beside-the-script.js';
 import { minifyTemplateLiterals } from './minify-templates.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -45,20 +45,21 @@ export function partFiles(parts: string[]): Plugin {
 
 function buildPart(part: string, kit: EsbuildPlugin, write: boolean) {
   const names = exportedNames(`${WIDGET}parts/${part}.ts`).join(', ');
-  return esbuild({
-    stdin: {
-      // The kit is bound before the part's functions run; a part reads kit names only inside them.
-      contents: `import { bindKit } from '${KIT}';
+  return buildBesideTheScript(
+    {
+      stdin: {
+        // The kit is bound before the part's functions run; a part reads kit names only inside them.
+        contents: `import { bindKit } from '${KIT}';
 import { ${names} } from './src/widget/parts/${part}.ts';
 export default (kit) => (bindKit(kit), { ${names} });`,
-      resolveDir: ROOT,
-      loader: 'ts',
+        resolveDir: ROOT,
+        loader: 'ts',
+      },
+      outfile: `dist/payin-checkout.${part}.part.js`,
+      plugins: [kit],
     },
-    outfile: `dist/payin-checkout.${part}.part.js`,
-    ...BESIDE_THE_SCRIPT,
     write,
-    plugins: [kit],
-  });
+  );
 }
 
 /** The names a part's entry exports (`export { a } from ...`, `export const b = ...`, `export function c`). */
