@@ -334,12 +334,12 @@ export class PayinCheckout extends LitElement {
 
   protected override updated(): void {
     const screen = this.screen;
-    if (screen !== this.#shown) {
-      const first = this.#shown === undefined;
-      this.#shown = screen;
-      // Follow the shopper: move focus only when it was in the element (a clicked button just vanished).
-      if (!first && this.#focusWasInside) this.renderRoot.querySelector<HTMLElement>('#heading')?.focus();
+    // Follow the shopper: move focus only when it was in the element, to the heading of a new screen, or of the same
+    // screen when the control that had it is gone (a clicked button vanished: "Check again" goes with its notice).
+    if (this.#shown && this.#focusWasInside && (screen !== this.#shown || !this.matches(':focus-within'))) {
+      this.renderRoot.querySelector<HTMLElement>('#heading')?.focus();
     }
+    this.#shown = screen;
   }
 
   /**

@@ -3,9 +3,10 @@
  * was hidden, its event stream cut, the payment paid meanwhile; shown again it says "paid" at once, whether it comes
  * back by `visibilitychange` or, restored from the back-forward cache, by `pageshow` alone. And a shopper whom the
  * app sends back into a fresh context (a new or private tab: no sessionStorage) finds the paid order paid, not an
- * error, with no second payment.
+ * error, with no second payment; and one whom it sends back into a new tab while the payment is still pending sees
+ * it paid there, though the first tab, hidden, was suspended by the phone.
  */
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newContext } from './support/browser.js';
 import { call, type ComingBack, payWhileAway, type Tab, untilScreen } from './support/coming-back.js';
@@ -16,11 +17,30 @@ const live = useDemo();
 
 const tabOf = (page: Page): Tab => ({ run: (fn, ...args) => page.evaluate(call(fn, args)) });
 
-async function checkoutTab(orderId: string, method = 'upi'): Promise<{ page: Page; tab: Tab }> {
-  const context = await newContext(live.browser);
-  const page = await context.newPage();
+async function checkoutTab(orderId: string, method = 'upi', context?: BrowserContext): Promise<{ page: Page; tab: Tab }> {
+  const page = await (context ?? (await newContext(live.browser))).newPage();
   await page.goto(`${live.demo.storeUrl}/shop/checkout/${encodeURIComponent(orderId)}?method=${method}`);
   return { page, tab: tabOf(page) };
+}
+
+/**
+ * What a phone does to a tab that goes into the background: it is hidden (the page hears visibilitychange), then
+ * suspended with everything it holds: no script of it runs any more (here the debugger holds its thread).
+ */
+async function suspendInBackground(page: Page): Promise<() => Promise<void>> {
+  await page.evaluate(async () => {
+    Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
+    Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
+    document.dispatchEvent(new Event('visibilitychange'));
+    await new Promise((resolve) => setTimeout(resolve, 50)); // what the page does as it goes, before the phone stops it
+  });
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Debugger.enable');
+  await cdp.send('Debugger.pause');
+  return async () => {
+    await cdp.send('Debugger.resume');
+    await cdp.detach();
+  };
 }
 
 describe('coming back from the bank app (Chromium)', () => {
@@ -52,5 +72,27 @@ describe('coming back from the bank app (Chromium)', () => {
     const payments = (await sandboxPayments(live.demo.sandboxUrl)).filter((p) => p.orderId === order.id);
     expect(payments.map((p) => p.state)).toEqual(['finished']);
     await fresh.page.context().close();
+  });
+
+  it('says paid in the new tab the bank app opened, though the first tab, hidden, was suspended by the phone', async () => {
+    const order = await placeOrder(live.demo.storeUrl);
+    const first = await checkoutTab(order.id);
+    await untilScreen(first.tab, 'pay');
+    const payment = await pendingPaymentOf(live.demo.sandboxUrl, order.id);
+    const resume = await suspendInBackground(first.page);
+    try {
+      // Back from the app in a new tab of the same browser, before the service has confirmed: the same payment.
+      const back = await checkoutTab(order.id, 'upi', first.page.context());
+      await untilScreen(back.tab, 'pay');
+      expect(
+        await back.page.evaluate(() => (document.querySelector('payin-checkout') as Element & { payment?: { id: string } }).payment?.id),
+      ).toBe(payment.id);
+      await act(live.demo.sandboxUrl, payment.id, 'pay');
+      // The tab the shopper looks at must not go on offering the payment they have just made.
+      await untilScreen(back.tab, 'paid', 15_000);
+    } finally {
+      await resume();
+      await first.page.context().close();
+    }
   });
 });

@@ -168,6 +168,29 @@ describe('accessibility', () => {
     before.remove();
   });
 
+  it('keeps the keyboard in the element when "Check again" goes with its notice: focus moves to the heading', async () => {
+    // The notice's button checks; when the check succeeds the notice goes, the button with it, on the same screen.
+    const clock = new ManualClock();
+    const fake = await fakeScenario({ noStream: true });
+    const requests = watchRequests(fake.endpoint);
+    try {
+      const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 3_600_000, clock });
+      await el.start();
+      await untilScreen(el, 'pay');
+      await fake.configure({ failStatus: 1, failWith: 503 });
+      await el.refresh();
+      await el.updateComplete;
+      part(el, 'check-button')!.focus();
+      await sendKeys({ press: 'Enter' });
+      await waitUntil(() => !part(el, 'notice'), 'the notice to go once the check succeeds', { timeout: 5000 });
+      await el.updateComplete;
+      expect(el.screen).to.equal('pay');
+      expect(el.shadowRoot!.activeElement?.getAttribute('part'), 'where the focus is').to.equal('heading');
+    } finally {
+      requests.restore();
+    }
+  });
+
   it('does not move focus into the element when the shopper is elsewhere', async () => {
     const fake = await fakeScenario();
     const outside = document.createElement('input');

@@ -1,5 +1,4 @@
-import { expect } from '@open-wc/testing';
-import { crossedThreshold } from '../../src/widget/controllers/countdown.js';
+import { expect, waitUntil } from '@open-wc/testing';
 import { FOLLOW_GRACE_MS } from '../../src/widget/controllers/payment-flow.js';
 import { fakeScenario, mount, part, parts, recordEvents, text, untilScreen } from './support/helpers.js';
 import { ManualClock } from './support/manual-clock.js';
@@ -65,7 +64,7 @@ describe('the countdown', () => {
     expect(part(el, 'countdown')!.querySelector('[role="timer"]')).to.exist;
   });
 
-  it('ticks every second but speaks only at the thresholds', async () => {
+  it('ticks every second but speaks only while the clock shows a threshold', async () => {
     const clock = new ManualClock();
     const fake = await fakeScenario({ ttlMs: 5 * 60_000 + 1500, noStream: true });
     requests = watchRequests(fake.endpoint);
@@ -83,12 +82,50 @@ describe('the countdown', () => {
     }
     const first = shown[0]!.left;
     expect(first).to.be.within(300, 302);
-    expect(shown).to.deep.equal(shown.map((_, i) => ({ left: first - i, spoken: first - i <= 300 ? '5 minutes left' : '' })));
+    expect(shown).to.deep.equal(shown.map((_, i) => ({ left: first - i, spoken: first - i === 300 ? '5 minutes left' : '' })));
     await clock.advance((first - 4 - 120) * 1000);
     await el.updateComplete;
     expect(clockOf(el)).to.equal('2:00');
     expect(spokenOf(el)).to.equal('2 minutes left');
     expect(requests.made('status')).to.equal(1);
+  });
+
+  it('never says a time left that has passed: not once "Copied" is said, nor once the connection is back', async () => {
+    const clock = new ManualClock();
+    const fake = await fakeScenario({ ttlMs: 31_500, noStream: true, autoExpire: false });
+    requests = watchRequests(fake.endpoint);
+    const watch = requests;
+    const el = await mount(fake.endpoint, { method: 'upi', pollInterval: 3_600_000, clock });
+    await el.start();
+    await untilScreen(el, 'pay');
+    await clock.until(() => watch.made('status') === 1, 'the first check');
+    await watch.answered();
+    await clock.advance(2000);
+    await el.updateComplete;
+    expect(spokenOf(el)).to.equal('30 seconds left');
+
+    await clock.advance(5000);
+    const original = navigator.clipboard.writeText;
+    Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: async () => undefined });
+    try {
+      part(el, 'copy-button')!.click();
+      await waitUntil(() => spokenOf(el) === 'Copied', 'the live region to say Copied', { timeout: 2000 });
+    } finally {
+      Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: original });
+    }
+    await clock.advance(2000);
+    await el.updateComplete;
+    expect(clockOf(el)).to.equal('0:23');
+    expect(spokenOf(el), 'after "Copied", with 23 s left').to.equal('');
+
+    await fake.configure({ failStatus: 1, failWith: 503 });
+    await el.refresh();
+    await el.updateComplete;
+    expect(spokenOf(el)).to.equal('Connection lost. Retrying…');
+    await el.refresh();
+    await el.updateComplete;
+    expect(part(el, 'notice')).to.equal(null);
+    expect(spokenOf(el), 'once the connection is back').to.equal('');
   });
 
   it('after the expiry shows a late screen, keeps checking through the grace window, then says expired', async () => {
@@ -143,12 +180,5 @@ describe('the countdown', () => {
     await passAnswered(clock, watch, 120_000);
     await untilScreen(el, 'paid');
     expect(events.map((e) => e.name).filter((n) => n !== 'payin-state')).to.deep.equal(['payin-created', 'payin-paid']);
-  });
-
-  it('names the smallest threshold crossed', () => {
-    expect(crossedThreshold(301_000, 299_000)).to.equal(300);
-    expect(crossedThreshold(299_000, 298_000)).to.equal(undefined);
-    expect(crossedThreshold(200_000, 50_000)).to.equal(60);
-    expect(crossedThreshold(31_000, 30_000)).to.equal(30);
   });
 });

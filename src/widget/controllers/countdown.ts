@@ -1,7 +1,7 @@
 /**
  * The countdown to a payment's expiry, on the server's clock: every answer carries `serverTime`, and the offset
  * between it and the local clock at receipt corrects a phone whose clock is minutes (or hours) off. The host
- * re-renders once per second; screen readers are told the time only when it crosses 5, 2 and 1 minutes and
+ * re-renders once per second; screen readers are told the time only while the clock shows 5, 2 or 1 minutes or
  * 30 seconds, never every second. At zero the controller asks for a status check instead of declaring the
  * payment expired: only the service decides that. Time comes from the element's clock, so tests move it.
  */
@@ -11,19 +11,9 @@ import type { Clock } from '../../shared/clock.js';
 /** Seconds left at which the time is spoken, largest first. */
 export const ANNOUNCE_AT = [300, 120, 60, 30] as const;
 
-/** The threshold crossed going from `beforeMs` to `afterMs` left (the smallest one if several were). */
-export function crossedThreshold(beforeMs: number, afterMs: number): number | undefined {
-  let crossed: number | undefined;
-  for (const seconds of ANNOUNCE_AT) if (beforeMs > seconds * 1000 && afterMs <= seconds * 1000) crossed = seconds;
-  return crossed;
-}
-
 export class CountdownController implements ReactiveController {
-  /** Seconds left at the last threshold crossed (what the live region speaks), if any. */
-  announcedSeconds: number | undefined;
   /** When the time is up, on the local clock (the server's expiry, corrected by its clock); undefined when stopped. */
   #end: number | undefined;
-  #lastLeft = Infinity;
   #zeroCalled = false;
   #timer: unknown;
   readonly #host: ReactiveControllerHost;
@@ -47,22 +37,29 @@ export class CountdownController implements ReactiveController {
       this.stop();
       return;
     }
-    if (this.#end === undefined) {
-      this.#zeroCalled = false;
-      this.#lastLeft = Math.max(0, toExpiryMs);
-    }
+    if (this.#end === undefined) this.#zeroCalled = false;
     this.#end = this.#clock.now() + toExpiryMs;
     this.#tick();
   }
 
   stop(): void {
     this.#clock.clearTimeout(this.#timer);
-    this.#end = this.announcedSeconds = undefined;
+    this.#end = undefined;
   }
 
   /** Milliseconds left on the server's clock, or undefined when no countdown runs. */
   get remainingMs(): number | undefined {
     return this.#end && Math.max(0, this.#end - this.#clock.now());
+  }
+
+  /**
+   * The mark the clock shows, in seconds, if it shows one: what the live region says. Said while the clock shows
+   * it and never later: a live region reads its text again whenever it comes back to it (after "Copied", or a lost
+   * connection), and by then that time has passed.
+   */
+  get announcedSeconds(): number | undefined {
+    const shown = Math.ceil((this.remainingMs ?? 0) / 1000);
+    return ANNOUNCE_AT.find((seconds) => seconds === shown);
   }
 
   /** Like remainingMs, but negative once the expiry is past. */
@@ -82,9 +79,6 @@ export class CountdownController implements ReactiveController {
     this.#clock.clearTimeout(this.#timer);
     const left = this.remainingMs;
     if (left === undefined) return;
-    const crossed = crossedThreshold(this.#lastLeft, left);
-    if (crossed !== undefined) this.announcedSeconds = crossed;
-    this.#lastLeft = left;
     this.#host.requestUpdate();
     if (left > 0) {
       // Wake up just after the displayed second changes.

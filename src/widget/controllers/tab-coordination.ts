@@ -2,8 +2,9 @@
  * One follower per payment across the tabs of a browser: a shopper who opens the checkout twice must not double
  * the polling (or the rate limit). The tab that holds the Web Lock named after the payment follows it and shares
  * every state it learns on a BroadcastChannel; the other tabs listen, and take over when the leader's tab closes
- * (the lock passes to the next in line). Without Web Locks (insecure origins) every tab follows on its own, and
- * without BroadcastChannel tabs simply do not share.
+ * (the lock passes to the next in line), or when it goes into the background, where a phone may suspend it (it
+ * follows on by itself). Without Web Locks (insecure origins) every tab follows on its own, and without
+ * BroadcastChannel tabs simply do not share.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { type PaymentView, readPaymentView } from '../../shared/payment-view.js';
@@ -57,7 +58,7 @@ export class TabCoordinationController implements ReactiveController {
       .request(PREFIX + paymentId, { signal: release.signal }, () => {
         if (release.signal.aborted) return undefined;
         this.#lead();
-        // Held until leave(): the promise settles when this tab stops following.
+        // Held until leave(), or until the tab is hidden: the promise settles when either comes.
         return new Promise((resolve) => {
           release.signal.onabort = resolve;
         });
@@ -81,9 +82,23 @@ export class TabCoordinationController implements ReactiveController {
     this.leading = false;
   }
 
+  hostConnected(): void {
+    document.addEventListener('visibilitychange', this.#onVisibility);
+  }
+
   hostDisconnected(): void {
+    document.removeEventListener('visibilitychange', this.#onVisibility);
     this.leave();
   }
+
+  /**
+   * A leading tab that is hidden lets go of the lead, and follows on by itself. A phone suspends a tab in the
+   * background with the lock it holds, and the tab the shopper looks at (the one a bank app opened to come back to
+   * the shop) would wait on it for good, offering a payment already made.
+   */
+  readonly #onVisibility = (): void => {
+    if (document.hidden && this.leading) this.#release?.abort();
+  };
 
   #lead(): void {
     this.leading = true;
