@@ -1,6 +1,7 @@
 /**
  * What each error code means to the shopper, in one place: which sentence they read (by kind: their
- * connection, an order already paid, a checkout set up wrongly, the service) and what they can do about it
+ * connection, an order already paid, a checkout set up wrongly, an order or payment the proxy does not offer this
+ * page, the service) and what they can do about it
  * (repeat the same request, start again, or nothing: a paid order and a broken setup are not theirs to fix).
  */
 import type { ErrorEventDetail } from './events.js';
@@ -14,6 +15,8 @@ export function errorText(error: ErrorEventDetail | undefined, t: Translation): 
 export function errorKind(code: string): ErrorKind {
   if (code === 'network_error' || code === 'timeout') return 'network';
   if (code === 'order_paid') return 'paid';
+  // The order refused (or the payment unknown) is no failure of the service: waiting will not help.
+  if (code === 'not_found') return 'refused';
   return code === 'misconfigured' || code === 'bad_request' || code === 'unknown_field' ? 'setup' : 'other';
 }
 

@@ -61,6 +61,18 @@ describe('against the real proxy and sandbox', function () {
     expect([el.payment!.amount, el.payment!.id === old]).to.deep.equal(['999.00', false]);
   });
 
+  it('tells a shopper whose order the shop no longer prices to reload, not that the service is down', async () => {
+    const orderId = uid('real');
+    await shopReprices(orderId, null);
+    const el = await mount(REAL_ENDPOINT, { orderId, method: 'upi' });
+    const error = nextEvent(el, 'payin-error');
+    part(el, 'pay-button')!.click();
+    expect((await error).detail).to.deep.include({ code: 'not_found', retryable: false });
+    await untilScreen(el, 'error');
+    expect(part(el, 'error')!.textContent).to.contain('Reload the page');
+    expect(await servicePayments(orderId)).to.have.length(0);
+  });
+
   it('resumes the same payment after a reload, without a second create', async () => {
     const orderId = uid('real');
     const page = await openFrame({ endpoint: REAL_ENDPOINT, 'order-id': orderId, method: 'upi', autostart: '' });

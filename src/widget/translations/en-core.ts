@@ -52,6 +52,7 @@ export const enCore: CoreTexts = {
     network: 'No connection. Check your internet and try again.',
     paid: 'This order is already paid.',
     setup: 'This checkout is not set up correctly. Please tell the shop.',
+    refused: 'This order cannot be paid here just now. Reload the page; if that does not help, please tell the shop.',
     other: 'The payment service is not answering. Try again in a moment.',
   },
   retry: 'Try again',

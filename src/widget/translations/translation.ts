@@ -7,8 +7,12 @@
 
 import type { Screen } from '../views/view-context.js';
 
-/** network: check the connection; paid: nothing to do; setup: tell the shop; other: try again later. */
-export type ErrorKind = 'network' | 'paid' | 'setup' | 'other';
+/**
+ * network: check the connection; paid: nothing to do; setup: tell the shop; refused: the proxy knows no such order
+ * or payment for this page (an order token or session that expired, a payment it forgot): reload, else tell the
+ * shop; other: try again later.
+ */
+export type ErrorKind = 'network' | 'paid' | 'setup' | 'refused' | 'other';
 
 /** What the core draws: the first screens of a payment, the waits, the plain final screens and the errors. */
 export interface CoreTexts {

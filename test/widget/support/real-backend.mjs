@@ -3,7 +3,8 @@
 // TypeScript sources, bundled once with esbuild into node_modules/.cache and imported from there. A test-only
 // route lets a test play the payer: POST /__sandbox/act {orderId, action, amount?} runs the sandbox's action on
 // the newest payment of the order; GET /__sandbox/payments?orderId= lists the service's payments of the order
-// (to count creates); POST /__shop/reprice {orderId, amount} re-prices an order, as a shop whose cart changed.
+// (to count creates); POST /__shop/reprice {orderId, amount} re-prices an order, as a shop whose cart changed
+// (`amount: null`: the shop prices it no more, as for an order token or a session that expired).
 // GET /__backend answers whether the real backend could be started.
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -15,7 +16,7 @@ const outfile = `${root}node_modules/.cache/payin-checkout-wtr/backend.mjs`;
 /** What each test order costs, by method: the shop's resolveOrder. */
 export const PRICES = { upi: { amount: '499.00', currency: 'INR' }, sbp: { amount: '1500.00', currency: 'RUB' } };
 
-/** Orders a test re-priced: orderId -> amount. */
+/** Orders a test re-priced: orderId -> amount, or null for one the shop no longer prices. */
 const repriced = new Map();
 
 let started;
@@ -54,7 +55,9 @@ async function start(origin) {
     callbackUrl: `${origin}/payin/callback`,
     resolveOrder: async (orderId, method) => {
       const price = PRICES[method] ?? PRICES.upi;
-      return repriced.has(orderId) ? { ...price, amount: repriced.get(orderId) } : price;
+      if (!repriced.has(orderId)) return price;
+      const amount = repriced.get(orderId);
+      return amount === null ? null : { ...price, amount };
     },
     limits: { createsPerMinute: 10_000, statusPerMinute: 100_000, streamsPerClient: 1_000 },
   });

@@ -18,8 +18,11 @@ export async function payerDoes(orderId: string, action: string, amount?: string
   if (!answer.ok) throw new Error(`sandbox ${action} for ${orderId}: ${answer.status} ${await answer.text()}`);
 }
 
-/** The shop re-prices the order (its cart changed): the next create is priced at `amount`. */
-export async function shopReprices(orderId: string, amount: string): Promise<void> {
+/**
+ * The shop re-prices the order (its cart changed): the next create is priced at `amount`; or, with null, refuses
+ * it (resolveOrder answers null, as for an order token or a session that expired).
+ */
+export async function shopReprices(orderId: string, amount: string | null): Promise<void> {
   const answer = await fetch('/__shop/reprice', { method: 'POST', body: JSON.stringify({ orderId, amount }) });
   if (!answer.ok) throw new Error(`re-pricing ${orderId}: ${answer.status}`);
 }
