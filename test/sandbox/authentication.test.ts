@@ -31,6 +31,17 @@ describe('authenticating API requests', () => {
     expect(sandbox.payments()).toHaveLength(0);
   });
 
+  it('refuses the right HMAC written in uppercase hex, as the service compares lowercase hex as text', async () => {
+    const { sandbox } = setup();
+    const body = JSON.stringify(createBody());
+    const upper = (await signBody(DEMO_MERCHANT.secret, body)).toUpperCase();
+    const response = await sandbox(await signedRequest('/api/v2/payments', body, { signature: upper }));
+    expect(response.status).toBe(401);
+    expect(response.headers.get('signature')).toBe('');
+    expect((await readRefusal(response)).message).toMatch(/lowercase hex/);
+    expect(sandbox.payments()).toHaveLength(0);
+  });
+
   it('refuses a body changed after signing (re-serialised with spaces)', async () => {
     const { sandbox } = setup();
     const compact = JSON.stringify(createBody());
