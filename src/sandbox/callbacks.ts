@@ -1,10 +1,11 @@
 /**
  * Callback delivery, as the real service does it: on every state change a POST to the payment's `callbackUri`
  * with `Content-Type: application/json`, the Payment object as the body (its `datetime` the time of sending) and
- * a `Signature` header, the HMAC of exactly those bytes. Anything but a 2xx answer (a 500, a refused connection,
- * no answer within the timeout, a redirect) is retried with doubling delays until the attempts run out. Every
- * attempt is recorded on the payment, so the console can show what the shop answered. Waiting happens on the
- * injected clock; `idle()` tells tests when no attempt is on the wire.
+ * a `Signature` header, the HMAC of exactly those bytes. The service expects HTTP 200 and ignores the body, so
+ * anything else (a 204 or 202 as well as a 500, a refused connection, no answer within the timeout, a redirect) is
+ * retried with doubling delays until the attempts run out. Every attempt is recorded on the payment, so the
+ * console can show what the shop answered. Waiting happens on the injected clock; `idle()` tells tests when no
+ * attempt is on the wire.
  */
 import type { Clock } from '../shared/clock.js';
 import { signBody } from '../shared/hmac.js';
@@ -121,7 +122,7 @@ export class CallbackDispatcher {
       this.#controllers.delete(controller);
     }
     if (this.#closed) return;
-    const ok = httpStatus !== undefined && httpStatus >= 200 && httpStatus < 300;
+    const ok = httpStatus === 200;
     message.record.deliveries.push({
       callback: message.number,
       attempt,

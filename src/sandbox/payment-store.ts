@@ -53,7 +53,7 @@ export interface CallbackDelivery {
   error?: string;
   /** Wall-clock milliseconds the attempt took. */
   durationMs: number;
-  /** True for a 2xx answer: no more attempts for this callback. */
+  /** True for a 200 answer, the only one the service takes as delivered: no more attempts for this callback. */
   ok: boolean;
   duplicate?: boolean;
 }

@@ -18,7 +18,8 @@ async function receiver(statuses: number[] = []) {
   const server = await serve(async (request) => {
     const body = await request.text();
     received.push({ contentType: request.headers.get('content-type'), signature: request.headers.get('signature'), body });
-    return new Response('ok', { status: statuses.shift() ?? 200 });
+    const status = statuses.shift() ?? 200;
+    return new Response(status === 204 ? null : 'ok', { status });
   });
   return { server, received };
 }
@@ -95,6 +96,25 @@ describe('callbacks', () => {
     const times = deliveries.map((d) => Date.parse(d.at));
     expect(times.slice(1).map((t, i) => t - times[i]!)).toEqual([1000, 2000, 4000]);
     expect(deliveries.every((d) => d.durationMs >= 0 && d.callback === deliveries[0]!.callback)).toBe(true);
+  });
+
+  it('count only a 200 as delivered: a 204 or a 202, which the service does not expect, is tried again', async () => {
+    const { sandbox, clock, received, id } = await start([204, 202]);
+    await clock.advance(1000); // pending: attempt 1 -> 204
+    await sandbox.idle();
+    await clock.advance(1000); // attempt 2 -> 202
+    await sandbox.idle();
+    await clock.advance(2000); // attempt 3 -> 200
+    await sandbox.idle();
+    await clock.advance(60_000);
+    await sandbox.idle();
+    expect(received).toHaveLength(3);
+    const deliveries = sandbox.payment(id)!.deliveries;
+    expect(deliveries.map((d) => [d.attempt, d.httpStatus, d.ok])).toEqual([
+      [1, 204, false],
+      [2, 202, false],
+      [3, 200, true],
+    ]);
   });
 
   it('give up after callbackAttempts and record why an unreachable receiver failed', async () => {
