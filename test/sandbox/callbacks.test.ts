@@ -4,7 +4,7 @@ import { ManualClock } from '../../src/shared/manual-clock.js';
 import { verifySignature } from '../../src/shared/hmac.js';
 import { parseCallbackBody } from '../../src/shared/provider-messages.js';
 import { createSandbox, DEMO_MERCHANT, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { createPayment, until } from './helpers.js';
+import { createPayment, signedRequest, until } from './helpers.js';
 
 interface Received {
   contentType: string | null;
@@ -33,13 +33,13 @@ afterEach(async () => {
   sandboxes = [];
 });
 
-async function start(statuses: number[] = [], options: SandboxOptions = {}) {
+async function start(statuses: number[] = [], options: SandboxOptions = {}, fields: Record<string, unknown> = {}) {
   const { server, received } = await receiver(statuses);
   running.push(server);
   const clock = new ManualClock();
   const sandbox = createSandbox({ clock, ...options });
   sandboxes.push(sandbox);
-  const id = await createPayment(sandbox, { callbackUri: `${server.url}/payin/callback` });
+  const id = await createPayment(sandbox, { callbackUri: `${server.url}/payin/callback`, ...fields });
   return { sandbox, clock, received, id, server };
 }
 
@@ -64,6 +64,24 @@ describe('callbacks', () => {
     expect(last).toMatchObject({ id, status: true, amount: '249.00', init_amount: '250.00', type: 'payin' });
     expect(last.datetime).toBe(Math.floor(clock.now() / 1000));
     expect(JSON.parse(received[0]!.body).datetime).toBe(last.datetime - 30);
+  });
+
+  it('leave out an empty media and carry amount_commission_less as a string, as callbacks of the service may', async () => {
+    const { sandbox, clock, received, id } = await start([], { commissionPercent: 5 });
+    await clock.advance(1000);
+    await sandbox.idle();
+    const notice = JSON.parse(received[0]!.body);
+    expect(notice).toMatchObject({ id, state: 'pending', amount_commission_less: '237.50', commission: 12.5 });
+    expect(notice).not.toHaveProperty('media');
+    const asked = await sandbox(await signedRequest('/api/v2/status', { merchantId: DEMO_MERCHANT.id, paymentId: id }));
+    expect(await asked.json()).toMatchObject({ amount_commission_less: 237.5, media: [] });
+  });
+
+  it('keep a media that holds something, such as the C2B link of an sbp payment', async () => {
+    const { sandbox, clock, received } = await start([], { sbpShape: 'c2b' }, { method: 'sbp', currency: 'RUB' });
+    await clock.advance(1000);
+    await sandbox.idle();
+    expect(JSON.parse(received[0]!.body).media).toEqual([expect.stringMatching(/^https:\/\/qr\.nspk\.ru\//)]);
   });
 
   it('are retried with doubling delays while the receiver answers 500, and every attempt is recorded', async () => {
