@@ -73,7 +73,7 @@ export function createApiRoutes(deps: ApiDeps) {
     if (q.orderId !== undefined) {
       const records = store.byOrder(merchant.id, q.orderId);
       if (records.length === 0) throw notFound(`orderId ${JSON.stringify(q.orderId)}`);
-      // Like the real service: one payment answers an object, several an array (newest first).
+      // Like the real service: one payment answers an object, several an array (in no promised order).
       if (records.length > 1 || faults.statusAsArray) return shown(records);
       return paymentAt(records[0]!.payment, now);
     }

@@ -114,9 +114,12 @@ export class PaymentStore {
     return record?.merchantId === merchantId ? record : undefined;
   }
 
-  /** The merchant's payments for an order, newest first. */
+  /**
+   * The merchant's payments for an order, oldest first: the service promises no order (take the newest by
+   * `created_at`), and the order a table gives without being asked is the one that trips a client taking the first.
+   */
   byOrder(merchantId: string, orderId: string): PaymentRecord[] {
-    return this.all().filter((r) => r.merchantId === merchantId && r.payment.orderId === orderId);
+    return [...this.#byId.values()].filter((r) => r.merchantId === merchantId && r.payment.orderId === orderId);
   }
 
   /** Every payment, newest first. */
