@@ -27,6 +27,16 @@ describe('asking for a payment status', () => {
     expect(several[1].created_at > several[0].created_at).toBe(true);
   });
 
+  it('tells the newest payment of an order by created_at even when both were made within one millisecond', async () => {
+    const { sandbox } = setup();
+    const first = await createPayment(sandbox, { orderId: 'O-2' });
+    const second = await createPayment(sandbox, { orderId: 'O-2', method: 'sbp', currency: 'RUB' });
+    const several: { id: string; created_at: string }[] = await readSigned(await status(sandbox, { orderId: 'O-2' }));
+    const newest = several.reduce((a, b) => (b.created_at > a.created_at ? b : a));
+    expect(newest.id).toBe(second);
+    expect(several.find((p) => p.id === first)!.created_at < newest.created_at).toBe(true);
+  });
+
   it('answers arrays for lists of paymentIds or orderIds, leaving out unknown ones', async () => {
     const { sandbox } = setup();
     const a = await createPayment(sandbox, { orderId: 'L-1' });
