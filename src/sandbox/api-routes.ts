@@ -16,7 +16,7 @@ import { jsonBody } from './json-body.js';
 import type { PaymentLifecycle } from './lifecycle.js';
 import type { ResolvedOptions } from './options.js';
 import { paymentAt, type PaymentRecord, type PaymentStore } from './payment-store.js';
-import { isMethod, METHODS } from './requisites.js';
+import { currencyProblem, isMethod, METHODS } from './requisites.js';
 
 export interface ApiDeps {
   config: ResolvedOptions;
@@ -34,7 +34,10 @@ export function createApiRoutes(deps: ApiDeps) {
     const parsed = createPaymentRequestSchema.safeParse(json);
     if (!parsed.success) throw new SandboxError(400, describeIssues(parsed.error));
     checkMerchantId(merchant, parsed.data.merchantId);
-    if (!isMethod(parsed.data.method)) throw new SandboxError(400, `method must be one of ${METHODS.join(', ')}`);
+    const { method, currency } = parsed.data;
+    if (!isMethod(method)) throw new SandboxError(400, `method must be one of ${METHODS.join(', ')}`);
+    const wrongCurrency = currencyProblem(method, currency);
+    if (wrongCurrency) throw new SandboxError(400, wrongCurrency);
     const record = lifecycle.create(parsed.data, merchant.id, merchant.userId);
     const payment = paymentAt(record.payment, config.clock.now());
     if (config.createAnswer === 'payment') return payment;

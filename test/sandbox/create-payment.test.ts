@@ -96,6 +96,27 @@ describe('creating a payment', () => {
     sandbox.close();
   });
 
+  it('refuses a currency that the method cannot carry: sbp moves roubles only and upi rupees only', async () => {
+    const { sandbox } = setup();
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [createBody({ method: 'sbp', currency: 'INR' }), /currency must be RUB for sbp/],
+      [createBody({ method: 'upi', currency: 'RUB' }), /currency must be INR for upi/],
+    ];
+    for (const [body, message] of cases) {
+      const response = await sandbox(await signedRequest('/api/v2/payments', body));
+      expect(response.status, JSON.stringify(body)).toBe(400);
+      expect((await readSigned(response)).message).toMatch(message);
+    }
+    expect(sandbox.payments()).toEqual([]);
+    for (const fields of [
+      { method: 'sbp', currency: 'RUB' },
+      { method: 'upi', currency: 'INR' },
+      { method: 'c2c', currency: 'RUB' },
+    ]) {
+      expect((await sandbox(await signedRequest('/api/v2/payments', createBody(fields)))).status).toBe(200);
+    }
+  });
+
   it('refuses a payment with a field missing or wrong, naming the field, and creates nothing', async () => {
     const { sandbox } = setup();
     const cases: [Record<string, unknown>, RegExp][] = [
