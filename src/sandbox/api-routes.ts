@@ -104,6 +104,7 @@ export function createApiRoutes(deps: ApiDeps) {
     }
     const merchant = await authenticate(request, bytes, config.merchants);
     scope.secret = answerSecretOf(merchant);
+    scope.authenticated = true;
     const json = jsonBody(request, bytes);
     const body = route === 'create' ? create(json, merchant, baseUrl) : status(json, merchant, faults);
     let text = JSON.stringify(body);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseStatusAnswer } from '../../src/shared/provider-messages.js';
-import { createPayment, readSigned, setup, status } from './helpers.js';
+import { createPayment, readRefused, readSigned, setup, status } from './helpers.js';
 
 describe('asking for a payment status', () => {
   it('answers one Payment object for a paymentId', async () => {
@@ -49,14 +49,10 @@ describe('asking for a payment status', () => {
     expect(one).toHaveLength(1);
   });
 
-  it('answers 404 with {status: false, code, message} for an unknown payment or order', async () => {
+  it('refuses an unknown payment or order with {status: false, code: 404, message}', async () => {
     const { sandbox } = setup();
     for (const query of [{ paymentId: '66a3942dc1d4f' }, { orderId: 'never' }, { paymentIds: ['x'] }, { orderIds: ['y'] }]) {
-      const response = await status(sandbox, query);
-      expect(response.status).toBe(404);
-      const body = await readSigned(response);
-      expect(body).toMatchObject({ status: false, code: 404 });
-      expect(body.message).toMatch(/no payment/);
+      expect((await readRefused(await status(sandbox, query), 404)).message).toMatch(/no payment/);
     }
   });
 
@@ -65,8 +61,7 @@ describe('asking for a payment status', () => {
     const id = await createPayment(sandbox);
     for (const query of [{}, { paymentId: id, orderId: 'A-1001' }, { paymentIds: [] }]) {
       const response = await status(sandbox, query);
-      expect(response.status, JSON.stringify(query)).toBe(400);
-      expect((await readSigned(response)).message).toMatch(/exactly one|paymentIds/);
+      expect((await readRefused(response, 400)).message, JSON.stringify(query)).toMatch(/exactly one|paymentIds/);
     }
   });
 
