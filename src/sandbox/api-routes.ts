@@ -11,7 +11,7 @@ import { createPaymentRequestSchema, describeIssues, statusRequestSchema } from 
 import { textAnswer, type AnswerScope } from './answers.js';
 import { answerSecretOf, authenticate, checkMerchantId, type Merchant } from './auth.js';
 import { MAX_BODY_BYTES, SandboxError } from './errors.js';
-import { garble, roll, type Faults } from './faults.js';
+import { garble, injectedError, roll, type Faults } from './faults.js';
 import { jsonBody } from './json-body.js';
 import type { PaymentLifecycle } from './lifecycle.js';
 import type { ResolvedOptions } from './options.js';
@@ -98,15 +98,24 @@ export function createApiRoutes(deps: ApiDeps) {
         throw new SandboxError(503, 'the client went away while the latencyMs fault held the request');
       });
     }
-    if (roll(faults.errorRate, config.random)) {
-      const status = config.random() < 0.5 ? 500 : 503;
-      throw new SandboxError(status, `injected fault (errorRate): the request was refused before it took effect; retry it`);
+    const injected = roll(faults.errorRate, config.random) ? injectedError(config.random) : undefined;
+    if (injected && !injected.afterEffect) {
+      throw new SandboxError(injected.status, 'injected fault (errorRate): the request was refused before it took effect; retry it');
     }
     const merchant = await authenticate(request, bytes, config.merchants);
     scope.secret = answerSecretOf(merchant);
     scope.authenticated = true;
     const json = jsonBody(request, bytes);
     const body = route === 'create' ? create(json, merchant, baseUrl) : status(json, merchant, faults);
+    if (injected) {
+      // The gateway's answer, not the service's: it carries no Signature the merchant could check.
+      scope.secret = undefined;
+      scope.authenticated = false;
+      throw new SandboxError(
+        injected.status,
+        'injected fault (errorRate): the request took effect, but its answer was lost on the way; look the payment up before creating it again',
+      );
+    }
     let text = JSON.stringify(body);
     if (roll(faults.malformedRate, config.random)) text = garble(text);
     return textAnswer(200, text, scope);
