@@ -149,6 +149,17 @@ describe('callbacks', () => {
     expect(deliveries.every((d) => !d.ok && d.httpStatus === undefined && /fetch failed|ECONNREFUSED/.test(d.error ?? ''))).toBe(true);
   });
 
+  it('are tried 8 times in all by default, 1 s apart at first and doubling, about two minutes', async () => {
+    const { sandbox, clock, id } = await start(Array(20).fill(500));
+    // A second at a time, so that each retry is set from the moment its attempt failed.
+    for (let second = 0; second < 300; second++) {
+      await clock.advance(1000);
+      await sandbox.idle();
+    }
+    const times = sandbox.payment(id)!.deliveries.map((d) => Date.parse(d.at));
+    expect(times.slice(1).map((t, i) => t - times[i]!)).toEqual([1000, 2000, 4000, 8000, 16_000, 32_000, 64_000]);
+  });
+
   it('count an attempt without an answer within callbackTimeoutMs as failed, on the clock', async () => {
     const clock = new ManualClock();
     let calls = 0;
