@@ -36,16 +36,19 @@ export async function recheck(ctx: ProxyContext, record: PaymentRecord): Promise
 /**
  * What the operator is told about a status call that brought no state. A service that answered and refused is not
  * one that "did not answer": a 404 or 401 points at the service's address or the merchant's credentials (a
- * sandbox's payments looked up at the live service), which trying again later does not mend.
+ * sandbox's payments looked up at the live service), which trying again later does not mend. A refusal may come
+ * with HTTP 200 and `status: false`; its code then stands for the HTTP status.
  */
 function whyNoAnswer(error: unknown): string {
   const kind = error instanceof UpstreamError ? error.kind : 'network';
-  const status = error instanceof UpstreamError ? error.httpStatus : undefined;
+  const httpStatus = error instanceof UpstreamError ? error.httpStatus : undefined;
+  const status = httpStatus ?? (error instanceof UpstreamError ? error.refusalCode : undefined);
+  const said = httpStatus === undefined ? `code ${status}` : `HTTP ${status}`;
   if ((kind === 'http' || kind === 'refused') && status === 404) {
-    return 'the payment service does not know this payment (HTTP 404): nothing was changed; check that PAYIN_BASE_URL and the merchant are the ones that created it';
+    return `the payment service does not know this payment (${said}): nothing was changed; check that PAYIN_BASE_URL and the merchant are the ones that created it`;
   }
   if ((kind === 'http' || kind === 'refused') && status !== undefined && status < 500) {
-    return `the payment service refused the status call (HTTP ${status}): nothing was changed; check the merchant's credentials`;
+    return `the payment service refused the status call (${said}): nothing was changed; check the merchant's credentials`;
   }
   if (kind === 'signature')
     return "the payment service's answer failed its signature check: nothing was changed; check the merchant's secret";

@@ -11,6 +11,8 @@ export interface AnswerScope {
   signed: boolean;
   /** The key to sign with once the caller is authenticated; empty or absent gives an empty Signature. */
   secret?: string;
+  /** True once the service's route knows the merchant: its refusals of what was asked come with HTTP 200. */
+  authenticated?: boolean;
 }
 
 export const API_SCOPE = (): AnswerScope => ({ signed: true });

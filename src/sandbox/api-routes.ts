@@ -11,12 +11,12 @@ import { createPaymentRequestSchema, describeIssues, statusRequestSchema } from 
 import { textAnswer, type AnswerScope } from './answers.js';
 import { answerSecretOf, authenticate, checkMerchantId, type Merchant } from './auth.js';
 import { MAX_BODY_BYTES, SandboxError } from './errors.js';
-import { garble, roll, type Faults } from './faults.js';
+import { garble, injectedError, roll, type Faults } from './faults.js';
 import { jsonBody } from './json-body.js';
 import type { PaymentLifecycle } from './lifecycle.js';
 import type { ResolvedOptions } from './options.js';
 import { paymentAt, type PaymentRecord, type PaymentStore } from './payment-store.js';
-import { isMethod, METHODS } from './requisites.js';
+import { currencyProblem, isMethod, METHODS } from './requisites.js';
 
 export interface ApiDeps {
   config: ResolvedOptions;
@@ -34,7 +34,10 @@ export function createApiRoutes(deps: ApiDeps) {
     const parsed = createPaymentRequestSchema.safeParse(json);
     if (!parsed.success) throw new SandboxError(400, describeIssues(parsed.error));
     checkMerchantId(merchant, parsed.data.merchantId);
-    if (!isMethod(parsed.data.method)) throw new SandboxError(400, `method must be one of ${METHODS.join(', ')}`);
+    const { method, currency } = parsed.data;
+    if (!isMethod(method)) throw new SandboxError(400, `method must be one of ${METHODS.join(', ')}`);
+    const wrongCurrency = currencyProblem(method, currency);
+    if (wrongCurrency) throw new SandboxError(400, wrongCurrency);
     const record = lifecycle.create(parsed.data, merchant.id, merchant.userId);
     const payment = paymentAt(record.payment, config.clock.now());
     if (config.createAnswer === 'payment') return payment;
@@ -73,7 +76,7 @@ export function createApiRoutes(deps: ApiDeps) {
     if (q.orderId !== undefined) {
       const records = store.byOrder(merchant.id, q.orderId);
       if (records.length === 0) throw notFound(`orderId ${JSON.stringify(q.orderId)}`);
-      // Like the real service: one payment answers an object, several an array (newest first).
+      // Like the real service: one payment answers an object, several an array (in no promised order).
       if (records.length > 1 || faults.statusAsArray) return shown(records);
       return paymentAt(records[0]!.payment, now);
     }
@@ -95,14 +98,24 @@ export function createApiRoutes(deps: ApiDeps) {
         throw new SandboxError(503, 'the client went away while the latencyMs fault held the request');
       });
     }
-    if (roll(faults.errorRate, config.random)) {
-      const status = config.random() < 0.5 ? 500 : 503;
-      throw new SandboxError(status, `injected fault (errorRate): the request was refused before it took effect; retry it`);
+    const injected = roll(faults.errorRate, config.random) ? injectedError(config.random) : undefined;
+    if (injected && !injected.afterEffect) {
+      throw new SandboxError(injected.status, 'injected fault (errorRate): the request was refused before it took effect; retry it');
     }
     const merchant = await authenticate(request, bytes, config.merchants);
     scope.secret = answerSecretOf(merchant);
+    scope.authenticated = true;
     const json = jsonBody(request, bytes);
     const body = route === 'create' ? create(json, merchant, baseUrl) : status(json, merchant, faults);
+    if (injected) {
+      // The gateway's answer, not the service's: it carries no Signature the merchant could check.
+      scope.secret = undefined;
+      scope.authenticated = false;
+      throw new SandboxError(
+        injected.status,
+        'injected fault (errorRate): the request took effect, but its answer was lost on the way; look the payment up before creating it again',
+      );
+    }
     let text = JSON.stringify(body);
     if (roll(faults.malformedRate, config.random)) text = garble(text);
     return textAnswer(200, text, scope);

@@ -3,9 +3,11 @@
  * the Bearer token names the merchant (compared in constant time against every merchant, so timing reveals
  * nothing), and the `Signature` header must be the HMAC-SHA256 of the raw body under that merchant's secret,
  * lowercase hex. A missing, empty or wrong value of either is a 401 whose message says what to check.
+ * The signature is compared as the text the service computes, as a PHP service's `hash_equals` does: the right MAC
+ * in uppercase hex (Java's and .NET's hex writers give it) is refused here as it would be in production.
  */
 import { timingSafeEqual } from '../shared/bytes.js';
-import { verifySignature } from '../shared/hmac.js';
+import { signBody } from '../shared/hmac.js';
 import { SandboxError } from './errors.js';
 import type { ResolvedOptions } from './options.js';
 
@@ -27,7 +29,12 @@ export async function authenticate(request: Request, body: Uint8Array, merchants
   if (!signature?.trim()) {
     throw new SandboxError(401, 'missing Signature header: send the HMAC-SHA256 of the exact body bytes, lowercase hex');
   }
-  if (!(await verifySignature(found.secret, body, signature))) {
+  const expected = await signBody(found.secret, body);
+  const offered = signature.trim();
+  if (!timingSafeEqual(expected, offered)) {
+    if (timingSafeEqual(expected, offered.toLowerCase())) {
+      throw new SandboxError(401, 'Signature is in uppercase hex: the service compares it as lowercase hex, so send it in lowercase');
+    }
     throw new SandboxError(
       401,
       'Signature does not match the body: sign the exact bytes you send with the merchant secret (is the body re-serialised after signing?)',

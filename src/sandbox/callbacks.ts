@@ -1,10 +1,14 @@
 /**
  * Callback delivery, as the real service does it: on every state change a POST to the payment's `callbackUri`
  * with `Content-Type: application/json`, the Payment object as the body (its `datetime` the time of sending) and
- * a `Signature` header, the HMAC of exactly those bytes. Anything but a 2xx answer (a 500, a refused connection,
- * no answer within the timeout, a redirect) is retried with doubling delays until the attempts run out. Every
- * attempt is recorded on the payment, so the console can show what the shop answered. Waiting happens on the
- * injected clock; `idle()` tells tests when no attempt is on the wire.
+ * a `Signature` header, the HMAC of exactly those bytes. The body is the Payment as the service's callbacks carry
+ * it, which is not quite the status answer's: an empty field is left out (`media` until it holds a link) and
+ * `amount_commission_less` comes as a string, so that a receiver that reads the status answer's types into fixed
+ * types (a number there, an array always there) fails here as it would in production. The service expects HTTP 200 and ignores the body, so
+ * anything else (a 204 or 202 as well as a 500, a refused connection, no answer within the timeout, a redirect) is
+ * retried with doubling delays until the attempts run out. Every attempt is recorded on the payment, so the
+ * console can show what the shop answered. Waiting happens on the injected clock; `idle()` tells tests when no
+ * attempt is on the wire.
  */
 import type { Clock } from '../shared/clock.js';
 import { signBody } from '../shared/hmac.js';
@@ -96,7 +100,7 @@ export class CallbackDispatcher {
     const { clock, timeoutMs } = this.#options;
     const startedAt = clock.now();
     const startedWall = performance.now();
-    const body = JSON.stringify({ datetime: Math.floor(startedAt / 1000), ...message.payment });
+    const body = JSON.stringify(callbackBody(message.payment, startedAt));
     const secret = this.#options.secretOf(message.record.merchantId);
     const signature = secret ? await signBody(secret, body) : '';
     const controller = new AbortController();
@@ -121,7 +125,7 @@ export class CallbackDispatcher {
       this.#controllers.delete(controller);
     }
     if (this.#closed) return;
-    const ok = httpStatus !== undefined && httpStatus >= 200 && httpStatus < 300;
+    const ok = httpStatus === 200;
     message.record.deliveries.push({
       callback: message.number,
       attempt,
@@ -137,6 +141,16 @@ export class CallbackDispatcher {
       this.#later(this.#options.retryDelayMs * 2 ** (attempt - 1), () => this.#attempt(message, attempt + 1));
     }
   }
+}
+
+/** The Payment as a callback carries it at `nowMs`: empty fields left out, amount_commission_less as text. */
+function callbackBody(payment: Omit<SandboxPayment, 'datetime'>, nowMs: number): Record<string, unknown> {
+  const body: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries({ datetime: Math.floor(nowMs / 1000), ...payment })) {
+    if (Array.isArray(value) && value.length === 0) continue;
+    body[key] = key === 'amount_commission_less' ? (value as number).toFixed(2) : value;
+  }
+  return body;
 }
 
 function describe(error: unknown): string {

@@ -1,9 +1,13 @@
 /**
  * The sandbox's one error class and the one place where an error becomes a Response. Every refusal, on the
  * service's routes and on the sandbox's own, has the shape the real service uses for failures:
- * `{status: false, code, message}` with an integer `code` (here always the HTTP status, since the service
- * publishes no list of codes). One shape everywhere keeps the console and the tests simple. Messages name the
- * field or header at fault and the likely fix; an unexpected error never shows its stack.
+ * `{status: false, code, message}` with an integer `code` (here always the HTTP status the refusal would have,
+ * since the service publishes no list of codes). One shape everywhere keeps the console and the tests simple.
+ * The service answers a failure with a non-2xx status OR with a 2xx and `status: false`, so the sandbox does both:
+ * what it refuses before it knows the merchant (credentials, method, size, content type) keeps its HTTP status,
+ * and its refusal of what a known merchant asked (a field, a payment it does not have) comes with HTTP 200, so that
+ * a client that reads the HTTP status alone takes that refusal for a payment here, not in production. Messages
+ * name the field or header at fault and the likely fix; an unexpected error never shows its stack.
  */
 import { BodyTooLargeError } from '../shared/body.js';
 import { jsonAnswer, type AnswerScope } from './answers.js';
@@ -38,10 +42,14 @@ function asSandboxError(error: unknown, onError: (error: unknown) => void): Sand
   return new SandboxError(500, 'internal error in the sandbox');
 }
 
+/** Refusals of what a known merchant asked: a field the service will not take (400), a payment it lacks (404). */
+const REFUSED_WITH_200 = new Set([400, 404]);
+
 /** Turns anything thrown while answering into the refusal the client sees. */
 export function errorAnswer(error: unknown, scope: AnswerScope, onError: (error: unknown) => void): Promise<Response> {
   const e = asSandboxError(error, onError);
   const headers: Record<string, string> = {};
   if (e.allow) headers.allow = e.allow;
-  return jsonAnswer(e.status, { status: false, code: e.code, message: e.message }, scope, headers);
+  const status = scope.authenticated && REFUSED_WITH_200.has(e.status) ? 200 : e.status;
+  return jsonAnswer(status, { status: false, code: e.code, message: e.message }, scope, headers);
 }

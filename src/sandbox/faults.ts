@@ -1,8 +1,10 @@
 /**
  * The misbehaviour a shop's integration must survive, switched on at will (PUT /sandbox/faults, or
  * `sandbox.setFaults`). Each fault is chosen to be faithful AND safe to reason about:
- * - `errorRate` refuses that share of API requests with 500 or 503 BEFORE anything happens (like a load balancer
- *   in front of the service: no payment is created, no state changes, the Signature header is empty);
+ * - `errorRate` fails that share of API requests with a 5xx and an empty Signature header: half of them (500,
+ *   503) BEFORE anything happens, like a service that refused the request, and half (502, 504) AFTER the request
+ *   took effect, like a gateway that lost the service's answer: a create failed that way DID create a payment,
+ *   because in production a 5xx never says which of the two it was;
  * - `malformedRate` lets the request take effect and then garbles that share of successful answers (the body is
  *   cut short, so it is never valid JSON, but it is still signed): a create that "failed" this way DID create a
  *   payment, which is exactly the case a proxy must guard against with its own idempotency;
@@ -19,7 +21,7 @@ import { SandboxError } from './errors.js';
 export interface Faults {
   /** Milliseconds each API request waits before it is handled (0..120000). */
   latencyMs: number;
-  /** Share (0..1) of API requests refused with 500/503 before they take effect. */
+  /** Share (0..1) of API requests failed with a 5xx: 500/503 before they take effect, 502/504 after. */
   errorRate: number;
   /** Share (0..1) of successful API answers whose body is cut short (not valid JSON). */
   malformedRate: number;
@@ -68,6 +70,18 @@ export function parseFaults(value: unknown): Faults {
   const out: Faults = { ...NO_FAULTS };
   for (const [key, v] of Object.entries(parsed.data)) if (v !== undefined) (out as unknown as Record<string, unknown>)[key] = v;
   return out;
+}
+
+/** An injected 5xx, and whether the request takes effect before it is answered. */
+export interface InjectedError {
+  status: 500 | 502 | 503 | 504;
+  afterEffect: boolean;
+}
+
+/** One of the four injected errors, evenly: 500 and 503 before the request takes effect, 502 and 504 after. */
+export function injectedError(random: () => number): InjectedError {
+  const status = ([500, 503, 502, 504] as const)[Math.min(3, Math.floor(random() * 4))]!;
+  return { status, afterEffect: status === 502 || status === 504 };
 }
 
 /** True for `rate` of the calls. Draws from `random` only when the rate is set, so other draws stay put. */

@@ -8,7 +8,7 @@
 import type { Clock } from '../shared/clock.js';
 import { isPositiveAmount, normalizeAmount, toMinorUnits } from '../shared/money.js';
 import type { CreatePaymentRequest } from '../shared/provider-messages.js';
-import { formatServiceTimestamp } from '../shared/timestamps.js';
+import { formatServiceMicros } from '../shared/timestamps.js';
 import type { CallbackDispatcher } from './callbacks.js';
 import { SandboxError } from './errors.js';
 import type { IdGenerator } from './ids.js';
@@ -40,7 +40,7 @@ export class PaymentLifecycle {
 
   create(request: CreatePaymentRequest, merchantId: string, userId: string): PaymentRecord {
     const { config, store } = this.#deps;
-    const now = this.#clock.now();
+    const { id, epochMicros } = this.#deps.ids();
     const amount = normalizeAmount(request.amount)!;
     const fees = charges(amount, config.commissionPercent);
     const back = { successUri: request.successUri, failUri: request.failUri };
@@ -48,10 +48,10 @@ export class PaymentLifecycle {
       merchantId,
       request.callbackUri,
       {
-        id: this.#deps.ids(),
+        id,
         orderId: request.orderId,
-        created_at: formatServiceTimestamp(now),
-        expired_at: formatServiceTimestamp(now + config.ttlMs),
+        created_at: formatServiceMicros(epochMicros),
+        expired_at: formatServiceMicros(epochMicros + config.ttlMs * 1000),
         status: false,
         state: 'created',
         type: 'payin',

@@ -1,8 +1,10 @@
 /**
  * The hosted payment page the create answer's `url` points at (`/pay/{id}`): what a payer would see at the real
  * service, reduced to the amount, the requisites and two buttons, "I have paid" and "Cancel", that call the
- * control API. It gives the widget's "continue on your phone" link somewhere to land. Like the console it runs
- * under a strict CSP, so its script is a separate file and renders with textContent only.
+ * control API. "I have paid" is the payer's claim, as at the service: it opens a check (`in_check`) and never
+ * pays by itself, so that a shop that ships on a claim finds out here; the console's Pay (or Fail) decides it.
+ * It gives the widget's "continue on your phone" link somewhere to land. Like the console it runs under a strict
+ * CSP, so its script is a separate file and renders with textContent only.
  */
 import { pageShell } from './page-shell.js';
 
@@ -50,8 +52,11 @@ function show(p) {
     list.append(dt, dd);
   }
   const final = FINAL.includes(p.state);
-  for (const b of buttons) b.disabled = final;
+  // A claim needs a payee to have paid to, and is made once.
+  buttons[0].disabled = final || p.state !== 'pending';
+  buttons[1].disabled = final;
   if (final) statusLine.textContent = p.state === 'finished' ? 'Paid. You can close this page.' : 'This payment is ' + p.state + '.';
+  else if (p.state === 'in_check') statusLine.textContent = 'Your payment is being checked. (In the sandbox console, Pay or Fail decides it.)';
   return final;
 }
 
@@ -74,7 +79,7 @@ async function act(action) {
   load();
 }
 
-buttons[0].addEventListener('click', () => act('pay'));
+buttons[0].addEventListener('click', () => act('in-check'));
 buttons[1].addEventListener('click', () => act('cancel'));
 load();
 `;

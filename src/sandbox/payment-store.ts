@@ -53,7 +53,7 @@ export interface CallbackDelivery {
   error?: string;
   /** Wall-clock milliseconds the attempt took. */
   durationMs: number;
-  /** True for a 2xx answer: no more attempts for this callback. */
+  /** True for a 200 answer, the only one the service takes as delivered: no more attempts for this callback. */
   ok: boolean;
   duplicate?: boolean;
 }
@@ -114,9 +114,12 @@ export class PaymentStore {
     return record?.merchantId === merchantId ? record : undefined;
   }
 
-  /** The merchant's payments for an order, newest first. */
+  /**
+   * The merchant's payments for an order, oldest first: the service promises no order (take the newest by
+   * `created_at`), and the order a table gives without being asked is the one that trips a client taking the first.
+   */
   byOrder(merchantId: string, orderId: string): PaymentRecord[] {
-    return this.all().filter((r) => r.merchantId === merchantId && r.payment.orderId === orderId);
+    return [...this.#byId.values()].filter((r) => r.merchantId === merchantId && r.payment.orderId === orderId);
   }
 
   /** Every payment, newest first. */

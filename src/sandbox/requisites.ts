@@ -15,6 +15,18 @@ export function isMethod(value: string): value is SandboxMethod {
   return (METHODS as readonly string[]).includes(value);
 }
 
+/**
+ * The one currency a method's rails carry, where they carry one: SBP moves roubles and UPI rupees, nothing else,
+ * so the service cannot make an sbp payment in INR. A card transfer (c2c) is not tied to one currency.
+ */
+const CURRENCY_OF: Partial<Record<SandboxMethod, string>> = { sbp: 'RUB', upi: 'INR' };
+
+/** Why `currency` cannot be paid by `method`, or undefined when it can. */
+export function currencyProblem(method: SandboxMethod, currency: string): string | undefined {
+  const only = CURRENCY_OF[method];
+  return only && currency !== only ? `currency must be ${only} for ${method}, got ${currency}` : undefined;
+}
+
 export interface SandboxRequisites {
   /** A phone number (sbp), a VPA (upi) or a card number (c2c). */
   address: string;

@@ -25,8 +25,13 @@ export function parseTimestamp(value: unknown): number | undefined {
 
 /** The service's own shape: `YYYY-MM-DDTHH:MM:SS.ffffffZ`. */
 export function formatServiceTimestamp(epochMs: number): string {
-  const iso = new Date(epochMs).toISOString(); // 2024-07-26T10:15:30.123Z
-  return `${iso.slice(0, 23)}000Z`;
+  return formatServiceMicros(Math.floor(epochMs) * 1000);
+}
+
+/** The service's shape to the microsecond, from epoch microseconds (a whole number, exact below 2^53). */
+export function formatServiceMicros(epochMicros: number): string {
+  const iso = new Date(Math.floor(epochMicros / 1000)).toISOString(); // 2024-07-26T10:15:30.123Z
+  return `${iso.slice(0, 23)}${String(epochMicros % 1000).padStart(3, '0')}Z`;
 }
 
 /** The last one written: every answer stamps the time, and many answers fall in the same millisecond. */

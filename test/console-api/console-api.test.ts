@@ -150,14 +150,17 @@ describe('re-check now', () => {
 
 describe('re-check against a service that answers but refuses', () => {
   it.each([
-    [404, /the payment service does not know this payment \(HTTP 404\)/],
-    [401, /the payment service refused the status call \(HTTP 401\)/],
-  ])('says what HTTP %s means instead of "did not answer", and changes nothing', async (status, message) => {
+    [404, 404, /the payment service does not know this payment \(HTTP 404\)/],
+    [401, 401, /the payment service refused the status call \(HTTP 401\)/],
+    // The service may refuse with HTTP 200 and status false; its code then says what the refusal is.
+    [200, 404, /the payment service does not know this payment \(code 404\)/],
+    [200, 400, /the payment service refused the status call \(code 400\)/],
+  ])('says what HTTP %s with code %s means instead of "did not answer", and changes nothing', async (status, code, message) => {
     const world = consoleSetup();
     await world.signIn();
     const { body } = await world.create('A-1');
     const before = await world.store.getPayment(body.payment.id);
-    world.service.onStatus = () => ({ status, body: { status: false, code: status, message: 'no' } });
+    world.service.onStatus = () => ({ status, body: { status: false, code, message: 'no' } });
     const done = await drive(
       world.clock,
       world.post<{ error: { code: string; message: string } }>(`/api/payments/${body.payment.id}/recheck`),

@@ -49,7 +49,9 @@ export async function startLive(proxyOptions: Partial<PayinProxyOptions> = {}, s
   const proxy = createPayinProxy({
     provider: { baseUrl: sandboxServer.url, merchantId: 'demo-merchant', token: 'demo-token', secret: 'demo-secret' },
     callbackUrl: `${proxyServer.url}/payin/callback`,
-    resolveOrder: (orderId) => (orderId.startsWith('missing') ? null : { amount: '499.00', currency: 'INR' }),
+    // One sum, in the currency the method's rails carry (the sandbox refuses an sbp payment in rupees).
+    resolveOrder: (orderId, method) =>
+      orderId.startsWith('missing') ? null : { amount: '499.00', currency: method === 'sbp' ? 'RUB' : 'INR' },
     onPaymentUpdate: (payment, { source }) => {
       updates.push({ payment, source });
     },

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bytesToBase64 } from '../../src/shared/bytes.js';
 import { signBody } from '../../src/shared/hmac.js';
 import { DEMO_MERCHANT } from '../../src/sandbox/index.js';
-import { createBody, readRefusal, readSigned, setup, signedRequest, status } from './helpers.js';
+import { createBody, readRefusal, readRefused, readSigned, setup, signedRequest, status } from './helpers.js';
 
 const OTHER = { id: 'other-shop', token: 'other-token', secret: 'other-secret' };
 
@@ -28,6 +28,17 @@ describe('authenticating API requests', () => {
       expect(refusal.code).toBe(401);
       expect(refusal.message).toMatch(message);
     }
+    expect(sandbox.payments()).toHaveLength(0);
+  });
+
+  it('refuses the right HMAC written in uppercase hex, as the service compares lowercase hex as text', async () => {
+    const { sandbox } = setup();
+    const body = JSON.stringify(createBody());
+    const upper = (await signBody(DEMO_MERCHANT.secret, body)).toUpperCase();
+    const response = await sandbox(await signedRequest('/api/v2/payments', body, { signature: upper }));
+    expect(response.status).toBe(401);
+    expect(response.headers.get('signature')).toBe('');
+    expect((await readRefusal(response)).message).toMatch(/lowercase hex/);
     expect(sandbox.payments()).toHaveLength(0);
   });
 
@@ -72,11 +83,9 @@ describe('authenticating API requests', () => {
     const asOther = (query: Record<string, unknown>) =>
       signedRequest('/api/v2/status', { merchantId: OTHER.id, ...query }, { token: OTHER.token, secret: OTHER.secret });
     for (const query of [{ paymentId: mine.result.id }, { orderId: 'shared-order' }, { paymentIds: [mine.result.id] }]) {
-      const response = await sandbox(await asOther(query));
-      expect(response.status).toBe(404);
-      expect((await readSigned(response, OTHER.secret)).code).toBe(404);
+      await readRefused(await sandbox(await asOther(query)), 404, OTHER.secret);
     }
-    expect((await status(sandbox, { paymentId: mine.result.id })).status).toBe(200);
+    expect((await readSigned(await status(sandbox, { paymentId: mine.result.id }))).id).toBe(mine.result.id);
   });
 
   it('signs the answers to a second merchant with that merchant secret', async () => {

@@ -1,19 +1,35 @@
 import { describe, expect, it } from 'vitest';
 import { signBody } from '../../src/shared/hmac.js';
 import { DEMO_MERCHANT } from '../../src/sandbox/index.js';
-import { BASE, control, createBody, createPayment, readRefusal, readSigned, setup, signedRequest } from './helpers.js';
+import { BASE, control, createBody, createPayment, readRefusal, readRefused, readSigned, setup, signedRequest } from './helpers.js';
 
 describe('bad input', () => {
-  it('answers a signed body that is not JSON with 400', async () => {
+  it('refuses a signed body that is not JSON with code 400', async () => {
     const { sandbox } = setup();
     for (const text of ['{"amount": ', 'not json', '']) {
       const response = await sandbox(await signedRequest('/api/v2/payments', text));
-      expect(response.status, text).toBe(400);
-      expect((await readSigned(response)).message).toMatch(/not valid UTF-8 JSON/);
+      expect((await readRefused(response, 400)).message, text).toMatch(/not valid UTF-8 JSON/);
     }
   });
 
-  it('answers invalid UTF-8 with 400', async () => {
+  it('answers a refusal of what a signed request asks with HTTP 200 and status false, as the service may', async () => {
+    const { sandbox } = setup();
+    const refused = [
+      await sandbox(await signedRequest('/api/v2/payments', createBody({ amount: '0.00' }))),
+      await sandbox(await signedRequest('/api/v2/payments', '{"amount": ')),
+      await sandbox(await signedRequest('/api/v2/status', { merchantId: DEMO_MERCHANT.id, paymentId: '66a3942dc1d4f' })),
+    ];
+    expect(refused.map((r) => r.status)).toEqual([200, 200, 200]);
+    const bodies = await Promise.all(refused.map((r) => readSigned(r)));
+    expect(bodies.map((b) => [b.status, b.code])).toEqual([
+      [false, 400],
+      [false, 400],
+      [false, 404],
+    ]);
+    expect(sandbox.payments()).toEqual([]);
+  });
+
+  it('refuses invalid UTF-8 with code 400', async () => {
     const { sandbox } = setup();
     const bytes = new Uint8Array([0x7b, 0x22, 0xff, 0x22, 0x7d]);
     const headers = {
@@ -22,7 +38,7 @@ describe('bad input', () => {
       signature: await signBody(DEMO_MERCHANT.secret, bytes),
     };
     const response = await sandbox(new Request(`${BASE}/api/v2/status`, { method: 'POST', headers, body: bytes.slice().buffer }));
-    expect(response.status).toBe(400);
+    await readRefused(response, 400);
   });
 
   it('answers a wrong content type with 415', async () => {

@@ -4,7 +4,7 @@ import { ManualClock } from '../../src/shared/manual-clock.js';
 import { verifySignature } from '../../src/shared/hmac.js';
 import { parseCallbackBody } from '../../src/shared/provider-messages.js';
 import { createSandbox, DEMO_MERCHANT, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
-import { createPayment, until } from './helpers.js';
+import { createPayment, signedRequest, until } from './helpers.js';
 
 interface Received {
   contentType: string | null;
@@ -18,7 +18,8 @@ async function receiver(statuses: number[] = []) {
   const server = await serve(async (request) => {
     const body = await request.text();
     received.push({ contentType: request.headers.get('content-type'), signature: request.headers.get('signature'), body });
-    return new Response('ok', { status: statuses.shift() ?? 200 });
+    const status = statuses.shift() ?? 200;
+    return new Response(status === 204 ? null : 'ok', { status });
   });
   return { server, received };
 }
@@ -32,13 +33,13 @@ afterEach(async () => {
   sandboxes = [];
 });
 
-async function start(statuses: number[] = [], options: SandboxOptions = {}) {
+async function start(statuses: number[] = [], options: SandboxOptions = {}, fields: Record<string, unknown> = {}) {
   const { server, received } = await receiver(statuses);
   running.push(server);
   const clock = new ManualClock();
   const sandbox = createSandbox({ clock, ...options });
   sandboxes.push(sandbox);
-  const id = await createPayment(sandbox, { callbackUri: `${server.url}/payin/callback` });
+  const id = await createPayment(sandbox, { callbackUri: `${server.url}/payin/callback`, ...fields });
   return { sandbox, clock, received, id, server };
 }
 
@@ -63,6 +64,24 @@ describe('callbacks', () => {
     expect(last).toMatchObject({ id, status: true, amount: '249.00', init_amount: '250.00', type: 'payin' });
     expect(last.datetime).toBe(Math.floor(clock.now() / 1000));
     expect(JSON.parse(received[0]!.body).datetime).toBe(last.datetime - 30);
+  });
+
+  it('leave out an empty media and carry amount_commission_less as a string, as callbacks of the service may', async () => {
+    const { sandbox, clock, received, id } = await start([], { commissionPercent: 5 });
+    await clock.advance(1000);
+    await sandbox.idle();
+    const notice = JSON.parse(received[0]!.body);
+    expect(notice).toMatchObject({ id, state: 'pending', amount_commission_less: '237.50', commission: 12.5 });
+    expect(notice).not.toHaveProperty('media');
+    const asked = await sandbox(await signedRequest('/api/v2/status', { merchantId: DEMO_MERCHANT.id, paymentId: id }));
+    expect(await asked.json()).toMatchObject({ amount_commission_less: 237.5, media: [] });
+  });
+
+  it('keep a media that holds something, such as the C2B link of an sbp payment', async () => {
+    const { sandbox, clock, received } = await start([], { sbpShape: 'c2b' }, { method: 'sbp', currency: 'RUB' });
+    await clock.advance(1000);
+    await sandbox.idle();
+    expect(JSON.parse(received[0]!.body).media).toEqual([expect.stringMatching(/^https:\/\/qr\.nspk\.ru\//)]);
   });
 
   it('are retried with doubling delays while the receiver answers 500, and every attempt is recorded', async () => {
@@ -97,6 +116,25 @@ describe('callbacks', () => {
     expect(deliveries.every((d) => d.durationMs >= 0 && d.callback === deliveries[0]!.callback)).toBe(true);
   });
 
+  it('count only a 200 as delivered: a 204 or a 202, which the service does not expect, is tried again', async () => {
+    const { sandbox, clock, received, id } = await start([204, 202]);
+    await clock.advance(1000); // pending: attempt 1 -> 204
+    await sandbox.idle();
+    await clock.advance(1000); // attempt 2 -> 202
+    await sandbox.idle();
+    await clock.advance(2000); // attempt 3 -> 200
+    await sandbox.idle();
+    await clock.advance(60_000);
+    await sandbox.idle();
+    expect(received).toHaveLength(3);
+    const deliveries = sandbox.payment(id)!.deliveries;
+    expect(deliveries.map((d) => [d.attempt, d.httpStatus, d.ok])).toEqual([
+      [1, 204, false],
+      [2, 202, false],
+      [3, 200, true],
+    ]);
+  });
+
   it('give up after callbackAttempts and record why an unreachable receiver failed', async () => {
     const { sandbox, clock, id, server } = await start([], { callbackAttempts: 3 });
     await server.close();
@@ -109,6 +147,17 @@ describe('callbacks', () => {
     const deliveries = sandbox.payment(id)!.deliveries;
     expect(deliveries).toHaveLength(3);
     expect(deliveries.every((d) => !d.ok && d.httpStatus === undefined && /fetch failed|ECONNREFUSED/.test(d.error ?? ''))).toBe(true);
+  });
+
+  it('are tried 8 times in all by default, 1 s apart at first and doubling, about two minutes', async () => {
+    const { sandbox, clock, id } = await start(Array(20).fill(500));
+    // A second at a time, so that each retry is set from the moment its attempt failed.
+    for (let second = 0; second < 300; second++) {
+      await clock.advance(1000);
+      await sandbox.idle();
+    }
+    const times = sandbox.payment(id)!.deliveries.map((d) => Date.parse(d.at));
+    expect(times.slice(1).map((t, i) => t - times[i]!)).toEqual([1000, 2000, 4000, 8000, 16_000, 32_000, 64_000]);
   });
 
   it('count an attempt without an answer within callbackTimeoutMs as failed, on the clock', async () => {

@@ -43,7 +43,7 @@ describe('the console and the hosted payment page', () => {
     expect(one.id).toBe(first);
   });
 
-  it('serves a hosted payment page for a known payment, whose script pays through the control API', async () => {
+  it('serves a hosted payment page for a known payment, whose script claims and cancels through the control API', async () => {
     const { sandbox } = setup();
     const id = await createPayment(sandbox);
     const page = await sandbox(control(`/pay/${id}`));
@@ -54,7 +54,8 @@ describe('the console and the hosted payment page', () => {
     expect(html).toContain('src="../pay.js"');
     const script = await (await sandbox(control('/pay.js'))).text();
     expect(script).toContain("'../sandbox/payments/'");
-    expect(script).toContain("act('pay')");
+    expect(script).toContain("act('in-check')");
+    expect(script).toContain("act('cancel')");
     expect(() => new Function(script)).not.toThrow();
     const head = await sandbox(control('/', { method: 'HEAD' }));
     expect(head.status).toBe(200);

@@ -3,7 +3,7 @@ import { parseCreateAnswer } from '../../src/shared/provider-messages.js';
 import { formatServiceTimestamp } from '../../src/shared/timestamps.js';
 import { createSandbox } from '../../src/sandbox/index.js';
 import { ManualClock } from '../../src/shared/manual-clock.js';
-import { createBody, readSigned, setup, signedRequest, status } from './helpers.js';
+import { createBody, readRefused, readSigned, setup, signedRequest, status } from './helpers.js';
 
 describe('creating a payment', () => {
   it('answers the documented envelope, signed, with a hosted page under the sandbox', async () => {
@@ -96,6 +96,26 @@ describe('creating a payment', () => {
     sandbox.close();
   });
 
+  it('refuses a currency that the method cannot carry: sbp moves roubles only and upi rupees only', async () => {
+    const { sandbox } = setup();
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [createBody({ method: 'sbp', currency: 'INR' }), /currency must be RUB for sbp/],
+      [createBody({ method: 'upi', currency: 'RUB' }), /currency must be INR for upi/],
+    ];
+    for (const [body, message] of cases) {
+      const response = await sandbox(await signedRequest('/api/v2/payments', body));
+      expect((await readRefused(response, 400)).message, JSON.stringify(body)).toMatch(message);
+    }
+    expect(sandbox.payments()).toEqual([]);
+    for (const fields of [
+      { method: 'sbp', currency: 'RUB' },
+      { method: 'upi', currency: 'INR' },
+      { method: 'c2c', currency: 'RUB' },
+    ]) {
+      expect((await sandbox(await signedRequest('/api/v2/payments', createBody(fields)))).status).toBe(200);
+    }
+  });
+
   it('refuses a payment with a field missing or wrong, naming the field, and creates nothing', async () => {
     const { sandbox } = setup();
     const cases: [Record<string, unknown>, RegExp][] = [
@@ -110,10 +130,7 @@ describe('creating a payment', () => {
     ];
     for (const [body, message] of cases) {
       const response = await sandbox(await signedRequest('/api/v2/payments', body));
-      expect(response.status, JSON.stringify(body)).toBe(400);
-      const refusal = await readSigned(response);
-      expect(refusal).toMatchObject({ status: false, code: 400 });
-      expect(refusal.message).toMatch(message);
+      expect((await readRefused(response, 400)).message, JSON.stringify(body)).toMatch(message);
     }
     expect(sandbox.payments()).toEqual([]);
   });

@@ -55,7 +55,7 @@ describe('faults', () => {
   });
 
   it('errorRate refuses that share with 500 or 503 before anything happens', async () => {
-    const { sandbox } = setup({ random: draws(0.1, 0.2, 0.1, 0.7, 0.9), faults: { errorRate: 0.5 } });
+    const { sandbox } = setup({ random: draws(0.1, 0.1, 0.1, 0.3, 0.9), faults: { errorRate: 0.5 } });
     const first = await sandbox(await signedRequest('/api/v2/payments', createBody()));
     expect(first.status).toBe(500);
     expect(first.headers.get('signature')).toBe('');
@@ -66,6 +66,18 @@ describe('faults', () => {
     const third = await sandbox(await signedRequest('/api/v2/payments', createBody()));
     expect(third.status).toBe(200);
     expect(sandbox.payments()).toHaveLength(1);
+  });
+
+  it('errorRate answers some of that share with a 502 or 504 after the request took effect, as a gateway may', async () => {
+    const { sandbox } = setup({ random: draws(0.1, 0.6, 0.1, 0.9), faults: { errorRate: 0.5 } });
+    const first = await sandbox(await signedRequest('/api/v2/payments', createBody({ orderId: 'LOST-1' })));
+    expect(first.status).toBe(502);
+    expect(first.headers.get('signature')).toBe('');
+    expect((await readRefusal(first)).message).toMatch(/took effect/);
+    const second = await sandbox(await signedRequest('/api/v2/payments', createBody({ orderId: 'LOST-2' })));
+    expect(second.status).toBe(504);
+    // Both payments exist: a create retried on a 5xx alone would make a second one.
+    expect(sandbox.payments().map((p) => p.orderId)).toEqual(['LOST-2', 'LOST-1']);
   });
 
   it('malformedRate garbles a signed answer after the payment was created', async () => {

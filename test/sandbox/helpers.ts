@@ -73,6 +73,18 @@ export async function readSigned(response: Response, secret: string = DEMO_MERCH
   return JSON.parse(text);
 }
 
+/**
+ * Reads the service's refusal of what a known merchant asked: HTTP 200, signed, `{status: false, code, message}`
+ * with this code (the HTTP status the refusal would have had).
+ */
+export async function readRefused(response: Response, code: 400 | 404, secret: string = DEMO_MERCHANT.secret): Promise<any> {
+  expect(response.status, 'a refusal of what was asked comes with HTTP 200').toBe(200);
+  const body = await readSigned(response, secret);
+  expect(body).toMatchObject({ status: false, code });
+  expect(typeof body.message).toBe('string');
+  return body;
+}
+
 /** Reads a refusal of an unauthenticated request: an empty Signature and `{status: false, code, message}`. */
 export async function readRefusal(response: Response): Promise<{ status: false; code: number; message: string }> {
   const body = await response.json();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatServiceTimestamp, parseTimestamp, toIso } from '../../src/shared/timestamps.js';
+import { formatServiceMicros, formatServiceTimestamp, parseTimestamp, toIso } from '../../src/shared/timestamps.js';
 
 describe('timestamps', () => {
   it("parse the service's microsecond timestamps", () => {
@@ -24,6 +24,7 @@ describe('timestamps', () => {
     expect(formatServiceTimestamp(t)).toBe('2026-01-15T10:00:00.042000Z');
     expect(parseTimestamp(formatServiceTimestamp(t))).toBe(t);
     expect(toIso(t)).toBe('2026-01-15T10:00:00.042Z');
+    expect(formatServiceMicros(t * 1000 + 7)).toBe('2026-01-15T10:00:00.042007Z');
   });
 
   it('write each time as its own, whatever was written just before', () => {

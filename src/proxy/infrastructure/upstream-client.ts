@@ -22,6 +22,12 @@ import type { ResolvedOptions } from '../options.js';
 export type UpstreamFailure = 'timeout' | 'network' | 'http' | 'refused' | 'malformed' | 'signature';
 
 export class UpstreamError extends Error {
+  /**
+   * The integer `code` of a `{status: false, code}` refusal that came with a 2xx: the service refuses either way,
+   * and then only the code says what the refusal is (404: no such payment).
+   */
+  refusalCode?: number;
+
   constructor(
     readonly kind: UpstreamFailure,
     message: string,
@@ -56,7 +62,11 @@ function isRefusal(answer: unknown): boolean {
 /** The parsed answer, or an UpstreamError saying whether the service refused or answered garbage. */
 function unwrap<T>(answer: unknown, parsed: Parsed<T>): T {
   if (parsed.ok) return parsed.value;
-  throw new UpstreamError(isRefusal(answer) ? 'refused' : 'malformed', parsed.error);
+  if (!isRefusal(answer)) throw new UpstreamError('malformed', parsed.error);
+  const error = new UpstreamError('refused', parsed.error);
+  const code = (answer as { code?: unknown }).code;
+  if (Number.isInteger(code)) error.refusalCode = code as number;
+  throw error;
 }
 
 export class UpstreamClient {

@@ -92,7 +92,8 @@ export async function startConsoleWorld(): Promise<ConsoleWorld> {
     // The hook fails on purpose in one test: its errors are what the console shows, not noise for the log.
     logger: silentLogger,
     console: consoleTokenAuth(CONSOLE_TOKEN),
-    resolveOrder: () => ({ amount: '499.00', currency: 'INR' }),
+    // One sum, in the currency the method's rails carry (the sandbox refuses an sbp payment in rupees).
+    resolveOrder: (_orderId: string, method: string) => ({ amount: '499.00', currency: method === 'sbp' ? 'RUB' : 'INR' }),
     onPaymentUpdate: (payment: { id: string; orderId: string; state: string; outcome: string }, info: { secondPaymentOf?: string }) => {
       if (world.hookDown) throw new Error('the shop database is down');
       world.announcements.push({

@@ -12,6 +12,9 @@ afterEach(async () => {
   live = undefined;
 });
 
+/** The currency each method's rails carry: SBP roubles, UPI rupees. */
+const currencyOf = (method: string) => (method === 'sbp' ? 'RUB' : 'INR');
+
 async function repricedShop() {
   const prices = new Map<string, string>([['A-1001', '100.00']]);
   live = await startLive({ resolveOrder: (orderId) => ({ amount: prices.get(orderId) ?? '1.00', currency: 'INR' }) });
@@ -87,14 +90,14 @@ describe('an order re-priced while its payment is open', () => {
   });
 
   it('supersedes a payment of another method too when the shop re-priced that method, asking the shop its price', async () => {
-    // One price for every method: the order went from 100 to 1000 while its SBP payment was open, and the
-    // shopper switched to UPI. The SBP QR at 100 must not stay payable as if it settled the order.
+    // One sum for every method, each in its own currency: the order went from 100 to 1000 while its SBP payment was
+    // open, and the shopper switched to UPI. The SBP QR at 100 must not stay payable as if it settled the order.
     const asked: string[] = [];
     let amount = '100.00';
     live = await startLive({
       resolveOrder: (_orderId: string, method: string) => {
         asked.push(method);
-        return { amount, currency: 'INR' };
+        return { amount, currency: currencyOf(method) };
       },
     });
     const sbp = await live.create('A-1001', 'sbp');
@@ -112,7 +115,8 @@ describe('an order re-priced while its payment is open', () => {
   it('supersedes a payment of another method that the shop no longer prices', async () => {
     let sbpOffered = true;
     live = await startLive({
-      resolveOrder: (_orderId: string, method: string) => (method === 'upi' || sbpOffered ? { amount: '100.00', currency: 'INR' } : null),
+      resolveOrder: (_orderId: string, method: string) =>
+        method === 'upi' || sbpOffered ? { amount: '100.00', currency: currencyOf(method) } : null,
     });
     const sbp = await live.create('A-1001', 'sbp');
     sbpOffered = false;
