@@ -179,6 +179,17 @@ export class Ledger {
   }
 
   /**
+   * Follows a payment past its window for another `lateGraceMs`: the service still has it in hand (the payer said
+   * they paid, a dispute, a finish not confirmed yet), and its decision may come at any time. The write also keeps
+   * the record from being dropped as scratch by a store that bounds its open payments.
+   */
+  async followOn(record: PaymentRecord): Promise<void> {
+    const now = this.options.clock.now();
+    const next = { ...record, followUntil: now + this.options.timeouts.lateGraceMs, version: record.version + 1, updatedAt: now };
+    await this.options.store.putPayment(next, record.version);
+  }
+
+  /**
    * Tells the payment's open event streams of its new state. Never fails the caller: the state is recorded, and the
    * order's settling and the shop's announcement that follow must not be lost with a message that pub/sub delivers
    * at most once anyway (a page that misses it learns the state from its next status call).
