@@ -67,7 +67,18 @@ export async function reconcile(
         const batch = due.slice(i, i + BATCH);
         let answers: ProviderPayment[];
         try {
-          answers = await upstream.status({ paymentIds: batch });
+          const list = await upstream.statusOfPayments(batch);
+          answers = list.payments;
+          for (const { id, error } of list.unreadable) {
+            closing.delete(id); // not answered: still followed
+            logger.warn(
+              'the service described a payment in a way the proxy cannot read; nothing of it is recorded, the next sweep asks again',
+              {
+                paymentId: id,
+                error,
+              },
+            );
+          }
         } catch (error) {
           logger.warn('a reconcile status call failed; the next sweep asks again', { payments: batch.length, error: describe(error) });
           continue;
