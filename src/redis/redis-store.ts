@@ -135,17 +135,36 @@ export class RedisStore implements ProxyStore, ConsoleStore {
     return (await runScript(this.#redis, ENQUEUE_ANNOUNCEMENT, keys, [outboxMember(paymentId, state), dueAt])) === 1;
   }
 
+  /**
+   * A held entry is scored by the end of its lease, so it is listed when `now` is past that; it is left out while its
+   * lease runs on Redis's clock (the proxy's `now` may be the end of time: see ProxyStore).
+   */
   async dueAnnouncements(now: number, limit: number): Promise<OutboxEntry[]> {
     if (limit <= 0) return [];
-    const members = await this.#redis.zrangebyscore(this.#keys.outbox(), '-inf', now, 'LIMIT', 0, limit);
     const entries: OutboxEntry[] = [];
-    for (const member of members) {
-      const [paymentId, state] = fromOutboxMember(member);
-      const hash = await this.#redis.hgetall(this.#keys.outboxEntry(paymentId, state));
-      if (hash.dueAt === undefined) continue;
-      entries.push({ paymentId, state, attempts: Number(hash.attempts ?? 0), dueAt: Number(hash.dueAt) });
+    let redisNow: number | undefined;
+    for (let offset = 0; entries.length < limit; offset += limit) {
+      const members = await this.#redis.zrangebyscore(this.#keys.outbox(), '-inf', now, 'LIMIT', offset, limit);
+      for (const member of members) {
+        const [paymentId, state] = fromOutboxMember(member);
+        const hash = await this.#redis.hgetall(this.#keys.outboxEntry(paymentId, state));
+        if (hash.dueAt === undefined) continue;
+        if (Number(hash.heldUntil ?? 0) > 0) {
+          redisNow ??= await this.#now();
+          if (Number(hash.heldUntil) > redisNow) continue;
+        }
+        entries.push({ paymentId, state, attempts: Number(hash.attempts ?? 0), dueAt: Number(hash.dueAt) });
+        if (entries.length === limit) break;
+      }
+      if (members.length < limit) break;
     }
     return entries;
+  }
+
+  /** Redis's own time in epoch ms, which leases are measured on. */
+  async #now(): Promise<number> {
+    const [seconds, micros] = await this.#redis.time();
+    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
   }
 
   async claimAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<OutboxEntry | undefined> {
