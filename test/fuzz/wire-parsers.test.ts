@@ -68,7 +68,7 @@ describe('wire parsers take anything without throwing', () => {
         parseTimestamp(a);
         orderIdProblem(text);
         outcomeOf(text);
-        settledOutcome(text, asText(a), asText(b));
+        settledOutcome(text, { amount: asText(a), currency: text }, { amount: asText(b), currency: asText(a) });
         webUrl(a);
         findSbpQrLink([a, b]);
         qrPayload({

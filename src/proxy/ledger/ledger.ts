@@ -63,7 +63,7 @@ export class Ledger {
       }
       if (!mayFollow(current.view, observed.state)) return current; // a late, repeated or reordered notice
       if (unconfirmedFinish(observed)) return current; // not paid yet, whatever the state says
-      const view = mergeObservation(current.view, observed, undefined, payUrl, current.priced.amount);
+      const view = mergeObservation(current.view, observed, undefined, payUrl, current.priced);
       if (view === current.view) return current;
       const next = this.#next(current, view);
       if (await this.#write(next, current.version)) {
