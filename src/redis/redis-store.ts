@@ -98,9 +98,7 @@ export class RedisStore implements ProxyStore, ConsoleStore {
 
   async putPayment(record: PaymentRecord, expectedVersion: number): Promise<boolean> {
     const [keys, args] = this.#putArguments(record, expectedVersion);
-    if ((await runScript(this.#redis, PUT_IF_VERSION, keys, args)) !== 1) return false;
-    await this.#console.index(record);
-    return true;
+    return (await runScript(this.#redis, PUT_IF_VERSION, keys, args)) === 1;
   }
 
   /** The payment and its announcement in one script. */
@@ -108,19 +106,17 @@ export class RedisStore implements ProxyStore, ConsoleStore {
     const { id, state } = record.view;
     const [keys, args] = this.#putArguments(record, expectedVersion);
     const outbox = [this.#keys.announced(id, state), this.#keys.outboxEntry(id, state), this.#keys.outbox()];
-    if ((await runScript(this.#redis, PUT_AND_ENQUEUE, [...keys, ...outbox], [...args, outboxMember(id, state), dueAt])) !== 1)
-      return false;
-    await this.#console.index(record);
-    return true;
+    return (await runScript(this.#redis, PUT_AND_ENQUEUE, [...keys, ...outbox], [...args, outboxMember(id, state), dueAt])) === 1;
   }
 
+  /** The record, the follow index and the console's listing, written by one script (lua-scripts.ts). */
   #putArguments(record: PaymentRecord, expectedVersion: number): [string[], (string | number)[]] {
     const id = record.view.id;
     const keep = record.view.final ? 0 : this.#ttlMs;
     const follow = record.followUntil === undefined ? '0' : '1';
     return [
       [this.#keys.payment(id), this.#keys.followed()],
-      [expectedVersion, record.version, JSON.stringify(record), keep, id, follow],
+      [expectedVersion, record.version, JSON.stringify(record), keep, id, follow, ...this.#console.indexArguments(record)],
     ];
   }
 
