@@ -21,7 +21,7 @@ import type { OrderBook } from './orders.js';
 import type { Outbox } from './outbox.js';
 import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';
 import type { HistoryEntry } from '../infrastructure/console-store.js';
-import { appendHistory } from '../infrastructure/timeline.js';
+import { appendHistory, markSecondPayment } from '../infrastructure/timeline.js';
 import { describe } from '../http/errors.js';
 import { ORDER_PAID_NEWS, type PublishedChange } from './channel-messages.js';
 
@@ -299,11 +299,13 @@ export class Ledger {
 
   /**
    * Settles the order now, or when the create holding its lease is done (tried again with backoff, bounded); once
-   * `record` is the payment that paid it, its other payments' pages are told.
+   * `record` is the payment that paid it, its other payments' pages are told, and when another payment paid it
+   * first, `record` is marked as the second payment, a refund to do (the console lists it), hook or not.
    */
   async #settleOrLater(record: PaymentRecord, attempt: number): Promise<void> {
     const settled = await this.orders.settle(record);
     if (settled !== 'busy' && settled.secondPaymentOf === undefined) await this.#tellOtherPayments(record);
+    if (settled !== 'busy' && settled.secondPaymentOf !== undefined) await this.#markSecond(record, settled.secondPaymentOf);
     if (settled !== 'busy' || attempt >= SETTLE_TRIES) return;
     const { clock, logger } = this.options;
     clock.setTimeout(
@@ -314,6 +316,19 @@ export class Ledger {
       },
       SETTLE_RETRY_MS * 2 ** attempt,
     );
+  }
+
+  /** Never fails the caller: the payment is recorded, and a hook's delivery marks it too. */
+  async #markSecond({ view }: PaymentRecord, firstId: string): Promise<void> {
+    try {
+      await markSecondPayment(this.options, view.id, firstId);
+    } catch (error) {
+      this.options.logger.warn('could not mark a second payment of an order', {
+        paymentId: view.id,
+        orderId: view.orderId,
+        error: describe(error),
+      });
+    }
   }
 
   /**
