@@ -1,11 +1,11 @@
 /**
  * Reconciliation: the proxy follows every payment it created until it is final, or past its expiry plus a grace
  * window for late payments (longer while the service is still deciding it), with no browser open and no callback
- * arriving. One sweep pages through the store's
- * follow index, asks the service about the due payments in batches (`paymentIds`, up to 50 per call), records
- * what it says through the ledger and delivers every announcement that is due. One sweep runs at a time across
- * instances (the ledger's sweep lease). `proxy.reconcile()` runs one for cron jobs and serverless; on a
- * long-lived server the proxy runs one every `reconcileEveryMs` by itself (create-proxy.ts).
+ * arriving. One sweep pages through the store's follow index, asks the service about the due payments in batches
+ * (`paymentIds`, up to 50 per call), records what it says through the ledger and delivers every announcement that
+ * is due. One sweep runs at a time across instances (the ledger's sweep lease). `proxy.reconcile()` runs one for
+ * cron jobs and serverless; on a long-lived server the proxy runs one every `reconcileEveryMs` by itself
+ * (create-proxy.ts).
  */
 import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { unconfirmedFinish } from '../ledger/payment-view-mapper.js';
@@ -71,13 +71,10 @@ export async function reconcile(
           answers = list.payments;
           for (const { id, error } of list.unreadable) {
             closing.delete(id); // not answered: still followed
-            logger.warn(
-              'the service described a payment in a way the proxy cannot read; nothing of it is recorded, the next sweep asks again',
-              {
-                paymentId: id,
-                error,
-              },
-            );
+            logger.warn('a payment in a reconcile answer cannot be read; nothing of it is recorded, the next sweep asks again', {
+              paymentId: id,
+              error,
+            });
           }
         } catch (error) {
           logger.warn('a reconcile status call failed; the next sweep asks again', { payments: batch.length, error: describe(error) });

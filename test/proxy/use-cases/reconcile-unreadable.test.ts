@@ -21,7 +21,7 @@ describe('a sweep whose batch answer holds a payment the proxy cannot read', () 
     expect(t.updates.filter((u) => u.payment.id === paid && u.payment.outcome === 'paid')).toHaveLength(1);
     expect((await t.store.getOrder('A-2'))?.paidBy).toBe(paid);
     expect((await t.store.getPayment(odd))?.view.state).toBe('pending');
-    expect(lines.some((line) => line.includes(odd) && line.includes('cannot read'))).toBe(true);
+    expect(lines.some((line) => line.includes(odd) && line.includes('cannot be read'))).toBe(true);
 
     // Still followed: once the service describes it readably, it is recorded.
     t.service.set(odd, { state: 'finished', status: true, requisites: { address: 'shop@okbank' } });
