@@ -165,7 +165,10 @@ export interface ProxyTimeouts {
   hookLeaseMs: number;
   /** How long one reconcile sweep may hold the sweep lease. */
   sweepLeaseMs: number;
-  /** How long past its expiry an open payment is still followed, for late payments (then until the service answers once more). */
+  /**
+   * How long past its expiry an open payment is still followed, for late payments (then until the service answers
+   * once more, or, while the service is still checking it, a window at a time until it decides).
+   */
   lateGraceMs: number;
 }
 

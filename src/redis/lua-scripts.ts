@@ -30,6 +30,52 @@ end
 return 0`,
 };
 
+/**
+ * The console's listing sets of one payment (redis-console.ts), as a Lua function: `index(hash, version, prefix,
+ * member, tags, orderId, expiry)`, for the payment hash `hash`, the version just written (nothing happens for
+ * another: a newer write indexes itself), the key prefix, its member, its filters as a JSON array, its orderId and
+ * its expiry in ms or ''. The member, filters and order it was listed under last are kept in the hash (lm, lt, lo),
+ * to take it out of those first.
+ */
+const INDEX_FUNCTION = `
+local function index(hash, version, p, member, tags, orderId, expiry)
+  if tonumber(redis.call('HGET', hash, 'version') or '0') ~= tonumber(version) then
+    return 0
+  end
+  local old = redis.call('HGET', hash, 'lm')
+  if old then
+    for _, t in ipairs(cjson.decode(redis.call('HGET', hash, 'lt'))) do
+      redis.call('ZREM', p .. 'list:' .. t, old)
+    end
+    redis.call('ZREM', p .. 'list-order:' .. redis.call('HGET', hash, 'lo'), old)
+    redis.call('ZREM', p .. 'open-expiry', old)
+  end
+  local open = false
+  for _, t in ipairs(cjson.decode(tags)) do
+    redis.call('ZADD', p .. 'list:' .. t, 0, member)
+    if t == 'open' then open = true end
+  end
+  redis.call('ZADD', p .. 'list-order:' .. orderId, 0, member)
+  if open and expiry ~= '' then
+    redis.call('ZADD', p .. 'open-expiry', tonumber(expiry), member)
+  end
+  redis.call('HSET', hash, 'lm', member, 'lt', tags, 'lo', orderId)
+  return 1
+end
+`;
+
+/**
+ * Indexes one payment as its record `version` puts it (INDEX_FUNCTION): KEYS[1] its hash, ARGV[1] the version,
+ * ARGV[2..6] the prefix, member, filters, orderId and expiry. For payments written before the console's sets
+ * existed; every write indexes its payment in its own script.
+ */
+export const INDEX_PAYMENT: LuaScript = {
+  name: 'payinIndexPayment',
+  numberOfKeys: 1,
+  lua: `${INDEX_FUNCTION}
+return index(KEYS[1], ARGV[1], ARGV[2], ARGV[3], ARGV[4], ARGV[5], ARGV[6])`,
+};
+
 /** The compare-and-set of PUT_IF_VERSION, shared with PUT_AND_ENQUEUE. */
 const PUT_IF_VERSION_BODY = `
 local stored = tonumber(redis.call('HGET', KEYS[1], 'version') or '0')
@@ -51,29 +97,33 @@ end`;
 /**
  * Compare-and-set of a payment: writes `version` = ARGV[2] and `record` = ARGV[3] only when the stored version
  * is ARGV[1] (0 standing for "no payment stored"), then keeps it for ARGV[4] ms (0: for good, a final payment)
- * and puts the id ARGV[5] in the follow index KEYS[2] when ARGV[6] is '1', else takes it out. Returns 1 when it
+ * and puts the id ARGV[5] in the follow index KEYS[2] when ARGV[6] is '1', else takes it out; and moves it in the
+ * console's listing sets (ARGV[7..11]: INDEX_FUNCTION's prefix, member, filters, orderId and expiry) in the same
+ * script, so that a process that dies after the write leaves no payment listed as it was before. Returns 1 when it
  * wrote. The version sits in its own hash field so that the script compares it without decoding the record.
  */
 export const PUT_IF_VERSION: LuaScript = {
   name: 'payinPutIfVersion',
   numberOfKeys: 2,
-  lua: `${PUT_IF_VERSION_BODY}
+  lua: `${INDEX_FUNCTION}${PUT_IF_VERSION_BODY}
+index(KEYS[1], ARGV[2], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11])
 return 1`,
 };
 
 /**
- * PUT_IF_VERSION and, only when it wrote, ENQUEUE_ANNOUNCEMENT, as one script: the payment's state and its
- * announcement are written together or not at all. KEYS[1..2] and ARGV[1..6] as for PUT_IF_VERSION; KEYS[3] the
- * "announced" marker, KEYS[4] the entry hash, KEYS[5] the outbox, ARGV[7] the outbox member, ARGV[8] when it is
- * due. Returns 1 when the payment was written.
+ * PUT_IF_VERSION and, only when it wrote, ENQUEUE_ANNOUNCEMENT, as one script: the payment's state, its listing and
+ * its announcement are written together or not at all. KEYS[1..2] and ARGV[1..11] as for PUT_IF_VERSION; KEYS[3]
+ * the "announced" marker, KEYS[4] the entry hash, KEYS[5] the outbox, ARGV[12] the outbox member, ARGV[13] when
+ * it is due. Returns 1 when the payment was written.
  */
 export const PUT_AND_ENQUEUE: LuaScript = {
   name: 'payinPutAndEnqueue',
   numberOfKeys: 5,
-  lua: `${PUT_IF_VERSION_BODY}
+  lua: `${INDEX_FUNCTION}${PUT_IF_VERSION_BODY}
+index(KEYS[1], ARGV[2], ARGV[7], ARGV[8], ARGV[9], ARGV[10], ARGV[11])
 if redis.call('EXISTS', KEYS[3]) == 0 and redis.call('EXISTS', KEYS[4]) == 0 then
-  redis.call('HSET', KEYS[4], 'attempts', 0, 'dueAt', ARGV[8])
-  redis.call('ZADD', KEYS[5], ARGV[8], ARGV[7])
+  redis.call('HSET', KEYS[4], 'attempts', 0, 'dueAt', ARGV[13])
+  redis.call('ZADD', KEYS[5], ARGV[13], ARGV[12])
 end
 return 1`,
 };
@@ -178,41 +228,6 @@ export const COUNT_WITH_EXPIRY: LuaScript = {
 local value = redis.call('INCRBY', KEYS[1], ARGV[1])
 redis.call('PEXPIRE', KEYS[1], ARGV[2])
 return value`,
-};
-
-/**
- * The console's listing sets of one payment (redis-console.ts): KEYS[1] its hash, ARGV[1] the version just
- * written (nothing happens for another: a newer write indexes itself), ARGV[2] the key prefix, ARGV[3] its
- * member, ARGV[4] its filters as a JSON array, ARGV[5] its orderId, ARGV[6] its expiry in ms or ''. The member,
- * filters and order it was listed under last are kept in the hash (lm, lt, lo), to take it out of those first.
- */
-export const INDEX_PAYMENT: LuaScript = {
-  name: 'payinIndexPayment',
-  numberOfKeys: 1,
-  lua: `
-if tonumber(redis.call('HGET', KEYS[1], 'version') or '0') ~= tonumber(ARGV[1]) then
-  return 0
-end
-local p = ARGV[2]
-local old = redis.call('HGET', KEYS[1], 'lm')
-if old then
-  for _, t in ipairs(cjson.decode(redis.call('HGET', KEYS[1], 'lt'))) do
-    redis.call('ZREM', p .. 'list:' .. t, old)
-  end
-  redis.call('ZREM', p .. 'list-order:' .. redis.call('HGET', KEYS[1], 'lo'), old)
-  redis.call('ZREM', p .. 'open-expiry', old)
-end
-local open = false
-for _, t in ipairs(cjson.decode(ARGV[4])) do
-  redis.call('ZADD', p .. 'list:' .. t, 0, ARGV[3])
-  if t == 'open' then open = true end
-end
-redis.call('ZADD', p .. 'list-order:' .. ARGV[5], 0, ARGV[3])
-if open and ARGV[6] ~= '' then
-  redis.call('ZADD', p .. 'open-expiry', tonumber(ARGV[6]), ARGV[3])
-end
-redis.call('HSET', KEYS[1], 'lm', ARGV[3], 'lt', ARGV[4], 'lo', ARGV[5])
-return 1`,
 };
 
 const SCRIPTS = [

@@ -1,8 +1,8 @@
 /**
  * The console's operations on Redis (console-store.ts). Each listing filter is a sorted set whose members are
  * `<listedAt, 15 digits>:<payment id>`, all scored 0, so that ZREVRANGEBYLEX walks it newest first from a cursor's
- * member; a payment's members are moved between the sets by one script after each write of its record
- * (INDEX_PAYMENT, which writes only for the version it was given, so an older writer cannot undo a newer one).
+ * member; a payment's members are moved between the sets by the script that writes its record (lua-scripts.ts,
+ * whose `index` writes only for the version it was given, so an older writer cannot undo a newer one).
  * The keys (the listing sets, timelines, the audit log) are laid out in redis-keys.ts. `failing` is read from the
  * outbox itself. An open payment whose record Redis expired (scratch) may stay in the sets until a listing meets
  * it; the listing then drops it, and counts may include it until then.
@@ -71,13 +71,22 @@ export class RedisConsole {
 
   /** Moves the payment's listing members to where its record `version` puts it. */
   async index(record: PaymentRecord): Promise<void> {
+    await runScript(this.redis, INDEX_PAYMENT, [this.keys.payment(record.view.id)], [record.version, ...this.indexArguments(record)]);
+  }
+
+  /**
+   * The arguments of the scripts' `index` function after the version (lua-scripts.ts): each write of a payment
+   * moves its listing members in the script that writes it.
+   */
+  indexArguments(record: PaymentRecord): string[] {
     const { listedAt, expiresAt, tags } = listingOf(record);
-    await runScript(
-      this.redis,
-      INDEX_PAYMENT,
-      [this.keys.payment(record.view.id)],
-      [record.version, this.keys.prefix, member(listedAt, record.view.id), JSON.stringify(tags), record.view.orderId, expiresAt ?? ''],
-    );
+    return [
+      this.keys.prefix,
+      member(listedAt, record.view.id),
+      JSON.stringify(tags),
+      record.view.orderId,
+      expiresAt === undefined ? '' : String(expiresAt),
+    ];
   }
 
   async list(query: PaymentQuery): Promise<PaymentPage> {

@@ -14,7 +14,7 @@ export const DEFAULT_TTL_MS = 24 * 60 * 60 * 1000;
 export const DEFAULT_KEY_PREFIX = 'payin:';
 
 export interface RedisKeys {
-  /** The prefix itself, for the script that builds the console's listing keys from a payment's filters (INDEX_PAYMENT). */
+  /** The prefix itself, for the scripts that build the console's listing keys from a payment's filters (lua-scripts.ts). */
   readonly prefix: string;
   /** A string holding the owner of a lease (SET NX PX: it vanishes with its lease). */
   lease(key: string): string;
@@ -65,7 +65,7 @@ export function redisKeys(prefix: string): RedisKeys {
     announced: (paymentId, state) => `${prefix}announced:${paymentId}:${encodeURIComponent(state)}`,
     counter: (key) => `${prefix}count:${key}`,
     channel: (name) => `${prefix}events:${name}`,
-    // INDEX_PAYMENT builds the list and list-order keys the same way, in Lua.
+    // The scripts' index function (lua-scripts.ts) builds the list and list-order keys the same way, in Lua.
     list: (filter) => `${prefix}list:${filter}`,
     listOrder: (orderId) => `${prefix}list-order:${orderId}`,
     openExpiry: () => `${prefix}open-expiry`,

@@ -98,9 +98,7 @@ export class RedisStore implements ProxyStore, ConsoleStore {
 
   async putPayment(record: PaymentRecord, expectedVersion: number): Promise<boolean> {
     const [keys, args] = this.#putArguments(record, expectedVersion);
-    if ((await runScript(this.#redis, PUT_IF_VERSION, keys, args)) !== 1) return false;
-    await this.#console.index(record);
-    return true;
+    return (await runScript(this.#redis, PUT_IF_VERSION, keys, args)) === 1;
   }
 
   /** The payment and its announcement in one script. */
@@ -108,19 +106,17 @@ export class RedisStore implements ProxyStore, ConsoleStore {
     const { id, state } = record.view;
     const [keys, args] = this.#putArguments(record, expectedVersion);
     const outbox = [this.#keys.announced(id, state), this.#keys.outboxEntry(id, state), this.#keys.outbox()];
-    if ((await runScript(this.#redis, PUT_AND_ENQUEUE, [...keys, ...outbox], [...args, outboxMember(id, state), dueAt])) !== 1)
-      return false;
-    await this.#console.index(record);
-    return true;
+    return (await runScript(this.#redis, PUT_AND_ENQUEUE, [...keys, ...outbox], [...args, outboxMember(id, state), dueAt])) === 1;
   }
 
+  /** The record, the follow index and the console's listing, written by one script (lua-scripts.ts). */
   #putArguments(record: PaymentRecord, expectedVersion: number): [string[], (string | number)[]] {
     const id = record.view.id;
     const keep = record.view.final ? 0 : this.#ttlMs;
     const follow = record.followUntil === undefined ? '0' : '1';
     return [
       [this.#keys.payment(id), this.#keys.followed()],
-      [expectedVersion, record.version, JSON.stringify(record), keep, id, follow],
+      [expectedVersion, record.version, JSON.stringify(record), keep, id, follow, ...this.#console.indexArguments(record)],
     ];
   }
 
@@ -135,17 +131,36 @@ export class RedisStore implements ProxyStore, ConsoleStore {
     return (await runScript(this.#redis, ENQUEUE_ANNOUNCEMENT, keys, [outboxMember(paymentId, state), dueAt])) === 1;
   }
 
+  /**
+   * A held entry is scored by the end of its lease, so it is listed when `now` is past that; it is left out while its
+   * lease runs on Redis's clock (the proxy's `now` may be the end of time: see ProxyStore).
+   */
   async dueAnnouncements(now: number, limit: number): Promise<OutboxEntry[]> {
     if (limit <= 0) return [];
-    const members = await this.#redis.zrangebyscore(this.#keys.outbox(), '-inf', now, 'LIMIT', 0, limit);
     const entries: OutboxEntry[] = [];
-    for (const member of members) {
-      const [paymentId, state] = fromOutboxMember(member);
-      const hash = await this.#redis.hgetall(this.#keys.outboxEntry(paymentId, state));
-      if (hash.dueAt === undefined) continue;
-      entries.push({ paymentId, state, attempts: Number(hash.attempts ?? 0), dueAt: Number(hash.dueAt) });
+    let redisNow: number | undefined;
+    for (let offset = 0; entries.length < limit; offset += limit) {
+      const members = await this.#redis.zrangebyscore(this.#keys.outbox(), '-inf', now, 'LIMIT', offset, limit);
+      for (const member of members) {
+        const [paymentId, state] = fromOutboxMember(member);
+        const hash = await this.#redis.hgetall(this.#keys.outboxEntry(paymentId, state));
+        if (hash.dueAt === undefined) continue;
+        if (Number(hash.heldUntil ?? 0) > 0) {
+          redisNow ??= await this.#now();
+          if (Number(hash.heldUntil) > redisNow) continue;
+        }
+        entries.push({ paymentId, state, attempts: Number(hash.attempts ?? 0), dueAt: Number(hash.dueAt) });
+        if (entries.length === limit) break;
+      }
+      if (members.length < limit) break;
     }
     return entries;
+  }
+
+  /** Redis's own time in epoch ms, which leases are measured on. */
+  async #now(): Promise<number> {
+    const [seconds, micros] = await this.#redis.time();
+    return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
   }
 
   async claimAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<OutboxEntry | undefined> {

@@ -57,18 +57,26 @@ export function isFinalOutcome(outcome: Outcome): boolean {
   return outcome === 'paid' || outcome === 'underpaid' || outcome === 'superseded' || outcome === 'expired' || outcome === 'failed';
 }
 
+/** A sum of money: a 2-decimal string and a 3-letter currency code. */
+export interface Money {
+  amount: string;
+  currency: string;
+}
+
 /**
- * The outcome of a state given what was paid and what the shop priced (2-decimal strings): `paid` only when the
- * paid amount covers the price, `underpaid` when it does not. Any other state maps as `outcomeOf` does.
+ * The outcome of a state given what was paid and what the shop priced: `paid` only when the paid amount covers the
+ * price in the price's currency, `underpaid` when it does not. Any other state maps as `outcomeOf` does.
  */
-export function settledOutcome(state: string, paidAmount: string, pricedAmount: string): Outcome {
+export function settledOutcome(state: string, paid: Money, priced: Money): Outcome {
   const outcome = outcomeOf(state);
   if (outcome !== 'paid') return outcome;
-  const paid = normalizeAmount(paidAmount);
-  const priced = normalizeAmount(pricedAmount);
-  // An amount that cannot be read covers nothing: never a wrong "paid".
-  if (paid === undefined || priced === undefined) return 'underpaid';
-  return toMinorUnits(paid) >= toMinorUnits(priced) ? 'paid' : 'underpaid';
+  const paidAmount = normalizeAmount(paid.amount);
+  const pricedAmount = normalizeAmount(priced.amount);
+  // An amount that cannot be read covers nothing, nor does one in another currency (499 roubles are not 499
+  // rupees, and the proxy has no rate to convert at): never a wrong "paid".
+  if (paidAmount === undefined || pricedAmount === undefined) return 'underpaid';
+  if (paid.currency.toUpperCase() !== priced.currency.toUpperCase()) return 'underpaid';
+  return toMinorUnits(paidAmount) >= toMinorUnits(pricedAmount) ? 'paid' : 'underpaid';
 }
 
 /**

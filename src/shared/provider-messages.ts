@@ -132,6 +132,42 @@ export function parseStatusAnswer(body: unknown): Parsed<ProviderPayment[]> {
   return { ok: true, value: Array.isArray(list.data) ? list.data : [list.data] };
 }
 
+/** A status answer about several payments, each read on its own (see parseStatusList). */
+export interface StatusList {
+  payments: ProviderPayment[];
+  /** The payments of the answer that could not be read, by id, with why. */
+  unreadable: { id: string; error: string }[];
+}
+
+/**
+ * A status answer about several payments (a reconcile batch), each entry read on its own, so that one payment the
+ * service describes in a way the proxy cannot read leaves the others readable. Fails as parseStatusAnswer does when
+ * an unreadable entry has no id to name it by: which payment it describes is then unknown.
+ */
+export function parseStatusList(body: unknown): Parsed<StatusList> {
+  const whole = parseStatusAnswer(body);
+  if (whole.ok) return { ok: true, value: { payments: whole.value, unreadable: [] } };
+  if (!Array.isArray(body)) return whole;
+  const list: StatusList = { payments: [], unreadable: [] };
+  for (const entry of body) {
+    const one = providerPaymentSchema.safeParse(entry);
+    if (one.success) {
+      list.payments.push(one.data);
+      continue;
+    }
+    const id = entryId(entry);
+    if (id === undefined) return whole;
+    list.unreadable.push({ id, error: issues(one.error) });
+  }
+  return { ok: true, value: list };
+}
+
+function entryId(entry: unknown): string | undefined {
+  const id = entry && typeof entry === 'object' ? (entry as { id?: unknown }).id : undefined;
+  if (typeof id === 'number' && Number.isFinite(id)) return String(id);
+  return typeof id === 'string' && id !== '' ? id : undefined;
+}
+
 export function parseCallbackBody(body: unknown): Parsed<ProviderPayment> {
   const parsed = providerPaymentSchema.safeParse(body);
   return parsed.success ? { ok: true, value: parsed.data } : { ok: false, error: `malformed callback: ${issues(parsed.error)}` };

@@ -8,7 +8,7 @@ import { normalizeAmount } from '../../src/shared/money.js';
 import { orderIdProblem } from '../../src/shared/order-id.js';
 import { outcomeOf, settledOutcome } from '../../src/shared/outcome.js';
 import { readPaymentView } from '../../src/shared/payment-view.js';
-import { parseCallbackBody, parseCreateAnswer, parseStatusAnswer } from '../../src/shared/provider-messages.js';
+import { parseCallbackBody, parseCreateAnswer, parseStatusAnswer, parseStatusList } from '../../src/shared/provider-messages.js';
 import { findSbpQrLink, qrPayload, webUrl } from '../../src/shared/qr-payload.js';
 import { parseTimestamp } from '../../src/shared/timestamps.js';
 import { parseJsonBytes } from '../../src/shared/body.js';
@@ -42,6 +42,8 @@ describe('wire parsers take anything without throwing', () => {
       fc.property(fc.oneof(anything, paymentish, fc.record({ status: anything, result: paymentish, url: anything })), (value) => {
         parseCreateAnswer(value);
         parseStatusAnswer(value);
+        parseStatusList(value);
+        parseStatusList([paymentish, value]);
         parseCallbackBody(value);
       }),
       options,
@@ -66,7 +68,7 @@ describe('wire parsers take anything without throwing', () => {
         parseTimestamp(a);
         orderIdProblem(text);
         outcomeOf(text);
-        settledOutcome(text, asText(a), asText(b));
+        settledOutcome(text, { amount: asText(a), currency: text }, { amount: asText(b), currency: asText(a) });
         webUrl(a);
         findSbpQrLink([a, b]);
         qrPayload({

@@ -5,8 +5,9 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Redis } from 'ioredis';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRedisStore, type RedisStore, type RedisStoreOptions } from '../../src/redis/index.js';
+import { RedisConsole } from '../../src/redis/redis-console.js';
 import { listed } from '../proxy/infrastructure/console-store-contract.js';
 import { describeSharedStoreContract } from '../proxy/infrastructure/shared-store-contract.js';
 import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
@@ -206,5 +207,33 @@ describe('RedisStore on a ledger written before the console', () => {
     expect(counts).toMatchObject({ all: 2, paid: 1, open: 1, stuck: 1 });
     expect(await ids({ orderId: 'O-1' })).toEqual(['old-paid']);
     expect(await ids({ filter: 'stuck' })).toEqual(['old-open']);
+  });
+});
+
+describe('RedisStore killed right after it wrote a payment', () => {
+  it("leaves the console's listing as the write put it: a payment paid then is listed paid, not open", async () => {
+    const prefix = freshPrefix();
+    const store = open(prefix);
+    const now = Date.parse('2026-01-16T00:00:00Z');
+    const open1 = { ...record('p-killed', 1), listedAt: 1_000 };
+    open1.view = { ...open1.view, expiresAt: '2026-01-15T10:15:00.000Z' };
+    expect(await store.putPaymentAndEnqueue(open1, 0, 0)).toBe(true);
+    expect((await store.listPayments({ filter: 'open', limit: 10, now })).payments.map((p) => p.view.id)).toEqual(['p-killed']);
+
+    // The process dies before anything it would do after the write: a listing step of its own never runs.
+    const died = vi.spyOn(RedisConsole.prototype, 'index').mockRejectedValue(new Error('the process died here'));
+    try {
+      const paid = { ...open1, version: 2 };
+      paid.view = { ...open1.view, state: 'finished', outcome: 'paid', final: true };
+      await store.putPaymentAndEnqueue(paid, 1, 0).catch(() => false);
+    } finally {
+      died.mockRestore();
+    }
+
+    const next = open(prefix); // another instance, reading the same Redis
+    expect((await next.getPayment('p-killed'))?.view.outcome).toBe('paid');
+    const listed = async (filter: 'open' | 'paid') => (await next.listPayments({ filter, limit: 10, now })).payments.map((p) => p.view.id);
+    expect({ paid: await listed('paid'), open: await listed('open') }).toEqual({ paid: ['p-killed'], open: [] });
+    expect(await next.countPayments(now)).toMatchObject({ paid: 1, open: 0, stuck: 0 });
   });
 });

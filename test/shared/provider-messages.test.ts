@@ -4,6 +4,7 @@ import {
   parseCallbackBody,
   parseCreateAnswer,
   parseStatusAnswer,
+  parseStatusList,
   statusRequestSchema,
 } from '../../src/shared/provider-messages.js';
 
@@ -123,6 +124,16 @@ describe('what comes back', () => {
     expect(parseStatusAnswer([payment, { ...payment, id: 'x' }])).toMatchObject({ ok: true, value: [{}, { id: 'x' }] });
     expect(parseStatusAnswer({ status: false, code: 404, message: 'not found' }).ok).toBe(false);
     expect(parseStatusAnswer('<html>').ok).toBe(false);
+  });
+
+  it('read each payment of a status answer about several on its own, naming the ones it cannot read', () => {
+    const odd = { ...payment, id: 'odd', requisites: { address: null } };
+    expect(parseStatusList([payment, odd])).toMatchObject({
+      ok: true,
+      value: { payments: [{ id: '66a3942dc1d4f' }], unreadable: [{ id: 'odd', error: expect.stringContaining('requisites') }] },
+    });
+    expect(parseStatusList([payment, { state: 'finished' }]).ok).toBe(false);
+    expect(parseStatusList({ status: false, code: 404, message: 'not found' }).ok).toBe(false);
   });
 
   it('read a sparse callback tolerantly: missing fields, numbers as strings, unknown fields kept', () => {

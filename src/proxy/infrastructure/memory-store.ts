@@ -136,8 +136,10 @@ export class MemoryStore extends OneProcessStore implements ProxyStore, ConsoleS
   }
 
   async dueAnnouncements(now: number, limit: number): Promise<OutboxEntry[]> {
+    // Held is measured now, whatever `now` the caller asks about (the outbox asks about the end of time).
+    const at = this.#clock.now();
     return [...this.#outbox.values()]
-      .filter((entry) => entry.dueAt <= now && entry.heldUntil <= now)
+      .filter((entry) => entry.dueAt <= now && entry.heldUntil <= at)
       .sort((a, b) => a.dueAt - b.dueAt)
       .slice(0, Math.max(0, limit))
       .map(({ paymentId, state, attempts, dueAt }) => ({ paymentId, state, attempts, dueAt }));

@@ -128,7 +128,11 @@ export interface ProxyStore extends Partial<ConsoleStore> {
    * outbox or was announced (committed) before: a state is queued at most once, whatever path found it.
    */
   enqueueAnnouncement(paymentId: string, state: string, dueAt: number): Promise<boolean>;
-  /** Outbox entries due at `now` (dueAt <= now) that nobody holds, oldest due first, at most `limit`. */
+  /**
+   * Outbox entries due at `now` (dueAt <= now) that nobody holds at this moment, oldest due first, at most `limit`.
+   * Held is measured at the store's present, not at `now`: the outbox asks for the next entry of all (due at the end
+   * of time) to set its retry timer, and a held one would wake it at once, again and again, while its hook runs.
+   */
   dueAnnouncements(now: number, limit: number): Promise<OutboxEntry[]>;
   /**
    * Takes an outbox entry for delivery: the entry for exactly one caller, until it commits or reschedules or the

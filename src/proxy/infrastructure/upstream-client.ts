@@ -8,9 +8,11 @@ import { signBody, verifySignature } from '../../shared/hmac.js';
 import {
   parseCreateAnswer,
   parseStatusAnswer,
+  parseStatusList,
   type CreateAnswer,
   type CreatePaymentRequest,
   type Parsed,
+  type StatusList,
 } from '../../shared/provider-messages.js';
 import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { sleep } from '../../shared/clock.js';
@@ -79,14 +81,26 @@ export class UpstreamClient {
   }
 
   /** A status lookup, retried with jittered backoff while it is worth it and the deadline allows. */
-  async status(query: StatusQuery): Promise<ProviderPayment[]> {
+  status(query: StatusQuery): Promise<ProviderPayment[]> {
+    return this.#lookUp(query, parseStatusAnswer);
+  }
+
+  /**
+   * A status lookup of several payments (a reconcile batch), each read on its own: a payment the service describes
+   * in a way the proxy cannot read is named in `unreadable`, and the rest of the batch still counts.
+   */
+  statusOfPayments(paymentIds: string[]): Promise<StatusList> {
+    return this.#lookUp({ paymentIds }, parseStatusList);
+  }
+
+  async #lookUp<T>(query: StatusQuery, parse: (answer: unknown) => Parsed<T>): Promise<T> {
     const { clock, random, timeouts } = this.options;
     const deadline = clock.now() + timeouts.statusDeadlineMs;
     for (let attempt = 0; ; attempt++) {
       try {
         const remaining = Math.max(1, Math.min(timeouts.statusMs, deadline - clock.now()));
         const answer = await this.#post('/api/v2/status', { merchantId: this.options.provider.merchantId, ...query }, remaining);
-        return unwrap(answer, parseStatusAnswer(answer));
+        return unwrap(answer, parse(answer));
       } catch (error) {
         if (!(error instanceof UpstreamError) || !error.retryable || attempt >= 8) throw error;
         const delay = backoffDelay(attempt, random);

@@ -21,7 +21,7 @@ import type { OrderBook } from './orders.js';
 import type { Outbox } from './outbox.js';
 import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';
 import type { HistoryEntry } from '../infrastructure/console-store.js';
-import { appendHistory } from '../infrastructure/timeline.js';
+import { appendHistory, markSecondPayment } from '../infrastructure/timeline.js';
 import { describe } from '../http/errors.js';
 import { ORDER_PAID_NEWS, type PublishedChange } from './channel-messages.js';
 
@@ -63,7 +63,7 @@ export class Ledger {
       }
       if (!mayFollow(current.view, observed.state)) return current; // a late, repeated or reordered notice
       if (unconfirmedFinish(observed)) return current; // not paid yet, whatever the state says
-      const view = mergeObservation(current.view, observed, undefined, payUrl, current.priced.amount);
+      const view = mergeObservation(current.view, observed, undefined, payUrl, current.priced);
       if (view === current.view) return current;
       const next = this.#next(current, view);
       if (await this.#write(next, current.version)) {
@@ -179,6 +179,17 @@ export class Ledger {
   }
 
   /**
+   * Follows a payment past its window for another `lateGraceMs`: the service still has it in hand (the payer said
+   * they paid, a dispute, a finish not confirmed yet), and its decision may come at any time. The write also keeps
+   * the record from being dropped as scratch by a store that bounds its open payments.
+   */
+  async followOn(record: PaymentRecord): Promise<void> {
+    const now = this.options.clock.now();
+    const next = { ...record, followUntil: now + this.options.timeouts.lateGraceMs, version: record.version + 1, updatedAt: now };
+    await this.options.store.putPayment(next, record.version);
+  }
+
+  /**
    * Tells the payment's open event streams of its new state. Never fails the caller: the state is recorded, and the
    * order's settling and the shop's announcement that follow must not be lost with a message that pub/sub delivers
    * at most once anyway (a page that misses it learns the state from its next status call).
@@ -288,11 +299,13 @@ export class Ledger {
 
   /**
    * Settles the order now, or when the create holding its lease is done (tried again with backoff, bounded); once
-   * `record` is the payment that paid it, its other payments' pages are told.
+   * `record` is the payment that paid it, its other payments' pages are told, and when another payment paid it
+   * first, `record` is marked as the second payment, a refund to do (the console lists it), hook or not.
    */
   async #settleOrLater(record: PaymentRecord, attempt: number): Promise<void> {
     const settled = await this.orders.settle(record);
     if (settled !== 'busy' && settled.secondPaymentOf === undefined) await this.#tellOtherPayments(record);
+    if (settled !== 'busy' && settled.secondPaymentOf !== undefined) await this.#markSecond(record, settled.secondPaymentOf);
     if (settled !== 'busy' || attempt >= SETTLE_TRIES) return;
     const { clock, logger } = this.options;
     clock.setTimeout(
@@ -303,6 +316,19 @@ export class Ledger {
       },
       SETTLE_RETRY_MS * 2 ** attempt,
     );
+  }
+
+  /** Never fails the caller: the payment is recorded, and a hook's delivery marks it too. */
+  async #markSecond({ view }: PaymentRecord, firstId: string): Promise<void> {
+    try {
+      await markSecondPayment(this.options, view.id, firstId);
+    } catch (error) {
+      this.options.logger.warn('could not mark a second payment of an order', {
+        paymentId: view.id,
+        orderId: view.orderId,
+        error: describe(error),
+      });
+    }
   }
 
   /**

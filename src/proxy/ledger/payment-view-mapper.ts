@@ -6,7 +6,7 @@
  * re-priced order (see outcome.ts). Only the ledger calls it; what the browser reads of a view is written at the
  * HTTP edge (http/payment-answer.ts).
  */
-import { isFinalOutcome, outcomeOf, settledOutcome, supersededOutcome } from '../../shared/outcome.js';
+import { isFinalOutcome, type Money, outcomeOf, settledOutcome, supersededOutcome } from '../../shared/outcome.js';
 import type { Requisites } from '../../shared/payment-view.js';
 import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { qrPayload, webUrl } from '../../shared/qr-payload.js';
@@ -53,7 +53,7 @@ const KNOWN_FIELDS = new Set([
 
 /**
  * The view after this observation, or `previous` itself (same object) when the observation changes nothing
- * the browser could see. Call it only for an observation the transition table lets follow `previous`. `payUrl` is the hosted page from a create answer, when it had one. `pricedAmount` is
+ * the browser could see. Call it only for an observation the transition table lets follow `previous`. `payUrl` is the hosted page from a create answer, when it had one. `priced` is
  * what the shop's resolveOrder asked for: a finished payment is `paid` only when what was paid covers it.
  */
 export function mergeObservation(
@@ -61,7 +61,7 @@ export function mergeObservation(
   observed: ObservedPayment,
   context?: CreateContext,
   payUrl?: string,
-  pricedAmount?: string,
+  priced?: Money,
 ): StoredView {
   const base = previous ?? context;
   if (!base) throw new Error('mergeObservation needs a stored view or a create context');
@@ -70,7 +70,8 @@ export function mergeObservation(
   // recalculate), and the sum asked for moves to initAmount when the two differ.
   const asked = observed.init_amount ?? (paid ? undefined : observed.amount) ?? previous?.amount ?? context!.amount;
   const amount = paid ? (observed.amount ?? asked) : asked;
-  const settled = settledOutcome(observed.state, amount, pricedAmount ?? context?.amount ?? asked);
+  const currency = observed.currency ?? base.currency;
+  const settled = settledOutcome(observed.state, { amount, currency }, priced ?? context ?? { amount: asked, currency: base.currency });
   // A superseded payment stays superseded (see outcome.ts), and is final when the service's state is.
   const outcome = previous?.outcome === 'superseded' ? supersededOutcome(settled) : settled;
   const view: StoredView = {
@@ -81,7 +82,7 @@ export function mergeObservation(
     outcome,
     final: isFinalOutcome(settled),
     amount,
-    currency: observed.currency ?? base.currency,
+    currency,
   };
   if (paid && asked !== amount) view.initAmount = asked;
   const createdAt = isoOf(observed.created_at) ?? previous?.createdAt;

@@ -1,12 +1,15 @@
 /**
  * Reconciliation: the proxy follows every payment it created until it is final, or past its expiry plus a grace
- * window for late payments, with no browser open and no callback arriving. One sweep pages through the store's
- * follow index, asks the service about the due payments in batches (`paymentIds`, up to 50 per call), records
- * what it says through the ledger and delivers every announcement that is due. One sweep runs at a time across
- * instances (the ledger's sweep lease). `proxy.reconcile()` runs one for cron jobs and serverless; on a
- * long-lived server the proxy runs one every `reconcileEveryMs` by itself (create-proxy.ts).
+ * window for late payments (longer while the service is still deciding it), with no browser open and no callback
+ * arriving. One sweep pages through the store's follow index, asks the service about the due payments in batches
+ * (`paymentIds`, up to 50 per call), records what it says through the ledger and delivers every announcement that
+ * is due. One sweep runs at a time across instances (the ledger's sweep lease). `proxy.reconcile()` runs one for
+ * cron jobs and serverless; on a long-lived server the proxy runs one every `reconcileEveryMs` by itself
+ * (create-proxy.ts).
  */
 import type { ProviderPayment } from '../../shared/provider-payment.js';
+import { unconfirmedFinish } from '../ledger/payment-view-mapper.js';
+import { stageOf } from '../ledger/transitions.js';
 import { describe } from '../http/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { ResolvedOptions } from '../options.js';
@@ -64,14 +67,24 @@ export async function reconcile(
         const batch = due.slice(i, i + BATCH);
         let answers: ProviderPayment[];
         try {
-          answers = await upstream.status({ paymentIds: batch });
+          const list = await upstream.statusOfPayments(batch);
+          answers = list.payments;
+          for (const { id, error } of list.unreadable) {
+            closing.delete(id); // not answered: still followed
+            logger.warn('a payment in a reconcile answer cannot be read; nothing of it is recorded, the next sweep asks again', {
+              paymentId: id,
+              error,
+            });
+          }
         } catch (error) {
           logger.warn('a reconcile status call failed; the next sweep asks again', { payments: batch.length, error: describe(error) });
           continue;
         }
         result.checked += batch.length;
+        const deciding = new Set<string>();
         for (const answer of answers) {
           if (!batch.includes(answer.id)) continue;
+          if (stillDeciding(answer)) deciding.add(answer.id);
           const before = (await store.getPayment(answer.id))?.version;
           try {
             const after = await ledger.observe(answer, undefined, 'reconcile');
@@ -81,16 +94,26 @@ export async function reconcile(
             logger.warn('a reconcile answer could not be recorded', { paymentId: answer.id, error: describe(error) });
           }
         }
-        // The service has answered past the window and what it said is recorded: the payment is let go.
+        // The service has answered past the window and what it said is recorded: the payment is let go, unless the
+        // service is still deciding it, which it may do hours later, and its callbacks may never come.
         for (const id of batch.filter((id) => closing.has(id))) {
           const record = await store.getPayment(id);
-          if (record) await ledger.unfollow(record);
+          if (record) await (deciding.has(id) ? ledger.followOn(record) : ledger.unfollow(record));
         }
       }
     }
     if (!stopping()) result.announced = await outbox.drain('reconcile');
   });
   return result;
+}
+
+/**
+ * True when the service's answer says it has the payment in hand: the payer said they paid (in_check), a dispute,
+ * or a finish whose `status` is not set yet. Only the payer's late payment is no longer expected once the window
+ * has passed; the service's decision on a payment it is checking is.
+ */
+function stillDeciding(answer: ProviderPayment): boolean {
+  return stageOf(answer.state) === 'checking' || unconfirmedFinish(answer);
 }
 
 /**

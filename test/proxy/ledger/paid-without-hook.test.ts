@@ -33,6 +33,22 @@ describe('a proxy with no onPaymentUpdate hook', () => {
     expect((await t.store.getOrder('A-1'))?.paidBy).toBe(body.payment.id);
   });
 
+  it("marks a second paid payment of the order for the console's refund list, as a hook's delivery would", async () => {
+    // The shopper switched methods and paid both: without a hook, the console's 'second' filter is how the shop
+    // learns that one must be refunded.
+    const t = setup({ onPaymentUpdate: undefined });
+    const first = (await t.create('A-1', 'upi')).body.payment.id;
+    const second = (await t.create('A-1', 'sbp')).body.payment.id;
+    for (const id of [first, second]) {
+      t.service.set(id, { state: 'finished', status: true });
+      expect((await t.callback(t.service.payments.get(id))).status).toBe(200);
+    }
+    expect((await t.store.getOrder('A-1'))?.paidBy).toBe(first);
+    expect((await t.store.getPayment(second))?.secondPaymentOf).toBe(first);
+    const refunds = await t.store.listPayments({ filter: 'second', limit: 10, now: t.clock.now() });
+    expect(refunds.payments.map((p) => p.view.id)).toEqual([second]);
+  });
+
   it('refuses a later create with 409 order_paid once the scratch window has passed, without a second payment', async () => {
     const t = await paidOrder();
     await t.clock.advance(DAY_MS + 60_000); // past the memory store's time to live for unpaid orders

@@ -53,6 +53,27 @@ describe('a hook slower than its lease', () => {
     expect(slow.calls).toHaveLength(1);
   });
 
+  it('leaves its process idle while it runs: a drain meanwhile does not ask for due announcements over and over', async () => {
+    const slow = slowHook();
+    const t = setup({ onPaymentUpdate: slow.hook, reconcileEveryMs: 0, timeouts: { hookLeaseMs: LEASE_MS } });
+    const { body } = await t.create('A-1');
+    t.service.set(body.payment.id, { state: 'finished', status: true });
+    const delivering = t.callback({ ...t.service.payments.get(body.payment.id)!, state: 'finished', status: true });
+    await until(() => slow.calls.length === 1, 'the hook to be called');
+    let asked = 0;
+    const due = t.store.dueAnnouncements.bind(t.store);
+    t.store.dueAnnouncements = (now, limit) => {
+      asked++;
+      return due(now, limit);
+    };
+    await t.proxy.reconcile(); // its drain finds the running announcement held
+    await t.clock.advance(LEASE_MS / 4); // within the lease, before any renewal
+    expect(asked).toBeLessThanOrEqual(4);
+    slow.release();
+    expect((await delivering).status).toBe(200);
+    expect(slow.calls).toHaveLength(1);
+  });
+
   it('whose process died: its lease lapses and another instance announces the state', async () => {
     const shared = new ManualClock();
     const store = new MemoryStore({ clock: shared });

@@ -147,6 +147,18 @@ describe('POST /payin/status', () => {
     expect(t.updates.map((u) => u.payment.outcome)).toEqual(['waiting', 'underpaid']);
   });
 
+  it('never calls a payment paid in another currency than the shop priced paid: the amounts cannot be compared', async () => {
+    const t = setup({ resolveOrder: () => ({ amount: '499.00', currency: 'INR' }) });
+    const { body } = await t.create();
+    // 499 roubles are about 450 rupees: the number matches, the money does not.
+    t.service.set(body.payment.id, { state: 'finished', status: true, amount: '499.00', currency: 'RUB' });
+    await t.clock.advance(5_000);
+    const answer = await t.status(body.payment.id, body.token);
+    expect(answer.body.payment).toMatchObject({ state: 'finished', outcome: 'underpaid', final: true, amount: '499.00', currency: 'RUB' });
+    expect(t.updates.map((u) => u.payment.outcome)).toEqual(['waiting', 'underpaid']);
+    expect((await t.store.getOrder('A-1'))?.paidBy).toBeUndefined();
+  });
+
   it('stores and announces a new state seen in a status answer once', async () => {
     const t = setup();
     const { body } = await t.create();
