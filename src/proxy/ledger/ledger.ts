@@ -291,10 +291,29 @@ export class Ledger {
       await this.appendHistory(view.id, { at, kind: 'state', state: view.state, outcome: view.outcome, source });
     }
     await this.publish(record);
+    if (view.outcome === 'underpaid' && previous?.outcome !== 'underpaid') this.#warnUnderpaid(record);
     // The order is paid because the ledger recorded a payment of it paid, not because a hook heard of it: a
     // proxy with no hook must refuse the order's next create too, even once its unpaid record would expire.
     if (record.view.outcome === 'paid') await this.#settleOrLater(record, 0);
     if (!isIncomplete(record.view)) await this.outbox.announce(record, source);
+  }
+
+  /**
+   * Says why a payment is underpaid when the service reported it in a currency other than the price's: the proxy
+   * has no rate to compare the two, and a service that reports every payment so would make each one a case for the
+   * shop to look at, which the operator should learn from the log at once.
+   */
+  #warnUnderpaid({ view, priced }: PaymentRecord): void {
+    if (view.currency.toUpperCase() === priced.currency.toUpperCase()) return;
+    this.options.logger.warn(
+      'the service reports a payment paid in another currency than its price: it is underpaid, for the shop to look at',
+      {
+        paymentId: view.id,
+        orderId: view.orderId,
+        paid: `${view.amount} ${view.currency}`,
+        priced: `${priced.amount} ${priced.currency}`,
+      },
+    );
   }
 
   /**

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { signBody } from '../../../src/shared/hmac.js';
-import { drive, setup } from '../harness.js';
+import { capturingLogger, drive, setup } from '../harness.js';
 
 describe('POST /payin/status', () => {
   it('reads nothing with a paymentId but a wrong, empty or missing token: 404 like an unknown payment', async () => {
@@ -148,7 +148,8 @@ describe('POST /payin/status', () => {
   });
 
   it('never calls a payment paid in another currency than the shop priced paid: the amounts cannot be compared', async () => {
-    const t = setup({ resolveOrder: () => ({ amount: '499.00', currency: 'INR' }) });
+    const log = capturingLogger();
+    const t = setup({ resolveOrder: () => ({ amount: '499.00', currency: 'INR' }), logger: log.logger });
     const { body } = await t.create();
     // 499 roubles are about 450 rupees: the number matches, the money does not.
     t.service.set(body.payment.id, { state: 'finished', status: true, amount: '499.00', currency: 'RUB' });
@@ -157,6 +158,10 @@ describe('POST /payin/status', () => {
     expect(answer.body.payment).toMatchObject({ state: 'finished', outcome: 'underpaid', final: true, amount: '499.00', currency: 'RUB' });
     expect(t.updates.map((u) => u.payment.outcome)).toEqual(['waiting', 'underpaid']);
     expect((await t.store.getOrder('A-1'))?.paidBy).toBeUndefined();
+    // The operator learns why at once: a service that reports every payment so would make each one underpaid.
+    expect(log.lines.filter((line) => line.includes('another currency'))).toEqual([
+      expect.stringContaining('"paid":"499.00 RUB","priced":"499.00 INR"'),
+    ]);
   });
 
   it('stores and announces a new state seen in a status answer once', async () => {
