@@ -46,8 +46,9 @@ export interface PayinProxy {
    */
   checkStore(): Promise<StoreCheck>;
   /**
-   * Stops the proxy's own timers (the reconcile loop, announcement retries) and resolves once a sweep under way has
-   * stopped (after the batch it is recording). It does not close the store.
+   * Stops the proxy's own timers (the reconcile loop, announcement retries), ends the open event streams (the
+   * browser reconnects to the next process), and resolves once a sweep under way has stopped (after the batch it
+   * is recording). It does not close the store.
    */
   close(): Promise<void>;
   /** The same handler over plain requests and answers, for the node adapter. */
@@ -161,6 +162,7 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
       closing = true;
       stopLoop();
       ctx.outbox.close();
+      ctx.streams.endAll();
       await Promise.allSettled([...sweeping]);
     },
   });

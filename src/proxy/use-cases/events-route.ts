@@ -84,9 +84,11 @@ export async function handleEvents(request: ProxyRequest, ctx: ProxyContext): Pr
   let pingTimer: unknown;
   let endTimer: unknown;
   let ended = false;
+  let letGo = () => {};
   const end = () => {
     if (ended) return;
     ended = true;
+    letGo();
     clock.clearTimeout(pingTimer);
     clock.clearTimeout(endTimer);
     // The abort listener stays on the request's signal, which goes with the request: end() is idempotent, and
@@ -123,8 +125,10 @@ export async function handleEvents(request: ProxyRequest, ctx: ProxyContext): Pr
     end();
     throw error;
   }
-  if (request.signal.aborted) end();
+  // The proxy is closing (close() ended the others): the browser has the current state and reconnects elsewhere.
+  if (request.signal.aborted || ctx.streams.closed) end();
   if (!ended) {
+    letGo = ctx.streams.hold(end);
     pingTimer = clock.setTimeout(ping, timeouts.pingMs);
     endTimer = clock.setTimeout(end, timeouts.streamMaxMs);
   }
