@@ -21,6 +21,7 @@ import { handleStatus } from './use-cases/status-route.js';
 import { enforceRate } from './http/rate-limit.js';
 import { createConsoleHandler } from '../console-api/console-handler.js';
 import { StoreHealth, type StoreCheck } from './infrastructure/store-health.js';
+import { runtimeProblem } from './infrastructure/runtime-checks.js';
 
 export interface PayinProxy {
   /**
@@ -83,6 +84,8 @@ const LOGO_ROUTE: Route = {
 export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
   const ctx = createContext(resolveOptions(options));
   const { basePath, allowedOrigins, logger } = ctx.options;
+  const problem = runtimeProblem();
+  if (problem) logger.warn(problem);
 
   const baseSlash = `${basePath}/`;
   const underBase = (pathname: string) => pathname === basePath || pathname.startsWith(baseSlash);

@@ -1,12 +1,13 @@
 /**
  * Every runnable file in examples/ takes a payment end to end against the real sandbox: it is started the way
  * docs/runtimes.md says (node, Bun or Deno from npm; the worker bundled with esbuild and run in workerd through
- * miniflare), with the PAYIN_* variables pointing at a sandbox on loopback; a
+ * miniflare, with the compatibility date and flags of its wrangler configuration), with the PAYIN_* variables pointing at a sandbox on loopback; a
  * payment is created through it (its answer carries the QR's module matrix, which a QR reader reads back as the
  * payment's `qr`: the proxy's encoder runs on each runtime), the payer pays in the sandbox, and the example's own
  * hook prints "paid" and its status route says so. The examples import the package by its public name, from the built dist/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
@@ -80,7 +81,13 @@ describe('examples/', () => {
     return { output: () => output, stop: async () => void child.kill('SIGTERM') };
   }
 
-  async function startWorker(port: number): Promise<Started> {
+  /** The worker's deployment as the example's wrangler configuration gives it. */
+  const wrangler = JSON.parse(readFileSync(new URL('../../examples/cloudflare-worker.wrangler.json', import.meta.url), 'utf8')) as {
+    compatibility_date: string;
+    compatibility_flags?: string[];
+  };
+
+  async function startWorker(port: number, flags = wrangler.compatibility_flags ?? []): Promise<Started> {
     // As a shop deploys it: bundled (wrangler does the same with esbuild), then run by workerd.
     const bundle = await build({
       entryPoints: ['examples/cloudflare-worker.ts'],
@@ -101,7 +108,8 @@ describe('examples/', () => {
       script: bundle.outputFiles[0]!.text,
       host: '127.0.0.1',
       port,
-      compatibilityDate: '2025-01-01',
+      compatibilityDate: wrangler.compatibility_date,
+      compatibilityFlags: flags,
       bindings: variables(port),
       handleRuntimeStdio(stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) {
         stdout.on('data', (chunk: Buffer) => (output += chunk));
@@ -151,6 +159,46 @@ describe('examples/', () => {
     },
     60_000,
   );
+
+  it('lets go, on a Cloudflare worker deployed as its configuration says, of the event streams of shoppers who left', async () => {
+    // Each stream holds one of a client's 10 slots until the proxy hears that its shopper has gone (a reload, a
+    // phone changing networks); workerd tells it only with the enable_request_signal compatibility flag.
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const started = await startWorker(port);
+    try {
+      const created = await fetch(`${base}/payin/payments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ orderId: `EX-left-${Date.now()}`, method: 'upi' }),
+      });
+      const { payment, token } = (await created.json()) as { payment: { id: string }; token: string };
+      /** Opens the stream, takes its first event and leaves, as a closed tab does; false when refused. */
+      const openAndLeave = async () => {
+        const leaving = new AbortController();
+        const stream = await fetch(`${base}/payin/events?paymentId=${payment.id}&token=${token}`, { signal: leaving.signal });
+        if (stream.status === 200) await stream.body!.getReader().read();
+        leaving.abort();
+        return stream.status === 200;
+      };
+      // workerd delivers the abort when the stream next wakes, at its ping (8 s) at the latest.
+      for (let shopper = 1; shopper <= 12; shopper++) await until(openAndLeave, 15_000, `stream ${shopper} to be let in`);
+      expect(started.output()).not.toContain('enable_request_signal');
+    } finally {
+      await started.stop();
+    }
+  }, 60_000);
+
+  it('warns a Cloudflare worker deployed without enable_request_signal that left streams are kept', async () => {
+    const port = await freePort();
+    const started = await startWorker(port, []);
+    try {
+      await until(async () => (await fetch(`http://127.0.0.1:${port}/payin/sbp-banks/x`)).status === 404, 10_000, 'the worker to answer');
+      expect(started.output()).toContain('enable_request_signal');
+    } finally {
+      await started.stop();
+    }
+  }, 60_000);
 
   it('keeps a quiet event stream open on Bun past its 10 s idle timeout, with pings', async () => {
     const port = await freePort();
