@@ -8,6 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
@@ -198,6 +199,41 @@ describe('examples/', () => {
     } finally {
       await started.stop();
     }
+  }, 60_000);
+
+  it('has a Next.js route module that loads without the PAYIN_* variables, as `next build` loads it', async () => {
+    // `next build` imports every route module to read its settings (runtime, dynamic), where a shop's CI or Docker
+    // build has none of its runtime secrets: a proxy made when the module loads stopped the build.
+    // Beside the example (where examples/next/serve-route.mjs compiles it too), so that it finds the package.
+    const outfile = join(root, 'examples/next/.build/route-loaded-by-build.mjs');
+    await build({
+      entryPoints: ['examples/next/app/payin/[...route]/route.ts'],
+      absWorkingDir: root,
+      outfile,
+      format: 'esm',
+      logLevel: 'error',
+    });
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PAYIN_')));
+    const loaded = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const m = await import(${JSON.stringify(outfile)}); console.log(m.runtime, m.dynamic, typeof m.POST);`,
+        ],
+        {
+          cwd: root,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      child.on('close', (code) => resolve({ code, output }));
+    });
+    expect(loaded).toEqual({ code: 0, output: 'nodejs force-dynamic function\n' });
   }, 60_000);
 
   it('keeps a quiet event stream open on Bun past its 10 s idle timeout, with pings', async () => {
