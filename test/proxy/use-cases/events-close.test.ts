@@ -48,6 +48,25 @@ describe('close() with event streams open', () => {
     }
   });
 
+  it('lets the server close at once after close(), though the browser keeps its connection alive', async () => {
+    const t = setup();
+    const shop = await mounted(t);
+    // Fastify keeps an idle connection for 72 s, and a browser keeps it as long as the server does; the server's
+    // close waits for every connection, so the ended streams' connections must not stay behind as idle ones.
+    shop.server.keepAliveTimeout = 72_000;
+    try {
+      const { body } = await t.create();
+      const events = await shop.events(body.payment.id, body.token);
+      expect((await events.nextEvent())?.event).toBe('payment');
+
+      await t.proxy.close();
+      expect(await shop.closes(2_000)).toBe(true);
+      expect(await events.next(1_000)).toBeUndefined();
+    } finally {
+      shop.server.closeAllConnections();
+    }
+  });
+
   it('pings no stream after close(), and asks the service nothing for one', async () => {
     const t = setup();
     const { body } = await t.create();
