@@ -100,7 +100,9 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
     rememberClientAddress(request, clientAddress);
     const pathname = pathnameOf(request);
     if (consoleHandler && (pathname === consoleBase || pathname.startsWith(`${consoleBase}/`))) return consoleHandler(request);
-    const key = pathname.slice(basePath.length);
+    // One slash after a route is the same route: Next.js with `trailingSlash: true` redirects every path to it.
+    const rest = pathname.slice(basePath.length);
+    const key = rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest;
     const route = !underBase(pathname)
       ? undefined
       : Object.hasOwn(ROUTES, key)
