@@ -127,8 +127,8 @@ export async function handleEvents(request: ProxyRequest, ctx: ProxyContext): Pr
     end();
     throw error;
   }
-  // The proxy is closing (close() ended the others): the browser has the current state and reconnects elsewhere.
   if (request.signal.aborted) end();
+  // The proxy is closing (close() ended the others): the browser has the current state and reconnects elsewhere.
   else if (ctx.streams.closed) end(true);
   if (!ended) {
     letGo = ctx.streams.hold(() => end(true));
