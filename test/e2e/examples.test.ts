@@ -31,6 +31,16 @@ const EXAMPLES: [name: string, command: string, args: string[]][] = [
   ['Deno', npx, ['--no-install', 'deno', 'run', '--allow-net', '--allow-env', '--allow-read', 'examples/deno.ts']],
 ];
 
+/** Whether anything answers at `base` now. */
+async function answers(base: string): Promise<boolean> {
+  try {
+    await fetch(`${base}/payin/status`, { method: 'POST', signal: AbortSignal.timeout(2_000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 async function until(condition: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
   const end = Date.now() + ms;
   while (Date.now() < end) {
@@ -71,15 +81,27 @@ describe('examples/', () => {
   });
 
   async function startProcess(command: string, args: string[], port: number): Promise<Started> {
+    // In a process group of its own, which stop() ends whole: npx passes no signal on to the Bun or Deno it runs,
+    // so a SIGTERM to npx alone left the example running after the suite, one Bun and one Deno more each run.
     const child: ChildProcess = spawn(command, args, {
       cwd: root,
       env: { ...process.env, ...variables(port), PORT: String(port), NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     let output = '';
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
-    return { output: () => output, stop: async () => void child.kill('SIGTERM') };
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const stop = async () => {
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        return; // the group has gone already
+      }
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    };
+    return { output: () => output, stop };
   }
 
   /** The worker's deployment as the example's wrangler configuration gives it. */
@@ -157,6 +179,8 @@ describe('examples/', () => {
       } finally {
         await started.stop();
       }
+      // Stopped means gone: an example left running holds its port and sweeps a sandbox that is no more.
+      expect(await answers(base), `${name} still answers after it was stopped`).toBe(false);
     },
     60_000,
   );
