@@ -1,5 +1,6 @@
 // The proxy as a Cloudflare Worker: credentials from the env binding, the client address from CF-Connecting-IP,
-// reconciliation from the cron trigger. Bundle it as a shop would (wrangler, or esbuild) and deploy.
+// reconciliation from the cron trigger. Deploy it with its configuration, which sets the enable_request_signal
+// compatibility flag: `wrangler deploy --config examples/cloudflare-worker.wrangler.json`.
 import { createPayinProxy, type PayinProxy } from 'payin-checkout/proxy';
 
 interface Env {

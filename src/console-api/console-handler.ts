@@ -37,7 +37,9 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
   const base = `${ctx.options.basePath}/console`;
 
   const route = async (request: ProxyRequest): Promise<Answer> => {
-    const path = pathnameOf(request).slice(base.length) || '/';
+    // One slash after a path is the same path: Next.js with `trailingSlash: true` redirects every path to it.
+    const rest = pathnameOf(request).slice(base.length);
+    const path = rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest || '/';
     const method = request.method;
     if (path === '/console.css' && method === 'GET') return text(200, CONSOLE_CSS, 'text/css; charset=utf-8');
     if (path === '/console.js' && method === 'GET') {

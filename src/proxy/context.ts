@@ -10,6 +10,7 @@ import { OrderPayments } from './ledger/order-payments.js';
 import { OrderBook } from './ledger/orders.js';
 import type { ResolvedOptions } from './options.js';
 import { Outbox } from './ledger/outbox.js';
+import { OpenStreams } from './http/open-streams.js';
 import { PaymentTokens } from './http/payment-token.js';
 import { SbpBankList } from './use-cases/sbp-banks.js';
 import { ServicePayments } from './use-cases/create-upstream.js';
@@ -23,6 +24,8 @@ export interface ProxyContext {
   tokens: PaymentTokens;
   orderPayments: OrderPayments;
   sbpBanks: SbpBankList;
+  /** The event streams open now, which close() ends. */
+  streams: OpenStreams;
 }
 
 export function createContext(options: ResolvedOptions): ProxyContext {
@@ -38,5 +41,6 @@ export function createContext(options: ResolvedOptions): ProxyContext {
     tokens: new PaymentTokens(options.provider.secret),
     orderPayments: new OrderPayments(options, ledger, orders, upstream, new ServicePayments(options, upstream)),
     sbpBanks: new SbpBankList(options),
+    streams: new OpenStreams(),
   };
 }

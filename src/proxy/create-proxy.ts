@@ -21,6 +21,7 @@ import { handleStatus } from './use-cases/status-route.js';
 import { enforceRate } from './http/rate-limit.js';
 import { createConsoleHandler } from '../console-api/console-handler.js';
 import { StoreHealth, type StoreCheck } from './infrastructure/store-health.js';
+import { runtimeProblem } from './infrastructure/runtime-checks.js';
 
 export interface PayinProxy {
   /**
@@ -46,8 +47,9 @@ export interface PayinProxy {
    */
   checkStore(): Promise<StoreCheck>;
   /**
-   * Stops the proxy's own timers (the reconcile loop, announcement retries) and resolves once a sweep under way has
-   * stopped (after the batch it is recording). It does not close the store.
+   * Stops the proxy's own timers (the reconcile loop, announcement retries), ends the open event streams (the
+   * browser reconnects to the next process), and resolves once a sweep under way has stopped (after the batch it
+   * is recording). It does not close the store.
    */
   close(): Promise<void>;
   /** The same handler over plain requests and answers, for the node adapter. */
@@ -82,6 +84,8 @@ const LOGO_ROUTE: Route = {
 export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
   const ctx = createContext(resolveOptions(options));
   const { basePath, allowedOrigins, logger } = ctx.options;
+  const problem = runtimeProblem();
+  if (problem) logger.warn(problem);
 
   const baseSlash = `${basePath}/`;
   const underBase = (pathname: string) => pathname === basePath || pathname.startsWith(baseSlash);
@@ -96,7 +100,9 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
     rememberClientAddress(request, clientAddress);
     const pathname = pathnameOf(request);
     if (consoleHandler && (pathname === consoleBase || pathname.startsWith(`${consoleBase}/`))) return consoleHandler(request);
-    const key = pathname.slice(basePath.length);
+    // One slash after a route is the same route: Next.js with `trailingSlash: true` redirects every path to it.
+    const rest = pathname.slice(basePath.length);
+    const key = rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest;
     const route = !underBase(pathname)
       ? undefined
       : Object.hasOwn(ROUTES, key)
@@ -161,6 +167,7 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
       closing = true;
       stopLoop();
       ctx.outbox.close();
+      ctx.streams.endAll();
       await Promise.allSettled([...sweeping]);
     },
   });

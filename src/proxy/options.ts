@@ -16,6 +16,7 @@ import { fetchTransport, type ServiceTransport } from './infrastructure/service-
 import type { ProxyStore } from './infrastructure/store.js';
 import { guardedStore } from './infrastructure/store-failure.js';
 import { processEnv } from '../shared/env.js';
+import { clientNetwork } from '../shared/client-network.js';
 import { asFetchRequest, type ProxyRequest } from './http/exchange.js';
 import type { ConsoleOptions } from '../console-api/console-options.js';
 
@@ -119,7 +120,8 @@ export interface PayinProxyOptions {
   /**
    * Who a request comes from, for per-client limits. Default: the address given as `proxy(request,
    * {clientAddress})`, else the peer address toNodeListener attached. Undefined means "unknown": the limits then
-   * apply per order and per payment instead, never to the whole shop as one client.
+   * apply per order and per payment instead, never to the whole shop as one client. An address answered here is
+   * counted like the default's: an IPv6 one by its /64, a port after it left out.
    */
   clientId?: (request: Request) => string | undefined;
   /** Where PAYIN_* variables are read. Default `globalThis.process?.env`. */
@@ -287,9 +289,16 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
   };
 }
 
-/** The shop's own clientId gets a Fetch Request, whatever the runtime handed the proxy. */
+/**
+ * The shop's own clientId gets a Fetch Request, whatever the runtime handed the proxy. An address it answers (read
+ * from its reverse proxy's header, as docs/security.md shows) is counted as the runtime's would be: an IPv6 one by
+ * its /64 and without a port, or each shopper behind that reverse proxy could take fresh quotas at will.
+ */
 function shopClientId(clientId: (request: Request) => string | undefined) {
-  return (request: ProxyRequest) => clientId(asFetchRequest(request));
+  return (request: ProxyRequest) => {
+    const id = clientId(asFetchRequest(request))?.trim();
+    return id && clientNetwork(id);
+  };
 }
 
 function allowedOrigin(text: string): string {

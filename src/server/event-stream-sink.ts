@@ -23,13 +23,22 @@ import { attachEventSink } from '../shared/event-stream.js';
 
 /** Answers whose end waits for the next turn; one setImmediate serves them all. */
 const ending: ServerResponse[] = [];
+/** Of those, the ones whose connection goes with them (the server is shutting down). */
+const last = new WeakSet<ServerResponse>();
 
-function endSoon(res: ServerResponse): void {
+function endSoon(res: ServerResponse, lastOnConnection: boolean): void {
+  if (lastOnConnection) last.add(res);
   if (ending.push(res) === 1) setImmediate(endAll);
 }
 
 function endAll(): void {
-  for (const res of ending.splice(0)) if (!res.destroyed) res.end();
+  for (const res of ending.splice(0)) {
+    if (res.destroyed) continue;
+    // Taken now: node:http lets go of the answer's socket once it has finished.
+    const socket = res.socket;
+    res.end();
+    if (last.has(res)) res.once('finish', () => socket?.end());
+  }
 }
 
 /** Each block's chunk, framed once for every stream it is written to. */
@@ -75,7 +84,7 @@ export function sendEventStream(body: ReadableStream<Uint8Array>, res: ServerRes
     get unread() {
       return res.writableLength;
     },
-    end: () => endSoon(res),
+    end: (lastOnConnection) => endSoon(res, lastOnConnection),
     drop: () => res.destroy(),
   });
   if (!gone) return false;

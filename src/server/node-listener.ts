@@ -6,6 +6,7 @@
  * (the proxy, see plain-exchange.ts) is served through it: a light request in, its answer written as it is.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Http2ServerRequest, Http2ServerResponse } from 'node:http2';
 import { Readable } from 'node:stream';
 import { BODY_CONSUMED } from '../shared/body.js';
 import { sendEventStream } from './event-stream-sink.js';
@@ -20,9 +21,19 @@ export interface NodeListenerOptions {
   onError?: (error: unknown) => void;
 }
 
-export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}) {
+/**
+ * The listener for node:http's `createServer` (and Express, Fastify's `request.raw`), or node:http2's, whose
+ * compatibility request and answer have every member the listener uses.
+ */
+export interface NodeListener {
+  (req: IncomingMessage, res: ServerResponse): void;
+  (req: Http2ServerRequest, res: Http2ServerResponse): void;
+}
+
+export function toNodeListener(handler: FetchHandler, options: NodeListenerOptions = {}): NodeListener {
   const plain = (handler as FetchHandler & { [PLAIN_HANDLER]?: PlainHandler })[PLAIN_HANDLER];
-  return plain ? plainListener(plain, options) : fetchListener(handler, options);
+  const listener = plain ? plainListener(plain, options) : fetchListener(handler, options);
+  return listener as (req: IncomingMessage | Http2ServerRequest, res: ServerResponse | Http2ServerResponse) => void;
 }
 
 function plainListener(handler: PlainHandler, options: NodeListenerOptions) {

@@ -9,7 +9,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { BODY_CONSUMED, BYTES_IN_HAND } from '../shared/body.js';
 import { AS_FETCH_REQUEST, type PlainRequest } from './plain-exchange.js';
-import { fetchHeaders, rawHeader } from '../shared/raw-headers.js';
+import { fetchHeaders, rawHeader, rawHost } from '../shared/raw-headers.js';
 import { hasDotSegment, parseRequestTarget, type RequestTarget } from './request-target.js';
 
 export class NodeRequest implements PlainRequest {
@@ -131,5 +131,5 @@ export function requestTarget(req: IncomingMessage): RequestTarget {
   const protocol = (req.socket as { encrypted?: boolean }).encrypted ? 'https' : 'http';
   const target = req.url ?? '/';
   if (hasDotSegment(target)) throw new TypeError('a request target with a dot segment');
-  return parseRequestTarget(target, protocol, rawHeader(req.rawHeaders, 'host') ?? 'localhost');
+  return parseRequestTarget(target, protocol, rawHost(req.rawHeaders) ?? 'localhost');
 }

@@ -45,8 +45,11 @@ export interface EventSink {
   write(bytes: Uint8Array): void;
   /** Bytes written and not yet taken by the client. */
   readonly unread: number;
-  /** Ends the answer after what was written. */
-  end(): void;
+  /**
+   * Ends the answer after what was written; `lastOnConnection` when the server is shutting down, so that the
+   * connection goes too rather than wait, idle, for the keep-alive to lapse (which a server's close waits for).
+   */
+  end(lastOnConnection: boolean): void;
   /** Cuts the connection: the client is too far behind. */
   drop(): void;
 }
@@ -72,6 +75,7 @@ export class SseWriter {
   #earlyBytes = 0;
   #sink: EventSink | undefined;
   #closed = false;
+  #lastOnConnection = false;
 
   /** `onCancel` runs when the reader goes away (the response body was cancelled, or the sink's client left). */
   constructor(onCancel: () => void) {
@@ -104,10 +108,12 @@ export class SseWriter {
     this.#put(encoder.encode(`: ${text}\n\n`));
   }
 
-  close(): void {
+  /** Ends the stream; `lastOnConnection` as EventSink.end has it (a sink only: a web stream has no connection). */
+  close(lastOnConnection = false): void {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#sink) this.#sink.end();
+    this.#lastOnConnection = lastOnConnection;
+    if (this.#sink) this.#sink.end(lastOnConnection);
     else if (!this.#early) this.#closeStream();
     // Still early: whoever takes the body gets the blocks and then the end.
   }
@@ -119,7 +125,7 @@ export class SseWriter {
     this.#early = undefined;
     this.#sink = sink;
     for (const bytes of early) sink.write(bytes);
-    if (this.#closed) sink.end();
+    if (this.#closed) sink.end(this.#lastOnConnection);
     return () => this.#gone();
   }
 

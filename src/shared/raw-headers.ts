@@ -14,9 +14,18 @@ export function rawHeader(raw: readonly string[], name: string): string | null {
   return value;
 }
 
-/** The raw list as a Fetch Headers object, every line kept, for code that needs a real Request. */
+/**
+ * The raw list as a Fetch Headers object, every header line kept, for code that needs a real Request. HTTP/2's
+ * pseudo-headers (:method, :path, :scheme, :authority), which node:http2 lists first, are the request line, not
+ * headers: Headers refuses their names, and the request's method and URL carry them already.
+ */
 export function fetchHeaders(raw: readonly string[]): Headers {
   const headers = new Headers();
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+  for (let i = 0; i + 1 < raw.length; i += 2) if (raw[i]![0] !== ':') headers.append(raw[i]!, raw[i + 1]!);
   return headers;
+}
+
+/** The host the client asked for: the Host line, or on HTTP/2, which has none, its :authority. */
+export function rawHost(raw: readonly string[]): string | null {
+  return rawHeader(raw, 'host') ?? rawHeader(raw, ':authority');
 }

@@ -1,12 +1,14 @@
 /**
  * Every runnable file in examples/ takes a payment end to end against the real sandbox: it is started the way
  * docs/runtimes.md says (node, Bun or Deno from npm; the worker bundled with esbuild and run in workerd through
- * miniflare), with the PAYIN_* variables pointing at a sandbox on loopback; a
+ * miniflare, with the compatibility date and flags of its wrangler configuration), with the PAYIN_* variables pointing at a sandbox on loopback; a
  * payment is created through it (its answer carries the QR's module matrix, which a QR reader reads back as the
  * payment's `qr`: the proxy's encoder runs on each runtime), the payer pays in the sandbox, and the example's own
  * hook prints "paid" and its status route says so. The examples import the package by its public name, from the built dist/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
 import { Miniflare } from 'miniflare';
@@ -28,6 +30,16 @@ const EXAMPLES: [name: string, command: string, args: string[]][] = [
   ['Bun', npx, ['--no-install', 'bun', 'examples/bun.ts']],
   ['Deno', npx, ['--no-install', 'deno', 'run', '--allow-net', '--allow-env', '--allow-read', 'examples/deno.ts']],
 ];
+
+/** Whether anything answers at `base` now. */
+async function answers(base: string): Promise<boolean> {
+  try {
+    await fetch(`${base}/payin/status`, { method: 'POST', signal: AbortSignal.timeout(2_000) });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 async function until(condition: () => boolean | Promise<boolean>, ms: number, what: string): Promise<void> {
   const end = Date.now() + ms;
@@ -69,18 +81,36 @@ describe('examples/', () => {
   });
 
   async function startProcess(command: string, args: string[], port: number): Promise<Started> {
+    // In a process group of its own, which stop() ends whole: npx passes no signal on to the Bun or Deno it runs,
+    // so a SIGTERM to npx alone left the example running after the suite, one Bun and one Deno more each run.
     const child: ChildProcess = spawn(command, args, {
       cwd: root,
       env: { ...process.env, ...variables(port), PORT: String(port), NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
     });
     let output = '';
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
-    return { output: () => output, stop: async () => void child.kill('SIGTERM') };
+    const exited = new Promise<void>((resolve) => child.once('close', () => resolve()));
+    const stop = async () => {
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        return; // the group has gone already
+      }
+      await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 5_000))]);
+    };
+    return { output: () => output, stop };
   }
 
-  async function startWorker(port: number): Promise<Started> {
+  /** The worker's deployment as the example's wrangler configuration gives it. */
+  const wrangler = JSON.parse(readFileSync(new URL('../../examples/cloudflare-worker.wrangler.json', import.meta.url), 'utf8')) as {
+    compatibility_date: string;
+    compatibility_flags?: string[];
+  };
+
+  async function startWorker(port: number, flags = wrangler.compatibility_flags ?? []): Promise<Started> {
     // As a shop deploys it: bundled (wrangler does the same with esbuild), then run by workerd.
     const bundle = await build({
       entryPoints: ['examples/cloudflare-worker.ts'],
@@ -101,7 +131,8 @@ describe('examples/', () => {
       script: bundle.outputFiles[0]!.text,
       host: '127.0.0.1',
       port,
-      compatibilityDate: '2025-01-01',
+      compatibilityDate: wrangler.compatibility_date,
+      compatibilityFlags: flags,
       bindings: variables(port),
       handleRuntimeStdio(stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) {
         stdout.on('data', (chunk: Buffer) => (output += chunk));
@@ -148,9 +179,86 @@ describe('examples/', () => {
       } finally {
         await started.stop();
       }
+      // Stopped means gone: an example left running holds its port and sweeps a sandbox that is no more.
+      expect(await answers(base), `${name} still answers after it was stopped`).toBe(false);
     },
     60_000,
   );
+
+  it('lets go, on a Cloudflare worker deployed as its configuration says, of the event streams of shoppers who left', async () => {
+    // Each stream holds one of a client's 10 slots until the proxy hears that its shopper has gone (a reload, a
+    // phone changing networks); workerd tells it only with the enable_request_signal compatibility flag.
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const started = await startWorker(port);
+    try {
+      const created = await fetch(`${base}/payin/payments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ orderId: `EX-left-${Date.now()}`, method: 'upi' }),
+      });
+      const { payment, token } = (await created.json()) as { payment: { id: string }; token: string };
+      /** Opens the stream, takes its first event and leaves, as a closed tab does; false when refused. */
+      const openAndLeave = async () => {
+        const leaving = new AbortController();
+        const stream = await fetch(`${base}/payin/events?paymentId=${payment.id}&token=${token}`, { signal: leaving.signal });
+        if (stream.status === 200) await stream.body!.getReader().read();
+        leaving.abort();
+        return stream.status === 200;
+      };
+      // workerd delivers the abort when the stream next wakes, at its ping (8 s) at the latest.
+      for (let shopper = 1; shopper <= 12; shopper++) await until(openAndLeave, 15_000, `stream ${shopper} to be let in`);
+      expect(started.output()).not.toContain('enable_request_signal');
+    } finally {
+      await started.stop();
+    }
+  }, 60_000);
+
+  it('warns a Cloudflare worker deployed without enable_request_signal that left streams are kept', async () => {
+    const port = await freePort();
+    const started = await startWorker(port, []);
+    try {
+      await until(async () => (await fetch(`http://127.0.0.1:${port}/payin/sbp-banks/x`)).status === 404, 10_000, 'the worker to answer');
+      expect(started.output()).toContain('enable_request_signal');
+    } finally {
+      await started.stop();
+    }
+  }, 60_000);
+
+  it('has a Next.js route module that loads without the PAYIN_* variables, as `next build` loads it', async () => {
+    // `next build` imports every route module to read its settings (runtime, dynamic), where a shop's CI or Docker
+    // build has none of its runtime secrets: a proxy made when the module loads stopped the build.
+    // Beside the example (where examples/next/serve-route.mjs compiles it too), so that it finds the package.
+    const outfile = join(root, 'examples/next/.build/route-loaded-by-build.mjs');
+    await build({
+      entryPoints: ['examples/next/app/payin/[...route]/route.ts'],
+      absWorkingDir: root,
+      outfile,
+      format: 'esm',
+      logLevel: 'error',
+    });
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PAYIN_')));
+    const loaded = await new Promise<{ code: number | null; output: string }>((resolve) => {
+      const child = spawn(
+        process.execPath,
+        [
+          '--input-type=module',
+          '-e',
+          `const m = await import(${JSON.stringify(outfile)}); console.log(m.runtime, m.dynamic, typeof m.POST);`,
+        ],
+        {
+          cwd: root,
+          env,
+          stdio: ['ignore', 'pipe', 'pipe'],
+        },
+      );
+      let output = '';
+      child.stdout.on('data', (chunk) => (output += chunk));
+      child.stderr.on('data', (chunk) => (output += chunk));
+      child.on('close', (code) => resolve({ code, output }));
+    });
+    expect(loaded).toEqual({ code: 0, output: 'nodejs force-dynamic function\n' });
+  }, 60_000);
 
   it('keeps a quiet event stream open on Bun past its 10 s idle timeout, with pings', async () => {
     const port = await freePort();

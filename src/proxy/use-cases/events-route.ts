@@ -84,18 +84,21 @@ export async function handleEvents(request: ProxyRequest, ctx: ProxyContext): Pr
   let pingTimer: unknown;
   let endTimer: unknown;
   let ended = false;
-  const end = () => {
+  let letGo = () => {};
+  /** `closing`: the proxy is closing, and the stream's connection goes with it (SseWriter.close). */
+  const end = (closing = false) => {
     if (ended) return;
     ended = true;
+    letGo();
     clock.clearTimeout(pingTimer);
     clock.clearTimeout(endTimer);
     // The abort listener stays on the request's signal, which goes with the request: end() is idempotent, and
     // taking it off (1.5-5 us on Node 20) adds up when one change ends a thousand streams at once.
-    writer.close();
+    writer.close(closing);
     void unsubscribe?.().catch(() => {});
     void release().catch((error) => logger.warn('could not give back an event-stream slot', { error: String(error) }));
   };
-  const writer = new SseWriter(end);
+  const writer = new SseWriter(() => end());
   const deliver = ({ version, final, bytes }: PaymentEvent) => {
     if (ended || (version !== undefined && version <= sent) || !bytes) return;
     if (version !== undefined) sent = version;
@@ -109,7 +112,8 @@ export async function handleEvents(request: ProxyRequest, ctx: ProxyContext): Pr
     pingTimer = clock.setTimeout(ping, timeouts.pingMs);
   };
 
-  request.signal.addEventListener('abort', end, { once: true });
+  const abort = () => end();
+  request.signal.addEventListener('abort', abort, { once: true });
   try {
     // Subscribe before reading, so that a change between the two is not lost.
     unsubscribe = await store.subscribe(channelOf(paymentId), (message) => deliver(broadcastOf(ctx, message)));
@@ -124,9 +128,12 @@ export async function handleEvents(request: ProxyRequest, ctx: ProxyContext): Pr
     throw error;
   }
   if (request.signal.aborted) end();
+  // The proxy is closing (close() ended the others): the browser has the current state and reconnects elsewhere.
+  else if (ctx.streams.closed) end(true);
   if (!ended) {
+    letGo = ctx.streams.hold(() => end(true));
     pingTimer = clock.setTimeout(ping, timeouts.pingMs);
-    endTimer = clock.setTimeout(end, timeouts.streamMaxMs);
+    endTimer = clock.setTimeout(() => end(), timeouts.streamMaxMs);
   }
   // Copied by assignment, not spread: see jsonTextAnswer (errors.ts) for why a spread header object is slow.
   return { status: 200, headers: Object.assign({}, SSE_HEADERS), body: writer.stream };
