@@ -171,6 +171,34 @@ describe('the countdown', () => {
     expect(events.filter((e) => e.name === 'payin-expired')).to.have.length(1);
   });
 
+  it('follows again after "Check again" once following has stopped, and sees the decision when it comes', async () => {
+    const { clock, fake, watch, el } = await payingOnAClock({ autoExpire: false });
+    // The service's clock moves with the page's (as in the test above).
+    let serviceAhead = 0;
+    const pass = async (ms: number) => {
+      for (let left = ms; left > 0; left -= 10_000) {
+        const step = Math.min(10_000, left);
+        serviceAhead += step;
+        await fake.configure({ autoExpire: false, clockSkewMs: serviceAhead });
+        await passAnswered(clock, watch, step);
+      }
+    };
+    // The payer said they paid; the service decides long after the expiry and the grace window.
+    await fake.set({ state: 'in_check' });
+    await pass(60_000 + FOLLOW_GRACE_MS + 10_000);
+    await untilScreen(el, 'checking');
+    await waitUntil(() => part(el, 'check-button'), 'the notice that nothing is checked any more');
+    const made = watch.made('status');
+    part(el, 'check-button')!.click();
+    await clock.until(() => watch.made('status') > made, 'the check the button asked for');
+    await watch.answered();
+    expect(el.screen).to.equal('checking');
+
+    await fake.set({ state: 'finished' });
+    await pass(120_000);
+    await untilScreen(el, 'paid');
+  });
+
   it('shows a payment confirmed during the grace window as paid', async () => {
     const { clock, fake, watch, el, events } = await payingOnAClock({ autoExpire: false });
     await clock.advance(60_000);

@@ -23,8 +23,8 @@ import { TabCoordinationController } from './tab-coordination.js';
 type FinalEvent = `payin-${'paid' | 'underpaid' | 'superseded' | 'expired' | 'failed'}`;
 
 /**
- * The grace window after the expiry: following goes on this long without a final state ("Check again" restarts
- * it), and an "expired" that the service answers in this window is shown as "still checking" until it ends.
+ * The grace window after the expiry: following goes on this long without a final state ("Check again" follows
+ * again as long), and an "expired" that the service answers in this window is shown as "still checking" until it ends.
  */
 export const FOLLOW_GRACE_MS = 5 * 60_000;
 
@@ -276,9 +276,13 @@ export class PaymentFlowController implements ReactiveController {
     else this.tabs.join(this.payment.id);
   }
 
-  /** Local epoch ms at which following gives up: the end of the grace window on the corrected clock. */
+  /**
+   * Local epoch ms at which following gives up: the end of the grace window on the corrected clock, or, once that
+   * is past ("Check again", a reload, a lead taken over), a grace window from now. Counted from the expiry then,
+   * following ended at once, and a payment still being checked was checked once and never again.
+   */
   #deadline(): number {
-    return this.#clock.now() + (this.countdown.toExpiryMs ?? 0) + FOLLOW_GRACE_MS;
+    return this.#clock.now() + (this.countdown.remainingMs ?? 0) + FOLLOW_GRACE_MS;
   }
 
   #setTrouble(error: PayinError | undefined): void {
