@@ -39,7 +39,7 @@ export interface FlowState {
   readonly error?: PayinError;
   /** A failing connection while following (shown as a notice; the feed retries by itself). */
   readonly trouble?: PayinError;
-  /** The follow deadline passed without a final state. */
+  /** The follow deadline passed without a final state, and nothing follows the payment until refresh(). */
   readonly stalled?: boolean;
   /** The time is up (or the service said "expired" within the grace window): still checking, nothing to pay. */
   readonly late?: boolean;
@@ -237,7 +237,9 @@ export class PaymentFlowController implements ReactiveController {
     // An "expired" from the service at or after the expiry, within the grace window: held as "still checking".
     const since = Date.parse(next.serverTime) - Date.parse(next.expiresAt);
     const hold = next.outcome === 'expired' && this.#graceOver !== next.id && since >= -1000 && since < FOLLOW_GRACE_MS;
-    this.#set({ payment: next, phase: 'active', stalled: false, late: hold || (!next.final && since >= 0) });
+    // `stalled` stays: an answer to a single check (the shopper back in the tab, or online) follows nothing again, and
+    // the notice's "Check again" is then the way to follow on.
+    this.#set({ payment: next, phase: 'active', late: hold || (!next.final && since >= 0) });
     if (hold || !next.final) this.countdown.set(-since);
     else this.countdown.stop();
     if (!fromPeer) this.tabs.share(next);
