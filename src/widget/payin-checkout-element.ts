@@ -149,8 +149,8 @@ export class PayinCheckout extends LitElement {
 
   /**
    * `ios`, `android` or `desktop`: which links open a payment app here, and (unless `desktop`) the phone layout.
-   * By default the user agent says which phone it is, and a narrow screen with a coarse pointer gets the phone
-   * layout.
+   * By default the user agent says which phone it is, and a narrow or low screen (a phone held upright or on its
+   * side) with a coarse pointer gets the phone layout.
    */
   platform = '';
 
@@ -186,7 +186,11 @@ export class PayinCheckout extends LitElement {
     }),
     this.#clock,
   );
-  readonly #touch = new MediaQueryController(this, '(pointer: coarse) and (max-width: 50rem)');
+  /**
+   * A phone held either way: a coarse pointer on a narrow screen, or on a low one, as a phone is on its side (an
+   * iPhone 15 in landscape is 844 CSS px wide and about 340 high; a tablet on its side is over 700 high).
+   */
+  readonly #touch = new MediaQueryController(this, '(pointer: coarse) and (max-width: 50rem), (pointer: coarse) and (max-height: 30rem)');
   // biome-ignore lint/correctness/noUnusedPrivateClassMembers: a controller acts through the host's lifecycle, never read
   readonly #pageLanguage = new PageLanguageController(this);
   /** The phone layout of the pay screen, once the phone part has loaded on a phone. */
@@ -253,7 +257,7 @@ export class PayinCheckout extends LitElement {
     if (this.payment) loadPart('results');
   }
 
-  /** The phone layout: named by `platform`, else a narrow screen with a coarse pointer. */
+  /** The phone layout: named by `platform`, else a narrow or low screen with a coarse pointer. */
   get #isPhone(): boolean {
     return this.platform ? this.platform !== 'desktop' : this.#touch.matches;
   }

@@ -10,7 +10,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newContext } from './support/browser.js';
 import { call, type ComingBack, payWhileAway, type Tab, untilScreen } from './support/coming-back.js';
-import { act, pendingPaymentOf, placeOrder, sandboxPayments } from './support/services.js';
+import { act, pendingPaymentOf, placeOrder, sandboxPayments, waitFor } from './support/services.js';
 import { useDemo } from './support/use-demo.js';
 
 const live = useDemo();
@@ -23,17 +23,18 @@ async function checkoutTab(orderId: string, method = 'upi', context?: BrowserCon
   return { page, tab: tabOf(page) };
 }
 
-/**
- * What a phone does to a tab that goes into the background: it is hidden (the page hears visibilitychange), then
- * suspended with everything it holds: no script of it runs any more (here the debugger holds its thread).
- */
-async function suspendInBackground(page: Page): Promise<() => Promise<void>> {
+/** A tab goes into the background: it is hidden, and the page hears visibilitychange. */
+async function hide(page: Page): Promise<void> {
   await page.evaluate(async () => {
     Object.defineProperty(document, 'visibilityState', { configurable: true, get: () => 'hidden' });
     Object.defineProperty(document, 'hidden', { configurable: true, get: () => true });
     document.dispatchEvent(new Event('visibilitychange'));
     await new Promise((resolve) => setTimeout(resolve, 50)); // what the page does as it goes, before the phone stops it
   });
+}
+
+/** The phone suspends a tab in the background with everything it holds: no script of it runs any more (here the debugger holds its thread). */
+async function suspend(page: Page): Promise<() => Promise<void>> {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Debugger.enable');
   await cdp.send('Debugger.pause');
@@ -42,6 +43,20 @@ async function suspendInBackground(page: Page): Promise<() => Promise<void>> {
     await cdp.detach();
   };
 }
+
+/** What a phone does to a tab that goes into the background: it is hidden, then suspended. */
+async function suspendInBackground(page: Page): Promise<() => Promise<void>> {
+  await hide(page);
+  return suspend(page);
+}
+
+/** Which tabs (by the lock manager's client ids) hold the Web Lock of a checkout's payment, and which wait for it. */
+const paymentLock = (page: Page) =>
+  page.evaluate(async () => {
+    const { held = [], pending = [] } = await navigator.locks.query();
+    const ofPayment = (locks: LockInfo[]) => locks.filter((lock) => lock.name?.startsWith('payin-checkout:')).map((lock) => lock.clientId);
+    return { held: ofPayment(held), pending: ofPayment(pending) };
+  });
 
 describe('coming back from the bank app (Chromium)', () => {
   it('names the engine', () => console.log(`Chromium engine: ${live.browser.version()} (playwright-core)`));
@@ -92,6 +107,35 @@ describe('coming back from the bank app (Chromium)', () => {
       await untilScreen(back.tab, 'paid', 15_000);
     } finally {
       await resume();
+      await first.page.context().close();
+    }
+  });
+
+  it('says paid in the new tab the bank app opened, though a second tab of the checkout took the lead in the background and was suspended', async () => {
+    const order = await placeOrder(live.demo.storeUrl);
+    const first = await checkoutTab(order.id);
+    await untilScreen(first.tab, 'pay');
+    const payment = await pendingPaymentOf(live.demo.sandboxUrl, order.id);
+    // The shopper had opened the checkout twice; the second tab waits in the background for the first to let go.
+    const second = await checkoutTab(order.id, 'upi', first.page.context());
+    await untilScreen(second.tab, 'pay');
+    const secondTab = (await waitFor('the second tab to wait for the lock', async () => (await paymentLock(second.page)).pending[0]))!;
+    await hide(second.page);
+    const resumes: (() => Promise<void>)[] = [];
+    try {
+      // The first tab goes into the background too (the bank app opens): the second, hidden, is given the lead.
+      resumes.push(await suspendInBackground(first.page));
+      await waitFor('the hidden second tab to be given the lock', async () =>
+        (await paymentLock(second.page)).pending.includes(secondTab) ? undefined : true,
+      );
+      await second.page.evaluate(() => new Promise((resolve) => setTimeout(resolve, 50))); // what it does on taking the lead
+      resumes.push(await suspend(second.page));
+      const back = await checkoutTab(order.id, 'upi', first.page.context());
+      await untilScreen(back.tab, 'pay');
+      await act(live.demo.sandboxUrl, payment.id, 'pay');
+      await untilScreen(back.tab, 'paid', 15_000);
+    } finally {
+      for (const resume of resumes) await resume();
       await first.page.context().close();
     }
   });

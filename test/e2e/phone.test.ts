@@ -337,6 +337,27 @@ describe('the QR code', () => {
     await context.close();
   });
 
+  it('stays folded behind the app chooser when the phone is turned on its side', async () => {
+    const context = await newPhoneContext(live.browser, 'iphone', live.demo.sandboxUrl);
+    const page = await context.newPage();
+    await checkoutOnShop(page, live.demo.storeUrl, '/shop', 'upi');
+    await waitForScreen(page, 'pay');
+    await page.locator('payin-checkout [part="app-chooser"]').waitFor();
+    // An iPhone 15 in landscape: 844 CSS px wide (Safari's bars take some of its 390 px of height); a Plus is 932 wide.
+    for (const landscape of [
+      { width: 844, height: 340 },
+      { width: 932, height: 370 },
+    ]) {
+      await page.setViewportSize(landscape);
+      // A media query's change is told in the next frame's rendering steps; the element has drawn it by the one after.
+      await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
+      expect(await page.locator('payin-checkout [part="app-chooser"]').count(), `the app chooser at ${landscape.width} px`).toBe(1);
+      expect(await page.locator('payin-checkout [part="qr"]').isVisible(), `the QR is still folded at ${landscape.width} px`).toBe(false);
+    }
+    await keepScreen(page, 'upi-iphone-landscape');
+    await context.close();
+  });
+
   it('is open by default on a desktop, with no app chooser', async () => {
     const context = await newContext(live.browser);
     const page = await context.newPage();

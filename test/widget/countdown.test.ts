@@ -171,6 +171,54 @@ describe('the countdown', () => {
     expect(events.filter((e) => e.name === 'payin-expired')).to.have.length(1);
   });
 
+  /**
+   * A payment whose payer said they paid (in_check), which the service decides long after the expiry and the grace
+   * window: following has stopped, and the notice says so with "Check again". `pass` moves the service's clock with
+   * the page's, as in the test above.
+   */
+  async function checkingPastTheGraceWindow() {
+    const paying = await payingOnAClock({ autoExpire: false });
+    const { clock, fake, watch, el } = paying;
+    let serviceAhead = 0;
+    const pass = async (ms: number) => {
+      for (let left = ms; left > 0; left -= 10_000) {
+        const step = Math.min(10_000, left);
+        serviceAhead += step;
+        await fake.configure({ autoExpire: false, clockSkewMs: serviceAhead });
+        await passAnswered(clock, watch, step);
+      }
+    };
+    await fake.set({ state: 'in_check' });
+    await pass(60_000 + FOLLOW_GRACE_MS + 10_000);
+    await untilScreen(el, 'checking');
+    await waitUntil(() => part(el, 'check-button'), 'the notice that nothing is checked any more');
+    return { ...paying, pass };
+  }
+
+  it('follows again after "Check again" once following has stopped, and sees the decision when it comes', async () => {
+    const { clock, fake, watch, el, pass } = await checkingPastTheGraceWindow();
+    const made = watch.made('status');
+    part(el, 'check-button')!.click();
+    await clock.until(() => watch.made('status') > made, 'the check the button asked for');
+    await watch.answered();
+    expect(el.screen).to.equal('checking');
+
+    await fake.set({ state: 'finished' });
+    await pass(120_000);
+    await untilScreen(el, 'paid');
+  });
+
+  it('keeps "Check again" when the check on coming back to the tab finds the payment still being checked', async () => {
+    const { clock, watch, el } = await checkingPastTheGraceWindow();
+    const made = watch.made('status');
+    document.dispatchEvent(new Event('visibilitychange')); // back from the bank app
+    await clock.until(() => watch.made('status') > made, 'the check on coming back');
+    await watch.answered();
+    await el.updateComplete;
+    expect(el.screen).to.equal('checking');
+    expect(part(el, 'check-button'), 'nothing follows the payment now: the shopper can still check').to.not.equal(null);
+  });
+
   it('shows a payment confirmed during the grace window as paid', async () => {
     const { clock, fake, watch, el, events } = await payingOnAClock({ autoExpire: false });
     await clock.advance(60_000);

@@ -62,11 +62,6 @@ export class CountdownController implements ReactiveController {
     return ANNOUNCE_AT.find((seconds) => seconds === shown);
   }
 
-  /** Like remainingMs, but negative once the expiry is past. */
-  get toExpiryMs(): number | undefined {
-    return this.#end === undefined ? undefined : this.#end - this.#clock.now();
-  }
-
   hostConnected(): void {
     this.#tick(); // nothing when no countdown runs
   }

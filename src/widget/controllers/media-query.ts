@@ -1,6 +1,6 @@
 /**
  * Whether a media query matches, kept current and re-rendering the host when it changes. The element uses it to
- * tell a phone (a coarse pointer and a narrow viewport), where a QR on the same screen cannot be scanned and
+ * tell a phone (a coarse pointer and a narrow or low viewport), where a QR on the same screen cannot be scanned and
  * the links that open the payment app are what helps. Server-side (never connected) it simply never matches.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';

@@ -23,8 +23,8 @@ import { TabCoordinationController } from './tab-coordination.js';
 type FinalEvent = `payin-${'paid' | 'underpaid' | 'superseded' | 'expired' | 'failed'}`;
 
 /**
- * The grace window after the expiry: following goes on this long without a final state ("Check again" restarts
- * it), and an "expired" that the service answers in this window is shown as "still checking" until it ends.
+ * The grace window after the expiry: following goes on this long without a final state ("Check again" follows
+ * again as long), and an "expired" that the service answers in this window is shown as "still checking" until it ends.
  */
 export const FOLLOW_GRACE_MS = 5 * 60_000;
 
@@ -39,7 +39,7 @@ export interface FlowState {
   readonly error?: PayinError;
   /** A failing connection while following (shown as a notice; the feed retries by itself). */
   readonly trouble?: PayinError;
-  /** The follow deadline passed without a final state. */
+  /** The follow deadline passed without a final state, and nothing follows the payment until refresh(). */
   readonly stalled?: boolean;
   /** The time is up (or the service said "expired" within the grace window): still checking, nothing to pay. */
   readonly late?: boolean;
@@ -237,7 +237,9 @@ export class PaymentFlowController implements ReactiveController {
     // An "expired" from the service at or after the expiry, within the grace window: held as "still checking".
     const since = Date.parse(next.serverTime) - Date.parse(next.expiresAt);
     const hold = next.outcome === 'expired' && this.#graceOver !== next.id && since >= -1000 && since < FOLLOW_GRACE_MS;
-    this.#set({ payment: next, phase: 'active', stalled: false, late: hold || (!next.final && since >= 0) });
+    // `stalled` stays: an answer to a single check (the shopper back in the tab, or online) follows nothing again, and
+    // the notice's "Check again" is then the way to follow on.
+    this.#set({ payment: next, phase: 'active', late: hold || (!next.final && since >= 0) });
     if (hold || !next.final) this.countdown.set(-since);
     else this.countdown.stop();
     if (!fromPeer) this.tabs.share(next);
@@ -276,9 +278,13 @@ export class PaymentFlowController implements ReactiveController {
     else this.tabs.join(this.payment.id);
   }
 
-  /** Local epoch ms at which following gives up: the end of the grace window on the corrected clock. */
+  /**
+   * Local epoch ms at which following gives up: the end of the grace window on the corrected clock, or, once that
+   * is past ("Check again", a reload, a lead taken over), a grace window from now. Counted from the expiry then,
+   * following ended at once, and a payment still being checked was checked once and never again.
+   */
   #deadline(): number {
-    return this.#clock.now() + (this.countdown.toExpiryMs ?? 0) + FOLLOW_GRACE_MS;
+    return this.#clock.now() + (this.countdown.remainingMs ?? 0) + FOLLOW_GRACE_MS;
   }
 
   #setTrouble(error: PayinError | undefined): void {

@@ -3,8 +3,8 @@
  * the polling (or the rate limit). The tab that holds the Web Lock named after the payment follows it and shares
  * every state it learns on a BroadcastChannel; the other tabs listen, and take over when the leader's tab closes
  * (the lock passes to the next in line), or when it goes into the background, where a phone may suspend it (it
- * follows on by itself). Without Web Locks (insecure origins) every tab follows on its own, and without
- * BroadcastChannel tabs simply do not share.
+ * follows on by itself), as does a tab given the lead while in the background. Without Web Locks (insecure
+ * origins) every tab follows on its own, and without BroadcastChannel tabs simply do not share.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { type PaymentView, readPaymentView } from '../../shared/payment-view.js';
@@ -58,9 +58,12 @@ export class TabCoordinationController implements ReactiveController {
       .request(PREFIX + paymentId, { signal: release.signal }, () => {
         if (release.signal.aborted) return undefined;
         this.#lead();
-        // Held until leave(), or until the tab is hidden: the promise settles when either comes.
+        // Held until leave(), or until the tab is hidden: the promise settles when either comes. A tab given the lead
+        // in the background (the leader went there too, as the bank app opened) lets go at once, or the phone would
+        // suspend it holding the lock and the tab the app opens to come back would wait on it.
         return new Promise((resolve) => {
           release.signal.onabort = resolve;
+          this.#onVisibility();
         });
       })
       .catch(() => {
