@@ -39,6 +39,10 @@ export class PayinConsole extends LitElement {
   declare operator: string;
   #client: ConsoleClient | undefined;
   #filters: readonly string[] = [];
+  /** Calls under way: the page is busy until the last of them is done, not the first. */
+  #running = 0;
+  /** The number of the latest list load: an earlier one's answer (a slow 'Show more' overtaken by a filter) is dropped. */
+  #listCall = 0;
   readonly #locale = navigator.language;
 
   constructor() {
@@ -74,6 +78,7 @@ export class PayinConsole extends LitElement {
 
   /** Runs one call at a time, showing its failure as the server worded it; a new call clears the last failure. */
   async #run(work: () => Promise<void>): Promise<void> {
+    this.#running++;
     this.busy = true;
     this.failed = false;
     this.message = '';
@@ -84,16 +89,26 @@ export class PayinConsole extends LitElement {
       this.message = error instanceof ConsoleCallError ? error.message : this.#t.error;
       if (error instanceof ConsoleCallError && error.status === 401) location.reload();
     } finally {
-      this.busy = false;
+      this.busy = --this.#running > 0;
     }
   }
 
   /**
    * Loads the list under `view` (the current filter and search unless given), and only once it has arrived makes
    * that view current: a load that fails leaves the rows on screen under the filter and search they belong to.
+   * Only the latest load counts: a page of more rows that arrives after the operator chose another filter would
+   * otherwise be added to that filter's rows and take its name back.
    */
   async #load(cursor?: string, view = { filter: this.filter, q: this.q }): Promise<void> {
-    const page = await this.#client!.list(view.filter, view.q, cursor);
+    const call = ++this.#listCall;
+    let page: ListAnswer;
+    try {
+      page = await this.#client!.list(view.filter, view.q, cursor);
+    } catch (error) {
+      if (call !== this.#listCall) return;
+      throw error;
+    }
+    if (call !== this.#listCall) return;
     this.filter = view.filter;
     this.q = view.q;
     this.list = cursor && this.list ? { ...page, payments: [...this.list.payments, ...page.payments] } : page;

@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 
 export const CONSOLE_TOKEN = 'end-to-end-console-token-0123456789';
 
@@ -42,6 +43,14 @@ export interface ConsoleWorld {
   /** What a shopper's page does: creates a payment for the order and method. */
   createPayment(orderId: string, method?: string): Promise<{ id: string }>;
   close(): Promise<void>;
+}
+
+/** Signs `page` in through the console's login form, as an operator does, and waits for the list. */
+export async function signInToConsole(page: Page, consoleUrl: string): Promise<void> {
+  await page.goto(consoleUrl);
+  await page.getByLabel(/Console token/).fill(CONSOLE_TOKEN);
+  await page.getByRole('button', { name: /Sign in/ }).click();
+  await page.getByRole('heading', { name: 'Payments' }).waitFor();
 }
 
 const dist = async (path: string) => import(new URL(`../../../dist/${path}`, import.meta.url).href);
@@ -89,6 +98,8 @@ export async function startConsoleWorld(): Promise<ConsoleWorld> {
     store: ledger,
     reconcileEveryMs: 0,
     env: {},
+    // A console test may fill more than one page of the list (50 rows) from this one client.
+    limits: { createsPerMinute: 600 },
     // The hook fails on purpose in one test: its errors are what the console shows, not noise for the log.
     logger: silentLogger,
     console: consoleTokenAuth(CONSOLE_TOKEN),
