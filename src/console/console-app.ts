@@ -43,6 +43,8 @@ export class PayinConsole extends LitElement {
   #running = 0;
   /** The number of the latest list load: an earlier one's answer (a slow 'Show more' overtaken by a filter) is dropped. */
   #listCall = 0;
+  /** Whether the operator acted on a payment since the list was loaded: its rows and counts may no longer hold. */
+  #acted = false;
   readonly #locale = navigator.language;
 
   constructor() {
@@ -112,6 +114,7 @@ export class PayinConsole extends LitElement {
     this.filter = view.filter;
     this.q = view.q;
     this.list = cursor && this.list ? { ...page, payments: [...this.list.payments, ...page.payments] } : page;
+    if (!cursor) this.#acted = false;
   }
 
   #open = (id: string) =>
@@ -125,6 +128,7 @@ export class PayinConsole extends LitElement {
   #act = (action: 'recheck' | 'redeliver') =>
     this.#run(async () => {
       const id = this.detail!.payment.id;
+      this.#acted = true;
       this.failed = false;
       this.message = '';
       try {
@@ -133,6 +137,19 @@ export class PayinConsole extends LitElement {
         this.detail = await this.#client!.payment(id);
       }
     });
+
+  /**
+   * Back to the list, loaded again when what it shows no longer holds: the operator acted (a re-check that found
+   * the payment paid moves it from Open to Paid, a redelivery takes it off Announcement failing), or the payment
+   * read here has changed since its row was. Otherwise the list stays as it was, with the rows shown so far.
+   */
+  #back = () => {
+    const payment = this.detail?.payment;
+    const row = this.list?.payments.find((p) => p.id === payment?.id);
+    const stale = this.#acted || (row !== undefined && row.updatedAt !== payment?.updatedAt);
+    this.detail = undefined;
+    if (stale) void this.#run(() => this.#load());
+  };
 
   #search = (event: SubmitEvent) => {
     event.preventDefault();
@@ -175,7 +192,7 @@ export class PayinConsole extends LitElement {
       <main>
         ${
           this.detail
-            ? paymentDetail({ ...common, detail: this.detail, back: () => (this.detail = undefined), act: this.#act })
+            ? paymentDetail({ ...common, detail: this.detail, back: this.#back, act: this.#act })
             : html`<form class="tools" role="search" @submit=${this.#search}>
                   <div>
                     <label for="q">${t.search}</label>

@@ -4,7 +4,7 @@
  * and answers that arrive late, as over a slow connection or a busy ledger.
  */
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { launchBrowser } from './support/browser.js';
 import { type ConsoleWorld, signInToConsole, startConsoleWorld } from './support/console-world.js';
 import { act, sandboxPayments, waitFor } from './support/services.js';
@@ -61,6 +61,31 @@ describe('the console list', () => {
     const outcomes = await page.locator('tbody tr td[data-label="Outcome"]').allInnerTexts();
     expect(outcomes).toHaveLength(PAYMENTS / 5);
     expect(new Set(outcomes)).toEqual(new Set(['Failed']));
+  });
+
+  it('shows the list as it is after the operator acted on a payment: its row and the counts follow a re-check', async () => {
+    world.dropCallbacks = true;
+    onTestFinished(() => {
+      world.dropCallbacks = false;
+    });
+    const { id } = await world.createPayment('L-lost');
+    await waitFor('the payment pending', async () =>
+      (await sandboxPayments(world.sandboxUrl)).find((p) => p.id === id && p.state === 'pending'),
+    );
+    await act(world.sandboxUrl, id, 'pay');
+    await page.locator('button[data-filter="open"]').click();
+    const row = page.locator(`tr[data-payment="${id}"]`);
+    await row.getByText('Waiting').waitFor();
+    const paidBefore = Number(await page.locator('button[data-filter="paid"] .count').textContent());
+    await row.getByRole('button', { name: id }).click();
+    await page.getByRole('button', { name: 'Re-check now' }).click();
+    await page.getByRole('status').getByText('Re-check now: now finished').waitFor();
+    await page.getByRole('button', { name: /Back to the list/ }).click();
+    await page.locator('tbody tr').first().waitFor();
+    // Paid now: no longer an open payment, and counted as paid.
+    await expect.poll(() => page.locator('button[data-filter="paid"] .count').textContent()).toBe(String(paidBefore + 1));
+    expect(await page.locator('button[data-filter="open"]').getAttribute('aria-pressed')).toBe('true');
+    expect(await row.count()).toBe(0);
   });
 });
 
