@@ -79,7 +79,7 @@ export class PayinConsole extends LitElement {
   }
 
   /** Runs one call at a time, showing its failure as the server worded it; a new call clears the last failure. */
-  async #run(work: () => Promise<void>): Promise<void> {
+  async #run(work: () => Promise<unknown>): Promise<void> {
     this.#running++;
     this.busy = true;
     this.failed = false;
@@ -101,20 +101,38 @@ export class PayinConsole extends LitElement {
    * Only the latest load counts: a page of more rows that arrives after the operator chose another filter would
    * otherwise be added to that filter's rows and take its name back.
    */
-  async #load(cursor?: string, view = { filter: this.filter, q: this.q }): Promise<void> {
+  async #load(cursor?: string, view = { filter: this.filter, q: this.q }): Promise<boolean> {
     const call = ++this.#listCall;
     let page: ListAnswer;
     try {
       page = await this.#client!.list(view.filter, view.q, cursor);
     } catch (error) {
-      if (call !== this.#listCall) return;
+      if (call !== this.#listCall) return false;
       throw error;
     }
-    if (call !== this.#listCall) return;
+    if (call !== this.#listCall) return false;
     this.filter = view.filter;
     this.q = view.q;
     this.list = cursor && this.list ? { ...page, payments: [...this.list.payments, ...page.payments] } : page;
     if (!cursor) this.#acted = false;
+    return true;
+  }
+
+  /** The next page of the list; the keyboard goes to the first of its rows, where the operator reads on. */
+  #more = () =>
+    this.#run(async () => {
+      const shown = this.list?.payments.length ?? 0;
+      if (!(await this.#load(this.list?.next))) return;
+      const first = this.list?.payments[shown];
+      if (first) await this.#focusRow(first.id);
+    });
+
+  /** Puts the keyboard on a payment's row in the list, or on the chosen filter when the row is not there. */
+  async #focusRow(id: string): Promise<void> {
+    await this.updateComplete;
+    const root = this.renderRoot;
+    const row = root.querySelector<HTMLElement>(`tr[data-payment="${CSS.escape(id)}"] button.link`);
+    (row ?? root.querySelector<HTMLElement>('.filters button[aria-pressed="true"]'))?.focus();
   }
 
   #open = (id: string) =>
@@ -143,12 +161,19 @@ export class PayinConsole extends LitElement {
    * the payment paid moves it from Open to Paid, a redelivery takes it off Announcement failing), or the payment
    * read here has changed since its row was. Otherwise the list stays as it was, with the rows shown so far.
    */
-  #back = () => {
+  #back = async () => {
     const payment = this.detail?.payment;
-    const row = this.list?.payments.find((p) => p.id === payment?.id);
-    const stale = this.#acted || (row !== undefined && row.updatedAt !== payment?.updatedAt);
+    if (!payment) return;
+    const row = this.list?.payments.find((p) => p.id === payment.id);
+    const stale = this.#acted || (row !== undefined && row.updatedAt !== payment.updatedAt);
     this.detail = undefined;
-    if (stale) void this.#run(() => this.#load());
+    // The keyboard goes back to the payment left; once the list is read again, to its row there (rows are drawn
+    // in place, so the focused one may by then show another payment).
+    await this.#focusRow(payment.id);
+    if (stale)
+      await this.#run(async () => {
+        if (await this.#load()) await this.#focusRow(payment.id);
+      });
   };
 
   #search = (event: SubmitEvent) => {
@@ -203,7 +228,7 @@ export class PayinConsole extends LitElement {
                   <button type="button" @click=${this.#export}>${t.export}</button>
                 </form>
                 ${filterBar({ ...common, filters: this.#filters, filter: this.filter, list: this.list, setFilter: (f) => this.#setFilter(f), more: () => {} })}
-                ${paymentTable({ ...common, filters: this.#filters, filter: this.filter, list: this.list, setFilter: () => {}, more: () => this.#run(() => this.#load(this.list?.next)) })}`
+                ${paymentTable({ ...common, filters: this.#filters, filter: this.filter, list: this.list, setFilter: () => {}, more: this.#more })}`
         }
       </main>`;
   }

@@ -23,6 +23,12 @@ export interface ListContext extends ViewContext {
   more(): void;
 }
 
+/**
+ * A control that waits for the call under way says so (aria-disabled) and ignores presses, but keeps the keyboard:
+ * a disabled button loses focus, which drops to the top of the page, and the operator tabs down from there again.
+ */
+const idle = (c: ViewContext) => (c.busy ? 'true' : nothing);
+
 const outcomeBadge = (row: Row, t: ConsoleWords) =>
   html`<span class="badge ${row.outcome}">${t.outcomes[row.outcome] ?? row.outcome}</span>`;
 
@@ -69,7 +75,7 @@ export function paymentTable(c: ListContext): TemplateResult {
         )}
       </tbody>
     </table>
-    ${list.next ? html`<p><button type="button" @click=${() => c.more()} ?disabled=${c.busy}>${t.more}</button></p>` : nothing}`;
+    ${list.next ? html`<p><button type="button" @click=${() => c.busy || c.more()} aria-disabled=${idle(c)}>${t.more}</button></p>` : nothing}`;
 }
 
 export interface DetailContext extends ViewContext {
@@ -100,8 +106,8 @@ export function paymentDetail(c: DetailContext): TemplateResult {
     ${p.secondPaymentOf ? html`<p class="note">${t.secondOf(p.secondPaymentOf)}</p>` : nothing}
     ${detail.announcement.failing ? html`<p class="note">${t.failingNow}</p>` : nothing}
     <div class="actions">
-      <button type="button" class="primary" ?disabled=${c.busy} @click=${() => c.act('recheck')}>${t.recheck}</button>
-      <button type="button" ?disabled=${c.busy} @click=${() => c.act('redeliver')} aria-describedby="redeliver-note">${t.redeliver}</button>
+      <button type="button" class="primary" aria-disabled=${idle(c)} @click=${() => c.busy || c.act('recheck')}>${t.recheck}</button>
+      <button type="button" aria-disabled=${idle(c)} @click=${() => c.busy || c.act('redeliver')} aria-describedby="redeliver-note">${t.redeliver}</button>
     </div>
     <p id="redeliver-note">${t.redeliverNote}</p>
     <h2>${t.timeline}</h2>

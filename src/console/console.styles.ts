@@ -48,7 +48,7 @@ export const consoleStyles = css`
     outline: 3px solid #f59e0b;
     outline-offset: 2px;
   }
-  button[disabled] {
+  button[aria-disabled='true'] {
     opacity: 0.6;
     cursor: progress;
   }
