@@ -65,7 +65,7 @@ export function paymentTable(c: ListContext): TemplateResult {
         ${list.payments.map(
           (row) => html`<tr data-payment=${row.id}>
             <td data-label=${col.created}>${formatTime(row.createdAt ?? row.listedAt, locale)}</td>
-            <td data-label=${col.order}>${row.orderId}</td>
+            <td data-label=${col.order} class="order">${row.orderId}</td>
             <td data-label=${col.payment}><button type="button" class="link" @click=${() => c.open(row.id)}>${row.id}</button></td>
             <td data-label=${col.method}>${row.method.toUpperCase()}</td>
             <td data-label=${col.amount} class="amount">${formatAmount(row.amount, row.currency, locale)}</td>

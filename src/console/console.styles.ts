@@ -100,6 +100,11 @@ export const consoleStyles = css`
     border-bottom: 1px solid #d0d5dc;
     vertical-align: top;
   }
+  td.order {
+    /* An order id is up to 128 characters, a word with no break in it (SHOP-заказ-..., Devanagari): it breaks
+       anywhere rather than widen its column past the screen and push the outcome out of sight. */
+    overflow-wrap: anywhere;
+  }
   td.amount {
     white-space: nowrap;
   }

@@ -87,6 +87,30 @@ describe('the console list', () => {
     expect(await page.locator('button[data-filter="open"]').getAttribute('aria-pressed')).toBe('true');
     expect(await row.count()).toBe(0);
   });
+
+  it('fits a long order id in Devanagari or Cyrillic on a desktop and on a phone, the outcome in sight', async () => {
+    const long = [`आदेश-${'बहुतलंबाऑर्डरसंख्या'.repeat(6)}`, `ЗАКАЗ-${'оченьдлинныйномерзаказа'.repeat(5)}`];
+    for (const orderId of long) await world.createPayment(orderId.slice(0, 128));
+    await page.locator('button[data-filter="all"]').click();
+    await page.locator('tbody tr td[data-label="Order"]').filter({ hasText: 'ЗАКАЗ-' }).waitFor();
+    const desktop = await page.evaluate(() => ({
+      page: document.documentElement.scrollWidth,
+      table: document.querySelector('payin-console')!.shadowRoot!.querySelector('table')!.getBoundingClientRect().right,
+    }));
+    expect(desktop.page).toBeLessThanOrEqual(1280);
+    expect(desktop.table).toBeLessThanOrEqual(1280);
+
+    // A phone's browser widens its layout to take in what overflows, and zooms out: measured against the screen.
+    const phone = await browser.newContext({ viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true, locale: 'en-GB' });
+    await phone.addCookies(await context.cookies());
+    const small = await phone.newPage();
+    await small.goto(`${world.shopUrl}/payin/console`);
+    await small.locator('tbody tr td[data-label="Order"]').filter({ hasText: 'ЗАКАЗ-' }).waitFor();
+    expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await small.locator('tbody tr').first().getByRole('button').tap();
+    await small.locator('#payment-heading').waitFor();
+    await phone.close();
+  });
 });
 
 interface Held {
