@@ -97,7 +97,7 @@ export function paymentDetail(c: DetailContext): TemplateResult {
       <dt>${f.payment}</dt><dd>${p.id}</dd>
       <dt>${f.method}</dt><dd>${p.method.toUpperCase()}</dd>
       <dt>${f.amount}</dt><dd>${formatAmount(p.amount, p.currency, locale)}</dd>
-      <dt>${f.priced}</dt><dd>${formatAmount(p.priced, p.currency, locale)}</dd>
+      <dt>${f.priced}</dt><dd>${formatAmount(p.priced, p.pricedCurrency, locale)}</dd>
       <dt>${f.state}</dt><dd>${p.state} · ${outcomeBadge(p, t)} ${notesOf(p, t)}</dd>
       <dt>${f.created}</dt><dd>${formatTime(p.createdAt, locale)}</dd>
       <dt>${f.expires}</dt><dd>${formatTime(p.expiresAt, locale)}</dd>

@@ -22,6 +22,7 @@ interface Dist {
     options?: Record<string, unknown>,
   ) => Promise<{ url: string; close(): Promise<void> }>;
   createSqliteStore: (options: { path: string }) => { close(): Promise<void> };
+  signBody: (secret: string, body: string) => Promise<string>;
 }
 
 export interface Announcement {
@@ -40,6 +41,12 @@ export interface ConsoleWorld {
   dropCallbacks: boolean;
   /** While true, every call into the ledger fails, as a database that went away does. */
   storeDown: boolean;
+  /**
+   * While set, the service's status answers report every payment in this currency (signed again with the
+   * merchant's secret), as a service that settles in its own currency does: the sandbox reports the one it was
+   * asked for.
+   */
+  serviceCurrency: string | undefined;
   /** What a shopper's page does: creates a payment for the order and method. */
   createPayment(orderId: string, method?: string): Promise<{ id: string }>;
   close(): Promise<void>;
@@ -56,24 +63,45 @@ export async function signInToConsole(page: Page, consoleUrl: string): Promise<v
 const dist = async (path: string) => import(new URL(`../../../dist/${path}`, import.meta.url).href);
 
 export async function startConsoleWorld(): Promise<ConsoleWorld> {
-  const [proxyModule, sandboxModule, serverModule, sqliteModule] = await Promise.all([
+  const [proxyModule, sandboxModule, serverModule, sqliteModule, hmacModule] = await Promise.all([
     dist('proxy/index.js'),
     dist('sandbox/index.js'),
     dist('server/index.js'),
     dist('sqlite/index.js'),
+    dist('shared/hmac.js'),
   ]);
-  const { createPayinProxy, consoleTokenAuth, silentLogger, createSandbox, DEMO_MERCHANT, serve, createSqliteStore } = {
+  const { createPayinProxy, consoleTokenAuth, silentLogger, createSandbox, DEMO_MERCHANT, serve, createSqliteStore, signBody } = {
     ...proxyModule,
     ...sandboxModule,
     ...serverModule,
     ...sqliteModule,
+    ...hmacModule,
   } as Dist;
   const dir = mkdtempSync(join(tmpdir(), 'payin-console-e2e-'));
   const store = createSqliteStore({ path: join(dir, 'ledger.db') });
   const sandbox = createSandbox({ requisitesDelayMs: 0, callbackRetryDelayMs: 200 });
   const sandboxServer = await serve(sandbox);
 
-  const world = { announcements: [] as Announcement[], hookDown: false, dropCallbacks: false, storeDown: false } as ConsoleWorld;
+  const world = {
+    announcements: [] as Announcement[],
+    hookDown: false,
+    dropCallbacks: false,
+    storeDown: false,
+    serviceCurrency: undefined,
+  } as ConsoleWorld;
+  // The proxy's calls to the service, through the currency switch.
+  const toService = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const answer = await fetch(input, init);
+    const currency = world.serviceCurrency;
+    if (!currency || !String(input).endsWith('/api/v2/status')) return answer;
+    // The payment itself, an array of them, or the documented envelope around either.
+    const body = (await answer.json()) as { result?: unknown };
+    for (const payment of [body.result ?? body].flat()) if (payment && typeof payment === 'object') Object.assign(payment, { currency });
+    const text = JSON.stringify(body);
+    const headers = new Headers(answer.headers);
+    headers.set('signature', await signBody(DEMO_MERCHANT.secret, text));
+    return new Response(text, { status: answer.status, headers });
+  };
   // The proxy's view of the ledger: the SQLite store, failing every call while `storeDown` is set.
   const ledger = new Proxy(store, {
     get(target, name) {
@@ -98,6 +126,7 @@ export async function startConsoleWorld(): Promise<ConsoleWorld> {
     store: ledger,
     reconcileEveryMs: 0,
     env: {},
+    fetch: toService,
     // A console test may fill more than one page of the list (50 rows) from this one client.
     limits: { createsPerMinute: 600 },
     // The hook fails on purpose in one test: its errors are what the console shows, not noise for the log.
