@@ -152,7 +152,10 @@ export class PayinConsole extends LitElement {
       try {
         this.message = `${action === 'recheck' ? this.#t.recheck : this.#t.redeliver}: ${(await this.#client!.act(id, action)).result}`;
       } finally {
-        this.detail = await this.#client!.payment(id);
+        // Read again whatever came of it. A read that fails leaves the page as it was: what the operator is told is
+        // the action's own word, its result or why it failed; the ledger's 'nothing was done; try again' would be
+        // false after a redelivery that went out, and trying again sends the shop a second one.
+        this.detail = await this.#client!.payment(id).catch(() => this.detail);
       }
     });
 

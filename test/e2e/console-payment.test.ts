@@ -60,4 +60,30 @@ describe("a payment's page", () => {
     const row = Object.fromEntries(header!.split(',').map((column, i) => [column, line!.split(',')[i]]));
     expect(row).toMatchObject({ id, outcome: 'underpaid', amount: '499.00', currency: 'RUB', priced: '499.00', pricedCurrency: 'INR' });
   });
+
+  it('says what a redelivery did when the ledger fails just after it, never that nothing was done', async () => {
+    world.hookDown = true;
+    onTestFinished(() => {
+      world.hookDown = false;
+      world.storeDown = false;
+    });
+    const { id } = await world.createPayment('P-REDELIVER');
+    await page.getByLabel('Order id or payment id').fill('P-REDELIVER');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.getByRole('button', { name: id, exact: true }).click();
+    await page.getByText("The shop's hook has not taken the current state yet.").waitFor();
+    world.hookDown = false;
+    // The redelivery goes through; the ledger goes down as its answer comes back, before the page reads the payment again.
+    await page.route(`**/api/payments/${id}/redeliver`, async (route) => {
+      const response = await route.fetch();
+      world.storeDown = true;
+      await route.fulfill({ response });
+    });
+    const reread = page.waitForResponse((r) => r.url().endsWith(`/api/payments/${id}`) && r.request().method() === 'GET');
+    await page.getByRole('button', { name: 'Redeliver announcement' }).click();
+    expect((await reread).status()).toBe(503);
+    await page.getByRole('status').getByText('Redeliver announcement: sent: the shop took it').waitFor();
+    expect(await page.getByRole('status').textContent()).not.toContain('nothing was done');
+    expect(world.announcements.filter((a) => a.paymentId === id)).toHaveLength(1);
+  });
 });
