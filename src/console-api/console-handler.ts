@@ -10,7 +10,7 @@ import { readBody } from '../shared/body.js';
 import { CONSOLE_FILTERS, type ConsoleFilter, isConsoleStore } from '../proxy/infrastructure/console-store.js';
 import type { ProxyContext } from '../proxy/context.js';
 import { describe } from '../proxy/http/errors.js';
-import { audit, recheck, redeliver } from './console-actions.js';
+import { audit, auditAction, recheck, redeliver } from './console-actions.js';
 import { ConsoleError, errorJson, html, json, redirect, text } from './console-answers.js';
 import { cookie, csrfFor, operatorOf, refuseCrossSite, requireCsrf } from './console-guard.js';
 import type { ConsoleOptions } from './console-options.js';
@@ -106,11 +106,10 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
       done = action === 'recheck' ? await recheck(ctx, record) : await redeliver(ctx, record);
     } catch (error) {
       // A refused action is an action too: the log says who tried and why it did nothing.
-      if (error instanceof ConsoleError) await audit(store, ctx.options.clock.now(), operator, action, error.message, id);
+      if (error instanceof ConsoleError) await auditAction(ctx, store, { operator, action, result: error.message, paymentId: id });
       throw error;
     }
-    await audit(store, ctx.options.clock.now(), operator, action, done.result, id);
-    return json(200, done);
+    return json(200, { ...done, result: await auditAction(ctx, store, { operator, action, result: done.result, paymentId: id }) });
   };
 
   const login = async (request: ProxyRequest): Promise<Answer> => {
