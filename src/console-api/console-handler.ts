@@ -14,7 +14,7 @@ import { audit, auditAction, recheck, redeliver } from './console-actions.js';
 import { ConsoleError, errorJson, html, json, redirect, text } from './console-answers.js';
 import { cookie, csrfFor, operatorOf, refuseCrossSite, requireCsrf } from './console-guard.js';
 import type { ConsoleOptions } from './console-options.js';
-import { CONSOLE_CSS, consolePage, consoleScript, loginPage } from './console-page.js';
+import { CONSOLE_CSS, consolePage, consoleScript, loginPage, signInElsewherePage } from './console-page.js';
 import { readPayment, listPage, exportRows } from './console-reads.js';
 import { csvOf } from './console-rows.js';
 
@@ -58,7 +58,8 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
       try {
         await operatorOf(request, options);
       } catch (error) {
-        if (error instanceof ConsoleError && options.login) return html(401, loginPage(base, undefined));
+        // A page either way, never a JSON error in the browser: the token form, or where to sign in instead.
+        if (error instanceof ConsoleError) return html(401, options.login ? loginPage(base, undefined) : signInElsewherePage(base));
         throw error;
       }
       return html(200, consolePage(base));
