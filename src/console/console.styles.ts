@@ -161,6 +161,9 @@ export const consoleStyles = css`
   ol,
   ul.plain {
     padding-left: 1.2rem;
+    /* A hook's error may hold a long address with no break in it (https://shop.example/...?signature=...): it
+       breaks rather than run past a phone's screen. */
+    overflow-wrap: anywhere;
   }
   li {
     margin-bottom: 0.3rem;

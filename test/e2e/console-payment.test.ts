@@ -86,4 +86,25 @@ describe("a payment's page", () => {
     expect(await page.getByRole('status').textContent()).not.toContain('nothing was done');
     expect(world.announcements.filter((a) => a.paymentId === id)).toHaveLength(1);
   });
+
+  it("fits a phone with a shop's hook failing on a long address, its error broken within the screen", async () => {
+    world.hookDown = true;
+    world.hookError =
+      'request to https://shop.example.com/api/payin/webhook-receiver/orders?signature=0f3a9c1d5e7b2468ace0f3a9c1d5e7b2468ace0f3a9c failed, reason: connect ECONNREFUSED';
+    onTestFinished(() => {
+      world.hookDown = false;
+    });
+    const { id } = await world.createPayment('P-HOOK');
+    const phone = await browser.newContext({ viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true, locale: 'en-GB' });
+    await phone.addCookies(await context.cookies());
+    const small = await phone.newPage();
+    await small.goto(`${world.shopUrl}/payin/console`);
+    await small.getByLabel('Order id or payment id').fill('P-HOOK');
+    await small.getByRole('button', { name: 'Find' }).tap();
+    await small.getByRole('button', { name: id, exact: true }).tap();
+    await small.locator('ol.announcements li').filter({ hasText: 'signature=' }).first().waitFor();
+    // A phone's browser widens its layout to take in what overflows, and zooms out: measured against the screen.
+    expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await phone.close();
+  });
 });

@@ -38,6 +38,8 @@ export interface ConsoleWorld {
   sandboxUrl: string;
   announcements: Announcement[];
   hookDown: boolean;
+  /** What the shop's hook throws while it is down. */
+  hookError: string;
   dropCallbacks: boolean;
   /** While true, every call into the ledger fails, as a database that went away does. */
   storeDown: boolean;
@@ -85,6 +87,7 @@ export async function startConsoleWorld(): Promise<ConsoleWorld> {
   const world = {
     announcements: [] as Announcement[],
     hookDown: false,
+    hookError: 'the shop database is down',
     dropCallbacks: false,
     storeDown: false,
     serviceCurrency: undefined,
@@ -135,7 +138,7 @@ export async function startConsoleWorld(): Promise<ConsoleWorld> {
     // One sum, in the currency the method's rails carry (the sandbox refuses an sbp payment in rupees).
     resolveOrder: (_orderId: string, method: string) => ({ amount: '499.00', currency: method === 'sbp' ? 'RUB' : 'INR' }),
     onPaymentUpdate: (payment: { id: string; orderId: string; state: string; outcome: string }, info: { secondPaymentOf?: string }) => {
-      if (world.hookDown) throw new Error('the shop database is down');
+      if (world.hookDown) throw new Error(world.hookError);
       world.announcements.push({
         paymentId: payment.id,
         orderId: payment.orderId,
