@@ -43,6 +43,8 @@ export class PayinConsole extends LitElement {
   #running = 0;
   /** The number of the latest list load: an earlier one's answer (a slow 'Show more' overtaken by a filter) is dropped. */
   #listCall = 0;
+  /** The number of the latest payment opened: an earlier one's late answer is dropped. */
+  #openCall = 0;
   /** Whether the operator acted on a payment since the list was loaded: its rows and counts may no longer hold. */
   #acted = false;
   readonly #locale = navigator.language;
@@ -135,10 +137,23 @@ export class PayinConsole extends LitElement {
     (row ?? root.querySelector<HTMLElement>('.filters button[aria-pressed="true"]'))?.focus();
   }
 
+  /**
+   * Opens one payment's page. Only the payment chosen last opens: one chosen before whose answer comes late would
+   * otherwise take its place, and the operator would re-check or redeliver a payment other than the one chosen.
+   */
   #open = (id: string) =>
     this.#run(async () => {
+      const call = ++this.#openCall;
       this.message = '';
-      this.detail = await this.#client!.payment(id);
+      let detail: PaymentAnswer;
+      try {
+        detail = await this.#client!.payment(id);
+      } catch (error) {
+        if (call !== this.#openCall) return;
+        throw error;
+      }
+      if (call !== this.#openCall) return;
+      this.detail = detail;
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>('#payment-heading')?.focus();
     });

@@ -111,6 +111,21 @@ describe('the console list', () => {
     await small.locator('#payment-heading').waitFor();
     await phone.close();
   });
+
+  it('opens the payment chosen last when the one chosen before answers late, never the other under its name', async () => {
+    await page.locator('button[data-filter="all"]').click();
+    await page.locator('tbody tr').nth(1).waitFor();
+    const [first, second] = await Promise.all([0, 1].map((i) => page.locator('tbody tr').nth(i).getAttribute('data-payment')));
+    // The first one's page is slow to come; the operator chooses the second meanwhile.
+    await holdAnswers(page, `/api/payments/${first}`);
+    await page.getByRole('button', { name: first!, exact: true }).click();
+    await page.waitForFunction(() => (window as unknown as Held).__held.asked > 0);
+    await page.getByRole('button', { name: second!, exact: true }).click();
+    await page.getByRole('heading', { name: `Payment ${second}` }).waitFor();
+    await releaseAnswers(page);
+    expect(await page.locator('#payment-heading').textContent()).toBe(`Payment ${second}`);
+    await page.getByRole('button', { name: /Back to the list/ }).click();
+  });
 });
 
 interface Held {
