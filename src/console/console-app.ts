@@ -198,7 +198,7 @@ export class PayinConsole extends LitElement {
     event.preventDefault();
     const input = (event.target as HTMLFormElement).elements.namedItem('q') as HTMLInputElement;
     this.detail = undefined;
-    void this.#run(() => this.#load(undefined, { filter: this.filter, q: input.value.trim() }));
+    void this.#run(() => this.#find({ filter: this.filter, q: input.value.trim() }));
   };
 
   #export = () =>
@@ -252,10 +252,22 @@ export class PayinConsole extends LitElement {
   }
 
   #setFilter(filter: string) {
-    void this.#run(() => this.#load(undefined, { filter, q: this.q }));
+    void this.#run(() => this.#find({ filter, q: this.q }));
   }
 
   #clear() {
-    void this.#run(() => this.#load(undefined, { filter: this.filter, q: '' }));
+    void this.#run(() => this.#find({ filter: this.filter, q: '' }));
+  }
+
+  /**
+   * Loads the list the operator asked for (a filter, a search) and says in the live region what it found: the
+   * focus stays on the control pressed, and a screen reader would otherwise hear nothing of the rows that came.
+   */
+  async #find(view: { filter: string; q: string }): Promise<void> {
+    if (!(await this.#load(undefined, view)) || !this.list) return;
+    const format = (n: number) => new Intl.NumberFormat(this.#locale).format(n);
+    const count = this.list.payments.length;
+    const total = this.q ? undefined : format(this.list.counts[this.filter] ?? count);
+    this.message = count === 0 ? this.#t.empty : this.#t.shown(format(count), count, total);
   }
 }

@@ -126,6 +126,25 @@ describe('the console list', () => {
     expect(await page.locator('#payment-heading').textContent()).toBe(`Payment ${second}`);
     await page.getByRole('button', { name: /Back to the list/ }).click();
   });
+
+  it("tells a screen reader what a filter or a search found, in the page's live region", async () => {
+    await page.locator('button[data-filter="failed"]').click();
+    await page
+      .getByRole('status')
+      .getByText(`${PAYMENTS / 5} of ${PAYMENTS / 5} payments shown`)
+      .waitFor();
+    await page.locator('button[data-filter="all"]').click();
+    const all = await page.locator('button[data-filter="all"] .count').textContent();
+    await page.getByRole('status').getByText(`50 of ${all} payments shown`).waitFor();
+    await page.getByLabel('Order id or payment id').fill('L-1');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.getByRole('status').getByText('1 payment shown').waitFor();
+    await page.getByLabel('Order id or payment id').fill('no-such-order');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.getByRole('status').getByText('No payments here.').waitFor();
+    await page.getByRole('button', { name: 'Show all' }).click();
+    await page.getByRole('status').getByText(`50 of ${all} payments shown`).waitFor();
+  });
 });
 
 interface Held {
