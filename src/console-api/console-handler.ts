@@ -77,7 +77,10 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     const url = new URL(request.url);
     if (path === '/session' && method === 'GET') {
       const csrf = csrfFor(request, base);
-      return json(200, { operator, csrf: csrf.token, filters: CONSOLE_FILTERS }, csrf.setCookie ? { 'set-cookie': csrf.setCookie } : {});
+      // signOut: whether the console can sign the operator out, which only its own token sign-in can; behind the
+      // shop's sign-in a Sign out button would reload the page with the operator still signed in to the shop.
+      const answer = { operator, csrf: csrf.token, filters: CONSOLE_FILTERS, signOut: options.login !== undefined };
+      return json(200, answer, csrf.setCookie ? { 'set-cookie': csrf.setCookie } : {});
     }
     if (path === '/payments' && method === 'GET') {
       return json(200, await listPage(store, queryOf(url.searchParams), now));

@@ -25,6 +25,7 @@ export class PayinConsole extends LitElement {
     failed: { state: true },
     busy: { state: true },
     operator: { state: true },
+    canSignOut: { state: true },
   };
 
   declare base: string;
@@ -37,6 +38,8 @@ export class PayinConsole extends LitElement {
   declare failed: boolean;
   declare busy: boolean;
   declare operator: string;
+  /** False behind the shop's own sign-in, which the console cannot end: the shop signs its operators out. */
+  declare canSignOut: boolean;
   #client: ConsoleClient | undefined;
   #filters: readonly string[] = [];
   /** Calls under way: the page is busy until the last of them is done, not the first. */
@@ -59,6 +62,7 @@ export class PayinConsole extends LitElement {
     this.failed = false;
     this.busy = false;
     this.operator = '';
+    this.canSignOut = false;
   }
 
   override connectedCallback(): void {
@@ -67,6 +71,7 @@ export class PayinConsole extends LitElement {
     void this.#run(async () => {
       const session = await this.#client!.session();
       this.operator = session.operator;
+      this.canSignOut = session.signOut;
       this.#filters = session.filters;
       await this.#load();
     });
@@ -228,7 +233,7 @@ export class PayinConsole extends LitElement {
             <option value="en" ?selected=${this.lang === 'en'}>English</option>
             <option value="ru" ?selected=${this.lang === 'ru'}>Русский</option>
           </select>
-          <button type="button" @click=${this.#signOut}>${t.signOut}</button>
+          ${this.canSignOut ? html`<button type="button" @click=${this.#signOut}>${t.signOut}</button>` : nothing}
         </div>
       </header>
       <p class="status ${this.failed ? 'error' : ''}" role="status" aria-live="polite">${this.message}</p>

@@ -64,7 +64,13 @@ export async function signInToConsole(page: Page, consoleUrl: string): Promise<v
 
 const dist = async (path: string) => import(new URL(`../../../dist/${path}`, import.meta.url).href);
 
-export async function startConsoleWorld(): Promise<ConsoleWorld> {
+/**
+ * Who lets operators in: the console's token form (what the standalone server does), or the shop's own sign-in,
+ * here a `shop_staff` cookie that the shop's /staff/sign-in sets and /staff/sign-out takes away.
+ */
+export type ConsoleSignIn = 'token' | 'shop';
+
+export async function startConsoleWorld(signIn: ConsoleSignIn = 'token'): Promise<ConsoleWorld> {
   const [proxyModule, sandboxModule, serverModule, sqliteModule, hmacModule] = await Promise.all([
     dist('proxy/index.js'),
     dist('sandbox/index.js'),
@@ -121,6 +127,10 @@ export async function startConsoleWorld(): Promise<ConsoleWorld> {
     const path = new URL(request.url).pathname;
     if (path === '/payin/callback' && world.dropCallbacks) return new Response('', { status: 200 });
     if (path.startsWith('/payin')) return proxy!(request);
+    if (path === '/staff/sign-in' || path === '/staff/sign-out') {
+      const value = path === '/staff/sign-in' ? 'shop_staff=ana; Path=/; HttpOnly' : 'shop_staff=; Path=/; Max-Age=0';
+      return new Response('the shop', { headers: { 'content-type': 'text/plain', 'set-cookie': value } });
+    }
     return new Response('the shop', { headers: { 'content-type': 'text/plain' } });
   });
   proxy = createPayinProxy({
@@ -134,7 +144,13 @@ export async function startConsoleWorld(): Promise<ConsoleWorld> {
     limits: { createsPerMinute: 600 },
     // The hook fails on purpose in one test: its errors are what the console shows, not noise for the log.
     logger: silentLogger,
-    console: consoleTokenAuth(CONSOLE_TOKEN),
+    console:
+      signIn === 'token'
+        ? consoleTokenAuth(CONSOLE_TOKEN)
+        : {
+            authorizeOperator: (request: Request) => /(?:^|;\s*)shop_staff=ana(?:;|$)/.test(request.headers.get('cookie') ?? ''),
+            operatorName: () => 'ana',
+          },
     // One sum, in the currency the method's rails carry (the sandbox refuses an sbp payment in rupees).
     resolveOrder: (_orderId: string, method: string) => ({ amount: '499.00', currency: method === 'sbp' ? 'RUB' : 'INR' }),
     onPaymentUpdate: (payment: { id: string; orderId: string; state: string; outcome: string }, info: { secondPaymentOf?: string }) => {
