@@ -252,8 +252,8 @@ describe('the operator console', () => {
     await small.goto(consoleUrl());
     await small.getByRole('heading', { name: 'Платежи' }).waitFor();
     await small.locator('tbody tr').first().waitFor();
-    const overflow = await small.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
+    // Against the screen, not innerWidth: a phone's browser widens its layout to take in what overflows.
+    expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await small.screenshot({ path: join(shots, 'console-list-375-ru.png'), fullPage: true });
     await phone.close();
   });
