@@ -85,7 +85,7 @@ export class PayinConsole extends LitElement {
     return WORDS[this.lang];
   }
 
-  /** Runs one call at a time, showing its failure as the server worded it; a new call clears the last failure. */
+  /** Runs a call, showing its failure as the server worded it; a new call clears the last failure. */
   async #run(work: () => Promise<unknown>): Promise<void> {
     this.#running++;
     this.busy = true;
@@ -106,7 +106,7 @@ export class PayinConsole extends LitElement {
    * Loads the list under `view` (the current filter and search unless given), and only once it has arrived makes
    * that view current: a load that fails leaves the rows on screen under the filter and search they belong to.
    * Only the latest load counts: a page of more rows that arrives after the operator chose another filter would
-   * otherwise be added to that filter's rows and take its name back.
+   * otherwise be added to that filter's rows and take its name back. True when this load's answer is the list.
    */
   async #load(cursor?: string, view = { filter: this.filter, q: this.q }): Promise<boolean> {
     const call = ++this.#listCall;
