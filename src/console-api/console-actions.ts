@@ -75,3 +75,29 @@ export async function redeliver(ctx: ProxyContext, record: PaymentRecord): Promi
 export async function audit(store: ConsoleStore, at: number, operator: string, action: string, result: string, paymentId?: string) {
   await store.appendAudit({ at, operator, action, result, ...(paymentId === undefined ? {} : { paymentId }) });
 }
+
+/**
+ * Writes what came of an action on a payment to the audit log, and answers the word for the screen. The action is
+ * done by then (the shop heard the redelivery, the re-check recorded the service's answer): a ledger that fails
+ * to take the line must not turn it into 'nothing was done; try again', which would do it twice. The operator is
+ * told the line is missing, and the log keeps it.
+ */
+export async function auditAction(
+  ctx: ProxyContext,
+  store: ConsoleStore,
+  { operator, action, result, paymentId }: { operator: string; action: string; result: string; paymentId: string },
+): Promise<string> {
+  try {
+    await audit(store, ctx.options.clock.now(), operator, action, result, paymentId);
+    return result;
+  } catch (error) {
+    ctx.options.logger.error('the console could not write an action to the audit log', {
+      operator,
+      action,
+      result,
+      paymentId,
+      error: describe(error),
+    });
+    return `${result} (not in the audit log: the ledger could not be written)`;
+  }
+}

@@ -10,11 +10,11 @@ import { readBody } from '../shared/body.js';
 import { CONSOLE_FILTERS, type ConsoleFilter, isConsoleStore } from '../proxy/infrastructure/console-store.js';
 import type { ProxyContext } from '../proxy/context.js';
 import { describe } from '../proxy/http/errors.js';
-import { audit, recheck, redeliver } from './console-actions.js';
+import { audit, auditAction, recheck, redeliver } from './console-actions.js';
 import { ConsoleError, errorJson, html, json, redirect, text } from './console-answers.js';
 import { cookie, csrfFor, operatorOf, refuseCrossSite, requireCsrf } from './console-guard.js';
 import type { ConsoleOptions } from './console-options.js';
-import { CONSOLE_CSS, consolePage, consoleScript, loginPage } from './console-page.js';
+import { CONSOLE_CSS, consolePage, consoleScript, loginPage, signInElsewherePage } from './console-page.js';
 import { readPayment, listPage, exportRows } from './console-reads.js';
 import { csvOf } from './console-rows.js';
 
@@ -60,7 +60,8 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
       try {
         await operatorOf(request, options);
       } catch (error) {
-        if (error instanceof ConsoleError && options.login) return html(401, loginPage(base, undefined));
+        // A page either way, never a JSON error in the browser: the token form, or where to sign in instead.
+        if (error instanceof ConsoleError) return html(401, options.login ? loginPage(base, undefined) : signInElsewherePage(base));
         throw error;
       }
       return html(200, consolePage(base));
@@ -78,7 +79,10 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     const url = new URL(request.url);
     if (path === '/session' && method === 'GET') {
       const csrf = csrfFor(request, base);
-      return json(200, { operator, csrf: csrf.token, filters: CONSOLE_FILTERS }, csrf.setCookie ? { 'set-cookie': csrf.setCookie } : {});
+      // signOut: whether the console can sign the operator out, which only its own token sign-in can; behind the
+      // shop's sign-in a Sign out button would reload the page with the operator still signed in to the shop.
+      const answer = { operator, csrf: csrf.token, filters: CONSOLE_FILTERS, signOut: options.login !== undefined };
+      return json(200, answer, csrf.setCookie ? { 'set-cookie': csrf.setCookie } : {});
     }
     if (path === '/payments' && method === 'GET') {
       return json(200, await listPage(store, queryOf(url.searchParams), now));
@@ -108,11 +112,10 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
       done = action === 'recheck' ? await recheck(ctx, record) : await redeliver(ctx, record);
     } catch (error) {
       // A refused action is an action too: the log says who tried and why it did nothing.
-      if (error instanceof ConsoleError) await audit(store, ctx.options.clock.now(), operator, action, error.message, id);
+      if (error instanceof ConsoleError) await auditAction(ctx, store, { operator, action, result: error.message, paymentId: id });
       throw error;
     }
-    await audit(store, ctx.options.clock.now(), operator, action, done.result, id);
-    return json(200, done);
+    return json(200, { ...done, result: await auditAction(ctx, store, { operator, action, result: done.result, paymentId: id }) });
   };
 
   const login = async (request: ProxyRequest): Promise<Answer> => {

@@ -60,6 +60,23 @@ ${message ? `<p role="alert" class="error">${escapeHtml(message)}</p>` : ''}
 `;
 }
 
+/**
+ * For a console behind the shop's own sign-in (no token form): whoever it does not let in, a stranger or an
+ * operator whose shop session has ended (the console's page reloads itself on a 401), reads what to do. It says
+ * nothing of the payments, as the API's 401 does not.
+ */
+export function signInElsewherePage(base: string): string {
+  return `${head(escapeHtml(base), 'Payments console: sign in')}
+<main class="login">
+<h1>Payments console</h1>
+<p>Sign in to the shop as one of its operators, then open this page again.</p>
+<p lang="ru">Войдите в магазин как его оператор и откройте эту страницу снова.</p>
+</main>
+</body>
+</html>
+`;
+}
+
 /** The page's few rules that live outside the Lit element: the body and the login form. */
 export const CONSOLE_CSS = `*{box-sizing:border-box}
 body{margin:0;font:16px/1.45 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;color:#1b1f24;background:#f4f5f7}

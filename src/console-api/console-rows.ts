@@ -17,6 +17,11 @@ export interface ConsoleRow {
   initAmount?: string;
   currency: string;
   priced: string;
+  /**
+   * The price's own currency: a service may report a payment paid in another (499 roubles for an order priced
+   * 499 rupees, which is underpaid), and the price written in the payment's currency would read as covered.
+   */
+  pricedCurrency: string;
   createdAt?: string;
   expiresAt?: string;
   listedAt: number;
@@ -41,6 +46,7 @@ export function rowOf(record: PaymentRecord, now: number): ConsoleRow {
     ...(view.initAmount === undefined ? {} : { initAmount: view.initAmount }),
     currency: view.currency,
     priced: record.priced.amount,
+    pricedCurrency: record.priced.currency,
     ...(view.createdAt === undefined ? {} : { createdAt: view.createdAt }),
     ...(view.expiresAt === undefined ? {} : { expiresAt: view.expiresAt }),
     listedAt,
@@ -64,6 +70,8 @@ const CSV_COLUMNS = [
   'createdAt',
   'expiresAt',
   'secondPaymentOf',
+  // Last, so that a sheet built on the earlier columns still reads them where they were.
+  'pricedCurrency',
 ] as const;
 
 /** RFC 4180 CSV; a cell that a spreadsheet would run as a formula (=, +, -, @) is quoted with a leading apostrophe. */

@@ -25,6 +25,7 @@ export class PayinConsole extends LitElement {
     failed: { state: true },
     busy: { state: true },
     operator: { state: true },
+    canSignOut: { state: true },
   };
 
   declare base: string;
@@ -37,8 +38,18 @@ export class PayinConsole extends LitElement {
   declare failed: boolean;
   declare busy: boolean;
   declare operator: string;
+  /** False behind the shop's own sign-in, which the console cannot end: the shop signs its operators out. */
+  declare canSignOut: boolean;
   #client: ConsoleClient | undefined;
   #filters: readonly string[] = [];
+  /** Calls under way: the page is busy until the last of them is done, not the first. */
+  #running = 0;
+  /** The number of the latest list load: an earlier one's answer (a slow 'Show more' overtaken by a filter) is dropped. */
+  #listCall = 0;
+  /** The number of the latest payment opened: an earlier one's late answer is dropped. */
+  #openCall = 0;
+  /** Whether the operator acted on a payment since the list was loaded: its rows and counts may no longer hold. */
+  #acted = false;
   readonly #locale = navigator.language;
 
   constructor() {
@@ -51,6 +62,7 @@ export class PayinConsole extends LitElement {
     this.failed = false;
     this.busy = false;
     this.operator = '';
+    this.canSignOut = false;
   }
 
   override connectedCallback(): void {
@@ -59,6 +71,7 @@ export class PayinConsole extends LitElement {
     void this.#run(async () => {
       const session = await this.#client!.session();
       this.operator = session.operator;
+      this.canSignOut = session.signOut;
       this.#filters = session.filters;
       await this.#load();
     });
@@ -72,8 +85,9 @@ export class PayinConsole extends LitElement {
     return WORDS[this.lang];
   }
 
-  /** Runs one call at a time, showing its failure as the server worded it; a new call clears the last failure. */
-  async #run(work: () => Promise<void>): Promise<void> {
+  /** Runs a call, showing its failure as the server worded it; a new call clears the last failure. */
+  async #run(work: () => Promise<unknown>): Promise<void> {
+    this.#running++;
     this.busy = true;
     this.failed = false;
     this.message = '';
@@ -84,25 +98,67 @@ export class PayinConsole extends LitElement {
       this.message = error instanceof ConsoleCallError ? error.message : this.#t.error;
       if (error instanceof ConsoleCallError && error.status === 401) location.reload();
     } finally {
-      this.busy = false;
+      this.busy = --this.#running > 0;
     }
   }
 
   /**
    * Loads the list under `view` (the current filter and search unless given), and only once it has arrived makes
    * that view current: a load that fails leaves the rows on screen under the filter and search they belong to.
+   * Only the latest load counts: a page of more rows that arrives after the operator chose another filter would
+   * otherwise be added to that filter's rows and take its name back. True when this load's answer is the list.
    */
-  async #load(cursor?: string, view = { filter: this.filter, q: this.q }): Promise<void> {
-    const page = await this.#client!.list(view.filter, view.q, cursor);
+  async #load(cursor?: string, view = { filter: this.filter, q: this.q }): Promise<boolean> {
+    const call = ++this.#listCall;
+    let page: ListAnswer;
+    try {
+      page = await this.#client!.list(view.filter, view.q, cursor);
+    } catch (error) {
+      if (call !== this.#listCall) return false;
+      throw error;
+    }
+    if (call !== this.#listCall) return false;
     this.filter = view.filter;
     this.q = view.q;
     this.list = cursor && this.list ? { ...page, payments: [...this.list.payments, ...page.payments] } : page;
+    if (!cursor) this.#acted = false;
+    return true;
   }
 
+  /** The next page of the list; the keyboard goes to the first of its rows, where the operator reads on. */
+  #more = () =>
+    this.#run(async () => {
+      const shown = this.list?.payments.length ?? 0;
+      if (!(await this.#load(this.list?.next))) return;
+      const first = this.list?.payments[shown];
+      if (first) await this.#focusRow(first.id);
+    });
+
+  /** Puts the keyboard on a payment's row in the list, or on the chosen filter when the row is not there. */
+  async #focusRow(id: string): Promise<void> {
+    await this.updateComplete;
+    const root = this.renderRoot;
+    const row = root.querySelector<HTMLElement>(`tr[data-payment="${CSS.escape(id)}"] button.link`);
+    (row ?? root.querySelector<HTMLElement>('.filters button[aria-pressed="true"]'))?.focus();
+  }
+
+  /**
+   * Opens one payment's page. Only the payment chosen last opens: one chosen before whose answer comes late would
+   * otherwise take its place, and the operator would re-check or redeliver a payment other than the one chosen.
+   */
   #open = (id: string) =>
     this.#run(async () => {
+      const call = ++this.#openCall;
       this.message = '';
-      this.detail = await this.#client!.payment(id);
+      let detail: PaymentAnswer;
+      try {
+        detail = await this.#client!.payment(id);
+      } catch (error) {
+        if (call !== this.#openCall) return;
+        throw error;
+      }
+      if (call !== this.#openCall) return;
+      this.detail = detail;
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>('#payment-heading')?.focus();
     });
@@ -110,20 +166,44 @@ export class PayinConsole extends LitElement {
   #act = (action: 'recheck' | 'redeliver') =>
     this.#run(async () => {
       const id = this.detail!.payment.id;
+      this.#acted = true;
       this.failed = false;
       this.message = '';
       try {
         this.message = `${action === 'recheck' ? this.#t.recheck : this.#t.redeliver}: ${(await this.#client!.act(id, action)).result}`;
       } finally {
-        this.detail = await this.#client!.payment(id);
+        // Read again whatever came of it. A read that fails leaves the page as it was: what the operator is told is
+        // the action's own word, its result or why it failed; the ledger's 'nothing was done; try again' would be
+        // false after a redelivery that went out, and trying again sends the shop a second one.
+        this.detail = await this.#client!.payment(id).catch(() => this.detail);
       }
     });
+
+  /**
+   * Back to the list, loaded again when what it shows no longer holds: the operator acted (a re-check that found
+   * the payment paid moves it from Open to Paid, a redelivery takes it off Announcement failing), or the payment
+   * read here has changed since its row was. Otherwise the list stays as it was, with the rows shown so far.
+   */
+  #back = async () => {
+    const payment = this.detail?.payment;
+    if (!payment) return;
+    const row = this.list?.payments.find((p) => p.id === payment.id);
+    const stale = this.#acted || (row !== undefined && row.updatedAt !== payment.updatedAt);
+    this.detail = undefined;
+    // The keyboard goes back to the payment left; once the list is read again, to its row there (rows are drawn
+    // in place, so the focused one may by then show another payment).
+    await this.#focusRow(payment.id);
+    if (stale)
+      await this.#run(async () => {
+        if (await this.#load()) await this.#focusRow(payment.id);
+      });
+  };
 
   #search = (event: SubmitEvent) => {
     event.preventDefault();
     const input = (event.target as HTMLFormElement).elements.namedItem('q') as HTMLInputElement;
     this.detail = undefined;
-    void this.#run(() => this.#load(undefined, { filter: this.filter, q: input.value.trim() }));
+    void this.#run(() => this.#find({ filter: this.filter, q: input.value.trim() }));
   };
 
   #export = () =>
@@ -153,14 +233,14 @@ export class PayinConsole extends LitElement {
             <option value="en" ?selected=${this.lang === 'en'}>English</option>
             <option value="ru" ?selected=${this.lang === 'ru'}>Русский</option>
           </select>
-          <button type="button" @click=${this.#signOut}>${t.signOut}</button>
+          ${this.canSignOut ? html`<button type="button" @click=${this.#signOut}>${t.signOut}</button>` : nothing}
         </div>
       </header>
       <p class="status ${this.failed ? 'error' : ''}" role="status" aria-live="polite">${this.message}</p>
       <main>
         ${
           this.detail
-            ? paymentDetail({ ...common, detail: this.detail, back: () => (this.detail = undefined), act: this.#act })
+            ? paymentDetail({ ...common, detail: this.detail, back: this.#back, act: this.#act })
             : html`<form class="tools" role="search" @submit=${this.#search}>
                   <div>
                     <label for="q">${t.search}</label>
@@ -171,16 +251,28 @@ export class PayinConsole extends LitElement {
                   <button type="button" @click=${this.#export}>${t.export}</button>
                 </form>
                 ${filterBar({ ...common, filters: this.#filters, filter: this.filter, list: this.list, setFilter: (f) => this.#setFilter(f), more: () => {} })}
-                ${paymentTable({ ...common, filters: this.#filters, filter: this.filter, list: this.list, setFilter: () => {}, more: () => this.#run(() => this.#load(this.list?.next)) })}`
+                ${paymentTable({ ...common, filters: this.#filters, filter: this.filter, list: this.list, setFilter: () => {}, more: this.#more })}`
         }
       </main>`;
   }
 
   #setFilter(filter: string) {
-    void this.#run(() => this.#load(undefined, { filter, q: this.q }));
+    void this.#run(() => this.#find({ filter, q: this.q }));
   }
 
   #clear() {
-    void this.#run(() => this.#load(undefined, { filter: this.filter, q: '' }));
+    void this.#run(() => this.#find({ filter: this.filter, q: '' }));
+  }
+
+  /**
+   * Loads the list the operator asked for (a filter, a search) and says in the live region what it found: the
+   * focus stays on the control pressed, and a screen reader would otherwise hear nothing of the rows that came.
+   */
+  async #find(view: { filter: string; q: string }): Promise<void> {
+    if (!(await this.#load(undefined, view)) || !this.list) return;
+    const format = (n: number) => new Intl.NumberFormat(this.#locale).format(n);
+    const count = this.list.payments.length;
+    const total = this.q ? undefined : format(this.list.counts[this.filter] ?? count);
+    this.message = count === 0 ? this.#t.empty : this.#t.shown(format(count), count, total);
   }
 }

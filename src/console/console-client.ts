@@ -41,8 +41,8 @@ export class ConsoleClient {
 
   constructor(private readonly base: string) {}
 
-  async session(): Promise<{ operator: string; filters: string[] }> {
-    const answer = await this.#call<{ operator: string; csrf: string; filters: string[] }>('GET', '/api/session');
+  async session(): Promise<{ operator: string; filters: string[]; signOut: boolean }> {
+    const answer = await this.#call<{ operator: string; csrf: string; filters: string[]; signOut: boolean }>('GET', '/api/session');
     this.#csrf = answer.csrf;
     return answer;
   }

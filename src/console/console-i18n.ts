@@ -14,6 +14,8 @@ export interface ConsoleWords {
   outcomes: Record<string, string>;
   notes: { late: string; second: string; stuck: string };
   empty: string;
+  /** What a list load found, said in the live region: `total` is the filter's count, when no search narrows it. */
+  shown: (shown: string, count: number, total?: string) => string;
   more: string;
   loading: string;
   back: string;
@@ -87,6 +89,8 @@ export const en: ConsoleWords = {
   },
   notes: { late: 'paid after expiry', second: 'second payment: refund it', stuck: 'stuck: open past expiry' },
   empty: 'No payments here.',
+  shown: (shown, count, total) =>
+    total === undefined ? `${shown} ${count === 1 ? 'payment' : 'payments'} shown` : `${shown} of ${total} payments shown`,
   more: 'Show more',
   loading: 'Loading…',
   back: 'Back to the list',
@@ -159,6 +163,11 @@ export const ru: ConsoleWords = {
   },
   notes: { late: 'оплачен после срока', second: 'второй платёж: вернуть', stuck: 'завис: открыт после срока' },
   empty: 'Здесь платежей нет.',
+  shown: (shown, count, total) => {
+    const one = new Intl.PluralRules('ru').select(count);
+    if (total !== undefined) return `Показано ${shown} из ${total}`;
+    return one === 'one' ? `Показан ${shown} платёж` : `Показано ${shown} ${one === 'few' ? 'платежа' : 'платежей'}`;
+  },
   more: 'Показать ещё',
   loading: 'Загрузка…',
   back: 'Назад к списку',

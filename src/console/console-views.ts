@@ -23,6 +23,12 @@ export interface ListContext extends ViewContext {
   more(): void;
 }
 
+/**
+ * A control that waits for the call under way says so (aria-disabled) and ignores presses, but keeps the keyboard:
+ * a disabled button loses focus, which drops to the top of the page, and the operator tabs down from there again.
+ */
+const idle = (c: ViewContext) => (c.busy ? 'true' : nothing);
+
 const outcomeBadge = (row: Row, t: ConsoleWords) =>
   html`<span class="badge ${row.outcome}">${t.outcomes[row.outcome] ?? row.outcome}</span>`;
 
@@ -59,7 +65,7 @@ export function paymentTable(c: ListContext): TemplateResult {
         ${list.payments.map(
           (row) => html`<tr data-payment=${row.id}>
             <td data-label=${col.created}>${formatTime(row.createdAt ?? row.listedAt, locale)}</td>
-            <td data-label=${col.order}>${row.orderId}</td>
+            <td data-label=${col.order} class="order">${row.orderId}</td>
             <td data-label=${col.payment}><button type="button" class="link" @click=${() => c.open(row.id)}>${row.id}</button></td>
             <td data-label=${col.method}>${row.method.toUpperCase()}</td>
             <td data-label=${col.amount} class="amount">${formatAmount(row.amount, row.currency, locale)}</td>
@@ -69,7 +75,7 @@ export function paymentTable(c: ListContext): TemplateResult {
         )}
       </tbody>
     </table>
-    ${list.next ? html`<p><button type="button" @click=${() => c.more()} ?disabled=${c.busy}>${t.more}</button></p>` : nothing}`;
+    ${list.next ? html`<p><button type="button" @click=${() => c.busy || c.more()} aria-disabled=${idle(c)}>${t.more}</button></p>` : nothing}`;
 }
 
 export interface DetailContext extends ViewContext {
@@ -91,7 +97,7 @@ export function paymentDetail(c: DetailContext): TemplateResult {
       <dt>${f.payment}</dt><dd>${p.id}</dd>
       <dt>${f.method}</dt><dd>${p.method.toUpperCase()}</dd>
       <dt>${f.amount}</dt><dd>${formatAmount(p.amount, p.currency, locale)}</dd>
-      <dt>${f.priced}</dt><dd>${formatAmount(p.priced, p.currency, locale)}</dd>
+      <dt>${f.priced}</dt><dd>${formatAmount(p.priced, p.pricedCurrency, locale)}</dd>
       <dt>${f.state}</dt><dd>${p.state} · ${outcomeBadge(p, t)} ${notesOf(p, t)}</dd>
       <dt>${f.created}</dt><dd>${formatTime(p.createdAt, locale)}</dd>
       <dt>${f.expires}</dt><dd>${formatTime(p.expiresAt, locale)}</dd>
@@ -100,8 +106,8 @@ export function paymentDetail(c: DetailContext): TemplateResult {
     ${p.secondPaymentOf ? html`<p class="note">${t.secondOf(p.secondPaymentOf)}</p>` : nothing}
     ${detail.announcement.failing ? html`<p class="note">${t.failingNow}</p>` : nothing}
     <div class="actions">
-      <button type="button" class="primary" ?disabled=${c.busy} @click=${() => c.act('recheck')}>${t.recheck}</button>
-      <button type="button" ?disabled=${c.busy} @click=${() => c.act('redeliver')} aria-describedby="redeliver-note">${t.redeliver}</button>
+      <button type="button" class="primary" aria-disabled=${idle(c)} @click=${() => c.busy || c.act('recheck')}>${t.recheck}</button>
+      <button type="button" aria-disabled=${idle(c)} @click=${() => c.busy || c.act('redeliver')} aria-describedby="redeliver-note">${t.redeliver}</button>
     </div>
     <p id="redeliver-note">${t.redeliverNote}</p>
     <h2>${t.timeline}</h2>

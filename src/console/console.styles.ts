@@ -48,7 +48,7 @@ export const consoleStyles = css`
     outline: 3px solid #f59e0b;
     outline-offset: 2px;
   }
-  button[disabled] {
+  button[aria-disabled='true'] {
     opacity: 0.6;
     cursor: progress;
   }
@@ -99,6 +99,11 @@ export const consoleStyles = css`
     padding: 0.5rem;
     border-bottom: 1px solid #d0d5dc;
     vertical-align: top;
+  }
+  td.order {
+    /* An order id is up to 128 characters, a word with no break in it (SHOP-заказ-..., Devanagari): it breaks
+       anywhere rather than widen its column past the screen and push the outcome out of sight. */
+    overflow-wrap: anywhere;
   }
   td.amount {
     white-space: nowrap;
@@ -156,6 +161,9 @@ export const consoleStyles = css`
   ol,
   ul.plain {
     padding-left: 1.2rem;
+    /* A hook's error may hold a long address with no break in it (https://shop.example/...?signature=...): it
+       breaks rather than run past a phone's screen. */
+    overflow-wrap: anywhere;
   }
   li {
     margin-bottom: 0.3rem;

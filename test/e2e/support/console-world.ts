@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 
 export const CONSOLE_TOKEN = 'end-to-end-console-token-0123456789';
 
@@ -21,6 +22,7 @@ interface Dist {
     options?: Record<string, unknown>,
   ) => Promise<{ url: string; close(): Promise<void> }>;
   createSqliteStore: (options: { path: string }) => { close(): Promise<void> };
+  signBody: (secret: string, body: string) => Promise<string>;
 }
 
 export interface Announcement {
@@ -36,35 +38,79 @@ export interface ConsoleWorld {
   sandboxUrl: string;
   announcements: Announcement[];
   hookDown: boolean;
+  /** What the shop's hook throws while it is down. */
+  hookError: string;
   dropCallbacks: boolean;
   /** While true, every call into the ledger fails, as a database that went away does. */
   storeDown: boolean;
+  /**
+   * While set, the service's status answers report every payment in this currency (signed again with the
+   * merchant's secret), as a service that settles in its own currency does: the sandbox reports the one it was
+   * asked for.
+   */
+  serviceCurrency: string | undefined;
   /** What a shopper's page does: creates a payment for the order and method. */
   createPayment(orderId: string, method?: string): Promise<{ id: string }>;
   close(): Promise<void>;
 }
 
+/** Signs `page` in through the console's login form, as an operator does, and waits for the list. */
+export async function signInToConsole(page: Page, consoleUrl: string): Promise<void> {
+  await page.goto(consoleUrl);
+  await page.getByLabel(/Console token/).fill(CONSOLE_TOKEN);
+  await page.getByRole('button', { name: /Sign in/ }).click();
+  await page.getByRole('heading', { name: 'Payments' }).waitFor();
+}
+
 const dist = async (path: string) => import(new URL(`../../../dist/${path}`, import.meta.url).href);
 
-export async function startConsoleWorld(): Promise<ConsoleWorld> {
-  const [proxyModule, sandboxModule, serverModule, sqliteModule] = await Promise.all([
+/**
+ * Who lets operators in: the console's token form (what the standalone server does), or the shop's own sign-in,
+ * here a `shop_staff` cookie that the shop's /staff/sign-in sets and /staff/sign-out takes away.
+ */
+export type ConsoleSignIn = 'token' | 'shop';
+
+export async function startConsoleWorld(signIn: ConsoleSignIn = 'token'): Promise<ConsoleWorld> {
+  const [proxyModule, sandboxModule, serverModule, sqliteModule, hmacModule] = await Promise.all([
     dist('proxy/index.js'),
     dist('sandbox/index.js'),
     dist('server/index.js'),
     dist('sqlite/index.js'),
+    dist('shared/hmac.js'),
   ]);
-  const { createPayinProxy, consoleTokenAuth, silentLogger, createSandbox, DEMO_MERCHANT, serve, createSqliteStore } = {
+  const { createPayinProxy, consoleTokenAuth, silentLogger, createSandbox, DEMO_MERCHANT, serve, createSqliteStore, signBody } = {
     ...proxyModule,
     ...sandboxModule,
     ...serverModule,
     ...sqliteModule,
+    ...hmacModule,
   } as Dist;
   const dir = mkdtempSync(join(tmpdir(), 'payin-console-e2e-'));
   const store = createSqliteStore({ path: join(dir, 'ledger.db') });
   const sandbox = createSandbox({ requisitesDelayMs: 0, callbackRetryDelayMs: 200 });
   const sandboxServer = await serve(sandbox);
 
-  const world = { announcements: [] as Announcement[], hookDown: false, dropCallbacks: false, storeDown: false } as ConsoleWorld;
+  const world = {
+    announcements: [] as Announcement[],
+    hookDown: false,
+    hookError: 'the shop database is down',
+    dropCallbacks: false,
+    storeDown: false,
+    serviceCurrency: undefined,
+  } as ConsoleWorld;
+  // The proxy's calls to the service, through the currency switch.
+  const toService = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    const answer = await fetch(input, init);
+    const currency = world.serviceCurrency;
+    if (!currency || !String(input).endsWith('/api/v2/status')) return answer;
+    // The payment itself, an array of them, or the documented envelope around either.
+    const body = (await answer.json()) as { result?: unknown };
+    for (const payment of [body.result ?? body].flat()) if (payment && typeof payment === 'object') Object.assign(payment, { currency });
+    const text = JSON.stringify(body);
+    const headers = new Headers(answer.headers);
+    headers.set('signature', await signBody(DEMO_MERCHANT.secret, text));
+    return new Response(text, { status: answer.status, headers });
+  };
   // The proxy's view of the ledger: the SQLite store, failing every call while `storeDown` is set.
   const ledger = new Proxy(store, {
     get(target, name) {
@@ -81,6 +127,10 @@ export async function startConsoleWorld(): Promise<ConsoleWorld> {
     const path = new URL(request.url).pathname;
     if (path === '/payin/callback' && world.dropCallbacks) return new Response('', { status: 200 });
     if (path.startsWith('/payin')) return proxy!(request);
+    if (path === '/staff/sign-in' || path === '/staff/sign-out') {
+      const value = path === '/staff/sign-in' ? 'shop_staff=ana; Path=/; HttpOnly' : 'shop_staff=; Path=/; Max-Age=0';
+      return new Response('the shop', { headers: { 'content-type': 'text/plain', 'set-cookie': value } });
+    }
     return new Response('the shop', { headers: { 'content-type': 'text/plain' } });
   });
   proxy = createPayinProxy({
@@ -89,13 +139,22 @@ export async function startConsoleWorld(): Promise<ConsoleWorld> {
     store: ledger,
     reconcileEveryMs: 0,
     env: {},
+    fetch: toService,
+    // A console test may fill more than one page of the list (50 rows) from this one client.
+    limits: { createsPerMinute: 600 },
     // The hook fails on purpose in one test: its errors are what the console shows, not noise for the log.
     logger: silentLogger,
-    console: consoleTokenAuth(CONSOLE_TOKEN),
+    console:
+      signIn === 'token'
+        ? consoleTokenAuth(CONSOLE_TOKEN)
+        : {
+            authorizeOperator: (request: Request) => /(?:^|;\s*)shop_staff=ana(?:;|$)/.test(request.headers.get('cookie') ?? ''),
+            operatorName: () => 'ana',
+          },
     // One sum, in the currency the method's rails carry (the sandbox refuses an sbp payment in rupees).
     resolveOrder: (_orderId: string, method: string) => ({ amount: '499.00', currency: method === 'sbp' ? 'RUB' : 'INR' }),
     onPaymentUpdate: (payment: { id: string; orderId: string; state: string; outcome: string }, info: { secondPaymentOf?: string }) => {
-      if (world.hookDown) throw new Error('the shop database is down');
+      if (world.hookDown) throw new Error(world.hookError);
       world.announcements.push({
         paymentId: payment.id,
         orderId: payment.orderId,
