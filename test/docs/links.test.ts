@@ -48,4 +48,17 @@ describe('the guide and the docs pages', () => {
     }
     expect(broken).toEqual([]);
   });
+
+  it('name only files of the repository that exist', () => {
+    // A path a reader is sent to (the tests behind a guarantee, an example to copy), written out in the text:
+    // src/..., test/..., examples/... A pattern (<tag>, *) and what a build or the bench writes are left aside.
+    const missing: string[] = [];
+    for (const file of [...documents, 'CONTRIBUTING.md']) {
+      const text = readFileSync(join(ROOT, file), 'utf8');
+      for (const [path] of text.matchAll(/\b(?:src|test|bench|examples|demo|build)\/[\w./[\]-]*\w/g)) {
+        if (!path.startsWith('bench/results/') && !existsSync(join(ROOT, path))) missing.push(`${file}: ${path}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
 });
