@@ -3,7 +3,7 @@
  * string, and a file that is not an object of settings is named as such, never a crash inside the reader
  * ("env[name]?.trim is not a function").
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -43,6 +43,14 @@ describe('the --config file', () => {
     ['broken JSON', '{"PORT": ', /could not read/],
   ])('names what is wrong with %s', (_what, text, message) => {
     expect(() => readConfigFile(fileOf(text))).toThrow(message);
+  });
+
+  it('is described on docs/standalone.md with a file its reader takes', () => {
+    const page = readFileSync(new URL('../../docs/standalone.md', import.meta.url), 'utf8');
+    const sample = /```json\n([\s\S]*?)```/.exec(page)?.[1];
+    expect(sample, 'a JSON sample of a --config file on docs/standalone.md').toBeDefined();
+    const settings = readConfigFile(fileOf(sample!));
+    for (const name of ['PAYIN_BASE_URL', 'PAYIN_CALLBACK_URL', 'PORT']) expect(settings).toHaveProperty(name);
   });
 
   it('never echoes a value', () => {
