@@ -30,6 +30,11 @@ describe('the guide and the docs pages', () => {
     expect(pages.filter((p) => p !== 'README.md' && !readme.includes(`(docs/${p})`))).toEqual([]);
   });
 
+  it('link every docs page from the index of docs/ as well', () => {
+    const index = readFileSync(join(ROOT, 'docs/README.md'), 'utf8');
+    expect(pages.filter((p) => p !== 'README.md' && !index.includes(`(${p})`))).toEqual([]);
+  });
+
   it('keep the guide to a few hundred lines', () => {
     expect(readFileSync(join(ROOT, 'README.md'), 'utf8').split('\n').length).toBeLessThan(400);
   });
