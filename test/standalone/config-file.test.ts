@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { proxyArgs, readConfigFile } from '../../src/standalone/proxy-command.js';
+import { SETTINGS } from '../../src/standalone/settings.js';
+import { proxyUsage } from '../../src/standalone/usage.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payin-config-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -65,6 +67,15 @@ describe('the arguments of payin-checkout proxy', () => {
     expect(proxyArgs([])).toEqual({});
     expect(proxyArgs(['--config', 'payin.json'])).toEqual({ configPath: 'payin.json' });
     expect(proxyArgs(['--config=payin.json'])).toEqual({ configPath: 'payin.json' });
+  });
+
+  it('takes --help, as the sandbox command does, and answers what the server reads: every setting', () => {
+    expect(proxyArgs(['--help'])).toEqual({ help: true });
+    expect(proxyArgs(['-h'])).toEqual({ help: true });
+    const usage = proxyUsage();
+    expect(usage).toMatch(/^Usage: payin-checkout proxy \[--config payin\.json\]/);
+    expect(SETTINGS.filter((name) => !new RegExp(`\\b${name}\\b`).test(usage))).toEqual([]);
+    expect(usage).toContain('docs/standalone.md');
   });
 
   it.each([
