@@ -44,6 +44,13 @@ async function until(condition: () => boolean | Promise<boolean>, ms: number, wh
   throw new Error(`timed out waiting for ${what}`);
 }
 
+/** True once nothing answers on the port any more. */
+const closed = (port: number) =>
+  fetch(`http://127.0.0.1:${port}/payin/status`, { method: 'POST', signal: AbortSignal.timeout(1_000) }).then(
+    () => false,
+    () => true,
+  );
+
 describe('examples/', () => {
   let sandbox: Sandbox;
   let running: RunningServer;
@@ -74,11 +81,20 @@ describe('examples/', () => {
       cwd: root,
       env: { ...process.env, ...variables(port), PORT: String(port), NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // Its own process group: npx starts Bun and Deno as children of its own, which a signal to npx alone leaves
+      // running (still listening, on a machine others share) long after the test.
+      detached: true,
     });
     let output = '';
     child.stdout!.on('data', (chunk) => (output += chunk));
     child.stderr!.on('data', (chunk) => (output += chunk));
-    return { output: () => output, stop: async () => void child.kill('SIGTERM') };
+    return {
+      output: () => output,
+      stop: async () => {
+        if (child.exitCode === null && child.signalCode === null) process.kill(-child.pid!, 'SIGTERM');
+        await until(() => closed(port), 10_000, `${args.join(' ')} to stop listening on ${port}`);
+      },
+    };
   }
 
   async function startWorker(port: number): Promise<Started> {
