@@ -17,7 +17,9 @@ const proxyFor = (env: Env) =>
     provider: { baseUrl: env.PAYIN_BASE_URL, merchantId: env.PAYIN_MERCHANT_ID, token: env.PAYIN_TOKEN, secret: env.PAYIN_SECRET },
     callbackUrl: env.PAYIN_CALLBACK_URL,
     reconcileEveryMs: 0, // a worker sweeps from its cron trigger instead
-    resolveOrder: async (orderId) => (orderId.startsWith('EX-') ? { amount: '499.00', currency: 'INR' } : null),
+    // One price, in the currency each method's rails carry: SBP moves roubles only, UPI rupees only.
+    resolveOrder: async (orderId, method) =>
+      orderId.startsWith('EX-') ? { amount: '499.00', currency: method === 'sbp' ? 'RUB' : 'INR' } : null,
     onPaymentUpdate: async (payment) => console.log(JSON.stringify({ orderId: payment.orderId, outcome: payment.outcome })),
   }));
 

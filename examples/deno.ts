@@ -2,7 +2,9 @@
 import { createPayinProxy } from 'payin-checkout/proxy';
 
 const payin = createPayinProxy({
-  resolveOrder: async (orderId) => (orderId.startsWith('EX-') ? { amount: '499.00', currency: 'INR' } : null),
+  // One price, in the currency each method's rails carry: SBP moves roubles only, UPI rupees only.
+  resolveOrder: async (orderId, method) =>
+    orderId.startsWith('EX-') ? { amount: '499.00', currency: method === 'sbp' ? 'RUB' : 'INR' } : null,
   onPaymentUpdate: async (payment) => console.log(JSON.stringify({ orderId: payment.orderId, outcome: payment.outcome })),
   env: Deno.env.toObject(),
 });

@@ -6,7 +6,13 @@ that an order is paid from the proxy's webhooks, verified with the same function
 holding it can pay until it expires: so the shop ships only a payment of the order's total as it is now, and a
 payment of an older, smaller total (a page kept open while the cart grew in another tab) is left for someone to
 look at.
-Run it next to `npx payin-checkout proxy`:
+Run it next to `npx payin-checkout proxy`, the two sharing the order token's key and the webhook secret; the
+proxy sends its webhooks here and lets this shop's pages (another origin than its own) call it:
+
+    PAYIN_BASE_URL=... PAYIN_MERCHANT_ID=... PAYIN_TOKEN=... PAYIN_SECRET=... \
+    PAYIN_CALLBACK_URL=http://127.0.0.1:8787/payin/callback PAYIN_ORDER_TOKEN_SECRET=... \
+    PAYIN_WEBHOOK_URL=http://127.0.0.1:8000/payin-webhook PAYIN_WEBHOOK_SECRET=whsec_... \
+    PAYIN_ALLOWED_ORIGINS=http://127.0.0.1:8000 npx payin-checkout proxy
 
     PAYIN_PROXY_URL=http://127.0.0.1:8787 PAYIN_ORDER_TOKEN_SECRET=... PAYIN_WEBHOOK_SECRET=whsec_... \
     WIDGET_JS=dist/payin-checkout.iife.js PORT=8000 python3 demo/python-shop/shop.py

@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { describeStoreUrl, serve, storeFromUrl, storeUrlFromEnv, storeWarning } from '../../dist/server/index.js';
 import { ensureReactApp, widgetModuleBundle } from './builds.js';
 import { readConfig } from './config.js';
+import { listenProblem } from './listen-problem.js';
 import { createOrderBook } from './order-book.js';
 import { createStorefront } from './storefront.js';
 
@@ -41,7 +42,9 @@ export async function startDemo(env, { log = console.log } = {}) {
 
   /** @type {(request: Request) => Promise<Response>} */
   let storefront = async () => new Response('starting', { status: 503 });
-  const store = await serve((request) => storefront(request), { port: config.port, host: config.host });
+  const store = await serve((request) => storefront(request), { port: config.port, host: config.host }).catch((error) => {
+    throw listenProblem(error, 'PORT', config.host, config.port);
+  });
   /** @type {Array<() => Promise<void>>} */
   const closers = [() => store.close()];
 
@@ -56,7 +59,11 @@ export async function startDemo(env, { log = console.log } = {}) {
         sbpShape: config.mode.sbpShape,
         onError: (error) => log(`[sandbox] ${error instanceof Error ? error.stack : String(error)}`),
       });
-      const running = await serve(sandbox, { port: config.mode.port, host: config.host });
+      const sandboxPort = config.mode.port;
+      const running = await serve(sandbox, { port: sandboxPort, host: config.host }).catch((error) => {
+        sandbox.close();
+        throw listenProblem(error, 'SANDBOX_PORT', config.host, sandboxPort);
+      });
       closers.unshift(async () => {
         await running.close();
         await sandbox.close();

@@ -34,6 +34,19 @@ function integer(name: string, text: string, min: number, max: number): number {
   return n;
 }
 
+/**
+ * Node's "listen EADDRINUSE: address already in use 127.0.0.1:4010" names no flag, and the likeliest owner of 4010
+ * is this package's own: the demo (`npm start`) runs a sandbox there, and the README walks a reader from the demo
+ * to this command.
+ */
+function listenProblem(error: unknown, host: string, port: number): unknown {
+  if ((error as { code?: unknown })?.code !== 'EADDRINUSE') return error;
+  return new Error(
+    `--port (SANDBOX_PORT) ${port}: another program already listens on ${host}:${port}, perhaps the sandbox of a demo still running (npm start) or another sandbox: stop it, or give --port another port (0 picks a free one)`,
+    { cause: error },
+  );
+}
+
 function merchantFrom(spec: string): SandboxMerchant {
   const [id, token, ...rest] = spec.split(':');
   const secret = rest.join(':');
@@ -93,7 +106,10 @@ async function main(argv: string[]): Promise<void> {
       return fail((error as Error).message);
     }
   })();
-  const server = await serve(sandbox, { port, host, onError: (error) => console.error(error) });
+  const server = await serve(sandbox, { port, host, onError: (error) => console.error(error) }).catch((error: unknown) => {
+    sandbox.close();
+    throw listenProblem(error, host, port);
+  });
   const base = values['public-url']?.replace(/\/+$/, '') ?? server.url;
 
   const lines = [`payin-checkout sandbox listening on ${server.url}`, `  console:   ${base}/`, `  API:       ${base}/api/v2`];

@@ -7,11 +7,13 @@ import { readFileSync } from 'node:fs';
 import { ConfigError, readStandaloneConfig } from './config.js';
 import { isSetting, notASetting } from './settings.js';
 import { startStandalone } from './standalone-server.js';
+import { proxyUsage } from './usage.js';
 
 export async function runProxyCommand(argv: string[]): Promise<void> {
   let fromFile: Record<string, string> = {};
   try {
-    const { configPath } = proxyArgs(argv);
+    const { configPath, help } = proxyArgs(argv);
+    if (help) return void process.stdout.write(`${proxyUsage()}\n`);
     if (configPath !== undefined) fromFile = readConfigFile(configPath);
   } catch (error) {
     return exit((error as Error).message);
@@ -42,14 +44,16 @@ export async function runProxyCommand(argv: string[]): Promise<void> {
 }
 
 /**
- * The command's arguments: only `--config <file>` (or `--config=<file>`). Anything else is refused, naming it, so
- * that a `--port 9000` meant for this server (the sandbox takes one) does not leave it listening on another port.
+ * The command's arguments: only `--config <file>` (or `--config=<file>`), and `--help`. Anything else is refused,
+ * naming it, so that a `--port 9000` meant for this server (the sandbox takes one) does not leave it listening on
+ * another port.
  */
-export function proxyArgs(argv: readonly string[]): { configPath?: string } {
+export function proxyArgs(argv: readonly string[]): { configPath?: string; help?: true } {
   const settings = 'every other setting is a variable (PORT, HOST, PAYIN_*: see docs/standalone.md) or a key of the --config file';
   let configPath: string | undefined;
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
+    if (arg === '--help' || arg === '-h') return { help: true };
     if (arg === '--config' || arg.startsWith('--config=')) {
       const path = arg === '--config' ? argv[++i] : arg.slice('--config='.length);
       if (!path || path.startsWith('--')) throw new Error('--config needs a file, such as --config payin.json');

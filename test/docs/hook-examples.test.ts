@@ -1,6 +1,6 @@
 /**
  * The onPaymentUpdate hooks the README and docs/proxy.md show, run as written against what the proxy really
- * announces: shops copy them. A payment superseded by a re-price is announced with outcome `superseded` in each of
+ * announces: shops copy them, the README's first look at the proxy too. A payment superseded by a re-price is announced with outcome `superseded` in each of
  * its later states, the unpaid ones too (the payer pressed "I paid", then did not pay): a hook that refunds on that
  * outcome alone refunds money that never came.
  */
@@ -47,5 +47,33 @@ describe.each(['README.md', 'docs/proxy.md'])('the onPaymentUpdate example of %s
     t.service.set(paidAnyway, { state: 'finished', status: true });
     await t.callback(t.service.payments.get(paidAnyway));
     expect(did).toEqual([`refund ${paidAnyway}`]);
+  });
+});
+
+/** The README's first look at the proxy: its onPaymentUpdate arrow as a function over a stub `shop`. */
+function teaserHook(shipped: string[]): Hook {
+  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  const start = readme.indexOf('onPaymentUpdate: (');
+  const arrow = readme.indexOf(') => {\n', start);
+  const end = readme.indexOf('\n  },', arrow);
+  expect(start >= 0 && arrow > start && end > arrow, "the README's first onPaymentUpdate").toBe(true);
+  const parameters = readme.slice(start + 'onPaymentUpdate: ('.length, arrow);
+  const body = readme.slice(arrow + ') => {\n'.length, end);
+  const shop = { ship: (orderId: string) => void shipped.push(orderId) };
+  const run = new Function('shop', `return (${parameters}) => {\n${body}\n};`)(shop) as Hook;
+  return (payment, info) => Promise.resolve(run(payment, info));
+}
+
+describe("the README's first onPaymentUpdate", () => {
+  it('ships an order once when the shopper paid it twice (switched methods, then paid both)', async () => {
+    const shipped: string[] = [];
+    const t = setup({ reconcileEveryMs: 0, onPaymentUpdate: teaserHook(shipped) });
+    const upi = (await t.create('A-1', 'upi')).body.payment.id;
+    const sbp = (await t.create('A-1', 'sbp')).body.payment.id;
+    for (const id of [upi, sbp]) {
+      t.service.set(id, { state: 'finished', status: true });
+      await t.callback(t.service.payments.get(id));
+    }
+    expect(shipped).toEqual(['A-1']);
   });
 });

@@ -4,7 +4,8 @@
  * miniflare, with the compatibility date and flags of its wrangler configuration), with the PAYIN_* variables pointing at a sandbox on loopback; a
  * payment is created through it (its answer carries the QR's module matrix, which a QR reader reads back as the
  * payment's `qr`: the proxy's encoder runs on each runtime), the payer pays in the sandbox, and the example's own
- * hook prints "paid" and its status route says so. The examples import the package by its public name, from the built dist/.
+ * hook prints "paid" and its status route says so; an SBP payment is made through it too. The examples import
+ * the package by its public name, from the built dist/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -176,6 +177,9 @@ describe('examples/', () => {
         await until(() => output().includes(`{"orderId":"${orderId}","outcome":"paid"}`), 15_000, `${name}'s hook to hear paid`);
         const status = (await (await post('/status', { paymentId: payment.id, token })).json()) as { payment: { outcome: string } };
         expect(status.payment.outcome).toBe('paid');
+        // The other method the guide's page offers: the service takes SBP in roubles only.
+        const sbp = await post('/payments', { orderId: `${orderId}-sbp`, method: 'sbp' });
+        expect(sbp.status, output()).toBe(201);
       } finally {
         await started.stop();
       }

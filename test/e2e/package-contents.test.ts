@@ -5,6 +5,7 @@
  */
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { posix } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { LANGUAGE_TAGS } from '../../src/widget/translations/language-tags.js';
 
@@ -80,11 +81,18 @@ describe('the published package', () => {
     expect([...packed].some((p) => p.startsWith('dist/widget/') && p.endsWith('.d.ts'))).toBe(true);
   });
 
-  it('ships every docs page the README links to, so that its links work in the tarball too', () => {
-    const readme = readFileSync(new URL('README.md', ROOT), 'utf8');
-    const pages = [...readme.matchAll(/\]\((docs\/[\w-]+\.md)\)/g)].map((m) => m[1]!);
-    expect(pages.length).toBeGreaterThan(5);
-    expect(pages.filter((page) => !packed.has(page))).toEqual([]);
+  it('ships what the README and the docs pages link to or show (pages, screenshots), so none is broken there', () => {
+    expect(packed.has('README.md') && [...packed].filter((path) => path.startsWith('docs/')).length > 5).toBe(true);
+    const broken: string[] = [];
+    for (const file of [...packed].filter((path) => path.endsWith('.md'))) {
+      const text = readFileSync(new URL(file, ROOT), 'utf8').replace(/```[\s\S]*?```/g, '');
+      for (const [, target] of text.matchAll(/\]\(([^)\s#]+)(?:#[^)\s]*)?\)/g)) {
+        if (/^[a-z]+:/.test(target!)) continue;
+        const resolved = posix.normalize(posix.join(posix.dirname(file), target!));
+        if (!packed.has(resolved)) broken.push(`${file}: ${target}`);
+      }
+    }
+    expect(broken).toEqual([]);
   });
 
   it('leaves out tests, sources, source maps and environment files', () => {

@@ -132,6 +132,19 @@ describe('the sandbox CLI', () => {
     expect(await within(cli.exited, 5000)).toBe(0);
   });
 
+  it('names --port and SANDBOX_PORT when its port is taken, as by the sandbox of a demo still running', async () => {
+    const first = run(['sandbox', '--port', '0']);
+    const [, port] = await first.output(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
+    const second = run(['sandbox'], { SANDBOX_PORT: port! });
+    expect(await within(second.exited, 5000)).toBe(1);
+    expect(second.stderr).toMatch(
+      new RegExp(`--port \\(SANDBOX_PORT\\) ${port}: another program already listens on 127\\.0\\.0\\.1:${port}`),
+    );
+    expect(second.stderr).toMatch(/npm start.*--port/);
+    first.child.kill('SIGTERM');
+    await within(first.exited, 5000);
+  });
+
   it('stops cleanly on a SIGINT sent the moment it says it is listening', async () => {
     // The handlers must be in place before the first line: a signal that came earlier ended the process by the
     // default action (exit by signal, no clean stop), in about half of such tries.

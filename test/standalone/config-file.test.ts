@@ -3,11 +3,13 @@
  * string, and a file that is not an object of settings is named as such, never a crash inside the reader
  * ("env[name]?.trim is not a function").
  */
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { proxyArgs, readConfigFile } from '../../src/standalone/proxy-command.js';
+import { SETTINGS } from '../../src/standalone/settings.js';
+import { proxyUsage } from '../../src/standalone/usage.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payin-config-file-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -45,6 +47,14 @@ describe('the --config file', () => {
     expect(() => readConfigFile(fileOf(text))).toThrow(message);
   });
 
+  it('is described on docs/standalone.md with a file its reader takes', () => {
+    const page = readFileSync(new URL('../../docs/standalone.md', import.meta.url), 'utf8');
+    const sample = /```json\n([\s\S]*?)```/.exec(page)?.[1];
+    expect(sample, 'a JSON sample of a --config file on docs/standalone.md').toBeDefined();
+    const settings = readConfigFile(fileOf(sample!));
+    for (const name of ['PAYIN_BASE_URL', 'PAYIN_CALLBACK_URL', 'PORT']) expect(settings).toHaveProperty(name);
+  });
+
   it('never echoes a value', () => {
     expect(() => readConfigFile(fileOf('{"PAYIN_SECRET": ["hunter2"]}'))).toThrow(
       expect.objectContaining({ message: expect.not.stringContaining('hunter2') }),
@@ -57,6 +67,15 @@ describe('the arguments of payin-checkout proxy', () => {
     expect(proxyArgs([])).toEqual({});
     expect(proxyArgs(['--config', 'payin.json'])).toEqual({ configPath: 'payin.json' });
     expect(proxyArgs(['--config=payin.json'])).toEqual({ configPath: 'payin.json' });
+  });
+
+  it('takes --help, as the sandbox command does, and answers what the server reads: every setting', () => {
+    expect(proxyArgs(['--help'])).toEqual({ help: true });
+    expect(proxyArgs(['-h'])).toEqual({ help: true });
+    const usage = proxyUsage();
+    expect(usage).toMatch(/^Usage: payin-checkout proxy \[--config payin\.json\]/);
+    expect(SETTINGS.filter((name) => !new RegExp(`\\b${name}\\b`).test(usage))).toEqual([]);
+    expect(usage).toContain('docs/standalone.md');
   });
 
   it.each([
