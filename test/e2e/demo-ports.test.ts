@@ -4,13 +4,10 @@
  * variable that moves it, PORT or SANDBOX_PORT, instead of Node's bare "listen EADDRINUSE", which says neither
  * which of its two servers could not listen nor what to change.
  */
-import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-
-const REPO = fileURLToPath(new URL('../../', import.meta.url));
+import { spawnDemo } from './support/demo-process.js';
 
 let taken: Server;
 let port: number;
@@ -23,20 +20,12 @@ afterAll(() => new Promise<void>((resolve) => taken.close(() => resolve())));
 
 /** Runs the demo as `npm start` does after its build, and answers how it ended and what it said (bounded). */
 function demoWith(env: Record<string, string>): Promise<{ code: number | null; output: string }> {
-  const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PAYIN_')));
-  const child = spawn(process.execPath, ['demo/server/start.js'], {
-    cwd: REPO,
-    env: { ...inherited, PORT: '0', SANDBOX_PORT: '0', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  const { child, output } = spawnDemo(env);
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
     child.once('exit', (code) => {
       clearTimeout(timer);
-      resolve({ code, output });
+      resolve({ code, output: output() });
     });
   });
 }

@@ -222,26 +222,37 @@ describe('the standalone proxy server', () => {
     await expect(start(await freePort(), { ...pricing, PAYIN_STORE_URL: 'memory' })).rejects.toThrow(/must start with/);
   });
 
-  it('behind the web server it is meant to sit behind, limits each shopper by PAYIN_CLIENT_IP_HEADER, not all of them as one client', async () => {
+  /**
+   * A server behind a web server that names each shopper in `header`, allowing 2 creates a minute per client, and
+   * a create of order `orderId` as a request whose `header` says `value`: its status (404, the pricing endpoint
+   * knowing no such order, or 429).
+   */
+  async function limitedBehind(header: string): Promise<(value: string, orderId: string) => Promise<number>> {
     const server = await startStandalone(
       readStandaloneConfig(
         env({
           PAYIN_CALLBACK_URL: 'http://127.0.0.1:1/payin/callback',
           PAYIN_RESOLVE_URL: `${backend.url}/price`,
           PAYIN_STORE_URL: 'memory:',
-          PAYIN_CLIENT_IP_HEADER: 'X-Real-IP',
+          PAYIN_CLIENT_IP_HEADER: header,
+          PORT: '0',
         }),
       ),
       { log: () => {}, reconcileEveryMs: 0, limits: { createsPerMinute: 2 } },
     );
     running.push(server);
-    // Every request reaches the server from the web server's own address; the header tells the shoppers apart.
-    const create = (shopper: string, n: number) =>
+    return (value, orderId) =>
       fetch(`${server.url}/payin/payments`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-real-ip': shopper },
-        body: JSON.stringify({ orderId: `OTHER-${n}`, method: 'upi' }),
+        headers: { 'content-type': 'application/json', [header]: value },
+        body: JSON.stringify({ orderId, method: 'upi' }),
       }).then((answer) => answer.status);
+  }
+
+  it('behind the web server it is meant to sit behind, limits each shopper by PAYIN_CLIENT_IP_HEADER, not all of them as one client', async () => {
+    // Every request reaches the server from the web server's own address; the header tells the shoppers apart.
+    const limited = await limitedBehind('X-Real-IP');
+    const create = (shopper: string, n: number) => limited(shopper, `OTHER-${n}`);
     const shoppers = ['203.0.113.1', '203.0.113.2', '203.0.113.3', '203.0.113.4'];
     expect(await Promise.all(shoppers.map((shopper, n) => create(shopper, n)))).toEqual([404, 404, 404, 404]);
     expect([await create('203.0.113.9', 10), await create('203.0.113.9', 11), await create('203.0.113.9', 12)]).toEqual([404, 404, 429]);
@@ -259,26 +270,9 @@ describe('the standalone proxy server', () => {
   });
 
   it('counts a shopper as one client when the web server writes the address with its port (Azure Application Gateway does)', async () => {
-    const server = await startStandalone(
-      readStandaloneConfig(
-        env({
-          PAYIN_CALLBACK_URL: 'http://127.0.0.1:1/payin/callback',
-          PAYIN_RESOLVE_URL: `${backend.url}/price`,
-          PAYIN_STORE_URL: 'memory:',
-          PAYIN_CLIENT_IP_HEADER: 'X-Forwarded-For',
-          PORT: '0',
-        }),
-      ),
-      { log: () => {}, reconcileEveryMs: 0, limits: { createsPerMinute: 2 } },
-    );
-    running.push(server);
     // Each new connection of the shopper's comes from another port.
-    const create = (forwardedFor: string, n: number) =>
-      fetch(`${server.url}/payin/payments`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', 'x-forwarded-for': forwardedFor },
-        body: JSON.stringify({ orderId: `PORTS-${n}`, method: 'upi' }),
-      }).then((answer) => answer.status);
+    const limited = await limitedBehind('X-Forwarded-For');
+    const create = (forwardedFor: string, n: number) => limited(forwardedFor, `PORTS-${n}`);
     const statuses: number[] = [];
     for (const port of [40001, 40002, 40003]) statuses.push(await create(`203.0.113.5:${port}`, port));
     expect(statuses).toEqual([404, 404, 429]);

@@ -17,7 +17,11 @@ export interface DemoProcess {
   stop(): Promise<void>;
 }
 
-export async function startDemo(env: Record<string, string> = {}): Promise<DemoProcess> {
+/**
+ * The demo's process, started as `npm start` starts it after its build, on free ports unless `env` names them, with
+ * none of this machine's PAYIN_* settings; `output()` is everything it printed so far.
+ */
+export function spawnDemo(env: Record<string, string> = {}): { child: ChildProcess; output(): string } {
   const inherited = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('PAYIN_')));
   const child = spawn(process.execPath, ['demo/server/start.js'], {
     cwd: REPO,
@@ -27,12 +31,17 @@ export async function startDemo(env: Record<string, string> = {}): Promise<DemoP
   let output = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  return { child, output: () => output };
+}
+
+export async function startDemo(env: Record<string, string> = {}): Promise<DemoProcess> {
+  const { child, output } = spawnDemo(env);
 
   try {
     await new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => reject(new Error(`the demo did not print "Ready." within ${READY_TIMEOUT_MS} ms`)), READY_TIMEOUT_MS);
       const check = () => {
-        if (!/^Ready\./m.test(output)) return;
+        if (!/^Ready\./m.test(output())) return;
         clearTimeout(timer);
         resolve();
       };
@@ -44,16 +53,16 @@ export async function startDemo(env: Record<string, string> = {}): Promise<DemoP
     });
   } catch (error) {
     await stopChild(child);
-    throw new Error(`${(error as Error).message}\n--- demo output ---\n${output}`);
+    throw new Error(`${(error as Error).message}\n--- demo output ---\n${output()}`);
   }
 
-  const storeUrl = /^\s+Storefront\s+(http:\/\/\S+?)\/?$/m.exec(output)?.[1];
-  const sandboxUrl = env.PAYIN_BASE_URL ?? /^\s+Sandbox console\s+(http:\/\/\S+?)\/?$/m.exec(output)?.[1];
+  const storeUrl = /^\s+Storefront\s+(http:\/\/\S+?)\/?$/m.exec(output())?.[1];
+  const sandboxUrl = env.PAYIN_BASE_URL ?? /^\s+Sandbox console\s+(http:\/\/\S+?)\/?$/m.exec(output())?.[1];
   if (!storeUrl || !sandboxUrl) {
     await stopChild(child);
-    throw new Error(`the demo did not print its storefront and sandbox addresses:\n${output}`);
+    throw new Error(`the demo did not print its storefront and sandbox addresses:\n${output()}`);
   }
-  return { storeUrl, sandboxUrl, output: () => output, stop: () => stopChild(child) };
+  return { storeUrl, sandboxUrl, output, stop: () => stopChild(child) };
 }
 
 async function stopChild(child: ChildProcess): Promise<void> {
