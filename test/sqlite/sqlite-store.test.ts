@@ -5,6 +5,8 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/shared/manual-clock.js';
 import { createSqliteStore } from '../../src/sqlite/index.js';
+import { openSqlite } from '../../src/sqlite/sqlite-driver.js';
+import { SqliteStore } from '../../src/sqlite/sqlite-store.js';
 import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payin-sqlite-'));
@@ -15,6 +17,31 @@ const freshPath = () => join(dir, `store-${++n}.db`);
 describeStoreContract('SqliteStore', (clock) => {
   const store = createSqliteStore({ path: freshPath(), clock });
   return { store, wait: (ms) => clock.advance(ms), close: () => store.close() };
+});
+
+describe('SqliteStore on a full disk', () => {
+  it('says the disk is full, writes nothing of the payment or its announcement, and writes again once there is room', async () => {
+    const db = openSqlite(freshPath());
+    const store = new SqliteStore(db);
+    // The file may grow by one page more: what a disk with almost no room left does to it.
+    db.exec(`PRAGMA max_page_count = ${Number(db.prepare('PRAGMA page_count').get()!.page_count) + 1}`);
+    const large = (id: string) => ({ ...record(id, 1), priced: { amount: 'x'.repeat(3_000), currency: 'INR' } });
+    let refused: { id: string; message: string } | undefined;
+    for (let i = 0; i < 10 && !refused; i++) {
+      await store.putPaymentAndEnqueue(large(`p${i}`), 0, 0).catch((error: Error) => {
+        refused = { id: `p${i}`, message: error.message };
+      });
+    }
+    // The operator reads the cause, not "cannot rollback - no transaction is active".
+    expect(refused?.message).toMatch(/disk is full/);
+    expect(await store.getPayment(refused!.id)).toBeUndefined();
+    expect((await store.dueAnnouncements(0, 20)).map((entry) => entry.paymentId)).not.toContain(refused!.id);
+
+    db.exec('PRAGMA max_page_count = 1000000');
+    expect(await store.putPaymentAndEnqueue(large('after'), 0, 0)).toBe(true);
+    expect((await store.dueAnnouncements(0, 20)).some((entry) => entry.paymentId === 'after')).toBe(true);
+    await store.close();
+  });
 });
 
 describe('SqliteStore across a restart', () => {
