@@ -37,6 +37,8 @@ export interface PostgresStoreSettings {
   closeTimeoutSeconds: number;
   /** How often (at most) a write also drops expired scratch. Default a minute. */
   pruneEveryMs?: number;
+  /** The connections' lock_timeout, in seconds: said in the error of a statement that waited that long. */
+  lockTimeoutSeconds?: number;
 }
 
 export class PostgresStore implements ProxyStore, ConsoleStore {
@@ -332,7 +334,7 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
     try {
       return await statement(this.#sql);
     } catch (error) {
-      throw storeError(operation, error);
+      throw storeError(operation, error, this.#settings.lockTimeoutSeconds);
     }
   }
 
