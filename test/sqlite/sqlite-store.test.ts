@@ -19,6 +19,22 @@ describeStoreContract('SqliteStore', (clock) => {
   return { store, wait: (ms) => clock.advance(ms), close: () => store.close() };
 });
 
+describe('SqliteStore scratch', () => {
+  it('keeps an open payment that reconciliation still follows, however long since its last write', async () => {
+    const clock = new ManualClock();
+    const store = createSqliteStore({ path: freshPath(), clock, ttlMs: 60_000 });
+    // A payment that may be paid for days (a bank transfer), written once and unchanged since.
+    await store.putPayment({ ...record('followed', 1), followUntil: clock.now() + 60 * 60_000 }, 0);
+    await store.putPayment(record('abandoned', 1), 0);
+    await clock.advance(2 * 60_000);
+    await store.putOrder({ orderId: 'later', payments: [] }); // prunes, at most once a minute
+    expect(await store.getPayment('abandoned')).toBeUndefined();
+    expect(await store.getPayment('followed')).toBeDefined();
+    expect(await store.followedPayments(10)).toEqual(['followed']);
+    await store.close();
+  });
+});
+
 describe('SqliteStore on a full disk', () => {
   it('says the disk is full, writes nothing of the payment or its announcement, and writes again once there is room', async () => {
     const db = openSqlite(freshPath());
