@@ -29,6 +29,11 @@ export interface PostgresStoreOptions {
   connectTimeoutSeconds?: number;
   /** Seconds close() waits for queries in flight before it drops the connections. Default 2. */
   closeTimeoutSeconds?: number;
+  /**
+   * Seconds a statement may wait for a lock another session holds (VACUUM FULL, an ALTER TABLE, an operator's open
+   * transaction) before it fails, nothing written, and the request gets the retryable 503. Default 5.
+   */
+  lockTimeoutSeconds?: number;
 }
 
 export const DEFAULT_SCHEMA = 'payin';
@@ -43,6 +48,10 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
   if (typeof schema !== 'string' || !SCHEMA_NAME.test(schema)) {
     throw new TypeError('createPostgresStore: schema must be a lower-case name of letters, digits and _ (at most 48), such as payin.');
   }
+  const lockTimeoutSeconds = options.lockTimeoutSeconds ?? 5;
+  if (!(typeof lockTimeoutSeconds === 'number' && lockTimeoutSeconds > 0 && Number.isFinite(lockTimeoutSeconds))) {
+    throw new TypeError('createPostgresStore: lockTimeoutSeconds must be a positive number of seconds, such as 5.');
+  }
   let sql: postgres.Sql;
   try {
     sql = postgres(url, {
@@ -50,7 +59,14 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
       connect_timeout: options.connectTimeoutSeconds ?? 10,
       // Its notices (such as "schema already exists, skipping") are not the shop's business.
       onnotice: () => {},
-      connection: { application_name: 'payin-checkout', search_path: schema },
+      // Without a lock timeout a statement waits for as long as another session holds its table: the requests
+      // that wait take the pool's connections one by one, and then every request of the proxy waits, with nothing
+      // in the log.
+      connection: {
+        application_name: 'payin-checkout',
+        search_path: schema,
+        lock_timeout: Math.ceil(lockTimeoutSeconds * 1000),
+      },
     });
   } catch {
     // postgres.js names the whole URL in its message ('Invalid URL "postgres://user:password@..."').
@@ -62,6 +78,7 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
     schema,
     ttlMs: options.ttlMs ?? 24 * 60 * 60 * 1000,
     closeTimeoutSeconds: options.closeTimeoutSeconds ?? 2,
+    lockTimeoutSeconds,
   });
 }
 

@@ -40,12 +40,20 @@ const MEANINGS: Record<string, string> = {
   '42501': "the user in PAYIN_STORE_URL may not do this: it needs to create and write the store's schema",
 };
 
-/** Wraps what the client threw into a PostgresStoreError that names the operation and the likely fix. */
-export function storeError(operation: string, error: unknown): PostgresStoreError {
+/** A statement that waited out the connections' lock_timeout (createPostgresStore's lockTimeoutSeconds). */
+const lockNotAvailable = (seconds: number | undefined) =>
+  `a statement waited longer than ${seconds === undefined ? 'lock_timeout' : `${seconds} s`} for a lock another session holds (VACUUM FULL, CLUSTER, an ALTER TABLE, a LOCK TABLE or a transaction left open; pg_locks and pg_stat_activity say which): nothing was written`;
+
+/**
+ * Wraps what the client threw into a PostgresStoreError that names the operation and the likely fix;
+ * `lockTimeoutSeconds` is said in the error of a statement that waited that long for a lock.
+ */
+export function storeError(operation: string, error: unknown, lockTimeoutSeconds?: number): PostgresStoreError {
   if (error instanceof PostgresStoreError) return error;
   const code = (error as { code?: unknown })?.code;
   const key = typeof code === 'string' ? code : undefined;
-  const meaning = (key && MEANINGS[key]) ?? (error instanceof Error ? error.message : String(error));
+  const known = key === '55P03' ? lockNotAvailable(lockTimeoutSeconds) : key && MEANINGS[key];
+  const meaning = known || (error instanceof Error ? error.message : String(error));
   return new PostgresStoreError(`payin-checkout/postgres: ${operation} failed: ${meaning}${key ? ` (${key})` : ''}`, key, {
     cause: error,
   });

@@ -88,6 +88,9 @@ export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,47}$/;
 /** Brings `schema` to the newest version; safe to call from several processes at once. */
 export async function migrate(sql: Sql, schema: string): Promise<void> {
   await sql.begin(async (tx) => {
+    // A migration waits as long as it takes: for another process migrating (the advisory lock), and for the
+    // statements of instances still on the old release to let go of the tables it alters.
+    await tx`SET LOCAL lock_timeout = 0`;
     await tx`SELECT pg_advisory_xact_lock(hashtext(${`payin-checkout:${schema}`}))`;
     await tx`CREATE SCHEMA IF NOT EXISTS ${tx(schema)}`;
     await tx`CREATE TABLE IF NOT EXISTS ${tx(schema)}.schema_migrations (

@@ -37,6 +37,8 @@ export interface PostgresStoreSettings {
   closeTimeoutSeconds: number;
   /** How often (at most) a write also drops expired scratch. Default a minute. */
   pruneEveryMs?: number;
+  /** The connections' lock_timeout, in seconds: said in the error of a statement that waited that long. */
+  lockTimeoutSeconds?: number;
 }
 
 export class PostgresStore implements ProxyStore, ConsoleStore {
@@ -332,7 +334,7 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
     try {
       return await statement(this.#sql);
     } catch (error) {
-      throw storeError(operation, error);
+      throw storeError(operation, error, this.#settings.lockTimeoutSeconds);
     }
   }
 
@@ -348,7 +350,10 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
         await tx`DELETE FROM leases WHERE expires_at <= now_ms()`;
         await tx`DELETE FROM counters WHERE expires_at <= now_ms()`;
         // A payment dropped takes its timeline with it.
-        await tx`WITH gone AS (DELETE FROM payments WHERE NOT final AND updated_at < now_ms() - ${ttl}::bigint RETURNING id)
+        // An open payment's time to live runs from its last write or from the end of its follow window, whichever is
+        // later: one payable for days (a bank transfer) stays while reconciliation asks about it.
+        await tx`WITH gone AS (DELETE FROM payments WHERE NOT final AND updated_at < now_ms() - ${ttl}::bigint
+            AND (follow_until IS NULL OR follow_until < now_ms() - ${ttl}::bigint) RETURNING id)
           DELETE FROM payment_history WHERE payment_id IN (SELECT id FROM gone)`;
         await tx`DELETE FROM orders WHERE NOT paid AND updated_at < now_ms() - ${ttl}::bigint`;
       })

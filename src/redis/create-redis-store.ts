@@ -45,7 +45,12 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
   const onError = options.onError ?? warnOnChange();
   // A command waits for at most three reconnects, then fails, so that a shopper's request gets the proxy's
   // retryable error in about a second when Redis is down; ioredis's default (20) held it for over a minute.
-  const connection = new Redis(url, { connectionName: 'payin-checkout', maxRetriesPerRequest: 3, ...options.redisOptions });
+  const connection = new Redis(url, {
+    connectionName: 'payin-checkout',
+    maxRetriesPerRequest: 3,
+    reconnectOnError: reconnectAfterFailover,
+    ...options.redisOptions,
+  });
   connection.on('error', onError);
   return new RedisStore(connection, {
     keyPrefix,
@@ -58,6 +63,16 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
       return subscriber;
     },
   });
+}
+
+/**
+ * A READONLY answer means the server this connection reached is a replica now: after a failover the address leads
+ * to the new primary, but a connection opened before stays with the old one, which refuses every write for as long
+ * as it lives. The command that met it fails (nothing was written; the shopper gets the retryable error) and the
+ * connection is opened again, to wherever the address leads now.
+ */
+function reconnectAfterFailover(error: Error): boolean {
+  return error.message.startsWith('READONLY');
 }
 
 /** Checks the scheme without ever echoing the URL, which may carry a password. */

@@ -15,7 +15,7 @@ import type {
   PaymentPage,
   PaymentQuery,
 } from '../proxy/infrastructure/console-store.js';
-import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/infrastructure/store.js';
+import { followedFor, type OrderRecord, type OutboxEntry, type PaymentRecord, type ProxyStore } from '../proxy/infrastructure/store.js';
 import {
   CLAIM_ANNOUNCEMENT,
   EXTEND_ANNOUNCEMENT,
@@ -112,7 +112,9 @@ export class RedisStore implements ProxyStore, ConsoleStore {
   /** The record, the follow index and the console's listing, written by one script (lua-scripts.ts). */
   #putArguments(record: PaymentRecord, expectedVersion: number): [string[], (string | number)[]] {
     const id = record.view.id;
-    const keep = record.view.final ? 0 : this.#ttlMs;
+    // An open payment's time to live runs from the end of its follow window when that is later (followUntil is on the
+    // proxy's clock): one payable for days (a bank transfer) stays while reconciliation asks about it.
+    const keep = record.view.final ? 0 : this.#ttlMs + followedFor(record, Date.now());
     const follow = record.followUntil === undefined ? '0' : '1';
     return [
       [this.#keys.payment(id), this.#keys.followed()],

@@ -84,8 +84,13 @@ export class SqliteStore extends OneProcessStore implements ProxyStore, ConsoleS
       outboxDelete: p('DELETE FROM outbox WHERE payment_id = ? AND state = ?'),
       outboxReschedule: p('UPDATE outbox SET attempts = attempts + 1, due_at = ?, held_until = 0 WHERE payment_id = ? AND state = ?'),
       pruneLeases: p('DELETE FROM leases WHERE expires_at <= ?'),
-      pruneHistory: p('DELETE FROM payment_history WHERE payment_id IN (SELECT id FROM payments WHERE final = 0 AND updated_at < ?)'),
-      prunePayments: p('DELETE FROM payments WHERE final = 0 AND updated_at < ?'),
+      // An open payment's time to live runs from its last write or from the end of its follow window, whichever is
+      // later: one payable for days (a bank transfer) stays while reconciliation asks about it.
+      pruneHistory: p(
+        `DELETE FROM payment_history WHERE payment_id IN (SELECT id FROM payments
+           WHERE final = 0 AND updated_at < ? AND (follow_until IS NULL OR follow_until < ?))`,
+      ),
+      prunePayments: p('DELETE FROM payments WHERE final = 0 AND updated_at < ? AND (follow_until IS NULL OR follow_until < ?)'),
       pruneOrders: p('DELETE FROM orders WHERE paid = 0 AND updated_at < ?'),
     };
     this.#console = new SqliteConsole(db);
@@ -254,8 +259,9 @@ export class SqliteStore extends OneProcessStore implements ProxyStore, ConsoleS
     if (now - this.#prunedAt < PRUNE_EVERY_MS) return;
     this.#prunedAt = now;
     this.#sql.pruneLeases!.run(now);
-    this.#sql.pruneHistory!.run(now - this.#ttlMs);
-    this.#sql.prunePayments!.run(now - this.#ttlMs);
+    const scratchBefore = now - this.#ttlMs;
+    this.#sql.pruneHistory!.run(scratchBefore, scratchBefore);
+    this.#sql.prunePayments!.run(scratchBefore, scratchBefore);
     this.#sql.pruneOrders!.run(now - this.#ttlMs);
   }
 }

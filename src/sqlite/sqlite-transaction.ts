@@ -12,7 +12,12 @@ export function inTransaction<T>(db: SqliteConnection, work: () => T): T {
     db.exec('COMMIT');
     return result;
   } catch (error) {
-    db.exec('ROLLBACK');
+    try {
+      db.exec('ROLLBACK');
+    } catch {
+      // A full disk (or an I/O error) rolls the transaction back by itself, and the ROLLBACK then fails with "no
+      // transaction is active": the first error is what went wrong, and the one the log must name.
+    }
     throw error;
   }
 }

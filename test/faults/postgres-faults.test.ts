@@ -213,6 +213,39 @@ describe('the PostgreSQL store when the database goes away', () => {
     60_000,
   );
 
+  it('answers 503 within seconds while another session holds a lock on its table, names the lock, and works once it is let go', async () => {
+    const { live, log, schema } = await shop();
+    expect((await live.create('PG-LOCK-1')).status).toBe(201);
+    // What VACUUM FULL, CLUSTER, an ALTER TABLE or a forgotten LOCK TABLE in an operator's session hold.
+    const admin = postgres(server.url, { max: 1, onnotice: () => {} });
+    cleanup.push(() => admin.end());
+    let letGo!: () => void;
+    const held = new Promise<void>((resolve) => {
+      letGo = resolve;
+    });
+    let locked!: () => void;
+    const lockTaken = new Promise<void>((resolve) => {
+      locked = resolve;
+    });
+    const holding = admin.begin(async (tx) => {
+      await tx.unsafe(`LOCK TABLE ${schema}.payments IN ACCESS EXCLUSIVE MODE`);
+      locked();
+      await held;
+    });
+    try {
+      await lockTaken;
+      const startedAt = Date.now();
+      const answer = await Promise.race([live.create('PG-LOCK-2'), new Promise<undefined>((resolve) => setTimeout(resolve, 9_000))]);
+      expect({ status: answer?.status, code: answer?.body.error?.code }).toEqual({ status: 503, code: 'unavailable' });
+      expect(Date.now() - startedAt).toBeLessThan(8_000);
+      expect(log.join('\n')).toMatch(/waited longer than 5 s for a lock another session holds.*\(55P03\)/);
+    } finally {
+      letGo();
+      await holding;
+    }
+    expect((await live.create('PG-LOCK-2')).status).toBe(201);
+  }, 30_000);
+
   it('announces a state whose process died right after it wrote it: the announcement was queued in the same write', async () => {
     const schema = `faults_${Math.random().toString(36).slice(2)}`;
     const shared = createPostgresStore({ url: server.url, schema });

@@ -111,6 +111,23 @@ describe('PostgresStore schema', () => {
   });
 });
 
+describe('PostgresStore scratch', () => {
+  it('keeps an open payment that reconciliation still follows, however long since its last write', async () => {
+    const schema = freshSchema();
+    const store = open(schema, { ttlMs: 1 });
+    // A payment that may be paid for days (a bank transfer), written once and unchanged since.
+    await store.putPayment({ ...record('followed', 1), followUntil: Date.now() + 60 * 60_000 }, 0);
+    await store.putPayment(record('abandoned', 1), 0);
+    await sleep(20);
+    const other = open(schema, { ttlMs: 1 });
+    await other.putOrder({ orderId: 'later', payments: [] }); // its first write prunes, in the background
+    for (let i = 0; i < 200 && (await other.getPayment('abandoned')); i++) await sleep(10);
+    expect(await other.getPayment('abandoned')).toBeUndefined();
+    expect(await other.getPayment('followed')).toBeDefined();
+    expect(await other.followedPayments(10)).toEqual(['followed']);
+  });
+});
+
 describe('PostgresStore console', () => {
   it('moves a payment between filters when its state and announcement are written together (putPaymentAndEnqueue)', async () => {
     const store = open(freshSchema());

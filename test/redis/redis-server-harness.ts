@@ -5,7 +5,10 @@
  * that installs one (test/tools/redis-server.mjs), instead of skipping.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { freePort } from '../support/free-port.js';
 
 /** The plain .mjs tool that `npm test` also uses (it installs redis-server up front); it has no type declarations. */
@@ -38,9 +41,12 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
   let lastError: unknown;
   for (let attempt = 0; attempt < 3; attempt++) {
     const port = options.port ?? (await freePort());
+    // A folder of its own even without persistence: a server that becomes a replica writes the snapshot it receives
+    // there, and a dump.rdb left in the working folder would be loaded by every server started after it.
+    const scratch = options.appendOnlyDir ? undefined : mkdtempSync(join(tmpdir(), 'payin-redis-'));
     const persistence = options.appendOnlyDir
       ? ['--dir', options.appendOnlyDir, '--appendonly', 'yes', '--appendfsync', 'always']
-      : ['--appendonly', 'no'];
+      : ['--dir', scratch!, '--appendonly', 'no'];
     const child = spawn(binary, ['--port', String(port), '--bind', '127.0.0.1', '--save', '', ...persistence, '--daemonize', 'no'], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -49,10 +55,15 @@ export async function startRedisServer(options: RedisServerOptions = {}): Promis
     child.stderr!.on('data', (chunk) => (output = (output + chunk).slice(-2_000)));
     try {
       await waitForPong(port, child, 5_000);
-      return { url: `redis://127.0.0.1:${port}`, port, stop: () => stopChild(child) };
+      const stop = async () => {
+        await stopChild(child);
+        if (scratch) rmSync(scratch, { recursive: true, force: true });
+      };
+      return { url: `redis://127.0.0.1:${port}`, port, stop };
     } catch (error) {
       lastError = new Error(`redis-server did not start on port ${port}: ${(error as Error).message}\n${output}`);
       await stopChild(child);
+      if (scratch) rmSync(scratch, { recursive: true, force: true });
     }
   }
   throw lastError;

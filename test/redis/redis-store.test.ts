@@ -101,6 +101,15 @@ describe('RedisStore keys', () => {
     for (const key of ['order:A-2', 'payment:p2', 'announced:p2:finished']) expect(await ttl(key)).toBe(-1);
   });
 
+  it('keeps an open payment that reconciliation still follows for its time to live after its follow window ends', async () => {
+    const prefix = freshPrefix();
+    const store = open(prefix, { ttlMs: 60_000 });
+    // A payment that may be paid for days (a bank transfer): followed for 10 minutes more than the time to live.
+    await store.putPayment({ ...record('p1', 1), followUntil: Date.now() + 10 * 60_000 }, 0);
+    expect(await admin.pttl(`${prefix}payment:p1`)).toBeGreaterThan(10 * 60_000);
+    expect(await admin.pttl(`${prefix}payment:p1`)).toBeLessThanOrEqual(11 * 60_000);
+  });
+
   it('lists past open payments whose records Redis expired, and drops them from the filters it meets them in', async () => {
     const prefix = freshPrefix();
     const store = open(prefix);

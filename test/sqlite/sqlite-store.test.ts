@@ -5,6 +5,8 @@ import Database from 'better-sqlite3';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/shared/manual-clock.js';
 import { createSqliteStore } from '../../src/sqlite/index.js';
+import { openSqlite } from '../../src/sqlite/sqlite-driver.js';
+import { SqliteStore } from '../../src/sqlite/sqlite-store.js';
 import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payin-sqlite-'));
@@ -15,6 +17,47 @@ const freshPath = () => join(dir, `store-${++n}.db`);
 describeStoreContract('SqliteStore', (clock) => {
   const store = createSqliteStore({ path: freshPath(), clock });
   return { store, wait: (ms) => clock.advance(ms), close: () => store.close() };
+});
+
+describe('SqliteStore scratch', () => {
+  it('keeps an open payment that reconciliation still follows, however long since its last write', async () => {
+    const clock = new ManualClock();
+    const store = createSqliteStore({ path: freshPath(), clock, ttlMs: 60_000 });
+    // A payment that may be paid for days (a bank transfer), written once and unchanged since.
+    await store.putPayment({ ...record('followed', 1), followUntil: clock.now() + 60 * 60_000 }, 0);
+    await store.putPayment(record('abandoned', 1), 0);
+    await clock.advance(2 * 60_000);
+    await store.putOrder({ orderId: 'later', payments: [] }); // prunes, at most once a minute
+    expect(await store.getPayment('abandoned')).toBeUndefined();
+    expect(await store.getPayment('followed')).toBeDefined();
+    expect(await store.followedPayments(10)).toEqual(['followed']);
+    await store.close();
+  });
+});
+
+describe('SqliteStore on a full disk', () => {
+  it('says the disk is full, writes nothing of the payment or its announcement, and writes again once there is room', async () => {
+    const db = openSqlite(freshPath());
+    const store = new SqliteStore(db);
+    // The file may grow by one page more: what a disk with almost no room left does to it.
+    db.exec(`PRAGMA max_page_count = ${Number(db.prepare('PRAGMA page_count').get()!.page_count) + 1}`);
+    const large = (id: string) => ({ ...record(id, 1), priced: { amount: 'x'.repeat(3_000), currency: 'INR' } });
+    let refused: { id: string; message: string } | undefined;
+    for (let i = 0; i < 10 && !refused; i++) {
+      await store.putPaymentAndEnqueue(large(`p${i}`), 0, 0).catch((error: Error) => {
+        refused = { id: `p${i}`, message: error.message };
+      });
+    }
+    // The operator reads the cause, not "cannot rollback - no transaction is active".
+    expect(refused?.message).toMatch(/disk is full/);
+    expect(await store.getPayment(refused!.id)).toBeUndefined();
+    expect((await store.dueAnnouncements(0, 20)).map((entry) => entry.paymentId)).not.toContain(refused!.id);
+
+    db.exec('PRAGMA max_page_count = 1000000');
+    expect(await store.putPaymentAndEnqueue(large('after'), 0, 0)).toBe(true);
+    expect((await store.dueAnnouncements(0, 20)).some((entry) => entry.paymentId === 'after')).toBe(true);
+    await store.close();
+  });
 });
 
 describe('SqliteStore across a restart', () => {

@@ -14,7 +14,7 @@ import { ExpiringMap } from './expiring-map.js';
 import { OneProcessStore } from './one-process-store.js';
 import type { AuditEntry, ConsoleFilter, ConsoleStore, HistoryEntry, PaymentPage, PaymentQuery } from './console-store.js';
 import { countScanned, listScanned, MemoryConsoleLog } from './memory-console.js';
-import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from './store.js';
+import { followedFor, type OrderRecord, type OutboxEntry, type PaymentRecord, type ProxyStore } from './store.js';
 
 export interface MemoryStoreOptions {
   clock?: Clock;
@@ -111,7 +111,7 @@ export class MemoryStore extends OneProcessStore implements ProxyStore, ConsoleS
       this.#finalPayments.set(id, kept);
     } else {
       this.#finalPayments.delete(id);
-      this.#openPayments.set(id, kept, this.#ttlMs);
+      this.#openPayments.set(id, kept, this.#ttlMs + followedFor(record, this.#clock.now()));
     }
     if (record.followUntil !== undefined) this.#followed.add(id);
     else this.#followed.delete(id);

@@ -7,8 +7,9 @@
  *
  * Only the ledger writes payments, orders and announcements. What must never repeat is never evicted by a
  * time to live or by volume: paid orders (`paidBy`), committed announcements, and payment records that are
- * final. Only scratch data of unfinished work expires: leases, counters, and records of payments that never
- * got past `followUntil` may be dropped by a store that has to bound itself (documented per store).
+ * final. Only scratch data of unfinished work expires: leases, counters, and records of open payments untouched
+ * for a time to live that runs from their last write or from the end of their follow window (`followUntil`),
+ * whichever is later, so that reconciliation never loses one it still follows (documented per store).
  */
 import type { PaymentView } from '../../shared/payment-view.js';
 
@@ -44,6 +45,14 @@ export interface PaymentRecord {
   finalAt?: number;
   /** Set when this payment paid an order that another payment (this id) had paid already: a refund to do. */
   secondPaymentOf?: string;
+}
+
+/**
+ * How much longer than its last write an open payment is still followed: its time to live runs from the end of its
+ * follow window, so that one payable for days (a bank transfer) is not dropped while reconciliation asks about it.
+ */
+export function followedFor(record: PaymentRecord, now: number): number {
+  return Math.max(0, (record.followUntil ?? now) - now);
 }
 
 export interface OrderPaymentRef {

@@ -25,6 +25,25 @@ describe('MemoryStore bounds', () => {
   });
 });
 
+describe('MemoryStore scratch', () => {
+  it('keeps an open payment that reconciliation still follows, however long since its last write', async () => {
+    const clock = new ManualClock();
+    const store = new MemoryStore({ clock, ttlMs: 60_000 });
+    // A payment that may be paid for days (a bank transfer), written once and unchanged since.
+    await store.putPayment({ ...record('followed', 1), followUntil: clock.now() + 60 * 60_000 }, 0);
+    await store.putPayment(record('abandoned', 1), 0);
+    await clock.advance(2 * 60_000);
+    expect(await store.getPayment('abandoned')).toBeUndefined();
+    expect(await store.getPayment('followed')).toBeDefined();
+    expect(await store.followedPayments(10)).toEqual(['followed']);
+    // Its time to live runs from the end of its follow window, 60 minutes after the write.
+    await clock.advance(58 * 60_000);
+    expect(await store.getPayment('followed')).toBeDefined();
+    await clock.advance(2 * 60_000);
+    expect(await store.getPayment('followed')).toBeUndefined();
+  });
+});
+
 describe('MemoryStore keeps what must never repeat', () => {
   it('keeps paid orders, final payments and committed announcements past the volume bound and the time to live', async () => {
     const clock = new ManualClock();
