@@ -40,7 +40,7 @@ describe('the script-tag core on a page that is not UTF-8', () => {
       });
       await page.goto('https://shop.test/');
       const heading = page.locator('payin-checkout [part~="heading"]');
-      await expect.poll(() => heading.textContent()).toBe('Preparing payment details…');
+      await expect.poll(() => heading.textContent(), { timeout: 10_000 }).toBe('Preparing payment details…');
       await context.close();
     });
   }
