@@ -60,5 +60,9 @@ export default defineConfig({
       name: 'PayinCheckout',
       fileName: () => 'payin-checkout.iife.js',
     },
+    // The core is a classic script, which a browser decodes in the page's encoding unless the server names one: on
+    // a windows-1252 page a UTF-8 "…" reads "â€¦". Escaped, every character reads the same in any encoding. (The
+    // parts and languages beside it are modules, which a browser always reads as UTF-8.)
+    rolldownOptions: { output: { charset: 'ascii' } },
   },
 });

@@ -10,9 +10,13 @@ const formatters = new Map<string, Intl.NumberFormat | undefined>();
 function currencyFormat(locale: string, currency: string): Intl.NumberFormat | undefined {
   const key = `${locale} ${currency}`;
   if (!formatters.has(key)) {
+    const code = currency.toUpperCase();
+    // UPI apps write rupees the Indian way (₹12,34,567.50) in English too; an Indian shop's page says en or en-US
+    // as often as en-IN, and CLDR's en groups them ₹1,234,567.50.
+    const tag = code === 'INR' && /^en\b/i.test(locale) ? 'en-IN' : locale;
     let format: Intl.NumberFormat | undefined;
     try {
-      format = new Intl.NumberFormat(locale, { style: 'currency', currency: currency.toUpperCase() });
+      format = new Intl.NumberFormat(tag, { style: 'currency', currency: code });
     } catch {
       // Not an ISO 4217 code (or a locale Intl refuses): the amount is shown as text.
     }

@@ -123,7 +123,7 @@ export class PayinCheckout extends LitElement {
    */
   orderToken = '';
 
-  /** The payment method, e.g. `upi` or `sbp`. */
+  /** The payment method: `upi`, `sbp` or `c2c` (a transfer to a card number). */
   method = '';
 
   /** Space-separated methods to let the shopper choose from, e.g. `sbp upi`. */

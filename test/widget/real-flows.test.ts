@@ -129,4 +129,22 @@ describe('against the real proxy and sandbox', function () {
     await failed;
     await untilScreen(el, 'failed');
   });
+
+  it('offers a card transfer by its name, and labels the card number it pays to as one, not as an account', async () => {
+    const orderId = uid('real');
+    const el = await mount(REAL_ENDPOINT, { orderId, methods: 'sbp c2c', lang: 'ru', pollInterval: 500 });
+    const methods = parts<HTMLButtonElement>(el, 'method-button');
+    expect(methods.map((b) => b.textContent!.trim())).to.deep.equal(['СБП', 'Перевод на карту']);
+    methods[1]!.click();
+    await untilScreen(el, 'pay', 10_000);
+    expect(el.payment!.method).to.equal('c2c');
+    const requisite = part(el, 'requisite')!;
+    const [label, value] = ['dt', '.value'].map((selector) => requisite.querySelector(selector)!.textContent);
+    // Russian bank apps transfer to a card and to an account through different forms: a 16-digit card number
+    // named an account sends the shopper to the form that takes a 20-digit account and a BIC.
+    expect([label, value]).to.deep.equal(['Номер карты', el.payment!.requisites!.address]);
+    el.lang = 'en';
+    await el.updateComplete;
+    expect(part(el, 'requisite')!.querySelector('dt')!.textContent).to.equal('Card number');
+  });
 });

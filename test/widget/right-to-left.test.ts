@@ -67,6 +67,31 @@ describe('right to left', () => {
     host.remove();
   });
 
+  it('keeps a phone number on one line inside an Urdu sentence, whatever the width', () => {
+    const { host, root } = screenHost();
+    drawScreen(root, ur, 'ur', SCREEN_CASES.find((c) => c.name === 'pay, SBP banks')!);
+    const hint = [...root.querySelectorAll('[part="bank-chooser"] .hint')].find((p) => p.textContent!.includes('SBP'))!;
+    const text = [...hint.childNodes].find((n): n is Text => n instanceof Text && n.data.includes('SBP'))!;
+    // The number: from its "+" to the end of the isolate it is written in.
+    const [at, end] = [text.data.indexOf('+7'), text.data.indexOf('\u2069')];
+    expect(text.data.slice(at, end).replace(/[^\d+-]/g, ''), 'the number in the sentence').to.equal('+7900123-45-67');
+    // Broken at a space or a hyphen, an isolate written left to right inside lines written right to left ends the
+    // first line at its left edge ("+7") and starts the next at its right edge ("900 123-45-67"): scattered.
+    for (let width = 260; width <= 480; width += 2) {
+      host.style.width = `${width}px`;
+      const lines = new Set<number>();
+      for (let i = at; i < end; i++) {
+        if (!/[\d+-]/.test(text.data[i]!)) continue;
+        const range = document.createRange();
+        range.setStart(text, i);
+        range.setEnd(text, i + 1);
+        lines.add(Math.round(range.getBoundingClientRect().top));
+      }
+      expect(lines.size, `the number's lines at ${width} px`).to.equal(1);
+    }
+    host.remove();
+  });
+
   it('takes the direction of its texts, not of the page', async () => {
     const page = await fixture<HTMLElement>(html`<div dir="rtl" lang="ur">
       <payin-checkout lang="en" endpoint="/nowhere" order-id="A-1" method="upi"></payin-checkout>

@@ -8,6 +8,7 @@ import { en } from '../../src/widget/translations/en.js';
 import { LANGUAGE_TAGS } from '../../src/widget/translations/language-tags.js';
 import { LANGUAGES } from '../../src/widget/translations/languages.js';
 import type { Translation } from '../../src/widget/translations/translation.js';
+import { drawScreen, SCREEN_CASES, screenHost } from './support/every-screen.js';
 
 /** A letter of each language's own script: a text copied from English would have none. */
 const SCRIPT: Record<string, RegExp> = {
@@ -99,6 +100,25 @@ describe('the translations', () => {
       const amount = (1234567.5).toLocaleString(t.amountLocale ?? t.locale, { style: 'currency', currency: 'INR' });
       expect(amount, lang).to.equal('₹12,34,567.50');
     }
+  });
+});
+
+describe('amounts on the screen', () => {
+  /** The amount the pay screen shows, for a payment of 12,34,567.50 in `currency`, on a page in `lang`. */
+  function shown(lang: string, currency: string): string {
+    const { host, root } = screenHost();
+    const pay = SCREEN_CASES.find((c) => c.name === 'pay, desktop, QR')!;
+    const payment = { ...pay.state.payment!, currency };
+    drawScreen(root, en, lang, { ...pay, state: { ...pay.state, payment } });
+    const amount = root.querySelector('[part="amount"] .value')!.textContent!;
+    host.remove();
+    return amount;
+  }
+
+  it('writes rupees as UPI apps do on an English page too, whichever English it names', () => {
+    // An Indian shop's page says en or en-US as often as en-IN; the shopper's UPI app says ₹12,34,567.50.
+    for (const lang of ['en', 'en-US', 'en-GB', 'en-IN']) expect(shown(lang, 'INR'), lang).to.equal('₹12,34,567.50');
+    expect(shown('en', 'RUB').replace(/\s/g, ' '), 'roubles as English writes them').to.equal('RUB 1,234,567.50');
   });
 });
 

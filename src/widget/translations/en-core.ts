@@ -22,10 +22,10 @@ export const enCore: CoreTexts = {
     error: 'Something went wrong',
   },
   payButton: 'Pay',
-  // SBP and UPI: an unknown method is shown in capitals, which is what English calls them.
-  methods: {},
+  // SBP and UPI: an unknown method is shown in capitals, which is what English calls them; C2C is no word to a shopper.
+  methods: { c2c: 'Card transfer' },
   amountLabel: 'Amount',
-  address: { upi: 'UPI ID', sbp: 'Phone number', other: 'Account' },
+  address: { upi: 'UPI ID', sbp: 'Phone number', c2c: 'Card number', other: 'Account' },
   recipientLabel: 'Recipient',
   bankLabel: 'Bank',
   copy: 'Copy',

@@ -31,7 +31,10 @@ export interface CoreTexts {
   /** Each screen's heading (the loading and "no requisites yet" screens say the same). */
   headings: Record<Screen, string>;
   amountLabel: string;
-  /** Label of the requisites' address: by method (`upi`: the VPA, `sbp`: the phone), else `other`. */
+  /**
+   * Label of the requisites' address: by method (`upi`: the VPA, `sbp`: the phone, `c2c`: the card number, which a
+   * bank app takes in another form than an account's), else `other`.
+   */
   address: Record<string, string>;
   recipientLabel: string;
   bankLabel: string;

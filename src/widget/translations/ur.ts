@@ -5,8 +5,13 @@
  */
 import { plural, type Translation } from './translation.js';
 
-/** Left-to-right isolate (LRI ... PDI) around a value that is always written left to right. */
-const ltr = (text: string) => `\u2066${text}\u2069`;
+/**
+ * Left-to-right isolate (LRI ... PDI) around a value that is always written left to right, and never broken at a
+ * space or after a hyphen (a no-break space, a word joiner): over two lines, a left-to-right run inside
+ * right-to-left ones would end the first line at its left edge and begin the next at its right edge, scattering a
+ * phone number ("+7 900 123-" on one side, "45-67" on the other).
+ */
+const ltr = (text: string) => `\u2066${text.replaceAll(' ', '\u00a0').replaceAll('-', '-\u2060')}\u2069`;
 /** First-strong isolate (FSI ... PDI): a name takes the direction of its own script. */
 const own = (text: string) => `\u2068${text}\u2069`;
 
@@ -31,9 +36,9 @@ export const ur: Translation = {
     error: 'کچھ غلط ہو گیا',
   },
   payButton: 'ادائیگی کریں',
-  methods: {},
+  methods: { c2c: 'کارڈ پر ٹرانسفر' },
   amountLabel: 'رقم',
-  address: { upi: 'UPI ID', sbp: 'فون نمبر', other: 'اکاؤنٹ' },
+  address: { upi: 'UPI ID', sbp: 'فون نمبر', c2c: 'کارڈ نمبر', other: 'اکاؤنٹ' },
   recipientLabel: 'وصول کنندہ',
   bankLabel: 'بینک',
   copy: 'کاپی کریں',

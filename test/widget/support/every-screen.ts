@@ -79,16 +79,19 @@ const error = (code: ConstructorParameters<typeof PayinError>[0]) => ({ phase: '
 /** Every screen and variant, by a name that says which. */
 export const SCREEN_CASES: ScreenCase[] = [
   { name: 'start', screen: 'start', state: { phase: 'idle' } },
-  { name: 'choose', screen: 'choose', state: { phase: 'idle' }, context: { methods: ['upi', 'sbp', 'card'] } },
+  { name: 'choose', screen: 'choose', state: { phase: 'idle' }, context: { methods: ['upi', 'sbp', 'c2c', 'card'] } },
   { name: 'loading', screen: 'loading', state: { phase: 'creating' } },
   { name: 'preparing', screen: 'preparing', state: { phase: 'active', payment: { ...PAYMENT, requisites: undefined } } },
   { name: 'pay, desktop, QR', screen: 'pay', state: { phase: 'active', payment: PAYMENT }, context: { methods: ['upi', 'sbp'] } },
   { name: 'pay, desktop, copied', screen: 'pay', state: { phase: 'active', payment: PAYMENT }, context: { copied: 'address' } },
   { name: 'pay, desktop, SBP without QR', screen: 'pay', state: { phase: 'active', payment: SBP } },
   {
-    name: 'pay, desktop, card',
+    name: 'pay, desktop, card transfer',
     screen: 'pay',
-    state: { phase: 'active', payment: { ...SBP, method: 'card', requisites: { address: '2200 1234 5678 9012' } } },
+    state: {
+      phase: 'active',
+      payment: { ...SBP, method: 'c2c', requisites: { address: '2200123456789012', recipient: 'Ivanov Ivan', bank: 'Sberbank' } },
+    },
   },
   {
     name: 'pay, connection lost',
