@@ -3,8 +3,10 @@
  * `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">` under the `whsec_` secret): the same
  * signature for the webhooks it receives and the pricing calls it answers, so the shop verifies both with one
  * function (docs/standalone.md shows it in PHP, Python and Ruby). Every call has a time limit; a non-2xx answer is an error.
+ * A user and password in the URL (a backend behind HTTP basic auth) are sent as its Authorization header.
  */
 import { Webhook } from 'standardwebhooks';
+import { bytesToBase64 } from '../shared/bytes.js';
 import { shownUrl } from '../shared/shown-url.js';
 
 export class ShopCallError extends Error {
@@ -37,7 +39,9 @@ export function createSignedPoster(secrets: string, options: { timeoutMs: number
     async post(url, id, body) {
       const text = JSON.stringify(body);
       const at = new Date(options.now());
+      const { address, authorization } = basicAuthOf(url);
       const headers = {
+        ...(authorization ? { authorization } : {}),
         'content-type': 'application/json',
         'webhook-id': id,
         'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
@@ -46,7 +50,7 @@ export function createSignedPoster(secrets: string, options: { timeoutMs: number
       try {
         // Never followed: fetch would send a 301 or 302 on as a GET without the body, and a page answering that GET
         // with 200 would count as the shop having taken a webhook it never saw.
-        return await fetchImpl(url, {
+        return await fetchImpl(address, {
           method: 'POST',
           headers,
           body: text,
@@ -58,6 +62,28 @@ export function createSignedPoster(secrets: string, options: { timeoutMs: number
       }
     },
   };
+}
+
+/**
+ * The URL without its user and password, and those as a Basic Authorization header. fetch refuses a URL that carries
+ * them, with an error that quotes it whole: the shop's backend was never reached, and the password went into the log.
+ */
+function basicAuthOf(url: string): { address: string; authorization?: string } {
+  const parsed = new URL(url);
+  if (!parsed.username && !parsed.password) return { address: url };
+  const credentials = `${percentDecoded(parsed.username)}:${percentDecoded(parsed.password)}`;
+  parsed.username = '';
+  parsed.password = '';
+  return { address: parsed.href, authorization: `Basic ${bytesToBase64(new TextEncoder().encode(credentials))}` };
+}
+
+/** A URL's user or password as the shop means it; a stray % is taken as it is. */
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
 }
 
 /** For a log line about a redirect answer: where it points, so that the operator can set that address instead. */
