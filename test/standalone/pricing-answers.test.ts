@@ -6,6 +6,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ProxyError } from '../../src/proxy/http/errors.js';
+import { signOrderToken } from '../../src/standalone/order-token.js';
 import { resolveOrderVia } from '../../src/standalone/shop-backend.js';
 import type { SignedPoster } from '../../src/standalone/signed-post.js';
 
@@ -82,5 +83,39 @@ describe('the pricing endpoint of a standalone shop', () => {
     expect(error).toBeInstanceOf(ProxyError);
     expect((error as ProxyError).code).toBe('upstream_error');
     expect(log.join('\n')).toMatch(/ORD-7/);
+  });
+});
+
+describe('the order token of a standalone shop', () => {
+  const SECRET = 'order-token-key-for-the-shop';
+  const pricedBy = async (claims: { amount: string; currency: string }) => {
+    const log: string[] = [];
+    const poster: SignedPoster = { post: async () => new Response(null, { status: 500 }) };
+    const resolve = resolveOrderVia(
+      { kind: 'token', secret: SECRET },
+      poster,
+      () => 1_000_000,
+      (line) => log.push(line),
+    );
+    const orderToken = await signOrderToken(SECRET, { orderId: 'ORD-9', ...claims, exp: 2_000 });
+    const price = await resolve('ORD-9', 'upi', new Request('http://127.0.0.1/payin/payments'), { orderToken });
+    return { price, log };
+  };
+
+  it('prices the order from a good token, as an amount with two decimals', async () => {
+    expect((await pricedBy({ amount: '499', currency: 'INR' })).price).toEqual({ amount: '499.00', currency: 'INR' });
+  });
+
+  it.each([
+    ['a thousands separator (PHP number_format with its defaults)', '1,499.00'],
+    ['a zero amount', '0.00'],
+    ['three decimals', '1.234'],
+  ])('refuses a token whose price carries %s as no price (404), the log naming the order and the price', async (_what, amount) => {
+    // It went on to the proxy as the shop's price, which threw: a 500 'internal error' for the shopper, and a log
+    // line about a resolveOrder that this shop never wrote.
+    const { price, log } = await pricedBy({ amount, currency: 'INR' });
+    expect(price).toBeNull();
+    expect(log.join('\n')).toContain(`order token for ORD-9`);
+    expect(log.join('\n')).toContain(JSON.stringify(amount));
   });
 });
