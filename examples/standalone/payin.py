@@ -15,8 +15,11 @@ def b64url(data):
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 def sign_order_token(secret, order_id, amount, currency, ttl=900):
-    """The value of the element's order-token attribute: the price this page may be paid."""
-    claims = {"orderId": order_id, "amount": amount, "currency": currency, "exp": int(time.time()) + ttl}
+    """The value of the element's order-token attribute: the price this page may be paid.
+
+    order_id as the page's order-id has it, amount such as "499.00": an int id, a Decimal or a float are written as text.
+    """
+    claims = {"orderId": str(order_id), "amount": str(amount), "currency": currency, "exp": int(time.time()) + ttl}
     payload = b64url(json.dumps(claims, separators=(",", ":")).encode())
     return payload + "." + b64url(hmac.new(secret.encode(), payload.encode(), hashlib.sha256).digest())
 

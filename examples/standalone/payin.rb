@@ -14,7 +14,9 @@ def verify_webhook(secret, headers, body, tolerance = 300)
 end
 
 def sign_order_token(secret, order_id, amount, currency, ttl = 900)
-  claims = { orderId: order_id, amount: amount, currency: currency, exp: Time.now.to_i + ttl }
+  # As the page's order-id has it, and amount such as "499.00": an Integer id or a BigDecimal total are written as text.
+  amount = amount.to_s('F') if defined?(BigDecimal) && amount.is_a?(BigDecimal) # "499.0", not "0.499e3"
+  claims = { orderId: order_id.to_s, amount: amount.to_s, currency: currency, exp: Time.now.to_i + ttl }
   payload = Base64.urlsafe_encode64(JSON.generate(claims), padding: false)
   payload + '.' + Base64.urlsafe_encode64(OpenSSL::HMAC.digest('SHA256', secret, payload), padding: false)
 end

@@ -8,7 +8,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { Webhook } from 'standardwebhooks';
 import { describe, expect, it } from 'vitest';
-import { verifyOrderToken } from '../../src/standalone/order-token.js';
+import { chargeablePrice } from '../../src/shared/money.js';
+import { type OrderTokenClaims, verifyOrderToken } from '../../src/standalone/order-token.js';
 
 const SECRET = `whsec_${Buffer.from('snippets share this secret').toString('base64')}`;
 const TOKEN_SECRET = 'order-token-key';
@@ -17,6 +18,43 @@ const LANGUAGES = [
   ['Python', 'python3', 'examples/standalone/payin.py', 'apt-get install python3'],
   ['Ruby', 'ruby', 'examples/standalone/payin.rb', 'apt-get install ruby'],
 ] as const;
+
+/** Each language's call of sign_order_token with the types its frameworks hold, and the amount the token must carry. */
+const CALLS: Record<string, [string[], string][]> = {
+  php: [
+    [['-r', `require 'examples/standalone/payin.php'; echo sign_order_token(getenv('ORDER_TOKEN_SECRET'), 1001, 499.5, 'INR');`], '499.50'],
+  ],
+  python3: [
+    ...[
+      ['Decimal("499.00")', '499.00'],
+      ['499.5', '499.50'],
+      ['Decimal("1499.90")', '1499.90'],
+    ].map(([total, amount]): [string[], string] => [
+      [
+        '-c',
+        `import os, sys; sys.path.insert(0, "examples/standalone"); from decimal import Decimal; from payin import sign_order_token; print(sign_order_token(os.environ["ORDER_TOKEN_SECRET"], 1001, ${total}, "INR"))`,
+      ],
+      amount!,
+    ]),
+  ],
+  ruby: [
+    ...[
+      ['BigDecimal("499.00")', '499.00'],
+      ['499.5', '499.50'],
+      ['BigDecimal("1499.90")', '1499.90'],
+    ].map(([total, amount]): [string[], string] => [
+      [
+        '-r',
+        'bigdecimal',
+        '-r',
+        './examples/standalone/payin.rb',
+        '-e',
+        `puts sign_order_token(ENV.fetch("ORDER_TOKEN_SECRET"), 1001, ${total}, "INR")`,
+      ],
+      amount!,
+    ]),
+  ],
+};
 
 function run(binary: string, install: string, args: string[], env: Record<string, string>, input = '') {
   const result = spawnSync(binary, args, { env: { ...process.env, ...env }, input, encoding: 'utf8', timeout: 20_000 });
@@ -62,6 +100,18 @@ describe.each(LANGUAGES)('the %s snippet', (_, binary, file, install) => {
     const checked = await verifyOrderToken(TOKEN_SECRET, token, 'A-7', Date.now());
     expect(checked).toEqual({ ok: true, claims: expect.objectContaining({ orderId: 'A-7', amount: '499.00', currency: 'INR' }) });
     expect((await verifyOrderToken(TOKEN_SECRET, token, 'A-8', Date.now())).ok).toBe(false);
+  });
+
+  it('signs an order token for the order id and total as the shop holds them: an integer id, a decimal or float total', async () => {
+    // Django's order.pk and Rails' order.id are integers, a DecimalField or a decimal column's total a Decimal or a
+    // BigDecimal: the token named order 1001 (a number), never the element's order-id "1001", and refused its
+    // amount (Python's Decimal could not even be written; Ruby's BigDecimal was written "0.499e3").
+    for (const [call, amount] of CALLS[binary]) {
+      const token = run(binary, install, [...call], { ORDER_TOKEN_SECRET: TOKEN_SECRET });
+      const checked = await verifyOrderToken(TOKEN_SECRET, token, '1001', Date.now());
+      expect(checked, call.at(-1)).toEqual({ ok: true, claims: expect.objectContaining({ orderId: '1001', currency: 'INR' }) });
+      expect(chargeablePrice((checked as { claims: OrderTokenClaims }).claims)?.amount, call.at(-1)).toBe(amount);
+    }
   });
 
   it('is shown in docs/standalone.md as it is', () => {
