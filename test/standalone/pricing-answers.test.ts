@@ -69,9 +69,22 @@ describe('the pricing endpoint of a standalone shop', () => {
   });
 
   it.each([
+    ['499.0000', '499.00'],
+    ['1499.9000', '1499.90'],
+    ['499.000', '499.00'],
+  ])(
+    'takes %s, a price written with zeros past its cents (a decimal column of four places: Magento, Django), as %s',
+    async (written, amount) => {
+      // It was refused as three or four decimals: a 502 for every shopper of such a shop.
+      expect(await pricingAnswering(200, JSON.stringify({ amount: written, currency: 'INR' })).ask()).toEqual({ amount, currency: 'INR' });
+    },
+  );
+
+  it.each([
     ['a negative amount', '{"amount":"-5","currency":"INR"}'],
     ['a zero amount', '{"amount":"0.00","currency":"INR"}'],
     ['three decimals', '{"amount":"1.234","currency":"INR"}'],
+    ['a third decimal that is not zero, zeros after it', '{"amount":"1.2340","currency":"INR"}'],
     ['a currency that is not a code', '{"amount":"10.00","currency":"rupees"}'],
     ['an amount that is not a number', '{"amount":{"value":10},"currency":"INR"}'],
   ])('takes %s as the endpoint giving no price: a 502 for the shopper, a log line naming the order', async (_what, body) => {
@@ -106,10 +119,15 @@ describe('the order token of a standalone shop', () => {
     expect((await pricedBy({ amount: '499', currency: 'INR' })).price).toEqual({ amount: '499.00', currency: 'INR' });
   });
 
+  it('prices the order from a token whose total has zeros past its cents, as a decimal column of four places holds it', async () => {
+    expect((await pricedBy({ amount: '499.0000', currency: 'INR' })).price).toEqual({ amount: '499.00', currency: 'INR' });
+  });
+
   it.each([
     ['a thousands separator (PHP number_format with its defaults)', '1,499.00'],
     ['a zero amount', '0.00'],
     ['three decimals', '1.234'],
+    ['a third decimal after zeros', '1.2340'],
   ])('refuses a token whose price carries %s as no price (404), the log naming the order and the price', async (_what, amount) => {
     // It went on to the proxy as the shop's price, which threw: a 500 'internal error' for the shopper, and a log
     // line about a resolveOrder that this shop never wrote.
