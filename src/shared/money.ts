@@ -48,12 +48,13 @@ export function isPositiveAmount(amount: string): boolean {
 
 /**
  * A shop's price as a payment can be made for it: a positive amount with at most 2 decimals (normalised, "499" is
- * "499.00") and a 3-letter currency code; undefined when it is no such price.
+ * "499.00") and a 3-letter currency code, in upper case as the service takes it ("inr", as Stripe writes codes, is
+ * "INR"); undefined when it is no such price.
  */
 export function chargeablePrice(price: { amount?: unknown; currency?: unknown }): { amount: string; currency: string } | undefined {
   const amount = normalizeAmount(withoutZerosPastCents(price.amount));
-  const { currency } = price;
-  if (amount === undefined || !isPositiveAmount(amount) || typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return undefined;
+  const currency = typeof price.currency === 'string' ? price.currency.trim().toUpperCase() : undefined;
+  if (amount === undefined || !isPositiveAmount(amount) || currency === undefined || !/^[A-Z]{3}$/.test(currency)) return undefined;
   return { amount, currency };
 }
 

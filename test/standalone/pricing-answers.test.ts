@@ -80,6 +80,11 @@ describe('the pricing endpoint of a standalone shop', () => {
     },
   );
 
+  it('takes a currency code in lower case (as Stripe writes it, and a shop that came from it stores it) in upper case', async () => {
+    // It was refused as no 3-letter currency code: a 502 for every shopper, and a log line that puzzled ("inr" is one).
+    expect(await pricingAnswering(200, '{"amount":"499.00","currency":"inr"}').ask()).toEqual({ amount: '499.00', currency: 'INR' });
+  });
+
   it.each([
     ['a negative amount', '{"amount":"-5","currency":"INR"}'],
     ['a zero amount', '{"amount":"0.00","currency":"INR"}'],
@@ -121,6 +126,10 @@ describe('the order token of a standalone shop', () => {
 
   it('prices the order from a token whose total has zeros past its cents, as a decimal column of four places holds it', async () => {
     expect((await pricedBy({ amount: '499.0000', currency: 'INR' })).price).toEqual({ amount: '499.00', currency: 'INR' });
+  });
+
+  it('prices the order from a token whose currency is in lower case, in upper case', async () => {
+    expect((await pricedBy({ amount: '120.00', currency: 'rub' })).price).toEqual({ amount: '120.00', currency: 'RUB' });
   });
 
   it.each([
