@@ -82,7 +82,10 @@ describe('a shop backend behind HTTP basic auth', () => {
     });
     expect(created.status).toBe(201);
     expect(heard).toContainEqual({ path: '/price', authorized: true, verified: true });
-    // The create answers once the shop has heard the payment's first state.
+    // The payment's first state follows as a webhook (the create does not wait for it).
+    for (let turn = 0; turn < 200 && !heard.some((call) => call.path === '/webhook'); turn++) {
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
     expect(heard).toContainEqual({ path: '/webhook', authorized: true, verified: true });
     expect(heard.every((call) => call.authorized)).toBe(true);
     expect(log.join('\n')).not.toMatch(/pa ss|pa%20ss|word-7731/);
