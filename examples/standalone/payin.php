@@ -1,5 +1,5 @@
 <?php
-// Verifying the standalone proxy's webhooks and signing order tokens in PHP, standard library only.
+// Verifying the standalone proxy's webhooks and signing order tokens in PHP 7.4 or later, standard library only.
 
 function verify_webhook(string $secret, array $headers, string $body, int $tolerance = 300): bool {
     $key = base64_decode(substr($secret, strlen('whsec_')));
@@ -8,7 +8,7 @@ function verify_webhook(string $secret, array $headers, string $body, int $toler
     if (abs(time() - (int) $timestamp) > $tolerance) return false; // outside the replay window
     $expected = base64_encode(hash_hmac('sha256', "$id.$timestamp.$body", $key, true));
     foreach (explode(' ', $headers['webhook-signature']) as $signature) {
-        if (str_starts_with($signature, 'v1,') && hash_equals($expected, substr($signature, 3))) return true;
+        if (substr($signature, 0, 3) === 'v1,' && hash_equals($expected, substr($signature, 3))) return true;
     }
     return false;
 }

@@ -121,3 +121,25 @@ describe.each(LANGUAGES)('the %s snippet', (_, binary, file, install) => {
     expect(readme).toContain(functions.trim());
   });
 });
+
+describe('the PHP snippet on PHP 7.4, the oldest WooCommerce runs on', () => {
+  // PHP 8's string functions are left out here as PHP 7.4 has none of them: verify_webhook called str_starts_with,
+  // so a WooCommerce shop on 7.4 answered every webhook with a fatal error, and the proxy retried it for ever.
+  const php7 = ['-d', 'disable_functions=str_starts_with,str_ends_with,str_contains'];
+
+  it('accepts a webhook the proxy signed and signs an order token, with none of PHP 8 functions', async () => {
+    const body = JSON.stringify({ type: 'payment.updated', data: { orderId: 'A-1', outcome: 'paid', amount: '499.00' } });
+    const at = new Date();
+    const headers = {
+      WEBHOOK_ID: 'msg_p3_finished',
+      WEBHOOK_TIMESTAMP: String(Math.floor(at.getTime() / 1000)),
+      WEBHOOK_SIGNATURE: new Webhook(SECRET).sign('msg_p3_finished', at, body),
+      WEBHOOK_SECRET: SECRET,
+    };
+    expect(run('php', 'apt-get install php-cli', [...php7, 'examples/standalone/payin.php', 'verify'], headers, body)).toBe('ok');
+    const token = run('php', 'apt-get install php-cli', [...php7, 'examples/standalone/payin.php', 'sign', 'A-7', '499.00', 'INR'], {
+      ORDER_TOKEN_SECRET: TOKEN_SECRET,
+    });
+    expect((await verifyOrderToken(TOKEN_SECRET, token, 'A-7', Date.now())).ok).toBe(true);
+  });
+});
