@@ -143,3 +143,34 @@ describe('the PHP snippet on PHP 7.4, the oldest WooCommerce runs on', () => {
     expect((await verifyOrderToken(TOKEN_SECRET, token, 'A-7', Date.now())).ok).toBe(true);
   });
 });
+
+describe('the Ruby snippet on Ruby 3.4 and later, where base64 is no default gem', () => {
+  // Under Bundler there, `require 'base64'` fails unless the app's Gemfile lists it: a Roda, Hanami or plain Rack app
+  // that pasted the helper stopped at boot with "cannot load such file -- base64". Here a require of it fails so.
+  const withoutBase64 = `module WithoutBase64
+  def require(name)
+    raise LoadError, 'cannot load such file -- base64' if name == 'base64'
+    super
+  end
+end
+Kernel.prepend(WithoutBase64)
+load './examples/standalone/payin.rb'
+`;
+
+  it('accepts a webhook the proxy signed and signs an order token, with the core library alone', async () => {
+    const body = JSON.stringify({ type: 'payment.updated', data: { orderId: 'A-1', outcome: 'paid', amount: '499.00' } });
+    const at = new Date();
+    const headers = {
+      WEBHOOK_ID: 'msg_p4_finished',
+      WEBHOOK_TIMESTAMP: String(Math.floor(at.getTime() / 1000)),
+      WEBHOOK_SIGNATURE: new Webhook(SECRET).sign('msg_p4_finished', at, body),
+      WEBHOOK_SECRET: SECRET,
+    };
+    const verify = `${withoutBase64}h = %w[webhook-id webhook-timestamp webhook-signature].to_h { |n| [n, ENV.fetch(n.upcase.tr('-', '_'))] }
+puts(verify_webhook(ENV.fetch('WEBHOOK_SECRET'), h, $stdin.binmode.read) ? 'ok' : 'refused')`;
+    expect(run('ruby', 'apt-get install ruby', ['-e', verify], headers, body)).toBe('ok');
+    const sign = `${withoutBase64}puts sign_order_token(ENV.fetch('ORDER_TOKEN_SECRET'), 'A-7', '499.00', 'INR')`;
+    const token = run('ruby', 'apt-get install ruby', ['-e', sign], { ORDER_TOKEN_SECRET: TOKEN_SECRET });
+    expect((await verifyOrderToken(TOKEN_SECRET, token, 'A-7', Date.now())).ok).toBe(true);
+  });
+});
