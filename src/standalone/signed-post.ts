@@ -58,7 +58,7 @@ export function createSignedPoster(secrets: string, options: { timeoutMs: number
           signal: AbortSignal.timeout(options.timeoutMs),
         });
       } catch (error) {
-        throw new ShopCallError(`could not reach ${new URL(url).origin}: ${(error as Error).message}`);
+        throw new ShopCallError(`could not reach ${new URL(url).origin}: ${failureOf(error)}`);
       }
     },
   };
@@ -75,6 +75,18 @@ function basicAuthOf(url: string): { address: string; authorization?: string } {
   parsed.username = '';
   parsed.password = '';
   return { address: parsed.href, authorization: `Basic ${bytesToBase64(new TextEncoder().encode(credentials))}` };
+}
+
+/**
+ * Why fetch failed: its own message is "fetch failed" whatever happened, and the reason (a refused connection, a
+ * name that does not resolve, a certificate Node does not trust) is in its cause, whose message may be empty when
+ * several addresses were tried (an AggregateError that has only a code).
+ */
+function failureOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as { message?: unknown; code?: unknown } | undefined;
+  const why = (typeof cause?.message === 'string' && cause.message) || (typeof cause?.code === 'string' && cause.code);
+  return why ? `${error.message} (${why})` : error.message;
 }
 
 /** A URL's user or password as the shop means it; a stray % is taken as it is. */
