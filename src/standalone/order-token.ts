@@ -50,7 +50,15 @@ export async function verifyOrderToken(
   } catch {
     return { ok: false, reason: 'malformed' };
   }
-  if (typeof claims.exp !== 'number' || claims.exp * 1000 <= nowMs) return { ok: false, reason: 'expired' };
+  if (typeof claims.exp !== 'number') return { ok: false, reason: 'malformed' };
+  if (claims.exp * 1000 <= nowMs) {
+    // Said with its age: "expired" alone, for a token the page rendered a second ago, hid a shop clock running behind.
+    const ago = Math.round(nowMs / 1000 - claims.exp);
+    return {
+      ok: false,
+      reason: `expired ${ago} s ago (a token rendered just now is expired on arrival when the shop's clock is behind this server's)`,
+    };
+  }
   if (claims.orderId !== orderId) return { ok: false, reason: 'for another order' };
   if (typeof claims.amount !== 'string' || typeof claims.currency !== 'string') return { ok: false, reason: 'malformed' };
   // Signed by the shop, yet no price a payment can be made for ("1,499.00" from PHP's number_format): said here, by
