@@ -10,7 +10,7 @@ import { chargeablePrice } from '../shared/money.js';
 import type { PaymentView } from '../shared/payment-view.js';
 import type { Metrics } from './metrics.js';
 import { verifyOrderToken } from './order-token.js';
-import { redirectNote, ShopCallError, type SignedPoster } from './signed-post.js';
+import { answerNote, ShopCallError, type SignedPoster } from './signed-post.js';
 
 export type Pricing = { kind: 'url'; url: string } | { kind: 'token'; secret: string };
 
@@ -49,7 +49,7 @@ export function resolveOrderVia(
     }
     const body = (await answer.json().catch(() => undefined)) as Partial<PricedOrder> | undefined;
     if (!answer.ok || !body || body.amount === undefined || typeof body.currency !== 'string') {
-      log(`pricing call for ${orderId} answered HTTP ${answer.status}${redirectNote(answer, pricing.url)} without {amount, currency}`);
+      log(`pricing call for ${orderId} answered HTTP ${answer.status}${answerNote(answer, pricing.url)} without {amount, currency}`);
       throw new ProxyError('upstream_error', "the shop's pricing endpoint gave no price");
     }
     // A price that cannot be charged is the endpoint answering wrongly (502), not a fault of this server (500).
@@ -74,7 +74,7 @@ export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metr
     try {
       const answer = await poster.post(url, id, { type: 'payment.updated', data });
       status = answer.status;
-      note = redirectNote(answer, url);
+      note = answerNote(answer, url);
       await answer.body?.cancel();
     } catch (error) {
       metrics.webhookFailed();

@@ -98,8 +98,15 @@ function percentDecoded(text: string): string {
   }
 }
 
-/** For a log line about a redirect answer: where it points, so that the operator can set that address instead. */
-export function redirectNote(answer: Response, url: string): string {
+/**
+ * For a log line about an answer that is not 2xx, what it most likely means: a redirect, where it points (so that the
+ * operator can set that address instead); a 401 or 403, the backend's check of the signature failing.
+ */
+export function answerNote(answer: Response, url: string): string {
+  if (answer.status === 401 || answer.status === 403) {
+    // What the helpers and the Standard Webhooks libraries turn away: another secret, or a clock past their window.
+    return " (your backend turned the call away: does it verify with the same secret as PAYIN_WEBHOOK_SECRET, and is its clock within 5 minutes of this server's?)";
+  }
   if (answer.status < 300 || answer.status > 399) return '';
   const location = answer.headers.get('location');
   let target = 'somewhere else';
