@@ -3,12 +3,14 @@
 require 'json'
 require 'openssl'
 
+# headers as your server hands them over: Rails' request.headers, the Rack env (request.env), or a Hash of them.
 def verify_webhook(secret, headers, body, tolerance = 300)
+  named = headers.to_h { |name, value| [name.to_s.downcase.delete_prefix('http_').tr('_', '-'), value] }
   key = secret.delete_prefix('whsec_').unpack1('m')
-  id, timestamp = headers['webhook-id'], headers['webhook-timestamp']
+  id, timestamp = named['webhook-id'], named['webhook-timestamp']
   return false if (Time.now.to_i - timestamp.to_i).abs > tolerance # outside the replay window
   expected = [OpenSSL::HMAC.digest('SHA256', key, "#{id}.#{timestamp}.#{body}")].pack('m0')
-  headers['webhook-signature'].split(' ').any? do |signature|
+  named['webhook-signature'].to_s.split(' ').any? do |signature|
     signature.start_with?('v1,') && OpenSSL.fixed_length_secure_compare(expected, signature[3..]) rescue false
   end
 end

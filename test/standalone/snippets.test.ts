@@ -56,6 +56,54 @@ const CALLS: Record<string, [string[], string][]> = {
   ],
 };
 
+/**
+ * Each language's call of verify_webhook with the headers in the shapes its servers and frameworks hand them over
+ * (the values come from WEBHOOK_ID, WEBHOOK_TIMESTAMP and WEBHOOK_SIGNATURE, the body from stdin).
+ */
+const SHAPES: Record<string, [string, string[]][]> = {
+  php: [
+    ["getallheaders() under PHP-FPM or CGI, as nginx runs PHP: 'Webhook-Id'", ['Webhook-Id', 'Webhook-Timestamp', 'Webhook-Signature']],
+    ["$_SERVER: 'HTTP_WEBHOOK_ID'", ['HTTP_WEBHOOK_ID', 'HTTP_WEBHOOK_TIMESTAMP', 'HTTP_WEBHOOK_SIGNATURE']],
+    ["Symfony's and Laravel's $request->headers->all(): lists of values", ['webhook-id[]', 'webhook-timestamp[]', 'webhook-signature[]']],
+  ],
+  python3: [
+    ["dict(request.headers) in Django or Flask: 'Webhook-Id'", ['Webhook-Id', 'Webhook-Timestamp', 'Webhook-Signature']],
+    ["Django's request.META: 'HTTP_WEBHOOK_ID'", ['HTTP_WEBHOOK_ID', 'HTTP_WEBHOOK_TIMESTAMP', 'HTTP_WEBHOOK_SIGNATURE']],
+  ],
+  ruby: [
+    ["the Rack env (Sinatra's request.env): 'HTTP_WEBHOOK_ID'", ['HTTP_WEBHOOK_ID', 'HTTP_WEBHOOK_TIMESTAMP', 'HTTP_WEBHOOK_SIGNATURE']],
+    ["a Hash of the names as sent: 'Webhook-Id'", ['Webhook-Id', 'Webhook-Timestamp', 'Webhook-Signature']],
+  ],
+};
+
+/** The program that builds the headers under `names` (a name ending in [] holds a list) and verifies stdin with them. */
+function verifyProgram(binary: string, names: string[]): string[] {
+  const from = ['WEBHOOK_ID', 'WEBHOOK_TIMESTAMP', 'WEBHOOK_SIGNATURE'];
+  if (binary === 'php') {
+    const entries = names.map((name, i) =>
+      name.endsWith('[]') ? `'${name.slice(0, -2)}' => [getenv('${from[i]}')]` : `'${name}' => getenv('${from[i]}')`,
+    );
+    return [
+      '-r',
+      `require 'examples/standalone/payin.php'; echo verify_webhook(getenv('WEBHOOK_SECRET'), [${entries.join(', ')}], file_get_contents('php://stdin')) ? 'ok' : 'refused';`,
+    ];
+  }
+  if (binary === 'python3') {
+    const entries = names.map((name, i) => `"${name}": os.environ["${from[i]}"]`);
+    return [
+      '-c',
+      `import os, sys; sys.path.insert(0, "examples/standalone"); from payin import verify_webhook; print("ok" if verify_webhook(os.environ["WEBHOOK_SECRET"], {${entries.join(', ')}}, sys.stdin.buffer.read()) else "refused")`,
+    ];
+  }
+  const entries = names.map((name, i) => `'${name}' => ENV.fetch('${from[i]}')`);
+  return [
+    '-r',
+    './examples/standalone/payin.rb',
+    '-e',
+    `puts(verify_webhook(ENV.fetch('WEBHOOK_SECRET'), { ${entries.join(', ')} }, $stdin.binmode.read) ? 'ok' : 'refused')`,
+  ];
+}
+
 function run(binary: string, install: string, args: string[], env: Record<string, string>, input = '') {
   const result = spawnSync(binary, args, { env: { ...process.env, ...env }, input, encoding: 'utf8', timeout: 20_000 });
   if (result.error && (result.error as NodeJS.ErrnoException).code === 'ENOENT') throw new Error(`${binary} is missing: ${install}`);
@@ -78,6 +126,21 @@ describe.each(LANGUAGES)('the %s snippet', (_, binary, file, install) => {
     expect(
       run(binary, install, [file, 'verify'], { ...headers, WEBHOOK_TIMESTAMP: String(Math.floor(at.getTime() / 1000) - 3_600) }, body),
     ).toBe('refused');
+  });
+
+  it.each(SHAPES[binary]!)('takes the headers as %s', (_shape, names) => {
+    // The page's helper read headers['webhook-id'] alone: PHP-FPM's getallheaders() names it Webhook-Id, so a shop that
+    // worked under php -S or Apache's mod_php turned every webhook away once deployed behind nginx.
+    const body = JSON.stringify({ type: 'payment.updated', data: { orderId: 'A-1', outcome: 'paid', amount: '499.00' } });
+    const at = new Date();
+    const headers = {
+      WEBHOOK_ID: 'msg_p5_finished',
+      WEBHOOK_TIMESTAMP: String(Math.floor(at.getTime() / 1000)),
+      WEBHOOK_SIGNATURE: new Webhook(SECRET).sign('msg_p5_finished', at, body),
+      WEBHOOK_SECRET: SECRET,
+    };
+    expect(run(binary, install, verifyProgram(binary, names), headers, body)).toBe('ok');
+    expect(run(binary, install, verifyProgram(binary, names), headers, body.replace('499.00', '1.00'))).toBe('refused');
   });
 
   it('accepts a webhook signed during a rotation, with the old secret and the new one, whichever it holds', () => {
