@@ -47,9 +47,11 @@ export function resolveOrderVia(
       await answer.body?.cancel().catch(() => {});
       return null;
     }
-    const body = (await answer.json().catch(() => undefined)) as Partial<PricedOrder> | undefined;
+    const text = await answer.text().catch(() => '');
+    const body = jsonOf(text) as Partial<PricedOrder> | undefined;
     if (!answer.ok || !body || body.amount === undefined || typeof body.currency !== 'string') {
-      log(`pricing call for ${orderId} answered HTTP ${answer.status}${answerNote(answer, pricing.url)} without {amount, currency}`);
+      const said = answer.ok ? unpriced(answer, text, body) : 'without {amount, currency}';
+      log(`pricing call for ${orderId} answered HTTP ${answer.status}${answerNote(answer, pricing.url)} ${said}`);
       throw new ProxyError('upstream_error', "the shop's pricing endpoint gave no price");
     }
     // A price that cannot be charged is the endpoint answering wrongly (502), not a fault of this server (500).
@@ -62,6 +64,31 @@ export function resolveOrderVia(
     }
     return price;
   };
+}
+
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a 2xx answer without a price held, for its log line: "without {amount, currency}" alone left a shop whose
+ * endpoint does write them puzzled when a PHP notice printed before the JSON, or a framework's envelope around it
+ * ({"data": {...}}), was what the proxy read. The keys and the content type are named, never the body.
+ */
+function unpriced(answer: Response, text: string, body: unknown): string {
+  if (text.trim() && body === undefined) {
+    const type = answer.headers.get('content-type')?.split(';')[0] || 'no content type';
+    return `with a body that is not JSON (${type}: a PHP notice or an error page printed before the JSON?)`;
+  }
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const keys = Object.keys(body).slice(0, 10);
+    return `without {amount, currency}${keys.length ? ` (its keys: ${keys.join(', ')})` : ''}`;
+  }
+  return 'without {amount, currency}';
 }
 
 export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metrics, log: (line: string) => void) {

@@ -85,6 +85,32 @@ describe('the pricing endpoint of a standalone shop', () => {
     expect(await pricingAnswering(200, '{"amount":"499.00","currency":"inr"}').ask()).toEqual({ amount: '499.00', currency: 'INR' });
   });
 
+  it('says when a 200 answer is not JSON at all, by its content type: a PHP notice printed before the JSON, an error page', async () => {
+    // Logged as 'answered HTTP 200 without {amount, currency}', which an endpoint that does answer them could not
+    // make sense of.
+    const log: string[] = [];
+    const poster: SignedPoster = {
+      post: async () =>
+        new Response('<br />\n<b>Notice</b>:  Undefined index: coupon in shop.php on line 12<br />\n{"amount":"499.00","currency":"INR"}', {
+          headers: { 'content-type': 'text/html; charset=UTF-8' },
+        }),
+    };
+    const resolve = resolveOrderVia(
+      { kind: 'url', url: 'http://127.0.0.1:9/price' },
+      poster,
+      () => 0,
+      (line) => log.push(line),
+    );
+    await expect(resolve('ORD-5', 'upi', new Request('http://127.0.0.1/payin/payments'), {})).rejects.toThrow(ProxyError);
+    expect(log.join('\n')).toMatch(/ORD-5 answered HTTP 200 with a body that is not JSON \(text\/html/);
+  });
+
+  it('names the keys of a JSON answer that has no price, so that a wrapped one is seen for what it is', async () => {
+    const { ask, log } = pricingAnswering(200, '{"data":{"amount":"499.00","currency":"INR"},"success":true}');
+    await expect(ask()).rejects.toThrow(ProxyError);
+    expect(log.join('\n')).toMatch(/without \{amount, currency\} \(its keys: data, success\)/);
+  });
+
   it.each([
     ['a negative amount', '{"amount":"-5","currency":"INR"}'],
     ['a zero amount', '{"amount":"0.00","currency":"INR"}'],
