@@ -100,9 +100,13 @@ function percentDecoded(text: string): string {
 
 /**
  * For a log line about an answer that is not 2xx, what it most likely means: a redirect, where it points (so that the
- * operator can set that address instead); a 401 or 403, the backend's check of the signature failing.
+ * operator can set that address instead); a 401 that asks for a login, the web server's basic auth; another 401 or
+ * a 403, the backend's check of the signature failing.
  */
 export function answerNote(answer: Response, url: string): string {
+  if (answer.status === 401 && /^\s*basic\b/i.test(answer.headers.get('www-authenticate') ?? '')) {
+    return ' (your web server asks for a login: write its user and password into the URL, https://user:password@...)';
+  }
   if (answer.status === 401 || answer.status === 403) {
     // What the helpers and the Standard Webhooks libraries turn away: another secret, or a clock past their window.
     return " (your backend turned the call away: does it verify with the same secret as PAYIN_WEBHOOK_SECRET, and is its clock within 5 minutes of this server's?)";

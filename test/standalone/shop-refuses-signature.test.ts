@@ -24,6 +24,7 @@ beforeAll(async () => {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
+      if (req.url === '/staging') return void res.writeHead(401, { 'www-authenticate': 'Basic realm="staging"' }).end();
       try {
         verifier.verify(body, req.headers as Record<string, string>);
       } catch {
@@ -56,5 +57,14 @@ describe('a shop backend that turns the signature away', () => {
     await expect(resolve('A-2', 'upi', new Request('http://127.0.0.1/payin/payments'), {})).rejects.toThrow();
     expect(log.join('\n')).toMatch(/answered HTTP 403/);
     expect(log.join('\n')).toMatch(hint);
+  });
+
+  it('says instead, when the web server in front asks for a login, to write its user and password into the URL', async () => {
+    const log: string[] = [];
+    const deliver = webhookDelivery(`${base}/staging`, poster, new Metrics(), (line) => log.push(line));
+    const paid = { id: 'p-2', orderId: 'A-3', state: 'finished', outcome: 'paid', amount: '10.00', currency: 'INR' } as PaymentView;
+    await expect(deliver(paid, { source: 'callback' })).rejects.toThrow(/401/);
+    expect(log.join('\n')).toMatch(/asks for a login: write its user and password into the URL/);
+    expect(log.join('\n')).not.toMatch(hint);
   });
 });
