@@ -1,14 +1,20 @@
 <?php
-// Verifying the standalone proxy's webhooks and signing order tokens in PHP, standard library only.
+// Verifying the standalone proxy's webhooks and signing order tokens in PHP 7.4 or later, standard library only.
 
+// $headers as your server hands them over: getallheaders() (PHP-FPM names them Webhook-Id), $_SERVER, or a
+// framework's $request->headers->all(); $body the raw bytes (file_get_contents('php://input')).
 function verify_webhook(string $secret, array $headers, string $body, int $tolerance = 300): bool {
+    $named = [];
+    foreach ($headers as $name => $value) {
+        $named[strtr(preg_replace('/^http_/', '', strtolower($name)), '_', '-')] = is_array($value) ? reset($value) : $value;
+    }
     $key = base64_decode(substr($secret, strlen('whsec_')));
-    $id = $headers['webhook-id'];
-    $timestamp = $headers['webhook-timestamp'];
+    $id = $named['webhook-id'] ?? '';
+    $timestamp = $named['webhook-timestamp'] ?? '';
     if (abs(time() - (int) $timestamp) > $tolerance) return false; // outside the replay window
     $expected = base64_encode(hash_hmac('sha256', "$id.$timestamp.$body", $key, true));
-    foreach (explode(' ', $headers['webhook-signature']) as $signature) {
-        if (str_starts_with($signature, 'v1,') && hash_equals($expected, substr($signature, 3))) return true;
+    foreach (explode(' ', (string) ($named['webhook-signature'] ?? '')) as $signature) {
+        if (substr($signature, 0, 3) === 'v1,' && hash_equals($expected, substr($signature, 3))) return true;
     }
     return false;
 }

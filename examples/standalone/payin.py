@@ -2,21 +2,26 @@
 import base64, hashlib, hmac, json, time
 
 def verify_webhook(secret, headers, body, tolerance=300):
-    """True when the webhook is from your payin proxy: body is the raw bytes, headers the webhook-* headers."""
+    """True when the webhook is from your payin proxy: body is the raw bytes, headers the request's headers in
+    any form (request.headers, a dict of them, Django's request.META)."""
+    named = {name.lower().removeprefix("http_").replace("_", "-"): value for name, value in headers.items()}
     key = base64.b64decode(secret.removeprefix("whsec_"))
-    msg_id, timestamp = headers["webhook-id"], headers["webhook-timestamp"]
-    if abs(time.time() - int(timestamp)) > tolerance:
+    msg_id, timestamp = named.get("webhook-id", ""), named.get("webhook-timestamp", "")
+    if abs(time.time() - int(timestamp or 0)) > tolerance:
         return False  # outside the replay window
     signed = f"{msg_id}.{timestamp}.".encode() + body
     expected = base64.b64encode(hmac.new(key, signed, hashlib.sha256).digest()).decode()
-    return any(hmac.compare_digest(expected, s.split(",", 1)[1]) for s in headers["webhook-signature"].split() if s.startswith("v1,"))
+    return any(hmac.compare_digest(expected, s.split(",", 1)[1]) for s in named.get("webhook-signature", "").split() if s.startswith("v1,"))
 
 def b64url(data):
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
 
 def sign_order_token(secret, order_id, amount, currency, ttl=900):
-    """The value of the element's order-token attribute: the price this page may be paid."""
-    claims = {"orderId": order_id, "amount": amount, "currency": currency, "exp": int(time.time()) + ttl}
+    """The value of the element's order-token attribute: the price this page may be paid.
+
+    order_id as the page's order-id has it, amount such as "499.00": an int id, a Decimal or a float are written as text.
+    """
+    claims = {"orderId": str(order_id), "amount": str(amount), "currency": currency, "exp": int(time.time()) + ttl}
     payload = b64url(json.dumps(claims, separators=(",", ":")).encode())
     return payload + "." + b64url(hmac.new(secret.encode(), payload.encode(), hashlib.sha256).digest())
 

@@ -1,22 +1,30 @@
-# Verifying the standalone proxy's webhooks and signing order tokens in Ruby, standard library only.
-require 'base64'
+# Verifying the standalone proxy's webhooks and signing order tokens in Ruby, standard library only (base64 through
+# pack and unpack1: from Ruby 3.4 the base64 library needs a line in the Gemfile).
 require 'json'
 require 'openssl'
 
+# headers as your server hands them over: Rails' request.headers, the Rack env (request.env), or a Hash of them.
 def verify_webhook(secret, headers, body, tolerance = 300)
-  key = Base64.decode64(secret.delete_prefix('whsec_'))
-  id, timestamp = headers['webhook-id'], headers['webhook-timestamp']
+  named = headers.to_h { |name, value| [name.to_s.downcase.delete_prefix('http_').tr('_', '-'), value] }
+  key = secret.delete_prefix('whsec_').unpack1('m')
+  id, timestamp = named['webhook-id'], named['webhook-timestamp']
   return false if (Time.now.to_i - timestamp.to_i).abs > tolerance # outside the replay window
-  expected = Base64.strict_encode64(OpenSSL::HMAC.digest('SHA256', key, "#{id}.#{timestamp}.#{body}"))
-  headers['webhook-signature'].split(' ').any? do |signature|
+  expected = [OpenSSL::HMAC.digest('SHA256', key, "#{id}.#{timestamp}.#{body}")].pack('m0')
+  named['webhook-signature'].to_s.split(' ').any? do |signature|
     signature.start_with?('v1,') && OpenSSL.fixed_length_secure_compare(expected, signature[3..]) rescue false
   end
 end
 
+def b64url(data)
+  [data].pack('m0').tr('+/', '-_').delete('=')
+end
+
 def sign_order_token(secret, order_id, amount, currency, ttl = 900)
-  claims = { orderId: order_id, amount: amount, currency: currency, exp: Time.now.to_i + ttl }
-  payload = Base64.urlsafe_encode64(JSON.generate(claims), padding: false)
-  payload + '.' + Base64.urlsafe_encode64(OpenSSL::HMAC.digest('SHA256', secret, payload), padding: false)
+  # As the page's order-id has it, and amount such as "499.00": an Integer id or a BigDecimal total are written as text.
+  amount = amount.to_s('F') if defined?(BigDecimal) && amount.is_a?(BigDecimal) # "499.0", not "0.499e3"
+  claims = { orderId: order_id.to_s, amount: amount.to_s, currency: currency, exp: Time.now.to_i + ttl }
+  payload = b64url(JSON.generate(claims))
+  payload + '.' + b64url(OpenSSL::HMAC.digest('SHA256', secret, payload))
 end
 
 if __FILE__ == $PROGRAM_NAME

@@ -49,7 +49,8 @@ export interface PayinProxy {
   /**
    * Stops the proxy's own timers (the reconcile loop, announcement retries), ends the open event streams (the
    * browser reconnects to the next process), and resolves once a sweep under way has stopped (after the batch it
-   * is recording). It does not close the store.
+   * is recording) and the announcements that requests left running (`announceInBackground`) have settled. It does
+   * not close the store.
    */
   close(): Promise<void>;
   /** The same handler over plain requests and answers, for the node adapter. */
@@ -168,7 +169,7 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
       stopLoop();
       ctx.outbox.close();
       ctx.streams.endAll();
-      await Promise.allSettled([...sweeping]);
+      await Promise.allSettled([...sweeping, ctx.outbox.settled()]);
     },
   });
 }

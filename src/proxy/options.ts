@@ -96,6 +96,13 @@ export interface PayinProxyOptions {
    */
   onPaymentUpdate?: (payment: PaymentView, info: PaymentUpdateInfo) => void | Promise<void>;
   /**
+   * When true, a request that finds a new state (a create, a status call, a callback) answers without waiting for
+   * `onPaymentUpdate`, which goes on after the answer (retried as ever); `close()` waits for it. For a long-lived
+   * server whose hook may be slow (the standalone server's webhooks to the shop's backend). Default false: a
+   * serverless runtime may freeze the work a request leaves running after its answer.
+   */
+  announceInBackground?: boolean;
+  /**
    * How often the proxy sweeps open payments and due announcements by itself on a long-lived server (Node, Bun,
    * Deno). Default 30 s; 0 turns it off (workers and serverless call `proxy.reconcile()` from a cron instead).
    */
@@ -211,6 +218,7 @@ export interface ResolvedOptions {
   sbpBanks: { url: string; ttlMs: number };
   resolveOrder: PayinProxyOptions['resolveOrder'];
   onPaymentUpdate: NonNullable<PayinProxyOptions['onPaymentUpdate']> | undefined;
+  announceInBackground: boolean;
   reconcileEveryMs: number;
   methods: readonly string[];
   allowedOrigins: ReadonlySet<string>;
@@ -272,6 +280,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     },
     resolveOrder: options.resolveOrder,
     onPaymentUpdate: options.onPaymentUpdate,
+    announceInBackground: options.announceInBackground === true,
     reconcileEveryMs: Math.max(0, options.reconcileEveryMs ?? 30_000),
     methods: options.methods?.length ? [...options.methods] : ['upi', 'sbp', 'c2c'],
     allowedOrigins: new Set((options.allowedOrigins ?? []).map(allowedOrigin)),

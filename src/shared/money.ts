@@ -48,11 +48,20 @@ export function isPositiveAmount(amount: string): boolean {
 
 /**
  * A shop's price as a payment can be made for it: a positive amount with at most 2 decimals (normalised, "499" is
- * "499.00") and a 3-letter currency code; undefined when it is no such price.
+ * "499.00") and a 3-letter currency code, in upper case as the service takes it ("inr", as Stripe writes codes, is
+ * "INR"); undefined when it is no such price.
  */
 export function chargeablePrice(price: { amount?: unknown; currency?: unknown }): { amount: string; currency: string } | undefined {
-  const amount = normalizeAmount(price.amount);
-  const { currency } = price;
-  if (amount === undefined || !isPositiveAmount(amount) || typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) return undefined;
+  const amount = normalizeAmount(withoutZerosPastCents(price.amount));
+  const currency = typeof price.currency === 'string' ? price.currency.trim().toUpperCase() : undefined;
+  if (amount === undefined || !isPositiveAmount(amount) || currency === undefined || !/^[A-Z]{3}$/.test(currency)) return undefined;
   return { amount, currency };
+}
+
+/**
+ * "499.0000" is 499.00 exactly: a shop's decimal column of four places (Magento's prices, a Django DecimalField)
+ * writes its totals so. Only zeros go; "1.2340" keeps its third decimal and stays no price.
+ */
+function withoutZerosPastCents(amount: unknown): unknown {
+  return typeof amount === 'string' ? amount.replace(/^(\s*\d+\.\d\d)0+(\s*)$/, '$1$2') : amount;
 }

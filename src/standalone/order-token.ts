@@ -2,10 +2,12 @@
  * Signed order tokens, for shops that price on their own page instead of answering a pricing endpoint: the page
  * renders `order-token` on the element, a compact `base64url(JSON) + "." + base64url(HMAC-SHA256)` of
  * `{orderId, amount, currency, exp}` under a key the shop shares with the proxy. The proxy believes the price only
- * when the MAC verifies (in constant time), the token is unexpired and it names the order being paid.
+ * when the MAC verifies (in constant time), the token is unexpired, it names the order being paid and its price can
+ * be charged.
  */
 import { bytesToBase64, timingSafeEqual } from '../shared/bytes.js';
 import { signBody } from '../shared/hmac.js';
+import { chargeablePrice } from '../shared/money.js';
 
 export interface OrderTokenClaims {
   orderId: string;
@@ -48,8 +50,24 @@ export async function verifyOrderToken(
   } catch {
     return { ok: false, reason: 'malformed' };
   }
-  if (typeof claims.exp !== 'number' || claims.exp * 1000 <= nowMs) return { ok: false, reason: 'expired' };
+  if (typeof claims.exp !== 'number') return { ok: false, reason: 'malformed' };
+  if (claims.exp * 1000 <= nowMs) {
+    // Said with its age: "expired" alone, for a token the page rendered a second ago, hid a shop clock running behind.
+    const ago = Math.round(nowMs / 1000 - claims.exp);
+    return {
+      ok: false,
+      reason: `expired ${ago} s ago (a token rendered just now is expired on arrival when the shop's clock is behind this server's)`,
+    };
+  }
   if (claims.orderId !== orderId) return { ok: false, reason: 'for another order' };
   if (typeof claims.amount !== 'string' || typeof claims.currency !== 'string') return { ok: false, reason: 'malformed' };
+  // Signed by the shop, yet no price a payment can be made for ("1,499.00" from PHP's number_format): said here, by
+  // the order and the price, rather than as the proxy's internal error it became further on.
+  if (!chargeablePrice(claims)) {
+    return {
+      ok: false,
+      reason: `its price cannot be charged: amount ${JSON.stringify(claims.amount)}, currency ${JSON.stringify(claims.currency)} (a positive amount with at most 2 decimals and a 3-letter currency code)`,
+    };
+  }
   return { ok: true, claims: claims as OrderTokenClaims };
 }

@@ -10,7 +10,7 @@ import { chargeablePrice } from '../shared/money.js';
 import type { PaymentView } from '../shared/payment-view.js';
 import type { Metrics } from './metrics.js';
 import { verifyOrderToken } from './order-token.js';
-import { redirectNote, ShopCallError, type SignedPoster } from './signed-post.js';
+import { answerNote, ShopCallError, type SignedPoster } from './signed-post.js';
 
 export type Pricing = { kind: 'url'; url: string } | { kind: 'token'; secret: string };
 
@@ -28,7 +28,7 @@ export function resolveOrderVia(
         log(`refused an order token for ${orderId}: ${checked.reason}`);
         return null;
       }
-      return { amount: checked.claims.amount, currency: checked.claims.currency };
+      return chargeablePrice(checked.claims) ?? null;
     };
   }
   return async (orderId, method, _request, { orderToken }) => {
@@ -47,9 +47,11 @@ export function resolveOrderVia(
       await answer.body?.cancel().catch(() => {});
       return null;
     }
-    const body = (await answer.json().catch(() => undefined)) as Partial<PricedOrder> | undefined;
+    const text = await answer.text().catch(() => '');
+    const body = jsonOf(text) as Partial<PricedOrder> | undefined;
     if (!answer.ok || !body || body.amount === undefined || typeof body.currency !== 'string') {
-      log(`pricing call for ${orderId} answered HTTP ${answer.status}${redirectNote(answer, pricing.url)} without {amount, currency}`);
+      const said = answer.ok ? unpriced(answer, text, body) : 'without {amount, currency}';
+      log(`pricing call for ${orderId} answered HTTP ${answer.status}${answerNote(answer, pricing.url)} ${said}`);
       throw new ProxyError('upstream_error', "the shop's pricing endpoint gave no price");
     }
     // A price that cannot be charged is the endpoint answering wrongly (502), not a fault of this server (500).
@@ -64,6 +66,31 @@ export function resolveOrderVia(
   };
 }
 
+function jsonOf(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * What a 2xx answer without a price held, for its log line: "without {amount, currency}" alone left a shop whose
+ * endpoint does write them puzzled when a PHP notice printed before the JSON, or a framework's envelope around it
+ * ({"data": {...}}), was what the proxy read. The keys and the content type are named, never the body.
+ */
+function unpriced(answer: Response, text: string, body: unknown): string {
+  if (text.trim() && body === undefined) {
+    const type = answer.headers.get('content-type')?.split(';')[0] || 'no content type';
+    return `with a body that is not JSON (${type}: a PHP notice or an error page printed before the JSON?)`;
+  }
+  if (body && typeof body === 'object' && !Array.isArray(body)) {
+    const keys = Object.keys(body).slice(0, 10);
+    return `without {amount, currency}${keys.length ? ` (its keys: ${keys.join(', ')})` : ''}`;
+  }
+  return 'without {amount, currency}';
+}
+
 export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metrics, log: (line: string) => void) {
   return async (payment: PaymentView, info: PaymentUpdateInfo): Promise<void> => {
     // Stable per payment and state, so that the shop can drop a repeat.
@@ -74,7 +101,7 @@ export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metr
     try {
       const answer = await poster.post(url, id, { type: 'payment.updated', data });
       status = answer.status;
-      note = redirectNote(answer, url);
+      note = answerNote(answer, url);
       await answer.body?.cancel();
     } catch (error) {
       metrics.webhookFailed();

@@ -3,8 +3,10 @@
  * `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">` under the `whsec_` secret): the same
  * signature for the webhooks it receives and the pricing calls it answers, so the shop verifies both with one
  * function (docs/standalone.md shows it in PHP, Python and Ruby). Every call has a time limit; a non-2xx answer is an error.
+ * A user and password in the URL (a backend behind HTTP basic auth) are sent as its Authorization header.
  */
 import { Webhook } from 'standardwebhooks';
+import { bytesToBase64 } from '../shared/bytes.js';
 import { shownUrl } from '../shared/shown-url.js';
 
 export class ShopCallError extends Error {
@@ -37,7 +39,9 @@ export function createSignedPoster(secrets: string, options: { timeoutMs: number
     async post(url, id, body) {
       const text = JSON.stringify(body);
       const at = new Date(options.now());
+      const { address, authorization } = basicAuthOf(url);
       const headers = {
+        ...(authorization ? { authorization } : {}),
         'content-type': 'application/json',
         'webhook-id': id,
         'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
@@ -46,7 +50,7 @@ export function createSignedPoster(secrets: string, options: { timeoutMs: number
       try {
         // Never followed: fetch would send a 301 or 302 on as a GET without the body, and a page answering that GET
         // with 200 would count as the shop having taken a webhook it never saw.
-        return await fetchImpl(url, {
+        return await fetchImpl(address, {
           method: 'POST',
           headers,
           body: text,
@@ -54,14 +58,59 @@ export function createSignedPoster(secrets: string, options: { timeoutMs: number
           signal: AbortSignal.timeout(options.timeoutMs),
         });
       } catch (error) {
-        throw new ShopCallError(`could not reach ${new URL(url).origin}: ${(error as Error).message}`);
+        throw new ShopCallError(`could not reach ${new URL(url).origin}: ${failureOf(error)}`);
       }
     },
   };
 }
 
-/** For a log line about a redirect answer: where it points, so that the operator can set that address instead. */
-export function redirectNote(answer: Response, url: string): string {
+/**
+ * The URL without its user and password, and those as a Basic Authorization header. fetch refuses a URL that carries
+ * them, with an error that quotes it whole: the shop's backend was never reached, and the password went into the log.
+ */
+function basicAuthOf(url: string): { address: string; authorization?: string } {
+  const parsed = new URL(url);
+  if (!parsed.username && !parsed.password) return { address: url };
+  const credentials = `${percentDecoded(parsed.username)}:${percentDecoded(parsed.password)}`;
+  parsed.username = '';
+  parsed.password = '';
+  return { address: parsed.href, authorization: `Basic ${bytesToBase64(new TextEncoder().encode(credentials))}` };
+}
+
+/**
+ * Why fetch failed: its own message is "fetch failed" whatever happened, and the reason (a refused connection, a
+ * name that does not resolve, a certificate Node does not trust) is in its cause, whose message may be empty when
+ * several addresses were tried (an AggregateError that has only a code).
+ */
+function failureOf(error: unknown): string {
+  if (!(error instanceof Error)) return String(error);
+  const cause = error.cause as { message?: unknown; code?: unknown } | undefined;
+  const why = (typeof cause?.message === 'string' && cause.message) || (typeof cause?.code === 'string' && cause.code);
+  return why ? `${error.message} (${why})` : error.message;
+}
+
+/** A URL's user or password as the shop means it; a stray % is taken as it is. */
+function percentDecoded(text: string): string {
+  try {
+    return decodeURIComponent(text);
+  } catch {
+    return text;
+  }
+}
+
+/**
+ * For a log line about an answer that is not 2xx, what it most likely means: a redirect, where it points (so that the
+ * operator can set that address instead); a 401 that asks for a login, the web server's basic auth; another 401 or
+ * a 403, the backend's check of the signature failing.
+ */
+export function answerNote(answer: Response, url: string): string {
+  if (answer.status === 401 && /^\s*basic\b/i.test(answer.headers.get('www-authenticate') ?? '')) {
+    return ' (your web server asks for a login: write its user and password into the URL, https://user:password@...)';
+  }
+  if (answer.status === 401 || answer.status === 403) {
+    // What the helpers and the Standard Webhooks libraries turn away: another secret, or a clock past their window.
+    return " (your backend turned the call away: does it verify with the same secret as PAYIN_WEBHOOK_SECRET, and is its clock within 5 minutes of this server's?)";
+  }
   if (answer.status < 300 || answer.status > 399) return '';
   const location = answer.headers.get('location');
   let target = 'somewhere else';

@@ -85,6 +85,9 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
     resolveOrder: resolveOrderVia(config.pricing, poster, Date.now, log),
     onPaymentUpdate: (payment, info) => webhooks.track(() => deliver(payment, info)),
+    // A long-lived process: the shopper's create and the service's callback answer without waiting for the shop's
+    // webhook endpoint, which may take its 10 s (and a WordPress one often takes a few).
+    announceInBackground: true,
     ...(config.clientIpHeader ? { clientId: clientIdFromHeader(config.clientIpHeader) } : {}),
     ...(config.consoleToken ? { console: consoleTokenAuth(config.consoleToken) } : {}),
   });

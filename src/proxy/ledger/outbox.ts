@@ -36,6 +36,8 @@ export class Outbox {
   #retryTimer: unknown;
   #retryAt = Infinity;
   #closed = false;
+  /** Deliveries that requests started and did not wait for (announceInBackground), which close() lets finish. */
+  readonly #unawaited = new Set<Promise<void>>();
 
   constructor(
     private readonly options: ResolvedOptions,
@@ -184,9 +186,23 @@ export class Outbox {
    * announced when another path came first.
    */
   async announce(record: PaymentRecord, source: PaymentUpdateSource): Promise<void> {
-    const { store, onPaymentUpdate } = this.options;
+    const { store, onPaymentUpdate, announceInBackground } = this.options;
     const queued = store.putPaymentAndEnqueue ? onPaymentUpdate !== undefined : await this.enqueue(record);
-    if (queued && source !== 'reconcile') await this.deliver(record.view.id, record.view.state, source);
+    if (!queued || source === 'reconcile') return;
+    const delivery = this.deliver(record.view.id, record.view.state, source);
+    if (!announceInBackground) return void (await delivery);
+    // The request answers now; a delivery that fails on the store's side is in the outbox still, for its retry.
+    const settled = delivery.then(
+      () => {},
+      (error) => this.options.logger.error('announcing a state failed; the outbox retries it', { error: describe(error) }),
+    );
+    this.#unawaited.add(settled);
+    void settled.finally(() => this.#unawaited.delete(settled));
+  }
+
+  /** Resolves once every delivery that a request left running (announceInBackground) has settled. */
+  async settled(): Promise<void> {
+    while (this.#unawaited.size) await Promise.allSettled([...this.#unawaited]);
   }
 
   /**

@@ -110,3 +110,22 @@ describe('a hook slower than its lease', () => {
     dead.release();
   });
 });
+
+describe('a slow hook with announceInBackground (a long-lived server, as the standalone one)', () => {
+  it('leaves the callback answered at once, the hook running on, and close() waiting until it has returned', async () => {
+    const slow = slowHook();
+    const t = setup({ onPaymentUpdate: slow.hook, reconcileEveryMs: 0, announceInBackground: true });
+    const { body } = await t.create('A-1');
+    t.service.set(body.payment.id, { state: 'finished', status: true });
+    const notice = { ...t.service.payments.get(body.payment.id)!, state: 'finished', status: true };
+    expect((await t.callback(notice)).status).toBe(200);
+    await until(() => slow.calls.length === 1, 'the hook to be called');
+    let closed = false;
+    const closing = t.proxy.close().then(() => (closed = true));
+    for (let turn = 0; turn < 20; turn++) await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(closed).toBe(false);
+    slow.release();
+    await closing;
+    expect(await t.store.wasAnnounced(body.payment.id, 'finished')).toBe(true);
+  });
+});
