@@ -293,19 +293,24 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     clock,
     random: options.random ?? Math.random,
     logger: options.logger ?? consoleLogger,
-    clientId: options.clientId ? shopClientId(options.clientId) : clientAddressOf,
+    clientId: countedAsClient(options.clientId ? shopClientId(options.clientId) : clientAddressOf),
     console: options.console,
   };
 }
 
-/**
- * The shop's own clientId gets a Fetch Request, whatever the runtime handed the proxy. An address it answers (read
- * from its reverse proxy's header, as docs/security.md shows) is counted as the runtime's would be: an IPv6 one by
- * its /64 and without a port, or each shopper behind that reverse proxy could take fresh quotas at will.
- */
+/** The shop's own clientId gets a Fetch Request, whatever the runtime handed the proxy. */
 function shopClientId(clientId: (request: Request) => string | undefined) {
+  return (request: ProxyRequest) => clientId(asFetchRequest(request));
+}
+
+/**
+ * Whoever names the client (the runtime's peer address, or the shop's clientId reading its reverse proxy's header,
+ * as docs/security.md shows), an address is counted one way: an IPv6 one by its /64 and without a port, or each
+ * shopper could take fresh quotas at will (client-network.ts). An identity that is no address stays as it is.
+ */
+function countedAsClient(identify: (request: ProxyRequest) => string | undefined) {
   return (request: ProxyRequest) => {
-    const id = clientId(asFetchRequest(request))?.trim();
+    const id = identify(request)?.trim();
     return id && clientNetwork(id);
   };
 }

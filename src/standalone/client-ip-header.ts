@@ -7,20 +7,20 @@
  * the browser claimed). A request without the header is counted by its peer address, as with no setting at all.
  */
 import { remoteAddressOf } from '../server/index.js';
-import { clientNetwork } from '../shared/client-network.js';
 
 /** A header name as HTTP allows one (a token). */
 export function isHeaderName(name: string): boolean {
   return /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name);
 }
 
-/** The proxy's `clientId`: the last address in `header`, else the peer address; an IPv6 one by its /64. */
+/**
+ * The proxy's `clientId`: the last address in `header`, else the peer address (the proxy counts an IPv6 one by its
+ * /64, as it counts every client).
+ */
 export function clientIdFromHeader(header: string): (request: Request) => string | undefined {
   const name = header.toLowerCase();
   return (request) => {
     // An address is at most 45 characters; more is not one, and must not make a long key in the store.
-    const listed = request.headers.get(name)?.split(',').at(-1)?.trim().slice(0, 64) || remoteAddressOf(request);
-    // An IPv6 shopper is counted by its /64, which it can pick addresses from at will.
-    return listed && clientNetwork(listed);
+    return request.headers.get(name)?.split(',').at(-1)?.trim().slice(0, 64) || remoteAddressOf(request);
   };
 }

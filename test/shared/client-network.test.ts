@@ -1,6 +1,7 @@
 /** Which client an address stands for (src/shared/client-network.ts): an IPv4 address, or an IPv6 /64. */
 import { describe, expect, it } from 'vitest';
 import { clientNetwork } from '../../src/shared/client-network.js';
+import { resolveOptions } from '../../src/proxy/options.js';
 import { clientIdFromHeader } from '../../src/standalone/client-ip-header.js';
 
 describe('the client an address stands for', () => {
@@ -36,7 +37,18 @@ describe('the client an address stands for', () => {
   });
 
   it("is what the standalone server's PAYIN_CLIENT_IP_HEADER counts by", () => {
-    const clientId = clientIdFromHeader('X-Real-IP');
+    // The header's address as the proxy counts it, given clientIdFromHeader as its clientId (as the server gives it).
+    const { clientId } = resolveOptions({
+      resolveOrder: () => null,
+      clientId: clientIdFromHeader('X-Real-IP'),
+      env: {
+        PAYIN_BASE_URL: 'http://127.0.0.1:9',
+        PAYIN_MERCHANT_ID: 'merchant',
+        PAYIN_TOKEN: 'token',
+        PAYIN_SECRET: 'secret',
+        PAYIN_CALLBACK_URL: 'http://127.0.0.1:9/payin/callback',
+      },
+    });
     const from = (address: string) => clientId(new Request('http://127.0.0.1/payin/payments', { headers: { 'x-real-ip': address } }));
     expect(from('2001:db8:1:2::1')).toBe(from('2001:db8:1:2::ffff'));
     expect(from('203.0.113.7')).toBe('203.0.113.7');

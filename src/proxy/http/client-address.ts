@@ -7,7 +7,6 @@
  */
 import type { ProxyRequest } from './exchange.js';
 import { remoteAddressOf } from '../../shared/remote-address.js';
-import { clientNetwork } from '../../shared/client-network.js';
 
 /** What a runtime may tell the proxy about a request besides the request itself. */
 export interface ProxyRequestInfo {
@@ -23,11 +22,7 @@ export function rememberClientAddress(request: ProxyRequest, clientAddress: stri
   if (address) given.set(request, address);
 }
 
-/**
- * The default `clientId`: the address handed to the proxy, else the one the node adapter attached; an IPv6 address
- * stands for its /64 (client-network.ts).
- */
+/** The default `clientId`: the address handed to the proxy, else the one the node adapter attached. */
 export function clientAddressOf(request: ProxyRequest): string | undefined {
-  const address = given.get(request) ?? remoteAddressOf(request);
-  return address === undefined ? undefined : clientNetwork(address);
+  return given.get(request) ?? remoteAddressOf(request);
 }
