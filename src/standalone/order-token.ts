@@ -32,7 +32,7 @@ export async function signOrderToken(secret: string, claims: OrderTokenClaims): 
   return `${payload}.${await mac(secret, payload)}`;
 }
 
-/** Why the token cannot price `orderId` now, or its claims when it can. */
+/** Why the token cannot price `orderId` now, or its claims when it can, its price as chargeablePrice writes it. */
 export async function verifyOrderToken(
   secret: string,
   token: string,
@@ -63,11 +63,13 @@ export async function verifyOrderToken(
   if (typeof claims.amount !== 'string' || typeof claims.currency !== 'string') return { ok: false, reason: 'malformed' };
   // Signed by the shop, yet no price a payment can be made for ("1,499.00" from PHP's number_format): said here, by
   // the order and the price, rather than as the proxy's internal error it became further on.
-  if (!chargeablePrice(claims)) {
+  const price = chargeablePrice(claims);
+  if (!price) {
     return {
       ok: false,
       reason: `its price cannot be charged: amount ${JSON.stringify(claims.amount)}, currency ${JSON.stringify(claims.currency)} (a positive amount with at most 2 decimals and a 3-letter currency code)`,
     };
   }
-  return { ok: true, claims: claims as OrderTokenClaims };
+  // The price as a payment is made for it ("499" is "499.00", "inr" is "INR").
+  return { ok: true, claims: { ...(claims as OrderTokenClaims), ...price } };
 }

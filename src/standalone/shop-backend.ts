@@ -28,7 +28,7 @@ export function resolveOrderVia(
         log(`refused an order token for ${orderId}: ${checked.reason}`);
         return null;
       }
-      return chargeablePrice(checked.claims) ?? null;
+      return { amount: checked.claims.amount, currency: checked.claims.currency };
     };
   }
   return async (orderId, method, _request, { orderToken }) => {
