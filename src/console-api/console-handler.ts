@@ -5,7 +5,7 @@
  * payment exists; reads refuse other sites, actions also need the CSRF token. Every answer is `no-store`.
  */
 import type { Answer, ProxyRequest } from '../proxy/http/exchange.js';
-import { pathnameOf } from '../proxy/http/exchange.js';
+import { pathnameOf, routeUnder } from '../proxy/http/exchange.js';
 import { readBody } from '../shared/body.js';
 import { CONSOLE_FILTERS, type ConsoleFilter, isConsoleStore } from '../proxy/infrastructure/console-store.js';
 import type { ProxyContext } from '../proxy/context.js';
@@ -37,9 +37,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
   const base = `${ctx.options.basePath}/console`;
 
   const route = async (request: ProxyRequest): Promise<Answer> => {
-    // One slash after a path is the same path: Next.js with `trailingSlash: true` redirects every path to it.
-    const rest = pathnameOf(request).slice(base.length);
-    const path = rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest || '/';
+    const path = routeUnder(pathnameOf(request), base) || '/';
     const method = request.method;
     if (path === '/console.css' && method === 'GET') return text(200, CONSOLE_CSS, 'text/css; charset=utf-8');
     if (path === '/console.js' && method === 'GET') {

@@ -5,7 +5,7 @@
  * answer into a Response, the node adapter writes it to the socket as it is. Options are resolved (and checked) here, at start, so that a misconfigured proxy fails on boot rather
  * than on the first shopper.
  */
-import { pathnameOf, PLAIN_HANDLER, toResponse, type Answer, type PlainHandler, type ProxyRequest } from './http/exchange.js';
+import { pathnameOf, PLAIN_HANDLER, routeUnder, toResponse, type Answer, type PlainHandler, type ProxyRequest } from './http/exchange.js';
 import type { ProxyContext } from './context.js';
 import { createContext } from './context.js';
 import { rememberClientAddress, type ProxyRequestInfo } from './http/client-address.js';
@@ -101,9 +101,7 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
     rememberClientAddress(request, clientAddress);
     const pathname = pathnameOf(request);
     if (consoleHandler && (pathname === consoleBase || pathname.startsWith(`${consoleBase}/`))) return consoleHandler(request);
-    // One slash after a route is the same route: Next.js with `trailingSlash: true` redirects every path to it.
-    const rest = pathname.slice(basePath.length);
-    const key = rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest;
+    const key = routeUnder(pathname, basePath);
     const route = !underBase(pathname)
       ? undefined
       : Object.hasOwn(ROUTES, key)

@@ -25,6 +25,15 @@ export function pathnameOf(request: ProxyRequest): string {
   return request.pathname ?? new URL(request.url).pathname;
 }
 
+/**
+ * What follows `base` in a path under it, the route it names ('' for the base itself); one slash after a route is
+ * the same route: Next.js with `trailingSlash: true` redirects every path to it.
+ */
+export function routeUnder(pathname: string, base: string): string {
+  const rest = pathname.slice(base.length);
+  return rest.length > 1 && rest.endsWith('/') ? rest.slice(0, -1) : rest;
+}
+
 export function toResponse(answer: Answer): Response {
   return new Response(answer.body, { status: answer.status, headers: answer.headers });
 }
