@@ -10,6 +10,7 @@ import { html, LitElement, nothing } from 'lit';
 import { ConsoleCallError, ConsoleClient, type ListAnswer, type PaymentAnswer } from './console-client.js';
 import { type ConsoleLang, pickLang, WORDS } from './console-i18n.js';
 import { filterBar, paymentDetail, paymentTable } from './console-views.js';
+import { LatestCall } from './latest-call.js';
 import { consoleStyles } from './console.styles.js';
 
 export class PayinConsole extends LitElement {
@@ -44,10 +45,10 @@ export class PayinConsole extends LitElement {
   #filters: readonly string[] = [];
   /** Calls under way: the page is busy until the last of them is done, not the first. */
   #running = 0;
-  /** The number of the latest list load: an earlier one's answer (a slow 'Show more' overtaken by a filter) is dropped. */
-  #listCall = 0;
-  /** The number of the latest payment opened: an earlier one's late answer is dropped. */
-  #openCall = 0;
+  /** List loads: an earlier one's answer (a slow 'Show more' overtaken by a filter) is dropped. */
+  readonly #listLoads = new LatestCall();
+  /** Payments opened: an earlier one's late answer is dropped. */
+  readonly #opens = new LatestCall();
   /** Whether the operator acted on a payment since the list was loaded: its rows and counts may no longer hold. */
   #acted = false;
   readonly #locale = navigator.language;
@@ -109,15 +110,9 @@ export class PayinConsole extends LitElement {
    * otherwise be added to that filter's rows and take its name back. True when this load's answer is the list.
    */
   async #load(cursor?: string, view = { filter: this.filter, q: this.q }): Promise<boolean> {
-    const call = ++this.#listCall;
-    let page: ListAnswer;
-    try {
-      page = await this.#client!.list(view.filter, view.q, cursor);
-    } catch (error) {
-      if (call !== this.#listCall) return false;
-      throw error;
-    }
-    if (call !== this.#listCall) return false;
+    const answer = await this.#listLoads.run(() => this.#client!.list(view.filter, view.q, cursor));
+    if (!answer) return false;
+    const { value: page } = answer;
     this.filter = view.filter;
     this.q = view.q;
     this.list = cursor && this.list ? { ...page, payments: [...this.list.payments, ...page.payments] } : page;
@@ -148,17 +143,10 @@ export class PayinConsole extends LitElement {
    */
   #open = (id: string) =>
     this.#run(async () => {
-      const call = ++this.#openCall;
       this.message = '';
-      let detail: PaymentAnswer;
-      try {
-        detail = await this.#client!.payment(id);
-      } catch (error) {
-        if (call !== this.#openCall) return;
-        throw error;
-      }
-      if (call !== this.#openCall) return;
-      this.detail = detail;
+      const answer = await this.#opens.run(() => this.#client!.payment(id));
+      if (!answer) return;
+      this.detail = answer.value;
       await this.updateComplete;
       this.renderRoot.querySelector<HTMLElement>('#payment-heading')?.focus();
     });
