@@ -8,9 +8,10 @@
 import { createServer, type Server } from 'node:http';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { readStandaloneConfig, startStandalone, type StandaloneServer } from '../../src/standalone/index.js';
+import { sandboxMerchant } from './support/sandbox-merchant.js';
 
 const SECRET = `whsec_${Buffer.from('a secret shared with the shop').toString('base64')}`;
 // As a shop writes it into a URL: the space and the @ percent-encoded.
@@ -63,11 +64,7 @@ describe('a shop backend behind HTTP basic auth', () => {
   it('is priced and sent webhooks with the user and password of its URLs, which the log never shows', async () => {
     const log: string[] = [];
     const config = readStandaloneConfig({
-      PAYIN_BASE_URL: service.url,
-      PAYIN_MERCHANT_ID: DEMO_MERCHANT.id,
-      PAYIN_TOKEN: DEMO_MERCHANT.token,
-      PAYIN_SECRET: DEMO_MERCHANT.secret,
-      PAYIN_CALLBACK_URL: 'http://127.0.0.1:9/payin/callback',
+      ...sandboxMerchant(service.url),
       PAYIN_RESOLVE_URL: `http://${userInfo}@${backendUrl}/price`,
       PAYIN_WEBHOOK_URL: `http://${userInfo}@${backendUrl}/webhook`,
       PAYIN_WEBHOOK_SECRET: SECRET,

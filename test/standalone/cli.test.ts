@@ -15,6 +15,7 @@ import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../src/sandbox/in
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { readStandaloneConfig, startStandalone } from '../../src/standalone/index.js';
 import { compileCli, type CompiledCli } from '../support/compiled-cli.js';
+import { sandboxMerchant } from './support/sandbox-merchant.js';
 
 const WEBHOOK_SECRET = `whsec_${Buffer.from('the cli test shares this secret').toString('base64')}`;
 let build: CompiledCli;
@@ -91,11 +92,7 @@ describe('payin-checkout proxy', () => {
   let shop: Awaited<ReturnType<typeof startShop>>;
   const settings = () => ({
     PORT: '0',
-    PAYIN_BASE_URL: service.url,
-    PAYIN_MERCHANT_ID: DEMO_MERCHANT.id,
-    PAYIN_TOKEN: DEMO_MERCHANT.token,
-    PAYIN_SECRET: DEMO_MERCHANT.secret,
-    PAYIN_CALLBACK_URL: 'http://127.0.0.1:9/payin/callback',
+    ...sandboxMerchant(service.url),
     PAYIN_RESOLVE_URL: `${shop.url}/price`,
     PAYIN_WEBHOOK_URL: `${shop.url}/webhook`,
     PAYIN_WEBHOOK_SECRET: WEBHOOK_SECRET,

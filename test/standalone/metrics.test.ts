@@ -3,10 +3,11 @@
  * sandbox over loopback as the payment service.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { SBP_MEMBERS_PATH } from '../../src/sandbox/sbp-members.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { readStandaloneConfig, signOrderToken, startStandalone, type StandaloneServer } from '../../src/standalone/index.js';
+import { sandboxMerchant } from './support/sandbox-merchant.js';
 
 const TOKEN_SECRET = 'order-token-key-for-metrics';
 
@@ -35,11 +36,7 @@ describe('the standalone server /metrics', () => {
     });
     banks = await serve(sandbox);
     const config = readStandaloneConfig({
-      PAYIN_BASE_URL: service.url,
-      PAYIN_MERCHANT_ID: DEMO_MERCHANT.id,
-      PAYIN_TOKEN: DEMO_MERCHANT.token,
-      PAYIN_SECRET: DEMO_MERCHANT.secret,
-      PAYIN_CALLBACK_URL: 'http://127.0.0.1:9/payin/callback',
+      ...sandboxMerchant(service.url),
       PAYIN_WEBHOOK_URL: 'http://127.0.0.1:9/webhook',
       PAYIN_WEBHOOK_SECRET: `whsec_${Buffer.from('sixteen bytes or more').toString('base64')}`,
       PAYIN_ORDER_TOKEN_SECRET: TOKEN_SECRET,

@@ -7,9 +7,10 @@
  */
 import { createServer, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
+import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { readStandaloneConfig, signOrderToken, startStandalone } from '../../src/standalone/index.js';
+import { sandboxMerchant } from './support/sandbox-merchant.js';
 
 const SECRET = `whsec_${Buffer.from('the shop and the proxy share it').toString('base64')}`;
 const TOKEN_SECRET = 'order-token-key-of-the-slow-shop';
@@ -64,11 +65,7 @@ describe('a shop whose webhook endpoint is slow to answer', () => {
     const log: string[] = [];
     const server = await startStandalone(
       readStandaloneConfig({
-        PAYIN_BASE_URL: service.url,
-        PAYIN_MERCHANT_ID: DEMO_MERCHANT.id,
-        PAYIN_TOKEN: DEMO_MERCHANT.token,
-        PAYIN_SECRET: DEMO_MERCHANT.secret,
-        PAYIN_CALLBACK_URL: 'http://127.0.0.1:9/payin/callback',
+        ...sandboxMerchant(service.url),
         PAYIN_ORDER_TOKEN_SECRET: TOKEN_SECRET,
         PAYIN_WEBHOOK_URL: `${backendUrl}/webhook`,
         PAYIN_WEBHOOK_SECRET: SECRET,
