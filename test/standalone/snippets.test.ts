@@ -111,20 +111,28 @@ function run(binary: string, install: string, args: string[], env: Record<string
   return result.stdout.trim();
 }
 
+/**
+ * The webhook-* headers the proxy sends for `body` as message `id`, signed now with each of `secrets`, and the
+ * snippet's own secret, in the environment names the snippets' command lines read.
+ */
+function signedWebhook(id: string, body: string, secrets = [SECRET]): Record<string, string> {
+  const at = new Date();
+  return {
+    WEBHOOK_ID: id,
+    WEBHOOK_TIMESTAMP: String(Math.floor(at.getTime() / 1000)),
+    WEBHOOK_SIGNATURE: secrets.map((secret) => new Webhook(secret).sign(id, at, body)).join(' '),
+    WEBHOOK_SECRET: SECRET,
+  };
+}
+
 describe.each(LANGUAGES)('the %s snippet', (_, binary, file, install) => {
   it('accepts a webhook the proxy signed and refuses an altered one', () => {
     const body = JSON.stringify({ type: 'payment.updated', data: { orderId: 'A-1', outcome: 'paid', amount: '499.00' } });
-    const at = new Date();
-    const headers = {
-      WEBHOOK_ID: 'msg_p1_finished',
-      WEBHOOK_TIMESTAMP: String(Math.floor(at.getTime() / 1000)),
-      WEBHOOK_SIGNATURE: new Webhook(SECRET).sign('msg_p1_finished', at, body),
-      WEBHOOK_SECRET: SECRET,
-    };
+    const headers = signedWebhook('msg_p1_finished', body);
     expect(run(binary, install, [file, 'verify'], headers, body)).toBe('ok');
     expect(run(binary, install, [file, 'verify'], headers, body.replace('499.00', '1.00'))).toBe('refused');
     expect(
-      run(binary, install, [file, 'verify'], { ...headers, WEBHOOK_TIMESTAMP: String(Math.floor(at.getTime() / 1000) - 3_600) }, body),
+      run(binary, install, [file, 'verify'], { ...headers, WEBHOOK_TIMESTAMP: String(Number(headers.WEBHOOK_TIMESTAMP) - 3_600) }, body),
     ).toBe('refused');
   });
 
@@ -132,28 +140,16 @@ describe.each(LANGUAGES)('the %s snippet', (_, binary, file, install) => {
     // The page's helper read headers['webhook-id'] alone: PHP-FPM's getallheaders() names it Webhook-Id, so a shop that
     // worked under php -S or Apache's mod_php turned every webhook away once deployed behind nginx.
     const body = JSON.stringify({ type: 'payment.updated', data: { orderId: 'A-1', outcome: 'paid', amount: '499.00' } });
-    const at = new Date();
-    const headers = {
-      WEBHOOK_ID: 'msg_p5_finished',
-      WEBHOOK_TIMESTAMP: String(Math.floor(at.getTime() / 1000)),
-      WEBHOOK_SIGNATURE: new Webhook(SECRET).sign('msg_p5_finished', at, body),
-      WEBHOOK_SECRET: SECRET,
-    };
+    const headers = signedWebhook('msg_p5_finished', body);
     expect(run(binary, install, verifyProgram(binary, names), headers, body)).toBe('ok');
     expect(run(binary, install, verifyProgram(binary, names), headers, body.replace('499.00', '1.00'))).toBe('refused');
   });
 
   it('accepts a webhook signed during a rotation, with the old secret and the new one, whichever it holds', () => {
     const body = JSON.stringify({ type: 'payment.updated', data: { orderId: 'A-1', outcome: 'paid' } });
-    const at = new Date();
     const other = `whsec_${Buffer.from('the secret before the rotation').toString('base64')}`;
-    const headers = {
-      WEBHOOK_ID: 'msg_p2_finished',
-      WEBHOOK_TIMESTAMP: String(Math.floor(at.getTime() / 1000)),
-      // What the proxy sends with PAYIN_WEBHOOK_SECRET="<other> <SECRET>": one signature per secret.
-      WEBHOOK_SIGNATURE: [other, SECRET].map((secret) => new Webhook(secret).sign('msg_p2_finished', at, body)).join(' '),
-      WEBHOOK_SECRET: SECRET,
-    };
+    // What the proxy sends with PAYIN_WEBHOOK_SECRET="<other> <SECRET>": one signature per secret.
+    const headers = signedWebhook('msg_p2_finished', body, [other, SECRET]);
     expect(run(binary, install, [file, 'verify'], headers, body)).toBe('ok');
     expect(run(binary, install, [file, 'verify'], { ...headers, WEBHOOK_SECRET: other }, body)).toBe('ok');
   });
@@ -192,13 +188,7 @@ describe('the PHP snippet on PHP 7.4, the oldest WooCommerce runs on', () => {
 
   it('accepts a webhook the proxy signed and signs an order token, with none of PHP 8 functions', async () => {
     const body = JSON.stringify({ type: 'payment.updated', data: { orderId: 'A-1', outcome: 'paid', amount: '499.00' } });
-    const at = new Date();
-    const headers = {
-      WEBHOOK_ID: 'msg_p3_finished',
-      WEBHOOK_TIMESTAMP: String(Math.floor(at.getTime() / 1000)),
-      WEBHOOK_SIGNATURE: new Webhook(SECRET).sign('msg_p3_finished', at, body),
-      WEBHOOK_SECRET: SECRET,
-    };
+    const headers = signedWebhook('msg_p3_finished', body);
     expect(run('php', 'apt-get install php-cli', [...php7, 'examples/standalone/payin.php', 'verify'], headers, body)).toBe('ok');
     const token = run('php', 'apt-get install php-cli', [...php7, 'examples/standalone/payin.php', 'sign', 'A-7', '499.00', 'INR'], {
       ORDER_TOKEN_SECRET: TOKEN_SECRET,
@@ -222,13 +212,7 @@ load './examples/standalone/payin.rb'
 
   it('accepts a webhook the proxy signed and signs an order token, with the core library alone', async () => {
     const body = JSON.stringify({ type: 'payment.updated', data: { orderId: 'A-1', outcome: 'paid', amount: '499.00' } });
-    const at = new Date();
-    const headers = {
-      WEBHOOK_ID: 'msg_p4_finished',
-      WEBHOOK_TIMESTAMP: String(Math.floor(at.getTime() / 1000)),
-      WEBHOOK_SIGNATURE: new Webhook(SECRET).sign('msg_p4_finished', at, body),
-      WEBHOOK_SECRET: SECRET,
-    };
+    const headers = signedWebhook('msg_p4_finished', body);
     const verify = `${withoutBase64}h = %w[webhook-id webhook-timestamp webhook-signature].to_h { |n| [n, ENV.fetch(n.upcase.tr('-', '_'))] }
 puts(verify_webhook(ENV.fetch('WEBHOOK_SECRET'), h, $stdin.binmode.read) ? 'ok' : 'refused')`;
     expect(run('ruby', 'apt-get install ruby', ['-e', verify], headers, body)).toBe('ok');
