@@ -19,6 +19,19 @@ function recordingLogger(lines: string[]): ProxyLogger {
   return { info: log, warn: log, error: log };
 }
 
+/**
+ * A create of `orderId` whose `header` says `value` (its status), on a proxy whose clientId reads that header (or
+ * answers `fallback` without it), allowing `perMinute` creates a minute to a client.
+ */
+function byHeader(header: string, perMinute: number, fallback: string | undefined) {
+  const t = setup({ limits: { createsPerMinute: perMinute }, clientId: (request) => request.headers.get(header) ?? fallback });
+  return async (value: string, orderId: string) => {
+    const request = createRequest(orderId);
+    request.headers.set(header, value);
+    return (await t.proxy(request)).status;
+  };
+}
+
 describe('client identity', () => {
   it('lets a 31st shopper create a payment when the runtime gives no address, limiting each order instead', async () => {
     const lines: string[] = [];
@@ -50,12 +63,7 @@ describe('client identity', () => {
   });
 
   it('limits an IPv6 shopper by its /64 behind a reverse proxy too, with the clientId of docs/security.md', async () => {
-    const t = setup({ limits: { createsPerMinute: 2 }, clientId: (request) => request.headers.get('x-real-ip') ?? 'unknown' });
-    const from = async (realIp: string, orderId: string) => {
-      const request = createRequest(orderId);
-      request.headers.set('x-real-ip', realIp);
-      return (await t.proxy(request)).status;
-    };
+    const from = byHeader('x-real-ip', 2, 'unknown');
     expect([await from('2001:db8:1:2::1', 'A'), await from('2001:db8:1:2::2', 'B'), await from('2001:db8:1:2::3', 'C')]).toEqual([
       201, 201, 429,
     ]);
@@ -63,24 +71,14 @@ describe('client identity', () => {
   });
 
   it('counts a shopper once whatever port its reverse proxy wrote after the address', async () => {
-    const t = setup({ limits: { createsPerMinute: 2 }, clientId: (request) => request.headers.get('x-forwarded-for') ?? undefined });
-    const from = async (forwarded: string, orderId: string) => {
-      const request = createRequest(orderId);
-      request.headers.set('x-forwarded-for', forwarded);
-      return (await t.proxy(request)).status;
-    };
+    const from = byHeader('x-forwarded-for', 2, undefined);
     expect([await from('203.0.113.7:51234', 'A'), await from('203.0.113.7:51235', 'B'), await from('203.0.113.7:51236', 'C')]).toEqual([
       201, 201, 429,
     ]);
   });
 
   it('keeps an identity of the shop’s own that is no address as it is', async () => {
-    const t = setup({ limits: { createsPerMinute: 1 }, clientId: (request) => request.headers.get('x-session') ?? undefined });
-    const from = async (session: string, orderId: string) => {
-      const request = createRequest(orderId);
-      request.headers.set('x-session', session);
-      return (await t.proxy(request)).status;
-    };
+    const from = byHeader('x-session', 1, undefined);
     expect([await from('session:2001', 'A'), await from('session:2002', 'B'), await from('session:2001', 'C')]).toEqual([201, 201, 429]);
   });
 });
