@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { launchBrowser } from './support/browser.js';
 import { type ConsoleWorld, signInToConsole, startConsoleWorld } from './support/console-world.js';
-import { act, sandboxPayments, waitFor } from './support/services.js';
+import { act, pendingPaymentOf, sandboxPayments, waitFor } from './support/services.js';
 
 let world: ConsoleWorld;
 let browser: Browser;
@@ -69,9 +69,7 @@ describe('the console list', () => {
       world.dropCallbacks = false;
     });
     const { id } = await world.createPayment('L-lost');
-    await waitFor('the payment pending', async () =>
-      (await sandboxPayments(world.sandboxUrl)).find((p) => p.id === id && p.state === 'pending'),
-    );
+    await pendingPaymentOf(world.sandboxUrl, 'L-lost');
     await act(world.sandboxUrl, id, 'pay');
     await page.locator('button[data-filter="open"]').click();
     const row = page.locator(`tr[data-payment="${id}"]`);

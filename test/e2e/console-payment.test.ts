@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { launchBrowser } from './support/browser.js';
 import { type ConsoleWorld, signInToConsole, startConsoleWorld } from './support/console-world.js';
-import { act, sandboxPayments, waitFor } from './support/services.js';
+import { act, pendingPaymentOf, waitFor } from './support/services.js';
 
 let world: ConsoleWorld;
 let browser: Browser;
@@ -37,9 +37,7 @@ describe("a payment's page", () => {
       world.serviceCurrency = undefined;
     });
     const { id } = await world.createPayment('P-RUB');
-    await waitFor('the payment pending', async () =>
-      (await sandboxPayments(world.sandboxUrl)).find((p) => p.id === id && p.state === 'pending'),
-    );
+    await pendingPaymentOf(world.sandboxUrl, 'P-RUB');
     await act(world.sandboxUrl, id, 'pay');
     await page.getByLabel('Order id or payment id').fill('P-RUB');
     await page.getByRole('button', { name: 'Find' }).click();
