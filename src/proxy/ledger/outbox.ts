@@ -17,6 +17,9 @@ import { appendHistory, markSecondPayment } from '../infrastructure/timeline.js'
 import type { PaymentRecord } from '../infrastructure/store.js';
 
 const FIRST_RETRY_MS = 1_000;
+const MAX_RETRY_MS = 5 * 60_000;
+/** A busy order (a create holds its lease) is asked again this soon. */
+const BUSY_RETRY_MS = 250;
 /** Failed attempts of one state that all go on the payment's timeline; after them, only the 16th, 32nd, 64th... */
 const FAILURES_ON_TIMELINE = 10;
 
@@ -28,9 +31,6 @@ const FAILURES_ON_TIMELINE = 10;
 function keptOnTimeline(attempt: number): boolean {
   return attempt <= FAILURES_ON_TIMELINE || (attempt & (attempt - 1)) === 0;
 }
-const MAX_RETRY_MS = 5 * 60_000;
-/** A busy order (a create holds its lease) is asked again this soon. */
-const BUSY_RETRY_MS = 250;
 
 export class Outbox {
   #retryTimer: unknown;
