@@ -36,7 +36,12 @@ export interface SbpBankList {
 /** On a phone, for an SBP payment: the bank list and its searchable chooser (payin-checkout.sbp-banks.part.js). */
 export interface SbpBanksPart {
   SbpBankListController: new (host: ReactiveControllerHost) => SbpBankList;
-  bankChooser(ctx: PhoneContext, payment: PaymentView, banks: SbpBank[] | undefined): TemplateResult | typeof nothing;
+  bankChooser(
+    ctx: PhoneContext,
+    payment: PaymentView,
+    c2b: string | undefined,
+    banks: SbpBank[] | undefined,
+  ): TemplateResult | typeof nothing;
   styles(): CSSResult;
   en: SbpBanksTexts;
 }

@@ -9,17 +9,25 @@ import { html, nothing, type TemplateResult } from 'lit';
 import type { PaymentView } from '../../shared/payment-view.js';
 import { rankBanks } from './bank-order.js';
 import { bankSearch, MAX_BANK_QUERY } from './bank-search.js';
-import { c2bLink, type SbpBank, sbpBankLink } from './deep-links.js';
+import { type SbpBank, sbpBankLink } from './deep-links.js';
 import type { PhoneContext } from './phone-layout.js';
 
 /** Banks before the search field is worth its space. */
 const FEW = 6;
 
-/** `banks`: the NSPK list as the proxy ordered it, once loaded. */
-export function bankChooser(ctx: PhoneContext, payment: PaymentView, banks: SbpBank[] | undefined): TemplateResult | typeof nothing {
+/**
+ * `c2b`: the payment's C2B link (deep-links.ts's c2bLink, which the phone layout reads once for the whole screen),
+ * if it is a C2B payment; `banks`: the NSPK list as the proxy ordered it, once loaded.
+ */
+export function bankChooser(
+  ctx: PhoneContext,
+  payment: PaymentView,
+  c2b: string | undefined,
+  banks: SbpBank[] | undefined,
+): TemplateResult | typeof nothing {
   const { t } = ctx;
   const usable = rankBanks(banks ?? [], ctx.recall('sbp-bank')).flatMap((bank) => {
-    const href = sbpBankLink(payment, bank, ctx.platform);
+    const href = sbpBankLink(c2b, bank, ctx.platform);
     return href ? [{ bank, href }] : [];
   });
   if (!usable.length) return nothing;
@@ -28,7 +36,7 @@ export function bankChooser(ctx: PhoneContext, payment: PaymentView, banks: SbpB
     usable.map((u) => u.bank),
   );
   const found = usable.filter((u) => matches(u.bank));
-  const phone = c2bLink(payment) ? undefined : payment.requisites?.address;
+  const phone = c2b ? undefined : payment.requisites?.address;
   const tap = (bank: SbpBank) => {
     if (phone) ctx.copy('address', phone); // before the app opens: the shopper pastes it there
     ctx.tapped('sbp-bank', bank.schema);

@@ -76,11 +76,10 @@ export function c2bLink(payment: PaymentView): string | undefined {
 }
 
 /**
- * The link that opens a bank's app: for a C2B payment at that payment (`<schema>://qr.nspk.ru/...` on iOS, an
- * intent to qr.nspk.ru on Android); for a transfer to a phone number, the app itself.
+ * The link that opens a bank's app: for a C2B payment (`link`, its c2bLink) at that payment (`<schema>://qr.nspk.ru/...`
+ * on iOS, an intent to qr.nspk.ru on Android); for a transfer to a phone number, the app itself.
  */
-export function sbpBankLink(payment: PaymentView, bank: SbpBank, platform: Platform): string | undefined {
-  const link = c2bLink(payment);
+export function sbpBankLink(link: string | undefined, bank: SbpBank, platform: Platform): string | undefined {
   const { schema, package_name: pkg } = bank;
   if (platform === 'ios') return schema + (link ? link.slice('https'.length) : '://');
   if (platform === 'android' && pkg) {

@@ -128,11 +128,12 @@ export class PhoneLayout implements ReactiveController, PhoneScreen {
 export function phonePayScreen(ctx: PhoneContext, payment: PaymentView, title: TemplateResult, qr: DrawnQr | undefined): TemplateResult {
   const { t } = ctx;
   // The service's hosted payment page (an https link that is no C2B link) is a way to pay on this phone too.
-  const page = /^https:\/\//i.test(payment.qr ?? '') && !c2bLink(payment) ? payment.qr : undefined;
+  const c2b = c2bLink(payment);
+  const page = /^https:\/\//i.test(payment.qr ?? '') && !c2b ? payment.qr : undefined;
   // The app or bank chooser, from its own part (without it, the requisites and the QR are the way to pay).
   const chooser =
     (payment.method === 'sbp'
-      ? ctx.part('sbp-banks')?.bankChooser(ctx, payment, ctx.banks)
+      ? ctx.part('sbp-banks')?.bankChooser(ctx, payment, c2b, ctx.banks)
       : ctx.part('upi-apps')?.appChooser(ctx, payment)) ?? nothing;
   return html`${title} ${amountBlock(ctx, payment, true)}
     ${page ? html`<a part="open-app" class="button primary" href=${page} rel="noopener noreferrer">${t.openApp}</a>` : nothing} ${chooser}
