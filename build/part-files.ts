@@ -18,6 +18,7 @@ import { minifyTemplateLiterals } from './minify-templates.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const WIDGET = `${ROOT}src/widget/`;
+const SRC = `${ROOT}src/`;
 const KIT = 'payin-kit';
 
 /**
@@ -100,9 +101,9 @@ function kitImports(code: string, path: string): string[] {
   });
 }
 
-/** The module (a path under src/widget without extension, or a package) that `path` names, if it is in the kit. */
+/** The module (a path from src/widget without extension, or a package) that `path` names, if it is in the kit. */
 function kitModule(path: string): keyof typeof KIT_MODULES | undefined {
-  const key = path.startsWith(WIDGET) ? relative(WIDGET, path).replace(/\.[jt]s$/, '') : path;
+  const key = path.startsWith(SRC) ? relative(WIDGET, path).replace(/\.[jt]s$/, '') : path;
   return Object.hasOwn(KIT_MODULES, key) ? (key as keyof typeof KIT_MODULES) : undefined;
 }
 

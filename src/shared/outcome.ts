@@ -48,6 +48,15 @@ export function outcomeOf(state: string): Outcome {
   return isKnownState(state) ? OUTCOMES[state] : 'checking';
 }
 
+/**
+ * The service's word for money received (`finished`), whatever the proxy made of it: `paid`, `underpaid`, or a
+ * `superseded` payment paid anyway at its old price. A shopper whose payment is in such a state is never offered
+ * a new one.
+ */
+export function isPaidState(state: string): boolean {
+  return outcomeOf(state) === 'paid';
+}
+
 /** A final state never changes again: paid (or underpaid), expired or failed. A superseded payment is final for a page. */
 export function isFinalState(state: string): boolean {
   return isFinalOutcome(outcomeOf(state));

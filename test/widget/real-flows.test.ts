@@ -61,6 +61,40 @@ describe('against the real proxy and sandbox', function () {
     expect([el.payment!.amount, el.payment!.id === old]).to.deep.equal(['999.00', false]);
   });
 
+  it('offers no new payment for a re-priced order whose old payment was paid anyway: the shopper is sent to the shop', async () => {
+    const orderId = uid('real');
+    const page = await openFrame({ endpoint: REAL_ENDPOINT, 'order-id': orderId, method: 'upi', autostart: '' });
+    try {
+      await waitUntil(() => page.el().screen === 'pay', 'the pay screen', { timeout: 10_000 });
+      const old = page.el().payment!.id;
+      await shopReprices(orderId, '999.00');
+      const other = await fetch(`${REAL_ENDPOINT}/payments`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ orderId, method: 'upi' }),
+      });
+      expect(other.status).to.equal(201);
+      await waitUntil(() => page.el().screen === 'superseded', 'the superseded screen', { timeout: 10_000 });
+      // The shopper had scanned the old QR: the bank pays the old details after all, and the page comes back to it.
+      await payerDoes(orderId, 'pay', undefined, old);
+      await page.reload();
+      await waitUntil(() => page.el().payment?.state === 'finished', 'the old payment, paid', { timeout: 10_000 }).catch((e) => {
+        throw new Error(`DBG ${page.el().screen} ${page.el().payment?.id} ${page.el().payment?.state} ${old}`);
+      });
+      const el = page.el();
+      expect([el.screen, el.payment!.id]).to.deep.equal(['superseded', old]);
+      await el.updateComplete;
+      // Booleans and text only: chai would walk an element of the frame's own window as a plain object, for good.
+      expect([!!part(el, 'restart-button'), !!part(el, 'other-method-button')], 'a way to pay the order again').to.deep.equal([
+        false,
+        false,
+      ]);
+      expect(part(el, 'result')?.textContent).to.contain('please contact the shop');
+    } finally {
+      page.remove();
+    }
+  });
+
   it('tells a shopper whose order the shop no longer prices to reload, not that the service is down', async () => {
     const orderId = uid('real');
     await shopReprices(orderId, null);

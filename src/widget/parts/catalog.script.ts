@@ -6,6 +6,7 @@
  * the same place.
  */
 import { css, html, nothing } from 'lit';
+import { isPaidState } from '../../shared/outcome.js';
 import { routeUrl } from '../api-client.js';
 import { qrPath } from '../qr-code.js';
 import { PREFIX } from '../session-store.js';
@@ -22,6 +23,7 @@ const KIT: Record<KitName, unknown> = {
   css,
   html,
   nothing,
+  isPaidState,
   routeUrl,
   qrPath,
   PREFIX,

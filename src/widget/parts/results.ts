@@ -4,6 +4,7 @@
  * same in fewer words (views/screens.ts: the heading, the hint, a new payment after an expiry or a failure).
  */
 import { css, html, type TemplateResult } from 'lit';
+import { isPaidState } from '../../shared/outcome.js';
 import { money, otherMethod } from '../views/parts.js';
 import type { ViewContext } from '../views/view-context.js';
 import type { FinalScreen } from './part-types.js';
@@ -19,35 +20,46 @@ export function resultScreen(ctx: ViewContext, screen: FinalScreen, title: Templ
   if (!payment || ctx.state.error?.code === 'order_paid')
     return html`${title}<p class="hint">${t.errors.paid}</p><slot name="success"></slot>`;
   switch (screen) {
-    case 'paid':
-      return html`<div part="result" class="result paid">
-        <span part="result-icon" class="icon" aria-hidden="true">✓</span>
-        ${title}
-        <p part="paid-amount">${
-          payment.initAmount
-            ? t.paidDifferent(money(ctx, payment), money(ctx, payment, payment.initAmount))
-            : t.paidAmount(money(ctx, payment))
-        }</p>
-        <slot name="success"></slot>
-      </div>`;
-    case 'underpaid':
-      return html`<div part="result" class="result underpaid">
-        <span part="result-icon" class="icon" aria-hidden="true">!</span>
-        ${title}
-        <p part="paid-amount">${t.underpaidAmount(money(ctx, payment), money(ctx, payment, payment.initAmount ?? payment.amount))}</p>
-        <p class="hint">${t.hints[screen]}</p>
-      </div>`;
+    case 'paid': {
+      const paid = payment.initAmount
+        ? t.paidDifferent(money(ctx, payment), money(ctx, payment, payment.initAmount))
+        : t.paidAmount(money(ctx, payment));
+      return resultBox(screen, '✓', title, html`<p part="paid-amount">${paid}</p><slot name="success"></slot>`);
+    }
+    case 'underpaid': {
+      const received = t.underpaidAmount(money(ctx, payment), money(ctx, payment, payment.initAmount ?? payment.amount));
+      return resultBox(screen, '!', title, html`<p part="paid-amount">${received}</p><p class="hint">${t.hints[screen]}</p>`);
+    }
     case 'superseded':
+      // Paid anyway, at the price the order had before: the shop settles it, and nothing here may invite a second
+      // payment (the core's plain screen says the same).
+      if (isPaidState(payment.state)) return resultBox(screen, '!', title, html`<p class="hint">${t.hints.failed}</p>`);
+      return payAgain(ctx, screen, title);
     case 'expired':
     case 'failed':
-      return html`<div part="result" class="result ${screen}">
-        <span part="result-icon" class="icon" aria-hidden="true">${screen === 'failed' ? '✕' : '!'}</span>
-        ${title}
-        <p class="hint">${t.hints[screen]}</p>
-        <button part="restart-button" class="button primary" @click=${() => ctx.flow.start()}>${t.startAgain}</button>
-        ${otherMethod(ctx)}
-      </div>`;
+      return payAgain(ctx, screen, title);
   }
+}
+
+/** Nothing was paid: what happened, and a new payment (or another method). */
+function payAgain(ctx: ViewContext, screen: 'superseded' | 'expired' | 'failed', title: TemplateResult): TemplateResult {
+  const { t } = ctx;
+  return resultBox(
+    screen,
+    screen === 'failed' ? '✕' : '!',
+    title,
+    html`<p class="hint">${t.hints[screen]}</p>
+      <button part="restart-button" class="button primary" @click=${() => ctx.flow.start()}>${t.startAgain}</button>
+      ${otherMethod(ctx)}`,
+  );
+}
+
+/** Every final screen's frame: its icon, its heading, then what it says. */
+function resultBox(screen: FinalScreen, icon: string, title: TemplateResult, body: TemplateResult): TemplateResult {
+  return html`<div part="result" class="result ${screen}">
+    <span part="result-icon" class="icon" aria-hidden="true">${icon}</span>
+    ${title}${body}
+  </div>`;
 }
 
 // A function, not a constant: in the script-tag build `css` is the core's, handed over after this module runs.

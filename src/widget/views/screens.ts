@@ -6,6 +6,7 @@
  * screen says what the shopper can do next.
  */
 import { html, nothing, type TemplateResult } from 'lit';
+import { isPaidState } from '../../shared/outcome.js';
 import { errorActionLabel, errorText } from '../error-meaning.js';
 import type { FinalScreen } from '../parts/part-types.js';
 import { amountBlock, countdown, heading, notices, otherMethod, spinner } from './parts.js';
@@ -62,8 +63,12 @@ function plainResult(ctx: ViewContext, screen: FinalScreen, title: TemplateResul
     const paidAlready = ctx.state.payment ? nothing : html`<p class="hint">${t.errors.paid}</p>`;
     return html`${title}${paidAlready}<slot name="success"></slot>`;
   }
+  // Money received (underpaid, or a re-priced order's payment paid anyway): the shop settles it; nothing here may
+  // invite a second payment. The results part says what was received.
+  if (isPaidState(ctx.state.payment!.state))
+    return html`${title} <p class="hint">${screen === 'underpaid' ? t.hints.underpaid : t.hints.failed}</p>`;
   return html`${title} <p class="hint">${t.hints[screen]}</p>
-    ${screen === 'underpaid' ? nothing : html`<button part="restart-button" class="button primary" @click=${() => ctx.flow.start()}>${t.startAgain}</button>`}
+    <button part="restart-button" class="button primary" @click=${() => ctx.flow.start()}>${t.startAgain}</button>
     ${otherMethod(ctx)}`;
 }
 

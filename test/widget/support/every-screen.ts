@@ -51,8 +51,18 @@ const BANKS: SbpBank[] = ['Sberbank', 'T-Bank', 'VTB', 'Alfa-Bank', 'Gazprombank
   (bankName, i) => ({ bankName, schema: `bank1000000000${10 + i}`, package_name: `ru.bank${i}` }),
 );
 
+/** The service's state behind each outcome, as the proxy answers it (a superseded payment is still open unless paid). */
+const STATE_OF: Partial<Record<PaymentView['outcome'], string>> = {
+  checking: 'in_check',
+  paid: 'finished',
+  underpaid: 'finished',
+  expired: 'expired',
+  failed: 'failed',
+};
+
 const settled = (payment: PaymentView, outcome: PaymentView['outcome'], extra: Partial<PaymentView> = {}): PaymentView => ({
   ...payment,
+  state: STATE_OF[outcome] ?? payment.state,
   outcome,
   final: outcome !== 'checking',
   ...extra,
@@ -158,6 +168,12 @@ export const SCREEN_CASES: ScreenCase[] = [
     name: 'superseded',
     screen: 'superseded',
     state: { phase: 'active', payment: settled(PAYMENT, 'superseded') },
+    context: { methods: ['upi', 'sbp'] },
+  },
+  {
+    name: 'superseded, paid anyway',
+    screen: 'superseded',
+    state: { phase: 'active', payment: settled(PAYMENT, 'superseded', { state: 'finished' }) },
     context: { methods: ['upi', 'sbp'] },
   },
   {

@@ -1,8 +1,8 @@
 // The real backend for the main-flow browser tests: a sandbox of the payment service on 127.0.0.1 and the real
 // proxy mounted under /payin on the test runner's dev server (same origin as the tests, as on a shop). Both are
 // TypeScript sources, bundled once with esbuild into node_modules/.cache and imported from there. A test-only
-// route lets a test play the payer: POST /__sandbox/act {orderId, action, amount?} runs the sandbox's action on
-// the newest payment of the order; GET /__sandbox/payments?orderId= lists the service's payments of the order
+// route lets a test play the payer: POST /__sandbox/act {orderId, action, amount?, paymentId?} runs the sandbox's
+// action on the newest payment of the order (or on the payment named); GET /__sandbox/payments?orderId= lists the service's payments of the order
 // (to count creates); POST /__shop/reprice {orderId, amount} re-prices an order, as a shop whose cart changed
 // (`amount: null`: the shop prices it no more, as for an order token or a session that expired).
 // GET /__backend answers whether the real backend could be started.
@@ -83,8 +83,9 @@ async function control(ctx, sandbox) {
     return;
   }
   if (ctx.path === '/__sandbox/act' && ctx.method === 'POST') {
-    const { orderId, action, amount } = await readJson(ctx.req);
-    const payment = ofOrder(orderId)[0]; // newest first
+    const { orderId, action, amount, paymentId } = await readJson(ctx.req);
+    const payments = ofOrder(orderId); // newest first
+    const payment = paymentId === undefined ? payments[0] : payments.find((p) => p.id === paymentId);
     if (!payment) {
       ctx.status = 404;
       ctx.body = { error: `no sandbox payment for order ${orderId}` };

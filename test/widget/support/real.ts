@@ -8,12 +8,15 @@ export async function requireRealBackend(): Promise<void> {
   if (!answer.available) throw new Error(`the real proxy and sandbox could not be started: ${answer.reason}`);
 }
 
-/** The payer (or the operator) acts on the newest sandbox payment of the order: pay, expire, cancel, ... */
-export async function payerDoes(orderId: string, action: string, amount?: string): Promise<void> {
+/**
+ * The payer (or the operator) acts on the newest sandbox payment of the order, or on the payment `paymentId` of it:
+ * pay, expire, cancel, ...
+ */
+export async function payerDoes(orderId: string, action: string, amount?: string, paymentId?: string): Promise<void> {
   const answer = await fetch('/__sandbox/act', {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ orderId, action, amount }),
+    body: JSON.stringify({ orderId, action, amount, paymentId }),
   });
   if (!answer.ok) throw new Error(`sandbox ${action} for ${orderId}: ${answer.status} ${await answer.text()}`);
 }
