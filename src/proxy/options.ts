@@ -170,6 +170,12 @@ export interface ProxyTimeouts {
   streamMaxMs: number;
   /** How long an order's claim may be held by a create that crashed. */
   claimLeaseMs: number;
+  /**
+   * How long one call of onPaymentUpdate may run. Past it the call counts as failed (in the log and the payment's
+   * timeline) and is retried with backoff, and what it answers later is ignored: a hook hung on an HTTP call without
+   * a timeout would otherwise hold its announcement, and the reconcile sweep that made it, for good.
+   */
+  hookMs: number;
   /** How long one call of onPaymentUpdate may hold its announcement before another instance may try it. */
   hookLeaseMs: number;
   /** How long one reconcile sweep may hold the sweep lease. */
@@ -198,6 +204,7 @@ export const DEFAULT_TIMEOUTS: ProxyTimeouts = {
   pingMs: 8_000,
   streamMaxMs: 30 * 60_000,
   claimLeaseMs: 60_000,
+  hookMs: 30_000,
   hookLeaseMs: 5 * 60_000,
   sweepLeaseMs: 5 * 60_000,
   lateGraceMs: 30 * 60_000,
@@ -286,7 +293,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     allowedOrigins: new Set((options.allowedOrigins ?? []).map(allowedOrigin)),
     store: guardedStore(options.store ?? createMemoryStore({ clock })),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
-    timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
+    timeouts: checkedTimeouts({ ...DEFAULT_TIMEOUTS, ...options.timeouts }),
     // Called unbound: some runtimes (workerd) throw "Illegal invocation" when fetch is called as a method.
     fetch: (input, init) => fetchImpl(input, init),
     transport: (options.fetch ? undefined : nodeTransport()) ?? fetchTransport((input, init) => fetchImpl(input, init)),
@@ -324,6 +331,23 @@ function allowedOrigin(text: string): string {
 /** The base path as the proxy serves it: one leading slash, no trailing one ('payin/' -> '/payin'; '/' -> ''). */
 export function normalBasePath(path: string): string {
   return `/${path.replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
+}
+
+/** The longest delay a timer takes: Node fires a longer one after 1 ms (with a warning), and so do browsers. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The hook's deadline is what keeps a hung hook from stalling the outbox: one that is not a usable delay (0, negative,
+ * NaN, Infinity, a string from a configuration file, or past what a timer can wait) stops the start, naming it.
+ */
+function checkedTimeouts(timeouts: ProxyTimeouts): ProxyTimeouts {
+  const { hookMs } = timeouts;
+  if (typeof hookMs !== 'number' || !(hookMs > 0 && hookMs <= LONGEST_TIMER_MS)) {
+    throw new TypeError(
+      `createPayinProxy: timeouts.hookMs must be a number of milliseconds from 1 to ${LONGEST_TIMER_MS}, not ${typeof hookMs === 'string' ? JSON.stringify(hookMs) : String(hookMs)}.`,
+    );
+  }
+  return timeouts;
 }
 
 function assertHttpUrl(value: string, name: string): void {

@@ -57,4 +57,11 @@ describe('createPayinProxy options', () => {
       expect(() => createPayinProxy({ resolveOrder, env, allowedOrigins: [bad] })).toThrow(bad);
     }
   });
+
+  it('refuses at start a hook deadline that is not a usable delay, naming it', () => {
+    for (const hookMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '30000']) {
+      expect(() => createPayinProxy({ resolveOrder, env, timeouts: { hookMs } as never })).toThrow(/timeouts\.hookMs must be a number/);
+    }
+    expect(() => createPayinProxy({ resolveOrder, env, timeouts: { hookMs: 1 } })).not.toThrow();
+  });
 });
