@@ -92,7 +92,8 @@ export interface PayinProxyOptions {
    * Called once for each new state a payment reaches (always for the final one), wherever it was first seen,
    * after the state is recorded. Ship the order when `payment.outcome === 'paid'` and `info.secondPaymentOf` is
    * not set. A throw (or a rejected promise) means "not taken": the proxy calls again with backoff until it
-   * succeeds, never twice at once for one payment and state, never again after a success.
+   * succeeds, never twice at once for one payment and state, never again after a success. So does a call that has
+   * not returned within `timeouts.hookMs` (30 s): its retry may then run beside it, and what it answers is ignored.
    */
   onPaymentUpdate?: (payment: PaymentView, info: PaymentUpdateInfo) => void | Promise<void>;
   /**
@@ -293,7 +294,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     allowedOrigins: new Set((options.allowedOrigins ?? []).map(allowedOrigin)),
     store: guardedStore(options.store ?? createMemoryStore({ clock })),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
-    timeouts: checkedTimeouts({ ...DEFAULT_TIMEOUTS, ...options.timeouts }),
+    timeouts: checkedTimeouts(options.timeouts ?? {}),
     // Called unbound: some runtimes (workerd) throw "Illegal invocation" when fetch is called as a method.
     fetch: (input, init) => fetchImpl(input, init),
     transport: (options.fetch ? undefined : nodeTransport()) ?? fetchTransport((input, init) => fetchImpl(input, init)),
@@ -337,10 +338,18 @@ export function normalBasePath(path: string): string {
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * The hook's deadline is what keeps a hung hook from stalling the outbox: one that is not a usable delay (0, negative,
- * NaN, Infinity, a string from a configuration file, or past what a timer can wait) stops the start, naming it.
+ * The timeouts given over the defaults. A name that is not one of them stops the start, naming it: a misspelt
+ * `hookTimeoutMs` would leave a hung hook without the deadline its shop meant to set. The hook's deadline is what keeps a
+ * hung hook from stalling the outbox, so one that is not a usable delay (0, negative, NaN, Infinity, a string from a
+ * configuration file, or past what a timer can wait) stops it too. A field given as undefined keeps its default.
  */
-function checkedTimeouts(timeouts: ProxyTimeouts): ProxyTimeouts {
+function checkedTimeouts(given: Partial<ProxyTimeouts>): ProxyTimeouts {
+  const unknown = Object.keys(given).filter((name) => !Object.hasOwn(DEFAULT_TIMEOUTS, name));
+  if (unknown.length) {
+    throw new TypeError(`createPayinProxy: timeouts has no ${unknown.join(', ')}; it takes ${Object.keys(DEFAULT_TIMEOUTS).join(', ')}.`);
+  }
+  const defined = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
+  const timeouts: ProxyTimeouts = { ...DEFAULT_TIMEOUTS, ...defined };
   const { hookMs } = timeouts;
   if (typeof hookMs !== 'number' || !(hookMs > 0 && hookMs <= LONGEST_TIMER_MS)) {
     throw new TypeError(

@@ -63,5 +63,13 @@ describe('createPayinProxy options', () => {
       expect(() => createPayinProxy({ resolveOrder, env, timeouts: { hookMs } as never })).toThrow(/timeouts\.hookMs must be a number/);
     }
     expect(() => createPayinProxy({ resolveOrder, env, timeouts: { hookMs: 1 } })).not.toThrow();
+    expect(() => createPayinProxy({ resolveOrder, env, timeouts: { hookMs: undefined } })).not.toThrow();
+  });
+
+  it('refuses at start a timeout it does not know, naming it and those it takes', () => {
+    // The name a shop might guess for the hook's deadline: silently ignored, it left the hook without the one it meant.
+    expect(() => createPayinProxy({ resolveOrder, env, timeouts: { hookTimeoutMs: 5_000 } as never })).toThrow(
+      /timeouts has no hookTimeoutMs; it takes .*\bhookMs\b/,
+    );
   });
 });

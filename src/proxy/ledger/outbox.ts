@@ -5,8 +5,8 @@
  * that no two calls for one payment and state run at once, on any instance, and its commit that none runs again.
  * The claim is a lease (`hookLeaseMs`) renewed every third of it while the hook runs, so a hook slower than the
  * lease is not called a second time beside itself; a deliverer that crashed renews nothing, and its lease lapses.
- * Each call has a deadline (`timeouts.hookMs`, hook-call.ts): a hook that has not returned by then has failed, its
- * lease is let go and the state is retried as after a throw, so that one hung hook cannot stall the drain.
+ * Each call has a deadline (`timeouts.hookMs`, infrastructure/hook-call.ts): a hook that has not returned by then
+ * has failed, its lease is let go and the state is retried as after a throw, so one hung hook cannot stall the drain.
  * Whichever path found the state delivers it at once; a failed delivery is retried by a timer of this process
  * and by every reconcile sweep, so a shop whose database was down for a minute still hears "paid".
  */
@@ -16,7 +16,7 @@ import type { OrderBook } from './orders.js';
 import type { PaymentUpdateSource, ResolvedOptions } from '../options.js';
 import { toPaymentView } from '../http/payment-answer.js';
 import { appendHistory, markSecondPayment } from '../infrastructure/timeline.js';
-import { callHook, HookDeadlineError } from './hook-call.js';
+import { callHook, HookDeadlineError } from '../infrastructure/hook-call.js';
 import type { PaymentRecord } from '../infrastructure/store.js';
 
 const FIRST_RETRY_MS = 1_000;
