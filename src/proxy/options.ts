@@ -92,7 +92,8 @@ export interface PayinProxyOptions {
    * Called once for each new state a payment reaches (always for the final one), wherever it was first seen,
    * after the state is recorded. Ship the order when `payment.outcome === 'paid'` and `info.secondPaymentOf` is
    * not set. A throw (or a rejected promise) means "not taken": the proxy calls again with backoff until it
-   * succeeds, never twice at once for one payment and state, never again after a success.
+   * succeeds, never twice at once for one payment and state, never again after a success. So does a call that has
+   * not returned within `timeouts.hookMs` (30 s): its retry may then run beside it, and what it answers is ignored.
    */
   onPaymentUpdate?: (payment: PaymentView, info: PaymentUpdateInfo) => void | Promise<void>;
   /**
@@ -170,6 +171,12 @@ export interface ProxyTimeouts {
   streamMaxMs: number;
   /** How long an order's claim may be held by a create that crashed. */
   claimLeaseMs: number;
+  /**
+   * How long one call of onPaymentUpdate may run. Past it the call counts as failed (in the log and the payment's
+   * timeline) and is retried with backoff, and what it answers later is ignored: a hook hung on an HTTP call without
+   * a timeout would otherwise hold its announcement, and the reconcile sweep that made it, for good.
+   */
+  hookMs: number;
   /** How long one call of onPaymentUpdate may hold its announcement before another instance may try it. */
   hookLeaseMs: number;
   /** How long one reconcile sweep may hold the sweep lease. */
@@ -198,6 +205,7 @@ export const DEFAULT_TIMEOUTS: ProxyTimeouts = {
   pingMs: 8_000,
   streamMaxMs: 30 * 60_000,
   claimLeaseMs: 60_000,
+  hookMs: 30_000,
   hookLeaseMs: 5 * 60_000,
   sweepLeaseMs: 5 * 60_000,
   lateGraceMs: 30 * 60_000,
@@ -286,7 +294,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     allowedOrigins: new Set((options.allowedOrigins ?? []).map(allowedOrigin)),
     store: guardedStore(options.store ?? createMemoryStore({ clock })),
     limits: { ...DEFAULT_LIMITS, ...options.limits },
-    timeouts: { ...DEFAULT_TIMEOUTS, ...options.timeouts },
+    timeouts: checkedTimeouts(options.timeouts ?? {}),
     // Called unbound: some runtimes (workerd) throw "Illegal invocation" when fetch is called as a method.
     fetch: (input, init) => fetchImpl(input, init),
     transport: (options.fetch ? undefined : nodeTransport()) ?? fetchTransport((input, init) => fetchImpl(input, init)),
@@ -324,6 +332,31 @@ function allowedOrigin(text: string): string {
 /** The base path as the proxy serves it: one leading slash, no trailing one ('payin/' -> '/payin'; '/' -> ''). */
 export function normalBasePath(path: string): string {
   return `/${path.replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
+}
+
+/** The longest delay a timer takes: Node fires a longer one after 1 ms (with a warning), and so do browsers. */
+const LONGEST_TIMER_MS = 2 ** 31 - 1;
+
+/**
+ * The timeouts given over the defaults. A name that is not one of them stops the start, naming it: a misspelt
+ * `hookTimeoutMs` would leave a hung hook without the deadline its shop meant to set. The hook's deadline is what keeps a
+ * hung hook from stalling the outbox, so one that is not a usable delay (0, negative, NaN, Infinity, a string from a
+ * configuration file, or past what a timer can wait) stops it too. A field given as undefined keeps its default.
+ */
+function checkedTimeouts(given: Partial<ProxyTimeouts>): ProxyTimeouts {
+  const unknown = Object.keys(given).filter((name) => !Object.hasOwn(DEFAULT_TIMEOUTS, name));
+  if (unknown.length) {
+    throw new TypeError(`createPayinProxy: timeouts has no ${unknown.join(', ')}; it takes ${Object.keys(DEFAULT_TIMEOUTS).join(', ')}.`);
+  }
+  const defined = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
+  const timeouts: ProxyTimeouts = { ...DEFAULT_TIMEOUTS, ...defined };
+  const { hookMs } = timeouts;
+  if (typeof hookMs !== 'number' || !(hookMs > 0 && hookMs <= LONGEST_TIMER_MS)) {
+    throw new TypeError(
+      `createPayinProxy: timeouts.hookMs must be a number of milliseconds from 1 to ${LONGEST_TIMER_MS}, not ${typeof hookMs === 'string' ? JSON.stringify(hookMs) : String(hookMs)}.`,
+    );
+  }
+  return timeouts;
 }
 
 function assertHttpUrl(value: string, name: string): void {

@@ -57,4 +57,19 @@ describe('createPayinProxy options', () => {
       expect(() => createPayinProxy({ resolveOrder, env, allowedOrigins: [bad] })).toThrow(bad);
     }
   });
+
+  it('refuses at start a hook deadline that is not a usable delay, naming it', () => {
+    for (const hookMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '30000']) {
+      expect(() => createPayinProxy({ resolveOrder, env, timeouts: { hookMs } as never })).toThrow(/timeouts\.hookMs must be a number/);
+    }
+    expect(() => createPayinProxy({ resolveOrder, env, timeouts: { hookMs: 1 } })).not.toThrow();
+    expect(() => createPayinProxy({ resolveOrder, env, timeouts: { hookMs: undefined } })).not.toThrow();
+  });
+
+  it('refuses at start a timeout it does not know, naming it and those it takes', () => {
+    // The name a shop might guess for the hook's deadline: silently ignored, it left the hook without the one it meant.
+    expect(() => createPayinProxy({ resolveOrder, env, timeouts: { hookTimeoutMs: 5_000 } as never })).toThrow(
+      /timeouts has no hookTimeoutMs; it takes .*\bhookMs\b/,
+    );
+  });
 });

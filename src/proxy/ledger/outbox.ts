@@ -5,6 +5,8 @@
  * that no two calls for one payment and state run at once, on any instance, and its commit that none runs again.
  * The claim is a lease (`hookLeaseMs`) renewed every third of it while the hook runs, so a hook slower than the
  * lease is not called a second time beside itself; a deliverer that crashed renews nothing, and its lease lapses.
+ * Each call has a deadline (`timeouts.hookMs`, infrastructure/hook-call.ts): a hook that has not returned by then
+ * has failed, its lease is let go and the state is retried as after a throw, so one hung hook cannot stall the drain.
  * Whichever path found the state delivers it at once; a failed delivery is retried by a timer of this process
  * and by every reconcile sweep, so a shop whose database was down for a minute still hears "paid".
  */
@@ -14,6 +16,7 @@ import type { OrderBook } from './orders.js';
 import type { PaymentUpdateSource, ResolvedOptions } from '../options.js';
 import { toPaymentView } from '../http/payment-answer.js';
 import { appendHistory, markSecondPayment } from '../infrastructure/timeline.js';
+import { callHook, HookDeadlineError } from '../infrastructure/hook-call.js';
 import type { PaymentRecord } from '../infrastructure/store.js';
 
 const FIRST_RETRY_MS = 1_000;
@@ -80,12 +83,13 @@ export class Outbox {
         if (settled.secondPaymentOf) await markSecondPayment(this.options, paymentId, settled.secondPaymentOf);
       }
       // A copy of its own: the stored record may be shared and frozen (memory-store.ts).
-      await onPaymentUpdate(structuredClone(toPaymentView(record.view, clock.now())), info);
+      await callHook(this.options, structuredClone(toPaymentView(record.view, clock.now())), info);
       heard = true;
       await store.commitAnnouncement(paymentId, state);
       await appendHistory(this.options, paymentId, { at: clock.now(), kind: 'announcement', state, ok: true });
       return true;
     } catch (error) {
+      stopRenewing(); // a hook past its deadline holds nothing any more: its retry must be free to claim the state
       const attempts = entry.attempts + 1;
       if (keptOnTimeline(attempts)) {
         const failure = { at: clock.now(), kind: 'announcement', state, ok: false, error: describe(error), attempt: attempts } as const;
@@ -95,7 +99,9 @@ export class Outbox {
       // The shop's hook is not at fault when it succeeded and the store then failed: the log says which it was.
       const what = heard
         ? 'onPaymentUpdate succeeded but its success could not be recorded (the store failed); it will be called again'
-        : 'onPaymentUpdate failed; it will be called again';
+        : error instanceof HookDeadlineError
+          ? `onPaymentUpdate did not return within ${error.deadlineMs} ms (timeouts.hookMs): taken as failed, it will be called again and what this call answers later is ignored`
+          : 'onPaymentUpdate failed; it will be called again';
       logger.error(what, {
         paymentId,
         state,
@@ -116,7 +122,7 @@ export class Outbox {
    * more (the shop takes a state idempotently), under a lease so that two operators pressing at once send one.
    */
   async redeliver(paymentId: string): Promise<'sent' | 'failed' | 'busy' | 'unknown' | 'no-hook'> {
-    const { onPaymentUpdate, store, clock, timeouts } = this.options;
+    const { onPaymentUpdate, store, clock, timeouts, logger } = this.options;
     if (!onPaymentUpdate) return 'no-hook';
     const record = await store.getPayment(paymentId);
     if (!record) return 'unknown';
@@ -133,8 +139,9 @@ export class Outbox {
       const settled = record.view.outcome === 'paid' ? await this.orders.settle(record) : {};
       const info = { source: 'outbox' as const, ...(settled === 'busy' ? {} : settled) };
       try {
-        await onPaymentUpdate(structuredClone(toPaymentView(record.view, clock.now())), info);
+        await callHook(this.options, structuredClone(toPaymentView(record.view, clock.now())), info);
       } catch (error) {
+        logger.warn('a redelivery to onPaymentUpdate failed', { paymentId, state, error: describe(error) });
         await appendHistory(this.options, paymentId, {
           at: clock.now(),
           kind: 'announcement',

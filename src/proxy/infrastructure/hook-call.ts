@@ -1,0 +1,28 @@
+/**
+ * One call of the shop's onPaymentUpdate under its deadline (`timeouts.hookMs`). A hook that never returns (an HTTP
+ * call in the shop's code with no timeout of its own, to a backend that took the connection and went quiet) held its
+ * announcement's lease for good, renewed every third of it, and the sweep that had called it waited on it: that
+ * process swept no more, and announced nothing more. Past the deadline the call counts as failed and the outbox goes
+ * on, retrying it with its usual backoff; the call itself cannot be stopped (a hook takes no signal), so whatever it
+ * answers later is ignored.
+ */
+import type { PaymentView } from '../../shared/payment-view.js';
+import { within } from '../../shared/clock.js';
+import type { PaymentUpdateInfo, ResolvedOptions } from '../options.js';
+
+/** The hook had not returned when its deadline passed. */
+export class HookDeadlineError extends Error {
+  constructor(readonly deadlineMs: number) {
+    super(`onPaymentUpdate did not return within ${deadlineMs} ms (timeouts.hookMs)`);
+    this.name = 'HookDeadlineError';
+  }
+}
+
+/** Resolves once the hook has returned; rejects as it does, or with HookDeadlineError when its time runs out first. */
+export async function callHook(options: ResolvedOptions, payment: PaymentView, info: PaymentUpdateInfo): Promise<void> {
+  const { onPaymentUpdate, clock, timeouts } = options;
+  if (!onPaymentUpdate) return;
+  // Called inside a promise, so that a hook that throws at once is a rejection like any other.
+  const call = Promise.resolve().then(() => onPaymentUpdate(payment, info));
+  if (!(await within(clock, call, timeouts.hookMs))) throw new HookDeadlineError(timeouts.hookMs);
+}
