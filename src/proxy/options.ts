@@ -16,7 +16,7 @@ import { fetchTransport, type ServiceTransport } from './infrastructure/service-
 import type { ProxyStore } from './infrastructure/store.js';
 import { guardedStore } from './infrastructure/store-failure.js';
 import { processEnv } from '../shared/env.js';
-import { providerSecrets, providerSecretsProblem } from './provider-secrets.js';
+import { providerSecrets, providerSecretsProblem } from './infrastructure/provider-secrets.js';
 import { clientNetwork } from '../shared/client-network.js';
 import { asFetchRequest, type ProxyRequest } from './http/exchange.js';
 import type { ConsoleOptions } from '../console-api/console-options.js';

@@ -6,7 +6,7 @@
  */
 import { exactOrigin, originProblem } from '../proxy/http/cors.js';
 import { normalBasePath } from '../proxy/options.js';
-import { providerSecrets, providerSecretsProblem } from '../proxy/provider-secrets.js';
+import { providerSecrets, providerSecretsProblem } from '../proxy/infrastructure/provider-secrets.js';
 import { storeUrlProblem } from '../server/store-url.js';
 import { isHeaderName } from './client-ip-header.js';
 import type { Pricing } from './shop-backend.js';

@@ -26,7 +26,9 @@ describe('PAYIN_SECRET during a rotation', () => {
   });
 
   it('says so in --help', () => {
-    expect(proxyUsage()).toMatch(/PAYIN_SECRET +the signing secret the service gave you \(the new one and the old one, space-separated, while you rotate it\)/);
+    expect(proxyUsage()).toMatch(
+      /PAYIN_SECRET +the signing secret the service gave you \(the new one and the old one, space-separated, while you rotate it\)/,
+    );
   });
 
   describe('across a restart', () => {

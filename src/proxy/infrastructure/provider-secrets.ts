@@ -7,7 +7,7 @@
  * read token, a callback or an answer. Two at most: each more is one more HMAC for every wrong token, and a
  * rotation has no use for a third.
  */
-import { verifySignature, type BinaryLike, type SignatureEncoding } from '../shared/hmac.js';
+import { verifySignature, type BinaryLike, type SignatureEncoding } from '../../shared/hmac.js';
 
 /** The secrets in `text`, the one that signs first; none for an empty text. */
 export function providerSecrets(text: string): string[] {
