@@ -38,7 +38,7 @@ export function createContext(options: ResolvedOptions): ProxyContext {
     upstream,
     ledger,
     outbox,
-    tokens: new PaymentTokens(options.provider.secret),
+    tokens: new PaymentTokens(options.provider.secrets),
     orderPayments: new OrderPayments(options, ledger, orders, upstream, new ServicePayments(options, upstream)),
     sbpBanks: new SbpBankList(options),
     streams: new OpenStreams(),

@@ -16,6 +16,7 @@ import { fetchTransport, type ServiceTransport } from './infrastructure/service-
 import type { ProxyStore } from './infrastructure/store.js';
 import { guardedStore } from './infrastructure/store-failure.js';
 import { processEnv } from '../shared/env.js';
+import { providerSecrets, providerSecretsProblem } from './infrastructure/provider-secrets.js';
 import { clientNetwork } from '../shared/client-network.js';
 import { asFetchRequest, type ProxyRequest } from './http/exchange.js';
 import type { ConsoleOptions } from '../console-api/console-options.js';
@@ -52,6 +53,11 @@ export interface PayinProxyOptions {
     baseUrl?: string;
     merchantId?: string;
     token?: string;
+    /**
+     * The HMAC key the service gave you. While you rotate it, the new one and the old one, space-separated: the
+     * new one signs requests and the read tokens issued from then on, and either verifies a token, a callback or
+     * an answer, so the checkouts opened before the restart go on (docs/proxy.md says when to drop the old one).
+     */
     secret?: string;
     /** How the service writes `Signature`: lowercase hex (default) or base64. */
     signatureEncoding?: SignatureEncoding;
@@ -216,7 +222,10 @@ export interface ResolvedOptions {
     baseUrl: string;
     merchantId: string;
     token: string;
+    /** The secret that signs: the first of `secrets`. */
     secret: string;
+    /** What verifies: the secret that signs, then, during a rotation, the previous one (provider-secrets.ts). */
+    secrets: readonly string[];
     signatureEncoding: SignatureEncoding;
     verifyAnswers: boolean;
   };
@@ -249,11 +258,13 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
   }
   const env = options.env ?? processEnv();
   const pick = (value: string | undefined, name: string) => (value ?? env[name] ?? '').trim();
+  const secrets = providerSecrets(pick(options.provider?.secret, 'PAYIN_SECRET'));
   const provider = {
     baseUrl: pick(options.provider?.baseUrl, 'PAYIN_BASE_URL').replace(/\/+$/, ''),
     merchantId: pick(options.provider?.merchantId, 'PAYIN_MERCHANT_ID'),
     token: pick(options.provider?.token, 'PAYIN_TOKEN'),
-    secret: pick(options.provider?.secret, 'PAYIN_SECRET'),
+    secret: secrets[0] ?? '',
+    secrets,
     signatureEncoding: options.provider?.signatureEncoding ?? 'hex',
     verifyAnswers: options.provider?.verifyAnswers ?? true,
   };
@@ -269,6 +280,8 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     const names = missing.map(([option, variable]) => `${option} (or ${variable})`).join(', ');
     throw new TypeError(`createPayinProxy: missing ${names}.`);
   }
+  const secretsProblem = providerSecretsProblem(secrets, 'provider.secret (PAYIN_SECRET)');
+  if (secretsProblem) throw new TypeError(`createPayinProxy: ${secretsProblem}.`);
   assertHttpUrl(provider.baseUrl, 'provider.baseUrl (PAYIN_BASE_URL)');
   assertHttpUrl(callbackUrl, 'callbackUrl (PAYIN_CALLBACK_URL)');
   const basePath = normalBasePath(options.basePath ?? '/payin');

@@ -32,6 +32,12 @@ export interface Sandbox {
   /** The payer's or operator's action, as POST /sandbox/payments/{id}/{action}; throws a SandboxError when refused. */
   act(id: string, action: SandboxAction, body?: { amount?: string | number }): SandboxPaymentView;
   faults(): Faults;
+  /**
+   * Gives the merchant a new secret, as the service does when a merchant asks for one: from now on its requests
+   * must be signed with it, and its answers and callbacks (a retry of one sent before, too) are signed with it.
+   * Its payments stay as they are. For testing how a shop rotates PAYIN_SECRET (docs/proxy.md).
+   */
+  rotateSecret(merchantId: string, secret: string): void;
   /** Replaces all faults (what is left out is off); throws a 400 SandboxError on a bad value. */
   setFaults(faults: Partial<Faults>): Faults;
   /** Resolves when no callback delivery attempt is on the wire; retries waiting on the clock do not count. */
@@ -44,7 +50,6 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
   const config = resolveOptions(options);
   const store = new PaymentStore(config.maxPayments);
   let faults: Faults = options.faults ? parseFaults(options.faults) : { ...NO_FAULTS };
-  const secrets = new Map(config.merchants.map((m) => [m.id, answerSecretOf(m)]));
   const callbacks = new CallbackDispatcher({
     clock: config.clock,
     fetch: config.fetch,
@@ -53,7 +58,11 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     timeoutMs: config.callbackTimeoutMs,
     reorderDelayMs: config.reorderDelayMs,
     faults: () => faults,
-    secretOf: (merchantId) => secrets.get(merchantId) ?? '',
+    // Read at each delivery, so that a callback after rotateSecret is signed with the new secret.
+    secretOf: (merchantId) => {
+      const merchant = config.merchants.find((m) => m.id === merchantId);
+      return merchant ? answerSecretOf(merchant) : '';
+    },
     onError: config.onError,
   });
   const lifecycle = new PaymentLifecycle({ config, store, ids: createIdGenerator(config.clock), callbacks });
@@ -68,6 +77,12 @@ export function createSandbox(options: SandboxOptions = {}): Sandbox {
     payment,
     act: (id: string, action: SandboxAction, body?: { amount?: unknown }) => viewOf(lifecycle.act(id, action, body), config.clock.now()),
     faults: () => ({ ...faults }),
+    rotateSecret: (merchantId: string, secret: string) => {
+      const merchant = config.merchants.find((m) => m.id === merchantId);
+      if (!merchant) throw new TypeError(`rotateSecret: no merchant ${JSON.stringify(merchantId)}`);
+      if (typeof secret !== 'string' || secret.trim() === '') throw new TypeError('rotateSecret: the new secret must not be empty');
+      merchant.secret = secret;
+    },
     setFaults: (next: Partial<Faults>) => {
       faults = parseFaults(next);
       return { ...faults };

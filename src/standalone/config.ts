@@ -6,6 +6,7 @@
  */
 import { exactOrigin, originProblem } from '../proxy/http/cors.js';
 import { normalBasePath } from '../proxy/options.js';
+import { providerSecrets, providerSecretsProblem } from '../proxy/infrastructure/provider-secrets.js';
 import { storeUrlProblem } from '../server/store-url.js';
 import { isHeaderName } from './client-ip-header.js';
 import type { Pricing } from './shop-backend.js';
@@ -54,6 +55,10 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
   ] as const) {
     need(name, why);
   }
+  // Two, space-separated, while it is rotated (the new one and the old one): the proxy signs with the new one and
+  // believes either, so checkouts opened before the restart keep their read tokens (provider-secrets.ts).
+  const secretProblem = providerSecretsProblem(providerSecrets(value('PAYIN_SECRET') ?? ''), 'PAYIN_SECRET');
+  if (secretProblem) problems.push(secretProblem);
   const webhookUrl = need('PAYIN_WEBHOOK_URL', "your backend's endpoint for payment updates");
   // Two, space-separated, while it is rotated (the new one and the old one): every call is signed with each.
   const webhookSecret = need('PAYIN_WEBHOOK_SECRET', 'a whsec_... secret shared with your backend');

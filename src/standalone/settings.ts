@@ -14,7 +14,7 @@ export const SETTING_LINES = {
   PAYIN_BASE_URL: "the payment service's address",
   PAYIN_MERCHANT_ID: 'your merchant id at the service',
   PAYIN_TOKEN: 'the Bearer token the service gave you',
-  PAYIN_SECRET: 'the signing secret the service gave you',
+  PAYIN_SECRET: 'the signing secret the service gave you (the new one and the old one, space-separated, while you rotate it)',
   PAYIN_CALLBACK_URL: 'the public URL of <base path>/callback on this server',
   PAYIN_SBP_BANKS_URL: "where the SBP bank list comes from (default NSPK's)",
   PAYIN_STORE_URL: 'the ledger: sqlite:<file> (default sqlite:./payin.db), postgres://... or redis://...',

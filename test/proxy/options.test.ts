@@ -19,6 +19,14 @@ describe('createPayinProxy options', () => {
     expect(() => createPayinProxy({ resolveOrder, env: { ...env, PAYIN_SECRET: '' } })).toThrow(/provider\.secret \(or PAYIN_SECRET\)/);
   });
 
+  it('takes two secrets while PAYIN_SECRET is rotated, and refuses three or the same one twice at start', () => {
+    expect(() => createPayinProxy({ resolveOrder, env: { ...env, PAYIN_SECRET: 'new-secret old-secret' } })).not.toThrow();
+    expect(() => createPayinProxy({ resolveOrder, env: { ...env, PAYIN_SECRET: 'a-secret b-secret c-secret' } })).toThrow(
+      /provider\.secret \(PAYIN_SECRET\) holds 3 secrets/,
+    );
+    expect(() => createPayinProxy({ resolveOrder, env, provider: { secret: 'same-secret same-secret' } })).toThrow(/the same secret twice/);
+  });
+
   it('fails at start naming a missing base URL', () => {
     expect(() => createPayinProxy({ resolveOrder, env: { ...env, PAYIN_BASE_URL: undefined } })).toThrow(/PAYIN_BASE_URL/);
   });

@@ -32,6 +32,11 @@ export interface Live {
   updates: { payment: PaymentView; source: string }[];
   create(orderId: string, method?: string, extra?: Record<string, unknown>): Promise<{ status: number; body: any }>;
   status(paymentId: string, token: string): Promise<{ status: number; body: any }>;
+  /**
+   * The shop's server restarted: the proxy is closed and one made with these options (over the first's, a fresh
+   * memory store unless one is given) answers on the same socket, so the sandbox's callbacks still reach it.
+   */
+  restart(proxyOptions?: Partial<PayinProxyOptions>): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -46,21 +51,26 @@ export async function startLive(proxyOptions: Partial<PayinProxyOptions> = {}, s
   // Listening before the proxy exists, since its callback address names the port; mounted as a shop mounts it.
   const proxyServer = await serve(() => new Response('starting', { status: 503 }));
   const updates: Live['updates'] = [];
-  const proxy = createPayinProxy({
-    provider: { baseUrl: sandboxServer.url, merchantId: 'demo-merchant', token: 'demo-token', secret: 'demo-secret' },
-    callbackUrl: `${proxyServer.url}/payin/callback`,
-    // One sum, in the currency the method's rails carry (the sandbox refuses an sbp payment in rupees).
-    resolveOrder: (orderId, method) =>
-      orderId.startsWith('missing') ? null : { amount: '499.00', currency: method === 'sbp' ? 'RUB' : 'INR' },
-    onPaymentUpdate: (payment, { source }) => {
-      updates.push({ payment, source });
-    },
-    logger: silentLogger,
-    env: {},
-    ...proxyOptions,
-  });
-  proxyServer.server.removeAllListeners('request');
-  proxyServer.server.on('request', toNodeListener(proxy));
+  const make = (options: Partial<PayinProxyOptions>) =>
+    createPayinProxy({
+      provider: { baseUrl: sandboxServer.url, merchantId: 'demo-merchant', token: 'demo-token', secret: 'demo-secret' },
+      callbackUrl: `${proxyServer.url}/payin/callback`,
+      // One sum, in the currency the method's rails carry (the sandbox refuses an sbp payment in rupees).
+      resolveOrder: (orderId, method) =>
+        orderId.startsWith('missing') ? null : { amount: '499.00', currency: method === 'sbp' ? 'RUB' : 'INR' },
+      onPaymentUpdate: (payment, { source }) => {
+        updates.push({ payment, source });
+      },
+      logger: silentLogger,
+      env: {},
+      ...options,
+    });
+  const mount = (made: PayinProxy) => {
+    proxyServer.server.removeAllListeners('request');
+    proxyServer.server.on('request', toNodeListener(made));
+    return made;
+  };
+  let proxy = mount(make(proxyOptions));
   const postJson = async (path: string, body: unknown) => {
     const response = await fetch(`${proxyServer.url}/payin${path}`, {
       method: 'POST',
@@ -71,13 +81,19 @@ export async function startLive(proxyOptions: Partial<PayinProxyOptions> = {}, s
   };
   return {
     sandbox,
-    proxy,
+    get proxy() {
+      return proxy;
+    },
     proxyUrl: proxyServer.url,
     sandboxUrl: sandboxServer.url,
     apiCalls,
     updates,
     create: (orderId, method = 'upi', extra = {}) => postJson('/payments', { orderId, method, ...extra }),
     status: (paymentId, token) => postJson('/status', { paymentId, token }),
+    restart: async (options = {}) => {
+      await proxy.close();
+      proxy = mount(make({ ...proxyOptions, ...options }));
+    },
     close: async () => {
       sandbox.close();
       await proxyServer.close();

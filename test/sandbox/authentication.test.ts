@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { bytesToBase64 } from '../../src/shared/bytes.js';
 import { signBody } from '../../src/shared/hmac.js';
 import { DEMO_MERCHANT } from '../../src/sandbox/index.js';
-import { createBody, readRefusal, readRefused, readSigned, setup, signedRequest, status } from './helpers.js';
+import { createBody, createPayment, readRefusal, readRefused, readSigned, setup, signedRequest, status } from './helpers.js';
 
 const OTHER = { id: 'other-shop', token: 'other-token', secret: 'other-secret' };
 
@@ -105,5 +105,22 @@ describe('authenticating API requests', () => {
     await sandbox.idle();
     expect(sent).toHaveLength(1);
     expect(sent[0]!.signature).toBe('');
+  });
+
+  it('takes the new secret after rotateSecret, refusing the old one, and signs answers and callbacks with it', async () => {
+    const { sandbox, clock, sent } = setup();
+    const id = await createPayment(sandbox);
+    sandbox.rotateSecret(DEMO_MERCHANT.id, 'the-new-secret');
+    const query = { merchantId: DEMO_MERCHANT.id, paymentId: id };
+    const refused = await sandbox(await signedRequest('/api/v2/status', query));
+    expect(refused.status).toBe(401);
+    expect((await readRefusal(refused)).message).toMatch(/does not match/);
+    const answer = await sandbox(await signedRequest('/api/v2/status', query, { secret: 'the-new-secret' }));
+    expect(answer.status).toBe(200);
+    expect(answer.headers.get('signature')).toBe(await signBody('the-new-secret', await answer.clone().text()));
+    await clock.advance(1000); // requisites assigned: the payment's first callback
+    await sandbox.idle();
+    expect(sent.length).toBeGreaterThan(0);
+    for (const callback of sent) expect(callback.signature).toBe(await signBody('the-new-secret', callback.body));
   });
 });

@@ -4,7 +4,8 @@
  * treated as an upstream failure and never as the truth. Creates are sent once and never retried blindly (a
  * retry could create a second payment); status lookups are reads and retry with jittered backoff until a deadline.
  */
-import { signBody, verifySignature } from '../../shared/hmac.js';
+import { signBody } from '../../shared/hmac.js';
+import { verifiedUnderAny } from './provider-secrets.js';
 import {
   parseCreateAnswer,
   parseStatusAnswer,
@@ -169,7 +170,7 @@ export class UpstreamClient {
     if (
       success &&
       answerSignature !== null &&
-      !(await verifySignature(provider.secret, text, answerSignature, provider.signatureEncoding))
+      !(await verifiedUnderAny(provider.secrets, text, answerSignature, provider.signatureEncoding))
     ) {
       throw new UpstreamError(
         'signature',

@@ -7,7 +7,7 @@
  * recorded (the store or the service failed), so that the service delivers again.
  */
 import { outcomeOf } from '../../shared/outcome.js';
-import { verifySignature } from '../../shared/hmac.js';
+import { verifiedUnderAny } from '../infrastructure/provider-secrets.js';
 import { parseCallbackBody } from '../../shared/provider-messages.js';
 import { BodyConsumedError, BodyTooLargeError, parseJsonBytes, readBody } from '../../shared/body.js';
 import type { Answer, ProxyRequest } from '../http/exchange.js';
@@ -27,7 +27,8 @@ export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): 
     if (error instanceof BodyConsumedError) throw new ProxyError('internal', error.message, { cause: error });
     throw new ProxyError('bad_request', 'the callback body could not be read', { cause: error });
   }
-  const signed = await verifySignature(provider.secret, bytes, request.headers.get('signature'), provider.signatureEncoding);
+  // Under the previous secret too during a rotation: the service may have signed it before it switched.
+  const signed = await verifiedUnderAny(provider.secrets, bytes, request.headers.get('signature'), provider.signatureEncoding);
   if (!signed) {
     logger.warn('refused a callback whose Signature does not verify');
     throw new ProxyError(

@@ -39,6 +39,18 @@ describe('POST /payin/callback', () => {
     expect((await t.callback(text, await signBody(SECRET, text, 'hex'))).status).toBe(401);
   });
 
+  it('during a rotation of the secret believes a callback signed under the new or the old one, and no other', async () => {
+    const t = setup({
+      provider: { baseUrl: 'http://service.test', merchantId: 'm-1', token: 'bearer-1', secret: `the-new-secret ${SECRET}` },
+    });
+    const text = JSON.stringify({ id: 'unknown', state: 'pending' });
+    expect((await t.callback(text, await signBody('the-new-secret', text))).status).toBe(200);
+    // Signed by the service before it switched to the new secret, and delivered (or retried) after the restart.
+    expect((await t.callback(text, await signBody(SECRET, text))).status).toBe(200);
+    expect((await t.callback(text, await signBody('a-third-secret', text))).status).toBe(401);
+    expect((await t.callback(text, await signBody(`the-new-secret ${SECRET}`, text))).status).toBe(401);
+  });
+
   it('answers 400 to a signed body that is not a payment, and 200 to a payment it does not know', async () => {
     const t = setup();
     expect((await t.callback('{not json')).status).toBe(400);
