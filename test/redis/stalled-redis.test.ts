@@ -68,6 +68,30 @@ describe('the proxy on Redis when Redis blocks', () => {
     expect(paymentsOf(live, 'STALL-1')).toHaveLength(1);
   }, 30_000);
 
+  it('gives back the order lease whose claim Redis carried out after the store gave up on it, so the retry makes the payment', async () => {
+    let pauseWrites: (() => Promise<unknown>) | undefined;
+    const { live, admin, log } = await shopOnRedis({
+      // The shop prices the order after the rate count and before the create reads and claims the order.
+      resolveOrder: async () => {
+        const pause = pauseWrites;
+        pauseWrites = undefined;
+        await pause?.();
+        return { amount: '499.00', currency: 'INR' };
+      },
+    });
+    // Writes wait from here on, reads go on: the create reads the order, then its claim of the order times out.
+    pauseWrites = () => admin.call('CLIENT', 'PAUSE', '60000', 'WRITE');
+    const stalled = await timedCreate(live, 'GHOST-1', 5_000);
+    expect({ status: stalled.status, code: stalled.code }).toEqual({ status: 503, code: 'unavailable' });
+    expect(log.join('\n')).toMatch(/"operation":"claim".*Redis did not answer within 300 ms/);
+
+    // Redis moves on and carries out the claim nobody waits for any more.
+    await admin.call('CLIENT', 'UNPAUSE');
+    const retried = await timedCreate(live, 'GHOST-1', 5_000);
+    expect(retried.status).toBe(201);
+    expect(paymentsOf(live, 'GHOST-1')).toHaveLength(1);
+  }, 30_000);
+
   it('makes a subscription asked for while Redis is paused once the pause is over, and delivers its messages', async () => {
     const redis = await startRedisServer();
     cleanup.push(() => redis.stop());

@@ -10,6 +10,21 @@ import type { ResolvedOptions } from '../options.js';
 
 const leaseOf = (orderId: string) => `order:${orderId}`;
 
+/**
+ * Takes the order's lease. A claim that failed may have been made all the same: Redis carries out a command it was
+ * too slow to answer (its commandTimeoutMs) once it moves on, and the lease would then hold the order for its whole
+ * term, turning the shopper's retry away as "still creating". The release is sent after it, unawaited (it fails as
+ * the claim did while the store is stalled), so that a store that runs its commands in order gives the lease back.
+ */
+async function claimOrder(store: ProxyStore, orderId: string, owner: string, leaseMs: number): Promise<boolean> {
+  try {
+    return await store.claim(leaseOf(orderId), owner, leaseMs);
+  } catch (error) {
+    store.release(leaseOf(orderId), owner).catch(() => {});
+    throw error;
+  }
+}
+
 /** An order's payment list with `ref` added, keeping the newest 20 so that a record cannot grow without end. */
 export function withPaymentRef(payments: readonly OrderPaymentRef[], ref: OrderPaymentRef): OrderPaymentRef[] {
   return [...payments.filter((p) => p.id !== ref.id), ref].slice(-20);
@@ -50,7 +65,7 @@ export class OrderBook {
   async tryHold(orderId: string): Promise<HeldOrder | undefined> {
     const { store, timeouts } = this.options;
     const owner = randomToken(12);
-    if (!(await store.claim(leaseOf(orderId), owner, timeouts.claimLeaseMs))) return undefined;
+    if (!(await claimOrder(store, orderId, owner, timeouts.claimLeaseMs))) return undefined;
     return this.#held(orderId, () => store.release(leaseOf(orderId), owner));
   }
 
@@ -85,7 +100,7 @@ export class OrderBook {
   async #ifFree<T>(orderId: string, work: (order: OrderRecord) => Promise<T>): Promise<T | undefined> {
     const { store, timeouts } = this.options;
     const owner = `ledger:${randomToken(8)}`;
-    if (!(await store.claim(leaseOf(orderId), owner, timeouts.claimLeaseMs))) return undefined;
+    if (!(await claimOrder(store, orderId, owner, timeouts.claimLeaseMs))) return undefined;
     try {
       return await work((await store.getOrder(orderId)) ?? { orderId, payments: [] });
     } finally {
