@@ -92,6 +92,36 @@ describe('the proxy on Redis when Redis blocks', () => {
     expect(paymentsOf(live, 'GHOST-1')).toHaveLength(1);
   }, 30_000);
 
+  it('makes no second payment when Redis stalls right after the service made one for an order it knows', async () => {
+    let pauseAfterCreate: (() => Promise<unknown>) | undefined;
+    const { live, admin, log } = await shopOnRedis({
+      // The service's answer to a create arrives, and Redis stalls before the proxy can record the payment.
+      fetch: async (input, init) => {
+        const answer = await fetch(input, init);
+        const url = input instanceof Request ? input.url : String(input);
+        if (new URL(url).pathname === '/api/v2/payments' && pauseAfterCreate) {
+          const pause = pauseAfterCreate;
+          pauseAfterCreate = undefined;
+          await pause();
+        }
+        return answer;
+      },
+    });
+    expect((await live.create('FLIP-1', 'upi')).status).toBe(201);
+
+    // The shopper switches to SBP: the order is known, so the retry is not looked up at the service by itself.
+    pauseAfterCreate = () => admin.call('CLIENT', 'PAUSE', '1500', 'ALL');
+    const stalled = await live.create('FLIP-1', 'sbp');
+    expect({ status: stalled.status, code: stalled.body.error?.code }).toEqual({ status: 503, code: 'unavailable' });
+    await admin.ping();
+
+    const retried = await live.create('FLIP-1', 'sbp');
+    expect(retried.status).toBeLessThan(300);
+    const made = paymentsOf(live, 'FLIP-1').filter((p) => p.method === 'sbp');
+    expect(made.map((p) => p.id)).toEqual([retried.body.payment.id]);
+    expect(log.join('\n')).toMatch(new RegExp(`a payment made at the service could not be recorded.*"paymentId":"${made[0]!.id}"`));
+  }, 30_000);
+
   it('makes a subscription asked for while Redis is paused once the pause is over, and delivers its messages', async () => {
     const redis = await startRedisServer();
     cleanup.push(() => redis.stop());

@@ -50,9 +50,9 @@ export interface HeldOrder {
   read(): Promise<{ order: OrderRecord; known: boolean }>;
   /** Adds payments found at the service to the order's list; the record as written. */
   addPayments(refs: readonly OrderPaymentRef[]): Promise<OrderRecord>;
-  /** A create got its answer: the payment joins the order, which is no longer uncertain. */
+  /** A create's payment is recorded: it joins the order, which is no longer uncertain. */
   addCreated(ref: OrderPaymentRef): Promise<void>;
-  /** A create ended without an answer: the next one looks the order up at the service first. */
+  /** A create is about to ask the service: until it is recorded, the next one looks the order up there first. */
   markUncertain(): Promise<void>;
   /** Gives the lease back. */
   release(): Promise<void>;
