@@ -1,11 +1,13 @@
 /**
  * `createRedisStore(options)`: what a shop calls to give every proxy instance the same state. It opens the
- * command connection at once (commands sent before it is ready wait in ioredis's queue, so the proxy can be
- * created synchronously at start-up) and the subscriber connection only when an event stream first needs it.
- * Connection trouble is reported through `onError`, never thrown from nowhere: ioredis keeps reconnecting, and the
- * store operations in flight fail, which the proxy answers like any other failure of its store.
+ * command connection at once (commands sent before it is ready wait in ioredis's queue, for at most
+ * `commandTimeoutMs`, so the proxy can be created synchronously at start-up) and the subscriber connection only
+ * when an event stream first needs it. Connection trouble is reported through `onError`, never thrown from
+ * nowhere: ioredis keeps reconnecting, and the store operations in flight fail, which the proxy answers like any
+ * other failure of its store.
  */
 import { Redis, type RedisOptions } from 'ioredis';
+import { checkedCommandTimeout, DEFAULT_COMMAND_TIMEOUT_MS, namingTimeouts } from './command-timeout.js';
 import { DEFAULT_KEY_PREFIX, DEFAULT_TTL_MS } from './redis-keys.js';
 import { RedisStore } from './redis-store.js';
 import { processEnv } from '../shared/env.js';
@@ -32,6 +34,13 @@ export interface RedisStoreOptions {
   onError?: (error: Error) => void;
   /** How long close() waits for Redis to confirm QUIT before it drops the connections. Default 2 seconds. */
   closeTimeoutMs?: number;
+  /**
+   * How long a command may wait for Redis's answer before it fails and the request gets the retryable 503: a Redis
+   * that blocks without going down (a long-running script, a CLIENT PAUSE, a failover that hangs) otherwise holds
+   * every request for as long as it blocks. Default 2000 ms (`redisOptions.commandTimeout`, when given, is taken
+   * instead). The event streams' subscriber connection has no such bound: it waits for news on purpose.
+   */
+  commandTimeoutMs?: number;
 }
 
 const ALLOWED_PROTOCOLS = new Set(['redis:', 'rediss:']);
@@ -43,6 +52,9 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
   const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
   if (typeof keyPrefix !== 'string') throw new TypeError('createRedisStore: keyPrefix must be a string.');
   const onError = options.onError ?? warnOnChange();
+  const commandTimeoutMs = checkedCommandTimeout(
+    options.commandTimeoutMs ?? options.redisOptions?.commandTimeout ?? DEFAULT_COMMAND_TIMEOUT_MS,
+  );
   // A command waits for at most three reconnects, then fails, so that a shopper's request gets the proxy's
   // retryable error in about a second when Redis is down; ioredis's default (20) held it for over a minute.
   const connection = new Redis(url, {
@@ -50,15 +62,18 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
     maxRetriesPerRequest: 3,
     reconnectOnError: reconnectAfterFailover,
     ...options.redisOptions,
+    commandTimeout: commandTimeoutMs,
   });
   connection.on('error', onError);
-  return new RedisStore(connection, {
+  return new RedisStore(namingTimeouts(connection, commandTimeoutMs), {
     keyPrefix,
     ttlMs: options.ttlMs ?? DEFAULT_TTL_MS,
     closeTimeoutMs: options.closeTimeoutMs ?? 2_000,
     openSubscriber: () => {
-      // Same server and options; a subscribed connection cannot run the store's other commands.
-      const subscriber = connection.duplicate({ connectionName: 'payin-checkout:events' });
+      // Same server and options; a subscribed connection cannot run the store's other commands. No command timeout:
+      // a SUBSCRIBE that Redis carries out after the store gave up on it would leave a subscription that no listener
+      // here holds and nobody unsubscribes (a stream's reads on the command connection are bounded already).
+      const subscriber = connection.duplicate({ connectionName: 'payin-checkout:events', commandTimeout: undefined });
       subscriber.on('error', onError);
       return subscriber;
     },

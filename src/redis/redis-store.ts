@@ -30,6 +30,7 @@ import {
   runScript,
   runScriptRaw,
 } from './lua-scripts.js';
+import { RedisCommandTimeout } from './command-timeout.js';
 import { ChannelMultiplexer } from './pub-sub.js';
 import { RedisConsole } from './redis-console.js';
 import { fromOutboxMember, outboxMember, redisKeys, toRedisMs, type RedisKeys } from './redis-keys.js';
@@ -247,9 +248,11 @@ export class RedisStore implements ProxyStore, ConsoleStore {
       await this.#redis.set(this.#keys.health(), String(Date.now()), 'PX', 60_000);
     } catch (error) {
       // ioredis gives up on a command with "Reached the max retries per request limit ... Refer to
-      // maxRetriesPerRequest", which points at a setting; the connection's own failure points at Redis.
+      // maxRetriesPerRequest" (or the command timeout passes first), which points at a setting; the connection's
+      // own failure points at Redis.
       const connection = this.#connectionFailure;
-      if ((error as Error)?.name !== 'MaxRetriesPerRequestError' || !connection) throw error;
+      const gaveUp = (error as Error)?.name === 'MaxRetriesPerRequestError' || error instanceof RedisCommandTimeout;
+      if (!gaveUp || !connection) throw error;
       throw new Error(`Redis cannot be reached (${connection.message}): is it running, and does the URL name the right host and port?`, {
         cause: error,
       });

@@ -130,6 +130,14 @@ describe('RedisStore keys', () => {
     );
     expect(() => createRedisStore({ url: '' })).toThrow(/missing url/);
   });
+
+  it('refuses a commandTimeoutMs that is not a positive number of milliseconds a timer can hold', () => {
+    for (const commandTimeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '500' as unknown as number]) {
+      expect(() => createRedisStore({ url: 'redis://127.0.0.1:1', commandTimeoutMs })).toThrow(
+        /commandTimeoutMs must be a positive number/,
+      );
+    }
+  });
 });
 
 describe('RedisStore lifecycle', () => {

@@ -64,7 +64,10 @@ export interface OrderPaymentRef {
 export interface OrderRecord {
   orderId: string;
   payments: OrderPaymentRef[];
-  /** A create ended without an answer: look the order up at the service before creating another payment. */
+  /**
+   * A create asked the service and its payment is not recorded (yet): no answer came, or the store failed after it.
+   * Look the order up at the service before creating another payment.
+   */
   uncertain?: boolean;
   /**
    * The payment that paid this order first. Set once, never cleared: a create for the order is refused from

@@ -80,46 +80,31 @@ export class OrderPayments {
   }
 
   /**
-   * Makes the payment, has the ledger record it, then adds it to the order. When the ledger could not complete
-   * the record (the status call for the expiry failed), the payment joins its order all the same and the request
-   * fails as that call failed: the next create hands the payment out again instead of making a second one.
+   * Makes the payment, has the ledger record it, then adds it to the order. The order is marked uncertain before the
+   * service is asked, so that whatever fails after the service made the payment (no answer came, the store refused
+   * the record, or a stalled store failed every write after the answer, a mark written then included) leaves the
+   * order saying so: the next create finds this payment at the service instead of making a second one. When the ledger
+   * could not complete the record (the status call for the expiry failed), the payment joins its order all the same
+   * and the request fails as that call failed: the next create hands the payment out again.
    */
   async #create(held: HeldOrder, order: CreateContext, orderRecord: OrderRecord): Promise<PaymentRecord> {
-    let answer: CreateAnswer;
-    try {
-      answer = await this.service.create(order, orderRecord);
-    } catch (error) {
-      if (error instanceof UpstreamError && error.outcomeUnknown) await held.markUncertain();
-      throw error;
-    }
+    if (!orderRecord.uncertain) await held.markUncertain();
+    const answer = await this.service.create(order, orderRecord);
     let recorded: Awaited<ReturnType<Ledger['recordCreated']>>;
     try {
       recorded = await this.ledger.recordCreated(order, answer);
+      // Clears the mark: the payment is the order's now.
       await held.addCreated({ id: recorded.record.view.id, method: recorded.record.view.method });
     } catch (error) {
-      await this.#uncertainAfterService(held, answer, error);
-      throw error;
-    }
-    if (recorded.completionFailure !== undefined) throw recorded.completionFailure;
-    return recorded.record;
-  }
-
-  /**
-   * The service made the payment but the store failed before the order listed it (the shopper gets a retryable
-   * error and retries). An order the store never saw is looked up at the service on the next create anyway; one it
-   * knows (an earlier payment, another method) is marked uncertain, so that the next create finds this payment at
-   * the service instead of making a second one. When the store refuses even that, the log names the payment.
-   */
-  async #uncertainAfterService(held: HeldOrder, answer: CreateAnswer, error: unknown): Promise<void> {
-    try {
-      await held.markUncertain();
-    } catch {
-      this.options.logger.warn('a payment made at the service could not be recorded; the order is looked up again once the store is back', {
+      this.options.logger.warn('a payment made at the service could not be recorded; the next create of its order finds it there', {
         orderId: held.orderId,
         paymentId: answer.payment.id,
         error: describe(error),
       });
+      throw error;
     }
+    if (recorded.completionFailure !== undefined) throw recorded.completionFailure;
+    return recorded.record;
   }
 
   /**

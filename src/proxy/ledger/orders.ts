@@ -10,6 +10,21 @@ import type { ResolvedOptions } from '../options.js';
 
 const leaseOf = (orderId: string) => `order:${orderId}`;
 
+/**
+ * Takes the order's lease. A claim that failed may have been made all the same: Redis carries out a command it was
+ * too slow to answer (its commandTimeoutMs) once it moves on, and the lease would then hold the order for its whole
+ * term, turning the shopper's retry away as "still creating". The release is sent after it, unawaited (it fails as
+ * the claim did while the store is stalled), so that a store that runs its commands in order gives the lease back.
+ */
+async function claimOrder(store: ProxyStore, orderId: string, owner: string, leaseMs: number): Promise<boolean> {
+  try {
+    return await store.claim(leaseOf(orderId), owner, leaseMs);
+  } catch (error) {
+    store.release(leaseOf(orderId), owner).catch(() => {});
+    throw error;
+  }
+}
+
 /** An order's payment list with `ref` added, keeping the newest 20 so that a record cannot grow without end. */
 export function withPaymentRef(payments: readonly OrderPaymentRef[], ref: OrderPaymentRef): OrderPaymentRef[] {
   return [...payments.filter((p) => p.id !== ref.id), ref].slice(-20);
@@ -35,9 +50,9 @@ export interface HeldOrder {
   read(): Promise<{ order: OrderRecord; known: boolean }>;
   /** Adds payments found at the service to the order's list; the record as written. */
   addPayments(refs: readonly OrderPaymentRef[]): Promise<OrderRecord>;
-  /** A create got its answer: the payment joins the order, which is no longer uncertain. */
+  /** A create's payment is recorded: it joins the order, which is no longer uncertain. */
   addCreated(ref: OrderPaymentRef): Promise<void>;
-  /** A create ended without an answer: the next one looks the order up at the service first. */
+  /** A create is about to ask the service: until it is recorded, the next one looks the order up there first. */
   markUncertain(): Promise<void>;
   /** Gives the lease back. */
   release(): Promise<void>;
@@ -50,7 +65,7 @@ export class OrderBook {
   async tryHold(orderId: string): Promise<HeldOrder | undefined> {
     const { store, timeouts } = this.options;
     const owner = randomToken(12);
-    if (!(await store.claim(leaseOf(orderId), owner, timeouts.claimLeaseMs))) return undefined;
+    if (!(await claimOrder(store, orderId, owner, timeouts.claimLeaseMs))) return undefined;
     return this.#held(orderId, () => store.release(leaseOf(orderId), owner));
   }
 
@@ -85,7 +100,7 @@ export class OrderBook {
   async #ifFree<T>(orderId: string, work: (order: OrderRecord) => Promise<T>): Promise<T | undefined> {
     const { store, timeouts } = this.options;
     const owner = `ledger:${randomToken(8)}`;
-    if (!(await store.claim(leaseOf(orderId), owner, timeouts.claimLeaseMs))) return undefined;
+    if (!(await claimOrder(store, orderId, owner, timeouts.claimLeaseMs))) return undefined;
     try {
       return await work((await store.getOrder(orderId)) ?? { orderId, payments: [] });
     } finally {

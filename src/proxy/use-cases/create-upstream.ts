@@ -4,7 +4,8 @@
  * method; it is checked against the strict request schema before it leaves. When the create ends without an
  * answer (timeout, dropped connection, a 5xx or a garbled answer) the payment may exist all the same, so the order
  * is looked up at the service before anything else; a create is never repeated blindly. What it answers is
- * recorded by the ledger (order-payments.ts), which also marks the order uncertain when no answer came.
+ * recorded by the ledger (order-payments.ts), which marks the order uncertain before the service is asked and
+ * clears the mark once the payment is recorded.
  */
 import { normalizeAmount } from '../../shared/money.js';
 import { isFinalState } from '../../shared/outcome.js';
@@ -44,7 +45,7 @@ async function createUpstreamPayment(
 
   let answer: CreateAnswer | undefined;
   if (orderRecord.uncertain) {
-    // The last create ended without an answer: without a clear "not there" from the service, do not create again.
+    // The last create was not recorded: without a clear "not there" from the service, do not create again.
     const found = await lookUpByOrder(options, upstream, order, known, { mustAnswer: true });
     if (found) answer = { payment: found, incomplete: isIncompleteAnswer(found) };
   }
