@@ -192,6 +192,27 @@ describe('the script-tag build and its parts', () => {
     });
   }
 
+  it('loads a part that failed on a poor network once the phone is back online: the phone layout replaces the plain one', async () => {
+    const context = await newContext(live.browser, PHONE);
+    const page = await context.newPage();
+    const fetched: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/payin-checkout.phone.part.js')) fetched.push(r.url());
+    });
+    await page.route('**/payin-checkout.phone.part.js', (route) => route.abort('internetdisconnected'));
+    await checkoutOnShop(page, live.demo.storeUrl, '/strict', 'upi');
+    await waitForScreen(page, 'pay');
+    await page.locator('payin-checkout [part~="requisites"]').waitFor();
+    expect(await shows(page, 'app-chooser')).toBe(0);
+    await page.unroute('**/payin-checkout.phone.part.js');
+    await context.setOffline(true);
+    await context.setOffline(false);
+    // The countdown draws the screen every second, and that draw asks for the part again.
+    await page.locator('payin-checkout [part~="app-chooser"]').waitFor();
+    expect(fetched).toHaveLength(2);
+    await context.close();
+  });
+
   it('fetches no phone part on a desktop', async () => {
     const { fetched } = await pay('upi', [], true);
     expect(fetched).toEqual(['results']);

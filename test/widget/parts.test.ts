@@ -1,6 +1,7 @@
 /**
  * The on-demand parts (src/widget/parts/): each loads once per page however many elements ask, and one that
- * cannot load is left out for the page with one warning, never retried into a loop. The element then draws
+ * cannot load is left out with one warning, never retried into a loop: only once the browser is back online is it
+ * asked for again (a phone on a poor network). The element then draws
  * without it (the end-to-end suite blocks each part of the script-tag build in turn); here the loader itself, and
  * the ES module build's parts, which load as dynamic imports.
  */
@@ -9,8 +10,8 @@ import { PARTS } from '../../src/widget/parts/catalog.js';
 import { partLoader } from '../../src/widget/parts/load-part.js';
 import type { PartLoaders } from '../../src/widget/parts/part-types.js';
 
-/** Loaders that count their calls; `phone` fails. */
-function countingLoaders() {
+/** Loaders that count their calls; `phone` fails (`failing` times, or for good). */
+function countingLoaders(failing = Infinity) {
   const calls: string[] = [];
   const results = { styles: () => undefined };
   const loaders = Object.fromEntries(
@@ -18,7 +19,8 @@ function countingLoaders() {
       name,
       () => {
         calls.push(name);
-        return name === 'phone' ? Promise.reject(new TypeError('Failed to fetch dynamically imported module')) : Promise.resolve(results);
+        const fails = name === 'phone' && calls.filter((call) => call === 'phone').length <= failing;
+        return fails ? Promise.reject(new TypeError('Failed to fetch dynamically imported module')) : Promise.resolve(results);
       },
     ]),
   ) as unknown as PartLoaders;
@@ -59,6 +61,19 @@ describe('the parts', () => {
     expect(calls).to.deep.equal(['phone']);
     expect(warnings).to.have.length(1);
     expect(warnings[0]).to.contain('the "phone" part did not load');
+  });
+
+  it('asks again for a part that could not load once the browser is back online, and only then', async () => {
+    const { loaders, calls, results } = countingLoaders(1);
+    const load = partLoader(loaders);
+    await capturingWarnings(async () => {
+      await load('phone');
+      expect(load('phone')).to.equal(null);
+      window.dispatchEvent(new Event('online'));
+      await load('phone');
+      window.dispatchEvent(new Event('online'));
+    });
+    expect([load('phone'), calls]).to.deep.equal([results, ['phone', 'phone']]);
   });
 
   it('refuses a module that is not a part', async () => {
