@@ -70,10 +70,15 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
   const resolveUrl = value('PAYIN_RESOLVE_URL');
   const tokenSecret = value('PAYIN_ORDER_TOKEN_SECRET');
   let pricing: Pricing = { kind: 'url', url: '' };
+  // Two, space-separated, while it is rotated (the new one and the old one): the shop's backend signs with the new
+  // one and the proxy believes either, so pages rendered before the switch still pay (order-token.ts).
+  const tokenKeys = providerSecrets(tokenSecret ?? '');
+  const tokenKeysProblem = providerSecretsProblem(tokenKeys, 'PAYIN_ORDER_TOKEN_SECRET');
+  if (tokenKeysProblem) problems.push(tokenKeysProblem);
   // A page's token is a sample anyone can test guesses of the key against, offline: a short key forges prices.
-  if (tokenSecret && tokenSecret.length < 16) {
+  if (tokenKeys.some((key) => key.length < 16)) {
     problems.push(
-      'PAYIN_ORDER_TOKEN_SECRET must be at least 16 characters: a short key can be guessed from any token a page shows (a random one: openssl rand -base64 24)',
+      `PAYIN_ORDER_TOKEN_SECRET must be at least 16 characters${tokenKeys.length > 1 ? ', each of its two' : ''}: a short key can be guessed from any token a page shows (a random one: openssl rand -base64 24)`,
     );
   }
   if (resolveUrl && tokenSecret) problems.push('set PAYIN_RESOLVE_URL or PAYIN_ORDER_TOKEN_SECRET, not both');

@@ -4,7 +4,12 @@
  * `{orderId, amount, currency, exp}` under a key the shop shares with the proxy. The proxy believes the price only
  * when the MAC verifies (in constant time), the token is unexpired, it names the order being paid and its price can
  * be charged.
+ *
+ * The key is rotated as PAYIN_SECRET is (provider-secrets.ts): `secret` may hold the new key and the old one,
+ * space-separated. The new one signs; either verifies, so a page rendered before the shop's backend switched keys
+ * still pays until its token expires, and then the old key can go.
  */
+import { providerSecrets } from '../proxy/infrastructure/provider-secrets.js';
 import { bytesToBase64, timingSafeEqual } from '../shared/bytes.js';
 import { signBody } from '../shared/hmac.js';
 import { chargeablePrice } from '../shared/money.js';
@@ -26,13 +31,28 @@ async function mac(secret: string, payload: string): Promise<string> {
   return base64.replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
-/** The token for `claims`; what the shop's page renders (docs/standalone.md shows it in PHP, Python and Ruby too). */
+/**
+ * The token for `claims`; what the shop's page renders (docs/standalone.md shows it in PHP, Python and Ruby too).
+ * Signed with the first key of `secret`, so that a backend reading the server's own setting signs with the new one.
+ */
 export async function signOrderToken(secret: string, claims: OrderTokenClaims): Promise<string> {
   const payload = base64url(encoder.encode(JSON.stringify(claims)));
-  return `${payload}.${await mac(secret, payload)}`;
+  return `${payload}.${await mac(providerSecrets(secret)[0] ?? '', payload)}`;
 }
 
-/** Why the token cannot price `orderId` now, or its claims when it can, its price as chargeablePrice writes it. */
+/**
+ * True when `signature` is the MAC of `payload` under any key of `secret`. Each is tried, whichever verifies, so the
+ * time taken does not tell which key the signer held.
+ */
+async function signedUnderAny(secret: string, payload: string, signature: string): Promise<boolean> {
+  const macs = await Promise.all(providerSecrets(secret).map((key) => mac(key, payload)));
+  return macs.map((expected) => timingSafeEqual(expected, signature)).includes(true);
+}
+
+/**
+ * Why the token cannot price `orderId` now, or its claims when it can, its price as chargeablePrice writes it.
+ * `secret` is the setting's value: one key, or the new and the old one, space-separated, either of which verifies.
+ */
 export async function verifyOrderToken(
   secret: string,
   token: string,
@@ -41,7 +61,7 @@ export async function verifyOrderToken(
 ): Promise<{ ok: true; claims: OrderTokenClaims } | { ok: false; reason: string }> {
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined) return { ok: false, reason: 'malformed' };
-  if (!timingSafeEqual(await mac(secret, payload), signature)) return { ok: false, reason: 'signature does not verify' };
+  if (!(await signedUnderAny(secret, payload, signature))) return { ok: false, reason: 'signature does not verify' };
   let claims: Partial<OrderTokenClaims>;
   try {
     claims = JSON.parse(

@@ -20,7 +20,8 @@ export const SETTING_LINES = {
   PAYIN_STORE_URL: 'the ledger: sqlite:<file> (default sqlite:./payin.db), postgres://... or redis://...',
   PAYIN_REDIS_URL: 'the older name of PAYIN_STORE_URL',
   PAYIN_RESOLVE_URL: 'your pricing endpoint (or PAYIN_ORDER_TOKEN_SECRET, not both)',
-  PAYIN_ORDER_TOKEN_SECRET: "the key of your pages' signed order tokens, 16 characters or more",
+  PAYIN_ORDER_TOKEN_SECRET:
+    "the key of your pages' signed order tokens, 16 characters or more (the new one and the old one, space-separated, while you rotate it)",
   PAYIN_WEBHOOK_URL: "your backend's endpoint for payment updates",
   PAYIN_WEBHOOK_SECRET: 'whsec_... shared with your backend (two, space-separated, while you rotate it)',
   PAYIN_ALLOWED_ORIGINS: 'space-separated origins of your pages, when they are not this server',
