@@ -16,7 +16,7 @@ import { fetchTransport, type ServiceTransport } from './infrastructure/service-
 import type { ProxyStore } from './infrastructure/store.js';
 import { guardedStore } from './infrastructure/store-failure.js';
 import { processEnv } from '../shared/env.js';
-import { providerSecrets, providerSecretsProblem } from './infrastructure/provider-secrets.js';
+import { rotatedSecrets, rotationProblem } from './infrastructure/rotated-secrets.js';
 import { clientNetwork } from '../shared/client-network.js';
 import { asFetchRequest, type ProxyRequest } from './http/exchange.js';
 import type { ConsoleOptions } from '../console-api/console-options.js';
@@ -224,7 +224,7 @@ export interface ResolvedOptions {
     token: string;
     /** The secret that signs: the first of `secrets`. */
     secret: string;
-    /** What verifies: the secret that signs, then, during a rotation, the previous one (provider-secrets.ts). */
+    /** What verifies: the secret that signs, then, during a rotation, the previous one (rotated-secrets.ts). */
     secrets: readonly string[];
     signatureEncoding: SignatureEncoding;
     verifyAnswers: boolean;
@@ -258,7 +258,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
   }
   const env = options.env ?? processEnv();
   const pick = (value: string | undefined, name: string) => (value ?? env[name] ?? '').trim();
-  const secrets = providerSecrets(pick(options.provider?.secret, 'PAYIN_SECRET'));
+  const secrets = rotatedSecrets(pick(options.provider?.secret, 'PAYIN_SECRET'));
   const provider = {
     baseUrl: pick(options.provider?.baseUrl, 'PAYIN_BASE_URL').replace(/\/+$/, ''),
     merchantId: pick(options.provider?.merchantId, 'PAYIN_MERCHANT_ID'),
@@ -280,7 +280,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     const names = missing.map(([option, variable]) => `${option} (or ${variable})`).join(', ');
     throw new TypeError(`createPayinProxy: missing ${names}.`);
   }
-  const secretsProblem = providerSecretsProblem(secrets, 'provider.secret (PAYIN_SECRET)');
+  const secretsProblem = rotationProblem(secrets, 'provider.secret (PAYIN_SECRET)');
   if (secretsProblem) throw new TypeError(`createPayinProxy: ${secretsProblem}.`);
   assertHttpUrl(provider.baseUrl, 'provider.baseUrl (PAYIN_BASE_URL)');
   assertHttpUrl(callbackUrl, 'callbackUrl (PAYIN_CALLBACK_URL)');

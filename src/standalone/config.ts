@@ -6,7 +6,7 @@
  */
 import { exactOrigin, originProblem } from '../proxy/http/cors.js';
 import { normalBasePath } from '../proxy/options.js';
-import { providerSecrets, providerSecretsProblem } from '../proxy/infrastructure/provider-secrets.js';
+import { rotatedSecrets, rotationProblem } from '../proxy/infrastructure/rotated-secrets.js';
 import { storeUrlProblem } from '../server/store-url.js';
 import { isHeaderName } from './client-ip-header.js';
 import type { Pricing } from './shop-backend.js';
@@ -56,13 +56,16 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
     need(name, why);
   }
   // Two, space-separated, while it is rotated (the new one and the old one): the proxy signs with the new one and
-  // believes either, so checkouts opened before the restart keep their read tokens (provider-secrets.ts).
-  const secretProblem = providerSecretsProblem(providerSecrets(value('PAYIN_SECRET') ?? ''), 'PAYIN_SECRET');
+  // believes either, so checkouts opened before the restart keep their read tokens (rotated-secrets.ts).
+  const secretProblem = rotationProblem(rotatedSecrets(value('PAYIN_SECRET') ?? ''), 'PAYIN_SECRET');
   if (secretProblem) problems.push(secretProblem);
   const webhookUrl = need('PAYIN_WEBHOOK_URL', "your backend's endpoint for payment updates");
   // Two, space-separated, while it is rotated (the new one and the old one): every call is signed with each.
   const webhookSecret = need('PAYIN_WEBHOOK_SECRET', 'a whsec_... secret shared with your backend');
-  if (webhookSecret && !webhookSecret.split(/\s+/).every(isWebhookSecret)) {
+  const webhookSecrets = rotatedSecrets(webhookSecret);
+  const webhookSecretsProblem = rotationProblem(webhookSecrets, 'PAYIN_WEBHOOK_SECRET');
+  if (webhookSecretsProblem) problems.push(webhookSecretsProblem);
+  else if (!webhookSecrets.every(isWebhookSecret)) {
     problems.push(
       'PAYIN_WEBHOOK_SECRET must look like whsec_<padded base64 of at least 12 random bytes> (a random one: echo whsec_$(openssl rand -base64 24))',
     );
@@ -72,8 +75,8 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
   let pricing: Pricing = { kind: 'url', url: '' };
   // Two, space-separated, while it is rotated (the new one and the old one): the shop's backend signs with the new
   // one and the proxy believes either, so pages rendered before the switch still pay (order-token.ts).
-  const tokenKeys = providerSecrets(tokenSecret ?? '');
-  const tokenKeysProblem = providerSecretsProblem(tokenKeys, 'PAYIN_ORDER_TOKEN_SECRET');
+  const tokenKeys = rotatedSecrets(tokenSecret ?? '');
+  const tokenKeysProblem = rotationProblem(tokenKeys, 'PAYIN_ORDER_TOKEN_SECRET');
   if (tokenKeysProblem) problems.push(tokenKeysProblem);
   // A page's token is a sample anyone can test guesses of the key against, offline: a short key forges prices.
   if (tokenKeys.some((key) => key.length < 16)) {

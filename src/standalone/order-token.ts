@@ -5,11 +5,11 @@
  * when the MAC verifies (in constant time), the token is unexpired, it names the order being paid and its price can
  * be charged.
  *
- * The key is rotated as PAYIN_SECRET is (provider-secrets.ts): `secret` may hold the new key and the old one,
+ * The key is rotated as PAYIN_SECRET is (rotated-secrets.ts): `secret` may hold the new key and the old one,
  * space-separated. The new one signs; either verifies, so a page rendered before the shop's backend switched keys
  * still pays until its token expires, and then the old key can go.
  */
-import { providerSecrets } from '../proxy/infrastructure/provider-secrets.js';
+import { rotatedSecrets } from '../proxy/infrastructure/rotated-secrets.js';
 import { bytesToBase64, timingSafeEqual } from '../shared/bytes.js';
 import { signBody } from '../shared/hmac.js';
 import { chargeablePrice } from '../shared/money.js';
@@ -37,7 +37,7 @@ async function mac(secret: string, payload: string): Promise<string> {
  */
 export async function signOrderToken(secret: string, claims: OrderTokenClaims): Promise<string> {
   const payload = base64url(encoder.encode(JSON.stringify(claims)));
-  return `${payload}.${await mac(providerSecrets(secret)[0] ?? '', payload)}`;
+  return `${payload}.${await mac(rotatedSecrets(secret)[0] ?? '', payload)}`;
 }
 
 /**
@@ -45,7 +45,7 @@ export async function signOrderToken(secret: string, claims: OrderTokenClaims): 
  * time taken does not tell which key the signer held.
  */
 async function signedUnderAny(secret: string, payload: string, signature: string): Promise<boolean> {
-  const macs = await Promise.all(providerSecrets(secret).map((key) => mac(key, payload)));
+  const macs = await Promise.all(rotatedSecrets(secret).map((key) => mac(key, payload)));
   return macs.map((expected) => timingSafeEqual(expected, signature)).includes(true);
 }
 

@@ -34,6 +34,16 @@ describe('PAYIN_WEBHOOK_SECRET during a rotation', () => {
     );
   });
 
+  it('refuses three secrets or the same one twice, as the other rotated secrets do, with every other problem', () => {
+    const third = `whsec_${randomBytes(24).toString('base64')}`;
+    const three = configProblems({ ...GOOD_ENV, PAYIN_WEBHOOK_SECRET: `${NEW} ${OLD} ${third}`, PORT: 'x' });
+    expect(three).toMatch(/PAYIN_WEBHOOK_SECRET holds 3 secrets: give one, or during a rotation two/);
+    expect(three).toMatch(/PORT must be a port number/);
+    expect(configProblems({ ...GOOD_ENV, PAYIN_WEBHOOK_SECRET: `${OLD} ${OLD}` })).toMatch(
+      /PAYIN_WEBHOOK_SECRET holds the same secret twice/,
+    );
+  });
+
   it('signs each call so that a backend holding either secret verifies it', async () => {
     await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', resolve));
     const url = `http://127.0.0.1:${(backend.address() as { port: number }).port}/webhook`;

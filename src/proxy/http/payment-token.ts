@@ -6,7 +6,7 @@
  * signature of anything the service would accept. 256 bits, hex. The tokens of the last 10,000 payments asked
  * about are kept, so a poll compares two strings instead of computing an HMAC. Only a right token takes that
  * short way: a wrong one costs the same HMAC whether the payment exists or not, so the time an answer takes tells
- * a prober nothing about which payment ids exist. During a rotation of the secret (provider-secrets.ts) a token
+ * a prober nothing about which payment ids exist. During a rotation of the secret (rotated-secrets.ts) a token
  * is issued under the new secret and verifies under the new or the previous one; a wrong token then costs one HMAC
  * per secret, the same for every payment.
  */

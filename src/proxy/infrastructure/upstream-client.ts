@@ -5,7 +5,7 @@
  * retry could create a second payment); status lookups are reads and retry with jittered backoff until a deadline.
  */
 import { signBody } from '../../shared/hmac.js';
-import { verifiedUnderAny } from './provider-secrets.js';
+import { verifiedUnderAny } from './rotated-secrets.js';
 import {
   parseCreateAnswer,
   parseStatusAnswer,

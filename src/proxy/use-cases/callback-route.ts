@@ -7,7 +7,7 @@
  * recorded (the store or the service failed), so that the service delivers again.
  */
 import { outcomeOf } from '../../shared/outcome.js';
-import { verifiedUnderAny } from '../infrastructure/provider-secrets.js';
+import { verifiedUnderAny } from '../infrastructure/rotated-secrets.js';
 import { parseCallbackBody } from '../../shared/provider-messages.js';
 import { BodyConsumedError, BodyTooLargeError, parseJsonBytes, readBody } from '../../shared/body.js';
 import type { Answer, ProxyRequest } from '../http/exchange.js';

@@ -1,21 +1,19 @@
 /**
- * PAYIN_SECRET during a rotation. The secret the service gave the shop also derives the browsers' read tokens
- * (http/payment-token.ts), so a proxy restarted with a new secret alone refused every checkout opened before it
- * (their tokens came from the old one) and every callback the service had signed before it switched. For the
- * switch the setting holds the new secret and the previous one, space-separated, as PAYIN_WEBHOOK_SECRET holds
- * its two: the first signs every request to the service and every token issued from then on; either verifies a
- * read token, a callback or an answer. Two at most: each more is one more HMAC for every wrong token, and a
- * rotation has no use for a third.
+ * A secret during its rotation: the setting holds the new value and the previous one, space-separated; the first
+ * signs, either verifies. PAYIN_SECRET is rotated so (it also derives the browsers' read tokens, http/payment-token.ts:
+ * a proxy restarted with a new secret alone refused every checkout opened before it and every callback the service
+ * had signed before it switched), and so are PAYIN_ORDER_TOKEN_SECRET and PAYIN_WEBHOOK_SECRET in the standalone
+ * server. Two at most: each more is one more HMAC for every wrong token, and a rotation has no use for a third.
  */
 import { verifySignature, type BinaryLike, type SignatureEncoding } from '../../shared/hmac.js';
 
 /** The secrets in `text`, the one that signs first; none for an empty text. */
-export function providerSecrets(text: string): string[] {
+export function rotatedSecrets(text: string): string[] {
   return text.split(/\s+/).filter(Boolean);
 }
 
-/** Why `secrets` cannot be PAYIN_SECRET, said with `name` (the variable or the option), or undefined when it can. */
-export function providerSecretsProblem(secrets: readonly string[], name: string): string | undefined {
+/** Why `secrets` cannot be the setting `name` (the variable or the option), or undefined when they can. */
+export function rotationProblem(secrets: readonly string[], name: string): string | undefined {
   if (secrets.length > 2) {
     return `${name} holds ${secrets.length} secrets: give one, or during a rotation two, space-separated (the new one first, then the old one)`;
   }
