@@ -40,6 +40,13 @@ export interface PaymentUpdateInfo {
    * (say, switched method and paid both). Do not ship twice; refund this one.
    */
   secondPaymentOf?: string;
+  /**
+   * Aborted when this call's deadline (`timeouts.hookMs`) passes, with the error that says so as its reason: the
+   * proxy has then stopped waiting, counts the call as failed and will call again, perhaps while this one still runs.
+   * Hand it to the HTTP calls the hook makes (`fetch(url, { signal: info.signal })`), so that a backend that went
+   * quiet does not keep them open for good. `payin.close()` does not abort it: a call under way may finish.
+   */
+  signal: AbortSignal;
 }
 
 /** What resolveOrder is told besides the order and method. */
@@ -100,7 +107,8 @@ export interface PayinProxyOptions {
    * after the state is recorded. Ship the order when `payment.outcome === 'paid'` and `info.secondPaymentOf` is
    * not set. A throw (or a rejected promise) means "not taken": the proxy calls again with backoff until it
    * succeeds, never twice at once for one payment and state, never again after a success. So does a call that has
-   * not returned within `timeouts.hookMs` (30 s): its retry may then run beside it, and what it answers is ignored.
+   * not returned within `timeouts.hookMs` (30 s): `info.signal` is aborted then, its retry may run beside it if it
+   * goes on, and what it answers is ignored. Pass `info.signal` to the hook's own fetch calls.
    */
   onPaymentUpdate?: (payment: PaymentView, info: PaymentUpdateInfo) => void | Promise<void>;
   /**
@@ -180,8 +188,9 @@ export interface ProxyTimeouts {
   claimLeaseMs: number;
   /**
    * How long one call of onPaymentUpdate may run. Past it the call counts as failed (in the log and the payment's
-   * timeline) and is retried with backoff, and what it answers later is ignored: a hook hung on an HTTP call without
-   * a timeout would otherwise hold its announcement, and the reconcile sweep that made it, for good.
+   * timeline), its `info.signal` is aborted, it is retried with backoff, and what it answers later is ignored: a hook
+   * hung on an HTTP call without a timeout would otherwise hold its announcement, and the reconcile sweep that made
+   * it, for good.
    */
   hookMs: number;
   /** How long one call of onPaymentUpdate may hold its announcement before another instance may try it. */
