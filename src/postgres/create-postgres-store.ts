@@ -7,6 +7,7 @@
  */
 import postgres from 'postgres';
 import { processEnv } from '../shared/env.js';
+import { optionNames, refuseUnknownNames } from '../shared/option-names.js';
 import { PostgresStore } from './postgres-store.js';
 import { SCHEMA_NAME } from './postgres-schema.js';
 
@@ -37,8 +38,18 @@ export interface PostgresStoreOptions {
 }
 
 export const DEFAULT_SCHEMA = 'payin';
+const OPTION_NAMES = optionNames<PostgresStoreOptions>({
+  url: true,
+  schema: true,
+  ttlMs: true,
+  max: true,
+  connectTimeoutSeconds: true,
+  closeTimeoutSeconds: true,
+  lockTimeoutSeconds: true,
+});
 
 export function createPostgresStore(options: PostgresStoreOptions = {}): PostgresStore {
+  refuseUnknownNames('createPostgresStore: options', options, OPTION_NAMES);
   const fromEnv = processEnv().PAYIN_STORE_URL ?? '';
   const url = (options.url ?? (isPostgresUrl(fromEnv) ? fromEnv : '')).trim();
   if (!url) throw new TypeError('createPostgresStore: missing url (or PAYIN_STORE_URL), such as postgres://payin@127.0.0.1:5432/shop.');

@@ -20,6 +20,7 @@ import { rotatedSecrets, rotationProblem } from './infrastructure/rotated-secret
 import { clientNetwork } from '../shared/client-network.js';
 import { asFetchRequest, type ProxyRequest } from './http/exchange.js';
 import type { ConsoleOptions } from '../console-api/console-options.js';
+import { optionNames, overDefaults, refuseUnknownNames } from '../shared/option-names.js';
 
 export interface PricedOrder {
   /** The sum to pay, a decimal string ("250.00") or a number with at most two decimals. */
@@ -39,6 +40,13 @@ export interface PaymentUpdateInfo {
    * (say, switched method and paid both). Do not ship twice; refund this one.
    */
   secondPaymentOf?: string;
+  /**
+   * Aborted when this call's deadline (`timeouts.hookMs`) passes, with the error that says so as its reason: the
+   * proxy has then stopped waiting, counts the call as failed and will call again, perhaps while this one still runs.
+   * Hand it to the HTTP calls the hook makes (`fetch(url, { signal: info.signal })`), so that a backend that went
+   * quiet does not keep them open for good. `payin.close()` does not abort it: a call under way may finish.
+   */
+  signal: AbortSignal;
 }
 
 /** What resolveOrder is told besides the order and method. */
@@ -99,7 +107,8 @@ export interface PayinProxyOptions {
    * after the state is recorded. Ship the order when `payment.outcome === 'paid'` and `info.secondPaymentOf` is
    * not set. A throw (or a rejected promise) means "not taken": the proxy calls again with backoff until it
    * succeeds, never twice at once for one payment and state, never again after a success. So does a call that has
-   * not returned within `timeouts.hookMs` (30 s): its retry may then run beside it, and what it answers is ignored.
+   * not returned within `timeouts.hookMs` (30 s): `info.signal` is aborted then, its retry may run beside it if it
+   * goes on, and what it answers is ignored. Pass `info.signal` to the hook's own fetch calls.
    */
   onPaymentUpdate?: (payment: PaymentView, info: PaymentUpdateInfo) => void | Promise<void>;
   /**
@@ -179,8 +188,9 @@ export interface ProxyTimeouts {
   claimLeaseMs: number;
   /**
    * How long one call of onPaymentUpdate may run. Past it the call counts as failed (in the log and the payment's
-   * timeline) and is retried with backoff, and what it answers later is ignored: a hook hung on an HTTP call without
-   * a timeout would otherwise hold its announcement, and the reconcile sweep that made it, for good.
+   * timeline), its `info.signal` is aborted, it is retried with backoff, and what it answers later is ignored: a hook
+   * hung on an HTTP call without a timeout would otherwise hold its announcement, and the reconcile sweep that made
+   * it, for good.
    */
   hookMs: number;
   /** How long one call of onPaymentUpdate may hold its announcement before another instance may try it. */
@@ -252,10 +262,26 @@ export interface ResolvedOptions {
   console: ConsoleOptions | undefined;
 }
 
+/** The names `provider` and `console` take: another is refused at start (option-names.ts). */
+const PROVIDER_NAMES = optionNames<NonNullable<PayinProxyOptions['provider']>>({
+  baseUrl: true,
+  merchantId: true,
+  token: true,
+  secret: true,
+  signatureEncoding: true,
+  verifyAnswers: true,
+});
+const CONSOLE_NAMES = optionNames<ConsoleOptions>({ authorizeOperator: true, operatorName: true, login: true });
+
 export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
   if (typeof options?.resolveOrder !== 'function') {
     throw new TypeError('createPayinProxy needs resolveOrder(orderId, method, request): the shop prices its orders.');
   }
+  // A misspelt name in a group is refused like a misspelt timeout: `provider: { merchantID }` would otherwise fall back
+  // to PAYIN_MERCHANT_ID, or fail as missing though it was given; `console: { operatorname }` would sign the audit log
+  // as "operator". The limits and timeouts are checked where their defaults are filled in.
+  refuseUnknownNames('createPayinProxy: provider', options.provider, PROVIDER_NAMES);
+  refuseUnknownNames('createPayinProxy: console', options.console, CONSOLE_NAMES);
   const env = options.env ?? processEnv();
   const pick = (value: string | undefined, name: string) => (value ?? env[name] ?? '').trim();
   const secrets = rotatedSecrets(pick(options.provider?.secret, 'PAYIN_SECRET'));
@@ -306,8 +332,8 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     methods: options.methods?.length ? [...options.methods] : ['upi', 'sbp', 'c2c'],
     allowedOrigins: new Set((options.allowedOrigins ?? []).map(allowedOrigin)),
     store: guardedStore(options.store ?? createMemoryStore({ clock })),
-    limits: { ...DEFAULT_LIMITS, ...options.limits },
-    timeouts: checkedTimeouts(options.timeouts ?? {}),
+    limits: overDefaults('createPayinProxy: limits', DEFAULT_LIMITS, options.limits),
+    timeouts: checkedTimeouts(options.timeouts),
     // Called unbound: some runtimes (workerd) throw "Illegal invocation" when fetch is called as a method.
     fetch: (input, init) => fetchImpl(input, init),
     transport: (options.fetch ? undefined : nodeTransport()) ?? fetchTransport((input, init) => fetchImpl(input, init)),
@@ -351,18 +377,13 @@ export function normalBasePath(path: string): string {
 const LONGEST_TIMER_MS = 2 ** 31 - 1;
 
 /**
- * The timeouts given over the defaults. A name that is not one of them stops the start, naming it: a misspelt
+ * The timeouts given over the defaults, a name they do not have refused (option-names.ts): a misspelt
  * `hookTimeoutMs` would leave a hung hook without the deadline its shop meant to set. The hook's deadline is what keeps a
  * hung hook from stalling the outbox, so one that is not a usable delay (0, negative, NaN, Infinity, a string from a
- * configuration file, or past what a timer can wait) stops it too. A field given as undefined keeps its default.
+ * configuration file, or past what a timer can wait) stops the start too.
  */
-function checkedTimeouts(given: Partial<ProxyTimeouts>): ProxyTimeouts {
-  const unknown = Object.keys(given).filter((name) => !Object.hasOwn(DEFAULT_TIMEOUTS, name));
-  if (unknown.length) {
-    throw new TypeError(`createPayinProxy: timeouts has no ${unknown.join(', ')}; it takes ${Object.keys(DEFAULT_TIMEOUTS).join(', ')}.`);
-  }
-  const defined = Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined));
-  const timeouts: ProxyTimeouts = { ...DEFAULT_TIMEOUTS, ...defined };
+function checkedTimeouts(given: Partial<ProxyTimeouts> | undefined): ProxyTimeouts {
+  const timeouts = overDefaults('createPayinProxy: timeouts', DEFAULT_TIMEOUTS, given);
   const { hookMs } = timeouts;
   if (typeof hookMs !== 'number' || !(hookMs > 0 && hookMs <= LONGEST_TIMER_MS)) {
     throw new TypeError(

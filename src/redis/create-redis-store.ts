@@ -11,6 +11,7 @@ import { checkedCommandTimeout, DEFAULT_COMMAND_TIMEOUT_MS, namingTimeouts } fro
 import { DEFAULT_KEY_PREFIX, DEFAULT_TTL_MS } from './redis-keys.js';
 import { RedisStore } from './redis-store.js';
 import { processEnv } from '../shared/env.js';
+import { optionNames, refuseUnknownNames } from '../shared/option-names.js';
 
 export interface RedisStoreOptions {
   /**
@@ -44,8 +45,19 @@ export interface RedisStoreOptions {
 }
 
 const ALLOWED_PROTOCOLS = new Set(['redis:', 'rediss:']);
+const OPTION_NAMES = optionNames<RedisStoreOptions>({
+  url: true,
+  keyPrefix: true,
+  ttlMs: true,
+  redisOptions: true,
+  onError: true,
+  closeTimeoutMs: true,
+  commandTimeoutMs: true,
+});
 
 export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
+  // ioredis's own options go in redisOptions, which is handed to it as it is (ioredis checks nothing either).
+  refuseUnknownNames('createRedisStore: options', options, OPTION_NAMES);
   const url = (options.url ?? processEnv().PAYIN_REDIS_URL ?? '').trim();
   if (!url) throw new TypeError('createRedisStore: missing url (or PAYIN_REDIS_URL), such as redis://127.0.0.1:6379.');
   assertRedisUrl(url);

@@ -9,6 +9,7 @@ import { dirname } from 'node:path';
 import type { Clock } from '../shared/clock.js';
 import { openSqlite, type SqliteDriverName } from './sqlite-driver.js';
 import { SqliteStore } from './sqlite-store.js';
+import { optionNames, refuseUnknownNames } from '../shared/option-names.js';
 
 export interface SqliteStoreOptions {
   /** The database file (created with its folder when missing), or ':memory:' for a throwaway one. */
@@ -23,7 +24,10 @@ export interface SqliteStoreOptions {
   driver?: SqliteDriverName;
 }
 
+const OPTION_NAMES = optionNames<SqliteStoreOptions>({ path: true, ttlMs: true, clock: true, driver: true });
+
 export function createSqliteStore(options: SqliteStoreOptions): SqliteStore {
+  refuseUnknownNames('createSqliteStore: options', options, OPTION_NAMES);
   const path = options?.path?.trim();
   if (!path) throw new TypeError("createSqliteStore: missing path, such as './payin.db'.");
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });

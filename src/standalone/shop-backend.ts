@@ -99,7 +99,7 @@ export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metr
     let status: number | undefined;
     let note = '';
     try {
-      const answer = await poster.post(url, id, { type: 'payment.updated', data });
+      const answer = await poster.post(url, id, { type: 'payment.updated', data }, info.signal);
       status = answer.status;
       note = answerNote(answer, url);
       await answer.body?.cancel();

@@ -20,8 +20,11 @@ export class ShopCallError extends Error {
 }
 
 export interface SignedPoster {
-  /** Sends `body` as JSON with the id given; resolves with the answer, whatever its status. */
-  post(url: string, id: string, body: unknown): Promise<Response>;
+  /**
+   * Sends `body` as JSON with the id given; resolves with the answer, whatever its status. The call ends at its own
+   * time limit or when `signal` aborts (the proxy's deadline for a hook), whichever comes first.
+   */
+  post(url: string, id: string, body: unknown, signal?: AbortSignal): Promise<Response>;
 }
 
 /**
@@ -36,7 +39,7 @@ export function createSignedPoster(secrets: string, options: { timeoutMs: number
     .map((secret) => new Webhook(secret));
   const fetchImpl = options.fetch ?? globalThis.fetch;
   return {
-    async post(url, id, body) {
+    async post(url, id, body, signal) {
       const text = JSON.stringify(body);
       const at = new Date(options.now());
       const { address, authorization } = basicAuthOf(url);
@@ -47,6 +50,10 @@ export function createSignedPoster(secrets: string, options: { timeoutMs: number
         'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
         'webhook-signature': webhooks.map((webhook) => webhook.sign(id, at, text)).join(' '),
       };
+      // The hook's deadline may be the shorter (a program that embeds the server and sets timeouts.hookMs): past it
+      // the proxy has given up on this call and may retry beside it, so the request must not stay open any longer.
+      // AbortSignal.any is in every runtime the server runs on (Node 20.3+, Bun, Deno).
+      const limit = AbortSignal.timeout(options.timeoutMs);
       try {
         // Never followed: fetch would send a 301 or 302 on as a GET without the body, and a page answering that GET
         // with 200 would count as the shop having taken a webhook it never saw.
@@ -55,10 +62,12 @@ export function createSignedPoster(secrets: string, options: { timeoutMs: number
           headers,
           body: text,
           redirect: 'manual',
-          signal: AbortSignal.timeout(options.timeoutMs),
+          signal: signal ? AbortSignal.any([signal, limit]) : limit,
         });
       } catch (error) {
-        throw new ShopCallError(`could not reach ${new URL(url).origin}: ${failureOf(error)}`);
+        const origin = new URL(url).origin;
+        if (signal?.aborted) throw new ShopCallError(`no answer from ${origin} before the proxy's deadline: ${failureOf(error)}`);
+        throw new ShopCallError(`could not reach ${origin}: ${failureOf(error)}`);
       }
     },
   };

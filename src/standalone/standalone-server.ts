@@ -70,7 +70,8 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     }
   };
   // 10 s for each call to the shop's backend: within the proxy's deadline for a hook (timeouts.hookMs, 30 s by
-  // default), so that a webhook that hangs fails by its own timeout, which the log names with the webhook's id.
+  // default), so that a webhook that hangs fails by its own timeout, which the log names with the webhook's id. A
+  // shorter hookMs given in `timeouts` ends the webhook's request at that deadline instead (signed-post.ts).
   const poster = createSignedPoster(config.webhookSecret, { timeoutMs: 10_000, now: Date.now, fetch: baseFetch });
   const webhooks = new InFlight();
   const streams = new EventStreams(metrics);

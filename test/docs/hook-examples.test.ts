@@ -7,25 +7,33 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { PaymentUpdateInfo } from '../../src/proxy/options.js';
+import { ManualClock } from '../../src/shared/manual-clock.js';
 import type { PaymentView } from '../../src/shared/payment-view.js';
-import { setup } from '../proxy/harness.js';
+import { systemClock, within } from '../../src/shared/clock.js';
+import { setup, until } from '../proxy/harness.js';
+import { startQuietBackend } from '../support/quiet-backend.js';
 
 type Hook = (payment: PaymentView, info: PaymentUpdateInfo) => Promise<void>;
 
-/** The example's onPaymentUpdate as a function over a stub `db` that records what the hook did. */
-function documentedHook(path: string, did: string[]): Hook {
+const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
+
+/** The body of the first async onPaymentUpdate in `path` whose head starts with `head`. */
+function hookBody(path: string, head = 'async onPaymentUpdate(payment, {'): string {
   const text = readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
-  const start = text.indexOf('async onPaymentUpdate(payment, {');
+  const start = text.indexOf(head);
   const open = text.indexOf('{\n', text.indexOf(')', start));
   const end = text.indexOf('\n  },', open);
   expect(start >= 0 && open > start && end > open, `the onPaymentUpdate example of ${path}`).toBe(true);
-  const body = text.slice(open + 2, end);
+  return text.slice(open + 2, end);
+}
+
+/** The example's onPaymentUpdate as a function over a stub `db` that records what the hook did. */
+function documentedHook(path: string, did: string[]): Hook {
   const db = {
     orders: { markPaid: async (_orderId: string, detail: unknown) => void did.push(`ship ${JSON.stringify(detail)}`) },
     refunds: { open: async (id: string) => void did.push(`refund ${id}`) },
   };
-  const AsyncFunction = (async () => {}).constructor as new (...args: string[]) => (...a: unknown[]) => Promise<void>;
-  const run = new AsyncFunction('db', 'payment', 'info', `const { source, secondPaymentOf } = info;\n${body}`);
+  const run = new AsyncFunction('db', 'payment', 'info', `const { source, secondPaymentOf } = info;\n${hookBody(path)}`);
   return (payment, info) => run(db, payment, info);
 }
 
@@ -75,5 +83,29 @@ describe("the README's first onPaymentUpdate", () => {
       await t.callback(t.service.payments.get(id));
     }
     expect(shipped).toEqual(['A-1']);
+  });
+});
+
+describe('the onPaymentUpdate of docs/proxy.md that calls an ERP', () => {
+  it("ends its request to an ERP that never answers at the call's deadline", async () => {
+    const erp = await startQuietBackend();
+    const body = hookBody('docs/proxy.md', 'async onPaymentUpdate(payment, { secondPaymentOf, signal })');
+    // Its fetch as written, sent to the quiet backend on loopback instead of erp.example.
+    const toErp = (url: string, init: RequestInit) => fetch(url.replace('https://erp.example', erp.url), init);
+    const run = new AsyncFunction('fetch', 'payment', 'info', `const { secondPaymentOf, signal } = info;\n${body}`);
+    const clock = new ManualClock();
+    const t = setup({ clock, reconcileEveryMs: 0, onPaymentUpdate: (payment, info) => run(toErp, payment, info) });
+    try {
+      const id = (await t.create('A-1')).body.payment.id;
+      t.service.set(id, { state: 'finished', status: true });
+      const callback = t.callback(t.service.payments.get(id)); // waits for the hook, within its deadline
+      await until(() => erp.requests.length === 1, 'the hook to call the ERP');
+      await clock.advance(30_000); // the default hookMs
+      expect(await within(systemClock, erp.requests[0]!.closed, 5_000)).toBe(true);
+      expect((await callback).status).toBe(200);
+    } finally {
+      await erp.close();
+      await t.proxy.close();
+    }
   });
 });

@@ -184,6 +184,13 @@ describe('createPostgresStore', () => {
     expect(() => createPostgresStore({ url: server.url, schema: 'Robert"; DROP' })).toThrow(/schema must be/);
   });
 
+  it('refuses an option it does not know, naming it and those it takes', () => {
+    // postgres.js's own name for the pool size: the store kept its 10 connections.
+    expect(() => createPostgresStore({ url: server.url, schema: freshSchema(), maxConnections: 2 } as never)).toThrow(
+      /createPostgresStore: options has no maxConnections; it takes .*\bmax\b/,
+    );
+  });
+
   it('fails an operation on a database that is not there with an error that says so', async () => {
     const store = createPostgresStore({ url: 'postgres://postgres@127.0.0.1:1/postgres', connectTimeoutSeconds: 2 });
     opened.push(store);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPayinProxy } from '../../src/proxy/index.js';
+import { resolveOptions } from '../../src/proxy/options.js';
 
 const resolveOrder = () => ({ amount: '1.00', currency: 'INR' });
 const env = {
@@ -79,5 +80,27 @@ describe('createPayinProxy options', () => {
     expect(() => createPayinProxy({ resolveOrder, env, timeouts: { hookTimeoutMs: 5_000 } as never })).toThrow(
       /timeouts has no hookTimeoutMs; it takes .*\bhookMs\b/,
     );
+  });
+
+  it('refuses at start a limit it does not know, naming it and those it takes', () => {
+    // One letter short of createsPerMinute: silently ignored, it left the default of 30 creates a minute in place.
+    expect(() => createPayinProxy({ resolveOrder, env, limits: { createPerMinute: 5 } as never })).toThrow(
+      /createPayinProxy: limits has no createPerMinute; it takes .*\bcreatesPerMinute\b/,
+    );
+    expect(resolveOptions({ resolveOrder, env, limits: { createsPerMinute: 5 } }).limits.createsPerMinute).toBe(5);
+  });
+
+  it('keeps the default of a limit given as undefined', () => {
+    // Spread over the defaults, undefined replaced the limit, and a comparison with undefined let everything through.
+    expect(resolveOptions({ resolveOrder, env, limits: { streamsPerClient: undefined } }).limits.streamsPerClient).toBe(10);
+  });
+
+  it('refuses at start a provider field or a console field it does not know, naming it', () => {
+    expect(() => createPayinProxy({ resolveOrder, env, provider: { merchantID: 'm-2' } as never })).toThrow(
+      /createPayinProxy: provider has no merchantID; it takes .*\bmerchantId\b/,
+    );
+    expect(() =>
+      createPayinProxy({ resolveOrder, env, console: { authorizeOperator: () => true, operatorname: () => 'ann' } as never }),
+    ).toThrow(/createPayinProxy: console has no operatorname; it takes .*\boperatorName\b/);
   });
 });

@@ -131,6 +131,14 @@ describe('RedisStore keys', () => {
     expect(() => createRedisStore({ url: '' })).toThrow(/missing url/);
   });
 
+  it('refuses an option it does not know, naming it and those it takes', () => {
+    // ioredis's name for the command timeout, given beside the store's own options: it kept the 2 s default.
+    expect(() => createRedisStore({ url: server.url, commandTimeout: 500 } as never)).toThrow(
+      /createRedisStore: options has no commandTimeout; it takes .*\bredisOptions\b.*\bcommandTimeoutMs\b/,
+    );
+    expect(() => createRedisStore({ url: server.url, keyprefix: 'shop-a:' } as never)).toThrow(/options has no keyprefix/);
+  });
+
   it('refuses a commandTimeoutMs that is not a positive number of milliseconds a timer can hold', () => {
     for (const commandTimeoutMs of [0, -1, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 31, '500' as unknown as number]) {
       expect(() => createRedisStore({ url: 'redis://127.0.0.1:1', commandTimeoutMs })).toThrow(

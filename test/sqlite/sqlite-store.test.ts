@@ -174,6 +174,13 @@ describe('SqliteStore across a restart', () => {
   it('refuses a missing path with the fix in the message', () => {
     expect(() => createSqliteStore({ path: '' })).toThrow(/missing path/);
   });
+
+  it('refuses an option it does not know, naming it and those it takes', () => {
+    // Misspelt, the time to live stayed at its default of 24 hours.
+    expect(() => createSqliteStore({ path: ':memory:', ttl: 60_000 } as never)).toThrow(
+      /createSqliteStore: options has no ttl; it takes .*\bttlMs\b/,
+    );
+  });
 });
 
 /** The tables as the first release wrote them (schema 1), for the migration test. */

@@ -46,7 +46,7 @@ describe('a shop backend that turns the signature away', () => {
     const log: string[] = [];
     const deliver = webhookDelivery(`${base}/webhook`, poster, new Metrics(), (line) => log.push(line));
     const paid = { id: 'p-1', orderId: 'A-1', state: 'finished', outcome: 'paid', amount: '10.00', currency: 'INR' } as PaymentView;
-    await expect(deliver(paid, { source: 'callback' })).rejects.toThrow(/401/);
+    await expect(deliver(paid, { source: 'callback', signal: new AbortController().signal })).rejects.toThrow(/401/);
     expect(log.join('\n')).toMatch(/answered HTTP 401/);
     expect(log.join('\n')).toMatch(hint);
   });
@@ -63,7 +63,7 @@ describe('a shop backend that turns the signature away', () => {
     const log: string[] = [];
     const deliver = webhookDelivery(`${base}/staging`, poster, new Metrics(), (line) => log.push(line));
     const paid = { id: 'p-2', orderId: 'A-3', state: 'finished', outcome: 'paid', amount: '10.00', currency: 'INR' } as PaymentView;
-    await expect(deliver(paid, { source: 'callback' })).rejects.toThrow(/401/);
+    await expect(deliver(paid, { source: 'callback', signal: new AbortController().signal })).rejects.toThrow(/401/);
     expect(log.join('\n')).toMatch(/asks for a login: write its user and password into the URL/);
     expect(log.join('\n')).not.toMatch(hint);
   });

@@ -29,7 +29,7 @@ describe('a shop backend that cannot be reached', () => {
     const log: string[] = [];
     const deliver = webhookDelivery(await refusingUrl('/webhook'), poster, new Metrics(), (line) => log.push(line));
     const paid = { id: 'p-1', orderId: 'A-1', state: 'finished', outcome: 'paid', amount: '10.00', currency: 'INR' } as PaymentView;
-    await expect(deliver(paid, { source: 'callback' })).rejects.toThrow();
+    await expect(deliver(paid, { source: 'callback', signal: new AbortController().signal })).rejects.toThrow();
     expect(log.join('\n')).toMatch(/webhook msg_p-1_finished failed \(could not reach http:\/\/127\.0\.0\.1:\d+: .*ECONNREFUSED/);
   });
 

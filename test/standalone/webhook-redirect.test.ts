@@ -44,7 +44,7 @@ describe('a webhook endpoint that redirects', () => {
     const metrics = new Metrics();
     const poster = createSignedPoster(SECRET, { timeoutMs: 5_000, now: Date.now });
     const deliver = webhookDelivery(`${base}/webhook`, poster, metrics, (line) => log.push(line));
-    await expect(deliver(paid, { source: 'callback' })).rejects.toThrow(/301/);
+    await expect(deliver(paid, { source: 'callback', signal: new AbortController().signal })).rejects.toThrow(/301/);
     expect(seen).toEqual(['POST /webhook']);
     expect(log.join('\n')).toMatch(/redirect.*\/moved\/webhook/);
     expect(metrics.render()).toMatch(/payin_webhook_deliveries_total 0/);

@@ -10,6 +10,7 @@
  * process without limit.
  */
 import { systemClock, type Clock } from '../../shared/clock.js';
+import { optionNames, refuseUnknownNames } from '../../shared/option-names.js';
 import { ExpiringMap } from './expiring-map.js';
 import { OneProcessStore } from './one-process-store.js';
 import type { AuditEntry, ConsoleFilter, ConsoleStore, HistoryEntry, PaymentPage, PaymentQuery } from './console-store.js';
@@ -234,6 +235,9 @@ function deepFreeze<T>(value: T): T {
   return value;
 }
 
+const OPTION_NAMES = optionNames<MemoryStoreOptions>({ clock: true, ttlMs: true, maxEntries: true });
+
 export function createMemoryStore(options?: MemoryStoreOptions): MemoryStore {
+  refuseUnknownNames('createMemoryStore: options', options, OPTION_NAMES);
   return new MemoryStore(options);
 }

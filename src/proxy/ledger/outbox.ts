@@ -72,7 +72,7 @@ export class Outbox {
         await store.commitAnnouncement(paymentId, state);
         return false;
       }
-      let info: { source: PaymentUpdateSource; secondPaymentOf?: string } = { source };
+      let info: { source: PaymentUpdateSource; secondPaymentOf?: string } = { source }; // callHook adds the signal
       if (record.view.outcome === 'paid') {
         const settled = await this.orders.settle(record);
         if (settled === 'busy') {

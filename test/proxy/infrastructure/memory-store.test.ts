@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/shared/manual-clock.js';
-import { MemoryStore } from '../../../src/proxy/infrastructure/memory-store.js';
+import { createMemoryStore, MemoryStore } from '../../../src/proxy/infrastructure/memory-store.js';
 import { describeStoreContract, record } from './store-contract.js';
 
 describeStoreContract('MemoryStore', (clock) => ({ store: new MemoryStore({ clock }), wait: (ms) => clock.advance(ms) }));
@@ -22,6 +22,12 @@ describe('MemoryStore bounds', () => {
     await store.putOrder({ orderId: 'o', payments: [] });
     await clock.advance(1_001);
     expect(await store.getOrder('o')).toBeUndefined();
+  });
+
+  it('refuses an option it does not know, naming it and those it takes', () => {
+    expect(() => createMemoryStore({ maxEntry: 100 } as never)).toThrow(
+      /createMemoryStore: options has no maxEntry; it takes .*\bmaxEntries\b/,
+    );
   });
 });
 

@@ -13,6 +13,7 @@ import { ManualClock } from '../../../src/shared/manual-clock.js';
 import type { PaymentView } from '../../../src/shared/payment-view.js';
 import { createSqliteStore } from '../../../src/sqlite/index.js';
 import { consoleSetup } from '../../console-api/console-harness.js';
+import { startQuietBackend } from '../../support/quiet-backend.js';
 import { capturingLogger, setup, until } from '../harness.js';
 
 const HOOK_MS = 5_000;
@@ -168,6 +169,50 @@ describe("the console's redelivery to a hook that never returns", () => {
       expect((await redelivery).body.result).toBe("the shop's hook did not take it");
     } finally {
       shop.answerLate();
+      await t.proxy.close();
+    }
+  });
+});
+
+describe('a hook that hands info.signal to its own fetch, to a backend that never answers', () => {
+  it("sees the signal aborted at the call's deadline, not before, and its request ended", async () => {
+    const erp = await startQuietBackend();
+    const signals: AbortSignal[] = [];
+    const failures: unknown[] = [];
+    const clock = new ManualClock();
+    const t = setup({
+      clock,
+      reconcileEveryMs: 0,
+      timeouts: { hookMs: HOOK_MS },
+      onPaymentUpdate: async (payment, info) => {
+        if (payment.state !== 'finished') return;
+        signals.push(info.signal);
+        // The shop's ERP call with no timeout of its own: only the signal can end it.
+        await fetch(`${erp.url}/orders/${payment.orderId}/paid`, { method: 'POST', body: payment.id, signal: info.signal }).catch(
+          (error: unknown) => {
+            failures.push(error);
+            throw error;
+          },
+        );
+      },
+    });
+    try {
+      const id = (await t.create('A-1')).body.payment.id;
+      t.service.set(id, { state: 'finished', status: true });
+      const sweep = t.proxy.reconcile();
+      await until(() => erp.requests.length === 1, 'the hook to reach the backend');
+      await clock.advance(HOOK_MS - 1);
+      expect(signals[0]?.aborted).toBe(false);
+      expect(erp.requests[0]!.closedAt).toBeUndefined();
+      await clock.advance(1);
+      expect(signals[0]?.aborted).toBe(true);
+      expect(String(signals[0]?.reason)).toContain(`did not return within ${HOOK_MS} ms (timeouts.hookMs)`);
+      // The hook's fetch ends with that reason, and the backend sees the request given up.
+      await until(() => failures.length === 1 && erp.requests[0]!.closedAt !== undefined, 'the request to be ended');
+      expect(String(failures[0])).toContain(`within ${HOOK_MS} ms`);
+      expect((await sweep).checked).toBe(1);
+    } finally {
+      await erp.close(); // first: a request still open would hold the sweep, and close() waits for the sweep
       await t.proxy.close();
     }
   });
