@@ -262,6 +262,32 @@ export interface ResolvedOptions {
   console: ConsoleOptions | undefined;
 }
 
+/** The names the proxy's options take: another is refused at start (option-names.ts). */
+const OPTION_NAMES = optionNames<PayinProxyOptions>({
+  provider: true,
+  sbpBanksUrl: true,
+  sbpBanksTtlMs: true,
+  basePath: true,
+  callbackUrl: true,
+  returnUrl: true,
+  resolveOrder: true,
+  onPaymentUpdate: true,
+  announceInBackground: true,
+  reconcileEveryMs: true,
+  methods: true,
+  allowedOrigins: true,
+  store: true,
+  limits: true,
+  timeouts: true,
+  fetch: true,
+  clock: true,
+  random: true,
+  logger: true,
+  clientId: true,
+  env: true,
+  console: true,
+});
+
 /** The names `provider` and `console` take: another is refused at start (option-names.ts). */
 const PROVIDER_NAMES = optionNames<NonNullable<PayinProxyOptions['provider']>>({
   baseUrl: true,
@@ -277,6 +303,8 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
   if (typeof options?.resolveOrder !== 'function') {
     throw new TypeError('createPayinProxy needs resolveOrder(orderId, method, request): the shop prices its orders.');
   }
+  // A misspelt option would be ignored: `onPaymentUpdates` leaves the shop hearing of no payment at all.
+  refuseUnknownNames('createPayinProxy', options, OPTION_NAMES);
   // A misspelt name in a group is refused like a misspelt timeout: `provider: { merchantID }` would otherwise fall back
   // to PAYIN_MERCHANT_ID, or fail as missing though it was given; `console: { operatorname }` would sign the audit log
   // as "operator". The limits and timeouts are checked where their defaults are filled in.

@@ -103,4 +103,11 @@ describe('createPayinProxy options', () => {
       createPayinProxy({ resolveOrder, env, console: { authorizeOperator: () => true, operatorname: () => 'ann' } as never }),
     ).toThrow(/createPayinProxy: console has no operatorname; it takes .*\boperatorName\b/);
   });
+
+  it('refuses at start an option it does not know, naming it and those it takes', () => {
+    // Silently ignored, a misspelt hook left the shop hearing of no payment at all.
+    expect(() => createPayinProxy({ resolveOrder, env, onPaymentUpdates: () => {} } as never)).toThrow(
+      /^createPayinProxy has no onPaymentUpdates; it takes .*\bonPaymentUpdate\b/,
+    );
+  });
 });
