@@ -8,7 +8,7 @@
 import { Ledger } from './ledger/ledger.js';
 import { OrderPayments } from './ledger/order-payments.js';
 import { OrderBook } from './ledger/orders.js';
-import type { ResolvedOptions } from './options.js';
+import type { ResolvedOptions } from './resolved-options.js';
 import { Outbox } from './ledger/outbox.js';
 import { OpenStreams } from './http/open-streams.js';
 import { PaymentTokens } from './http/payment-token.js';

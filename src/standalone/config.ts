@@ -5,7 +5,7 @@
  * at once, naming the variable, before anything listens; a secret is never echoed.
  */
 import { exactOrigin, originProblem } from '../proxy/http/cors.js';
-import { normalBasePath } from '../proxy/options.js';
+import { normalBasePath } from '../proxy/resolved-options.js';
 import { rotatedSecrets, rotationProblem } from '../proxy/infrastructure/rotated-secrets.js';
 import { storeUrlProblem } from '../server/store-url.js';
 import { isHeaderName } from './client-ip-header.js';

@@ -33,7 +33,15 @@ describe('the proxy layout', () => {
   it('keeps every module in one of four folders, beside the entry, the options and the wiring', () => {
     const loose = proxyFiles.filter((f) => !/^proxy\/(use-cases|ledger|http|infrastructure)\//.test(f));
     expect(loose.sort()).toEqual(
-      ['proxy/context.ts', 'proxy/create-proxy.ts', 'proxy/index.ts', 'proxy/logger.ts', 'proxy/maybe-async.ts', 'proxy/options.ts'].sort(),
+      [
+        'proxy/context.ts',
+        'proxy/create-proxy.ts',
+        'proxy/index.ts',
+        'proxy/logger.ts',
+        'proxy/maybe-async.ts',
+        'proxy/options.ts',
+        'proxy/resolved-options.ts',
+      ].sort(),
     );
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createPayinProxy } from '../../src/proxy/index.js';
-import { resolveOptions } from '../../src/proxy/options.js';
+import { resolveOptions } from '../../src/proxy/resolved-options.js';
 
 const resolveOrder = () => ({ amount: '1.00', currency: 'INR' });
 const env = {

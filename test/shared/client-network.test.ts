@@ -1,7 +1,7 @@
 /** Which client an address stands for (src/shared/client-network.ts): an IPv4 address, or an IPv6 /64. */
 import { describe, expect, it } from 'vitest';
 import { clientNetwork } from '../../src/shared/client-network.js';
-import { resolveOptions } from '../../src/proxy/options.js';
+import { resolveOptions } from '../../src/proxy/resolved-options.js';
 import { clientIdFromHeader } from '../../src/standalone/client-ip-header.js';
 
 describe('the client an address stands for', () => {

@@ -78,9 +78,7 @@ describe('against the real proxy and sandbox', function () {
       // The shopper had scanned the old QR: the bank pays the old details after all, and the page comes back to it.
       await payerDoes(orderId, 'pay', undefined, old);
       await page.reload();
-      await waitUntil(() => page.el().payment?.state === 'finished', 'the old payment, paid', { timeout: 10_000 }).catch((e) => {
-        throw new Error(`DBG ${page.el().screen} ${page.el().payment?.id} ${page.el().payment?.state} ${old}`);
-      });
+      await waitUntil(() => page.el().payment?.state === 'finished', 'the old payment, paid', { timeout: 10_000 });
       const el = page.el();
       expect([el.screen, el.payment!.id]).to.deep.equal(['superseded', old]);
       await el.updateComplete;

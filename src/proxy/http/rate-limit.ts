@@ -9,7 +9,7 @@
 import type { ProxyRequest } from './exchange.js';
 import { ProxyError } from './errors.js';
 import { after, type MaybePromise } from '../maybe-async.js';
-import type { ResolvedOptions } from '../options.js';
+import type { ResolvedOptions } from '../resolved-options.js';
 
 const WINDOW_MS = 60_000;
 

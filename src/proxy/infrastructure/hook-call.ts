@@ -13,7 +13,8 @@
  */
 import type { PaymentView } from '../../shared/payment-view.js';
 import { within } from '../../shared/clock.js';
-import type { PaymentUpdateInfo, ResolvedOptions } from '../options.js';
+import type { PaymentUpdateInfo } from '../options.js';
+import type { ResolvedOptions } from '../resolved-options.js';
 
 /** The hook had not returned when its deadline passed. */
 export class HookDeadlineError extends Error {

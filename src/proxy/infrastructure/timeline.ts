@@ -6,7 +6,7 @@
  * payment's own work.
  */
 import type { HistoryEntry } from './console-store.js';
-import type { ResolvedOptions } from '../options.js';
+import type { ResolvedOptions } from '../resolved-options.js';
 
 export async function appendHistory(options: ResolvedOptions, paymentId: string, entry: HistoryEntry): Promise<void> {
   try {

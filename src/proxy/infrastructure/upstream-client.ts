@@ -20,7 +20,7 @@ import { sleep } from '../../shared/clock.js';
 import { shownUrl } from '../../shared/shown-url.js';
 import { backoffDelay } from './backoff.js';
 import { BodyTooLargeError, nestedTooDeep } from '../../shared/body.js';
-import type { ResolvedOptions } from '../options.js';
+import type { ResolvedOptions } from '../resolved-options.js';
 
 export type UpstreamFailure = 'timeout' | 'network' | 'http' | 'refused' | 'malformed' | 'signature';
 

@@ -12,7 +12,7 @@ import { sleep } from '../../shared/clock.js';
 import type { OrderRecord, PaymentRecord } from '../infrastructure/store.js';
 import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';
 import { isIncomplete } from '../http/payment-answer.js';
-import type { ResolvedOptions } from '../options.js';
+import type { ResolvedOptions } from '../resolved-options.js';
 import type { Ledger } from './ledger.js';
 import type { HeldOrder, OrderBook } from './orders.js';
 import type { CreateContext } from './payment-view-mapper.js';

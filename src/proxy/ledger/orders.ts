@@ -6,7 +6,7 @@
  */
 import { randomToken } from '../../shared/bytes.js';
 import type { OrderPaymentRef, OrderRecord, PaymentRecord, ProxyStore } from '../infrastructure/store.js';
-import type { ResolvedOptions } from '../options.js';
+import type { ResolvedOptions } from '../resolved-options.js';
 
 const leaseOf = (orderId: string) => `order:${orderId}`;
 

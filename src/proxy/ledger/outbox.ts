@@ -13,7 +13,8 @@
 import { randomToken } from '../../shared/bytes.js';
 import { describe } from '../http/errors.js';
 import type { OrderBook } from './orders.js';
-import type { PaymentUpdateSource, ResolvedOptions } from '../options.js';
+import type { PaymentUpdateSource } from '../options.js';
+import type { ResolvedOptions } from '../resolved-options.js';
 import { toPaymentView } from '../http/payment-answer.js';
 import { appendHistory, markSecondPayment } from '../infrastructure/timeline.js';
 import { callHook, HookDeadlineError } from '../infrastructure/hook-call.js';

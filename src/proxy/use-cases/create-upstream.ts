@@ -14,7 +14,7 @@ import { describe } from '../http/errors.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
 import type { ServiceCreate } from '../ledger/order-payments.js';
 import type { OrderRecord } from '../infrastructure/store.js';
-import type { ResolvedOptions } from '../options.js';
+import type { ResolvedOptions } from '../resolved-options.js';
 import type { CreateContext, ObservedPayment } from '../ledger/payment-view-mapper.js';
 import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';

@@ -12,7 +12,7 @@ import { unconfirmedFinish } from '../ledger/payment-view-mapper.js';
 import { stageOf } from '../ledger/transitions.js';
 import { describe } from '../http/errors.js';
 import type { Ledger } from '../ledger/ledger.js';
-import type { ResolvedOptions } from '../options.js';
+import type { ResolvedOptions } from '../resolved-options.js';
 import type { Outbox } from '../ledger/outbox.js';
 import type { UpstreamClient } from '../infrastructure/upstream-client.js';
 

@@ -16,7 +16,7 @@ import { isSbpBankSchema } from '../../shared/qr-payload.js';
 import { describe, jsonAnswer, ProxyError } from '../http/errors.js';
 import { ExpiringMap } from '../infrastructure/expiring-map.js';
 import { fetchLogo, type Logo, resolveWithNodeDns } from '../infrastructure/logo-fetch.js';
-import type { ResolvedOptions } from '../options.js';
+import type { ResolvedOptions } from '../resolved-options.js';
 
 /** Sberbank, T-Bank, VTB, Alfa, Raiffeisen, Gazprombank, Sovcombank, Promsvyazbank, Rosbank. */
 const LARGEST = [111, 4, 5, 8, 7, 1, 13, 10, 12].map((n) => `bank${String(1e11 + n)}`);
