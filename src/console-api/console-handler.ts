@@ -2,7 +2,9 @@
  * The console's router, mounted by the proxy at `<basePath>/console` when the shop passes the `console` option:
  * the page, its script, the token login, and the JSON API the page calls. Every request is asked who it is first
  * (console-guard.ts), so that a request without the right credentials learns nothing, not even whether a
- * payment exists; reads refuse other sites, actions also need the CSRF token. Every answer is `no-store`.
+ * payment exists; reads refuse other sites, actions also need the CSRF token. Every answer is `no-store`. Its
+ * links and redirects are relative to the request (the proxy may be served under a prefix it cannot see); its
+ * cookies' Path is `<publicBasePath>/console`, the one place that needs the prefix.
  */
 import type { Answer, ProxyRequest } from '../proxy/http/exchange.js';
 import { pathnameOf, routeUnder } from '../proxy/http/exchange.js';
@@ -14,7 +16,9 @@ import { audit, auditAction, recheck, redeliver } from './console-actions.js';
 import { ConsoleError, errorJson, html, json, redirect, text } from './console-answers.js';
 import { cookie, csrfFor, operatorOf, refuseCrossSite, requireCsrf } from './console-guard.js';
 import type { ConsoleOptions } from './console-options.js';
-import { CONSOLE_CSS, consolePage, consoleScript, loginPage, signInElsewherePage } from './console-page.js';
+import { CONSOLE_CSS, type ConsoleLinks, consolePage, consoleScript, loginPage, signInElsewherePage } from './console-page.js';
+import { cookiePathCheck } from './cookie-path-check.js';
+import { relativeLink } from '../proxy/http/relative-link.js';
 import { readPayment, listPage, exportRows } from './console-reads.js';
 import { csvOf } from './console-rows.js';
 
@@ -35,6 +39,14 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     throw new TypeError('createPayinProxy: console.authorizeOperator(request) must be a function: who may see the payments?');
   }
   const base = `${ctx.options.basePath}/console`;
+  // Where the browser sees the console: a cookie's Path is matched against the browser's address, never resolved.
+  const cookiePath = `${ctx.options.publicBasePath}/console`;
+  const checkCookiePath = cookiePathCheck(cookiePath, ctx.options.logger);
+  /** The links of a page answered at this request's path. */
+  const linksFor = (request: ProxyRequest): ConsoleLinks => {
+    const here = pathnameOf(request);
+    return (route) => relativeLink(here, `${base}${route}`);
+  };
 
   const route = async (request: ProxyRequest): Promise<Answer> => {
     const path = routeUnder(pathnameOf(request), base) || '/';
@@ -50,7 +62,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     if (path === '/logout' && method === 'POST') {
       requireCsrf(request);
       const name = options.login?.cookieName;
-      return json(200, { ok: true }, name ? { 'set-cookie': cookie(request, name, '', base, 0) } : {});
+      return json(200, { ok: true }, name ? { 'set-cookie': cookie(request, name, '', cookiePath, 0) } : {});
     }
     if (path === '/' && method === 'GET') {
       // A link from elsewhere may open the page (it holds no data); its SameSite=Strict session cookie does not
@@ -59,10 +71,12 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
         await operatorOf(request, options);
       } catch (error) {
         // A page either way, never a JSON error in the browser: the token form, or where to sign in instead.
-        if (error instanceof ConsoleError) return html(401, options.login ? loginPage(base, undefined) : signInElsewherePage(base));
+        if (error instanceof ConsoleError) {
+          return html(401, options.login ? loginPage(linksFor(request), undefined) : signInElsewherePage(linksFor(request)));
+        }
         throw error;
       }
-      return html(200, consolePage(base));
+      return html(200, consolePage(linksFor(request)));
     }
     if (!path.startsWith('/api/')) throw new ConsoleError(404, 'not_found', 'no such console route');
     return api(request, path.slice('/api'.length), method);
@@ -73,10 +87,11 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     if (method === 'POST') requireCsrf(request);
     else if (method === 'GET') refuseCrossSite(request);
     else throw new ConsoleError(405, 'method_not_allowed', 'use GET or POST');
+    checkCookiePath(request);
     const now = ctx.options.clock.now();
     const url = new URL(request.url);
     if (path === '/session' && method === 'GET') {
-      const csrf = csrfFor(request, base);
+      const csrf = csrfFor(request, cookiePath);
       // signOut: whether the console can sign the operator out, which only its own token sign-in can; behind the
       // shop's sign-in a Sign out button would reload the page with the operator still signed in to the shop.
       const answer = { operator, csrf: csrf.token, filters: CONSOLE_FILTERS, signOut: options.login !== undefined };
@@ -117,13 +132,15 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
   };
 
   const login = async (request: ProxyRequest): Promise<Answer> => {
+    const link = linksFor(request);
     try {
       refuseCrossSite(request);
     } catch (error) {
       // A plain form post: the operator stays on the form and reads why, rather than a page of JSON.
-      if (error instanceof ConsoleError) return html(error.status, loginPage(base, error.message));
+      if (error instanceof ConsoleError) return html(error.status, loginPage(link, error.message));
       throw error;
     }
+    checkCookiePath(request);
     const client = ctx.options.clientId(request) ?? 'unknown';
     const keys = [`console-login:${client}`, 'console-login:*'];
     const window = Math.floor(ctx.options.clock.now() / LOGIN_WINDOW_MS);
@@ -132,7 +149,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     const count = (key: string, add: number) => store.count(`${key}:${window}`, add, LOGIN_WINDOW_MS);
     const unreachable = (error: unknown) => {
       ctx.options.logger.error('the console could not answer a sign-in', { error: describe(error) });
-      return html(503, loginPage(base, 'The payment ledger cannot be reached just now: try again in a minute.'), { 'retry-after': '30' });
+      return html(503, loginPage(link, 'The payment ledger cannot be reached just now: try again in a minute.'), { 'retry-after': '30' });
     };
     const token = new URLSearchParams((await readForm(request)) ?? '').get('token') ?? '';
     // Each try is counted before its token is checked, and judged by the count it made: were it checked against a
@@ -141,7 +158,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     let right: boolean;
     try {
       if ((await count(keys[0]!, 1)) > LOGIN_TRIES || (await count(keys[1]!, 1)) > LOGIN_TRIES * 10) {
-        return html(429, loginPage(base, 'Too many wrong tokens: wait a few minutes.'), { 'retry-after': String(LOGIN_WINDOW_MS / 1000) });
+        return html(429, loginPage(link, 'Too many wrong tokens: wait a few minutes.'), { 'retry-after': String(LOGIN_WINDOW_MS / 1000) });
       }
       right = token !== '' && (await options.login!.check(token));
       // A right token was no wrong try: given back, so that an operator signing in often is never kept out.
@@ -149,9 +166,10 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     } catch (error) {
       return unreachable(error);
     }
-    if (!right) return html(401, loginPage(base, 'That is not the console token.'));
+    if (!right) return html(401, loginPage(link, 'That is not the console token.'));
     const { cookieName, maxAgeSeconds } = options.login!;
-    return redirect(base, { 'set-cookie': cookie(request, cookieName, await options.login!.issue(), base, maxAgeSeconds) });
+    // A relative Location, resolved by the browser against the address it posted to (RFC 9110).
+    return redirect(link(''), { 'set-cookie': cookie(request, cookieName, await options.login!.issue(), cookiePath, maxAgeSeconds) });
   };
 
   return async (request) => {

@@ -3,7 +3,9 @@
  * from the shopper's script so that nothing of it reaches a checkout), and the login form for a token sign-in.
  * Both pass a strict Content-Security-Policy: no inline script or style; the login form's few rules are a file.
  * The script is the text of a module the build writes (console/page-script.js), imported when the page first asks
- * for it, so that the console needs no file system and serves from any runtime, a worker's included.
+ * for it, so that the console needs no file system and serves from any runtime, a worker's included. Every link
+ * is relative to the page's own address (`ConsoleLinks`), so that the pages hold under a prefix the proxy cannot
+ * see (Next's basePath, a front server that strips one).
  */
 
 let script: Promise<string | undefined> | undefined;
@@ -19,8 +21,11 @@ export function consoleScript(): Promise<string | undefined> {
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-/** The start of both pages, up to <body>: `b` is the console's path, escaped. */
-function head(b: string, title: string): string {
+/** The link from the page being answered to one of the console's routes ('' for the console itself, '/login'). */
+export type ConsoleLinks = (route: string) => string;
+
+/** The start of every page, up to <body>. */
+function head(link: ConsoleLinks, title: string): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -28,27 +33,25 @@ function head(b: string, title: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <title>${title}</title>
-<link rel="stylesheet" href="${b}/console.css">
+<link rel="stylesheet" href="${escapeHtml(link('/console.css'))}">
 </head>
 <body>`;
 }
 
-export function consolePage(base: string): string {
-  const b = escapeHtml(base);
-  return `${head(b, 'Payments console')}
-<payin-console base="${b}"></payin-console>
-<script type="module" src="${b}/console.js"></script>
+export function consolePage(link: ConsoleLinks): string {
+  return `${head(link, 'Payments console')}
+<payin-console base="${escapeHtml(link(''))}"></payin-console>
+<script type="module" src="${escapeHtml(link('/console.js'))}"></script>
 </body>
 </html>
 `;
 }
 
-export function loginPage(base: string, message: string | undefined): string {
-  const b = escapeHtml(base);
-  return `${head(b, 'Payments console: sign in')}
+export function loginPage(link: ConsoleLinks, message: string | undefined): string {
+  return `${head(link, 'Payments console: sign in')}
 <main class="login">
 <h1>Payments console</h1>
-<form method="post" action="${b}/login">
+<form method="post" action="${escapeHtml(link('/login'))}">
 <label for="token">Console token <span lang="ru">(токен консоли)</span></label>
 <input id="token" name="token" type="password" autocomplete="current-password" required>
 ${message ? `<p role="alert" class="error">${escapeHtml(message)}</p>` : ''}
@@ -65,8 +68,8 @@ ${message ? `<p role="alert" class="error">${escapeHtml(message)}</p>` : ''}
  * operator whose shop session has ended (the console's page reloads itself on a 401), reads what to do. It says
  * nothing of the payments, as the API's 401 does not.
  */
-export function signInElsewherePage(base: string): string {
-  return `${head(escapeHtml(base), 'Payments console: sign in')}
+export function signInElsewherePage(link: ConsoleLinks): string {
+  return `${head(link, 'Payments console: sign in')}
 <main class="login">
 <h1>Payments console</h1>
 <p>Sign in to the shop as one of its operators, then open this page again.</p>

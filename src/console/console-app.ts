@@ -4,7 +4,8 @@
  * the URL's query, so that nothing typed into it ends up in a log of URLs; the words follow the browser's
  * language (English or Russian, switchable), amounts and times the browser's locale and time zone.
  *
- * @attr base - the console's path, e.g. /payin/console (the server writes it into the page)
+ * @attr base - the console's address, relative to the page (e.g. ./console), so that it holds under a prefix the
+ *   server cannot see; the server writes it into the page
  */
 import { html, LitElement, nothing } from 'lit';
 import { ConsoleCallError, ConsoleClient, type ListAnswer, type PaymentAnswer } from './console-client.js';

@@ -70,7 +70,7 @@ const ROUTES: Record<string, Route> = {
   '/status': { methods: ['POST'], handle: handleStatus, browser: true },
   '/events': { methods: ['GET'], handle: handleEvents, browser: true },
   '/callback': { methods: ['POST'], handle: handleCallback, browser: false },
-  '/sbp-banks': { methods: ['GET', 'HEAD'], handle: (_request, ctx) => ctx.sbpBanks.answer(), browser: true },
+  '/sbp-banks': { methods: ['GET', 'HEAD'], handle: (request, ctx) => ctx.sbpBanks.answer(pathnameOf(request)), browser: true },
 };
 
 /** `/sbp-banks/logos/<schema>.png`: the one route with a parameter in its path. */

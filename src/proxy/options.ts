@@ -71,6 +71,14 @@ export interface PayinProxyOptions {
   sbpBanksTtlMs?: number;
   /** Where the proxy is mounted. Default `/payin`. */
   basePath?: string;
+  /**
+   * The path at which the browser sees `basePath`, when something in front serves the proxy under a longer one that
+   * the proxy never sees: Next's `basePath: '/shop'` (taken off `request.url`) or a front server that strips
+   * `/shop` make it `'/shop/payin'`. Default `basePath`. Only the console's cookies need it (a cookie's Path is never
+   * resolved against the page): the bank list's logos and the console's links, forms, scripts and redirects are
+   * written relative to the request, and hold under any prefix without it.
+   */
+  publicBasePath?: string;
   /** The public URL of `{basePath}/callback`, sent to the service as `callbackUri`. Falls back to PAYIN_CALLBACK_URL. */
   callbackUrl?: string;
   /**

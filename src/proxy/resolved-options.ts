@@ -35,6 +35,7 @@ export interface ResolvedOptions {
     verifyAnswers: boolean;
   };
   basePath: string;
+  publicBasePath: string;
   callbackUrl: string;
   returnUrl: PayinProxyOptions['returnUrl'];
   sbpBanks: { url: string; ttlMs: number };
@@ -63,6 +64,7 @@ const OPTION_NAMES = optionNames<PayinProxyOptions>({
   sbpBanksUrl: true,
   sbpBanksTtlMs: true,
   basePath: true,
+  publicBasePath: true,
   callbackUrl: true,
   returnUrl: true,
   resolveOrder: true,
@@ -134,6 +136,9 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
   assertHttpUrl(provider.baseUrl, 'provider.baseUrl (PAYIN_BASE_URL)');
   assertHttpUrl(callbackUrl, 'callbackUrl (PAYIN_CALLBACK_URL)');
   const basePath = normalBasePath(options.basePath ?? '/payin');
+  const publicProblem = options.publicBasePath === undefined ? undefined : publicPathProblem(options.publicBasePath);
+  if (publicProblem) throw new TypeError(`createPayinProxy: publicBasePath ${publicProblem}.`);
+  const publicBasePath = options.publicBasePath === undefined ? basePath : normalBasePath(options.publicBasePath);
   const clock = options.clock ?? systemClock;
   if (typeof (options.fetch ?? globalThis.fetch) !== 'function') {
     throw new TypeError('createPayinProxy: no fetch in this runtime; pass options.fetch.');
@@ -142,6 +147,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
   return {
     provider,
     basePath,
+    publicBasePath,
     callbackUrl,
     returnUrl: options.returnUrl,
     sbpBanks: {
@@ -194,6 +200,19 @@ function allowedOrigin(text: string): string {
 /** The base path as the proxy serves it: one leading slash, no trailing one ('payin/' -> '/payin'; '/' -> ''). */
 export function normalBasePath(path: string): string {
   return `/${path.replace(/^\/+|\/+$/g, '')}`.replace(/^\/$/, '');
+}
+
+/**
+ * What is wrong with a public base path, or undefined: it becomes a cookie's Path, where a `;` or a space would end
+ * the attribute or add another, and a `?` or `#` is never part of the path the browser matches; a whole URL
+ * would be taken for a path beginning `/https:`.
+ */
+export function publicPathProblem(path: unknown): string | undefined {
+  if (typeof path !== 'string') return `must be a path such as '/shop/payin', not ${typeof path}`;
+  if (/^[a-z][\w+.-]*:/i.test(path)) return `must be the path alone, such as '/shop/payin', not a URL (${JSON.stringify(path)})`;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses.
+  const bad = /[\s;,?#\\\x00-\x1f\x7f]/.test(path);
+  return bad ? `must be a path such as '/shop/payin' (no spaces, ;, ",", ?, # or \\), not ${JSON.stringify(path)}` : undefined;
 }
 
 /** The longest delay a timer takes: Node fires a longer one after 1 ms (with a warning), and so do browsers. */

@@ -5,7 +5,7 @@
  * at once, naming the variable, before anything listens; a secret is never echoed.
  */
 import { exactOrigin, originProblem } from '../proxy/http/cors.js';
-import { normalBasePath } from '../proxy/resolved-options.js';
+import { normalBasePath, publicPathProblem } from '../proxy/resolved-options.js';
 import { rotatedSecrets, rotationProblem } from '../proxy/infrastructure/rotated-secrets.js';
 import { storeUrlProblem } from '../server/store-url.js';
 import { isHeaderName } from './client-ip-header.js';
@@ -15,6 +15,8 @@ export interface StandaloneConfig {
   port: number;
   host: string;
   basePath: string;
+  /** Where the browser sees basePath, when a web server in front strips a prefix (PAYIN_PUBLIC_BASE_PATH): the console's cookies' Path. */
+  publicBasePath?: string;
   /** Exact origins of the shop's pages, when they are not served from this server's origin (PAYIN_ALLOWED_ORIGINS). */
   allowedOrigins: string[];
   storeUrl: string;
@@ -46,6 +48,9 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
   };
   // As the proxy serves it, so that the log and the help name the real addresses.
   const basePath = normalBasePath(value('PAYIN_BASE_PATH') ?? '/payin');
+  const publicBasePath = value('PAYIN_PUBLIC_BASE_PATH');
+  const publicProblem = publicBasePath === undefined ? undefined : publicPathProblem(publicBasePath);
+  if (publicProblem) problems.push(`PAYIN_PUBLIC_BASE_PATH ${publicProblem}`);
   for (const [name, why] of [
     ['PAYIN_BASE_URL', "the payment service's address"],
     ['PAYIN_MERCHANT_ID', 'your merchant id at the service'],
@@ -117,6 +122,7 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
     port,
     host: value('HOST') ?? '127.0.0.1',
     basePath,
+    ...(publicBasePath ? { publicBasePath: normalBasePath(publicBasePath) } : {}),
     allowedOrigins,
     storeUrl,
     pricing,

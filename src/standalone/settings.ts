@@ -11,6 +11,7 @@ export const SETTING_LINES = {
   PORT: 'the port it listens on (default 8787)',
   HOST: 'the address it listens on (default 127.0.0.1: only this machine)',
   PAYIN_BASE_PATH: 'the path it serves the proxy under (default /payin)',
+  PAYIN_PUBLIC_BASE_PATH: 'the path browsers see it at, when your web server strips a prefix (e.g. /shop/payin)',
   PAYIN_BASE_URL: "the payment service's address",
   PAYIN_MERCHANT_ID: 'your merchant id at the service',
   PAYIN_TOKEN: 'the Bearer token the service gave you',

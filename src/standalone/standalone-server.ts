@@ -79,6 +79,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   const proxy = createPayinProxy({
     env: config.env,
     basePath: config.basePath,
+    ...(config.publicBasePath ? { publicBasePath: config.publicBasePath } : {}),
     allowedOrigins: config.allowedOrigins,
     store,
     fetch: timedFetch,

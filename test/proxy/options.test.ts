@@ -75,6 +75,16 @@ describe('createPayinProxy options', () => {
     expect(() => createPayinProxy({ resolveOrder, env, timeouts: { hookMs: undefined } })).not.toThrow();
   });
 
+  it('takes a publicBasePath as basePath is written, and refuses at start one that cannot be a cookie Path, naming it', () => {
+    for (const good of ['/shop/payin', 'shop/payin/', '/'])
+      expect(() => createPayinProxy({ resolveOrder, env, publicBasePath: good })).not.toThrow();
+    for (const bad of ['/shop; Domain=evil.test', '/shop payin', '/shop?x', 'https://shop.example/shop/payin', 42]) {
+      expect(() => createPayinProxy({ resolveOrder, env, publicBasePath: bad as never })).toThrow(
+        /^createPayinProxy: publicBasePath must be/,
+      );
+    }
+  });
+
   it('refuses at start a timeout it does not know, naming it and those it takes', () => {
     // The name a shop might guess for the hook's deadline: silently ignored, it left the hook without the one it meant.
     expect(() => createPayinProxy({ resolveOrder, env, timeouts: { hookTimeoutMs: 5_000 } as never })).toThrow(

@@ -54,10 +54,12 @@ describe('the standalone server /metrics', () => {
   });
 
   it("times the payment service's answers only, not the SBP bank list and logos the proxy fetches elsewhere", async () => {
-    const list = (await (await fetch(`${server.url}/payin/sbp-banks`)).json()) as { dictionary: { logoURL?: string }[] };
+    const listUrl = `${server.url}/payin/sbp-banks`;
+    const list = (await (await fetch(listUrl)).json()) as { dictionary: { logoURL?: string }[] };
     const logo = list.dictionary.find((bank) => bank.logoURL)?.logoURL;
     expect(logo).toBeDefined();
-    expect((await fetch(`${server.url}${logo}`)).status).toBe(200);
+    // As the element does: relative to the list's address.
+    expect((await fetch(new URL(logo!, listUrl))).status).toBe(200);
     expect(await metric('payin_upstream_request_seconds_count')).toBe(0);
 
     const orderToken = await signOrderToken(TOKEN_SECRET, {

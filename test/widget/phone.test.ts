@@ -178,10 +178,12 @@ describe('on a phone', () => {
     // In the proxy's order (the largest banks first).
     expect(bankNames(ios.el).slice(0, 3)).to.deep.equal(['Сбербанк', 'Т-Банк', 'ВТБ']);
     expect(hrefs(ios.el, 'bank-link')[0]).to.equal(`bank100000000111${C2B.slice(5)}`);
-    // Logos come from the proxy's origin only.
+    // Logos come from the proxy's origin only, written relative to the list's address (the proxy cannot see a prefix
+    // in front of it), and load.
     const logos = [...ios.el.shadowRoot!.querySelectorAll<HTMLImageElement>('[part~="bank-link"] img')];
     expect(logos).to.have.length(9);
     for (const logo of logos) expect(new URL(logo.src).origin).to.equal(location.origin);
+    await waitUntil(() => logos.every((logo) => logo.complete && logo.naturalWidth > 0), 'every logo loaded', { timeout: 5000 });
     ios.el.remove();
 
     const android = await payScreen({ qr: C2B }, { method: 'sbp', platform: 'android' });

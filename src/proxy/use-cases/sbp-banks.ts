@@ -1,7 +1,9 @@
 /**
  * GET {basePath}/sbp-banks and {basePath}/sbp-banks/logos/<schema>.png: the NSPK member list for the element's SBP
  * bank chooser, in the list's own shape (`{version, dictionary: [{bankName, logoURL, schema, package_name}]}`), with
- * each logo rewritten to this origin so that the page's strict CSP (`img-src 'self'`) allows it. The list comes from
+ * each logo rewritten to this origin so that the page's strict CSP (`img-src 'self'`) allows it. A logo's address
+ * is relative to the list's (relative-link.ts), which the element resolves it against: it holds under whatever
+ * path the browser sees the proxy at (Next's basePath, a front server that strips a prefix). The list comes from
  * `sbpBanksUrl` (PAYIN_SBP_BANKS_URL), is kept for `sbpBanksTtlMs`, refreshed one fetch at a time, and the last
  * good copy is served when a refresh fails; 502 only when there never was one. Entries without a valid `schema`
  * are dropped; logos are fetched as logo-fetch.ts says (the SSRF rules), each at most once at a time, kept when
@@ -17,6 +19,7 @@ import { describe, jsonAnswer, ProxyError } from '../http/errors.js';
 import { ExpiringMap } from '../infrastructure/expiring-map.js';
 import { fetchLogo, type Logo, resolveWithNodeDns } from '../infrastructure/logo-fetch.js';
 import type { ResolvedOptions } from '../resolved-options.js';
+import { relativeLink } from '../http/relative-link.js';
 
 /** Sberbank, T-Bank, VTB, Alfa, Raiffeisen, Gazprombank, Sovcombank, Promsvyazbank, Rosbank. */
 const LARGEST = [111, 4, 5, 8, 7, 1, 13, 10, 12].map((n) => `bank${String(1e11 + n)}`);
@@ -61,8 +64,8 @@ export class SbpBankList {
     this.#failedLogos = new ExpiringMap<true>(options.clock, MAX_LOGOS);
   }
 
-  /** The list for the browser, logos pointing at `{basePath}/sbp-banks/logos/`. */
-  async answer(): Promise<Answer> {
+  /** The list for the browser asking at `pathname`, logos pointing at `{basePath}/sbp-banks/logos/` from there. */
+  async answer(pathname: string): Promise<Answer> {
     const { clock, basePath, sbpBanks } = this.options;
     if (!this.#cached || clock.now() - this.#cached.fetchedAt >= sbpBanks.ttlMs) await this.#refresh();
     const cached = this.#cached;
@@ -71,7 +74,7 @@ export class SbpBankList {
       bankName,
       schema,
       ...(package_name ? { package_name } : {}),
-      ...(this.#logoSource(logoURL) ? { logoURL: `${basePath}/sbp-banks/logos/${schema}.png` } : {}),
+      ...(this.#logoSource(logoURL) ? { logoURL: relativeLink(pathname, `${basePath}/sbp-banks/logos/${schema}.png`) } : {}),
     }));
     return jsonAnswer(200, { version: cached.version ?? '', dictionary }, { 'cache-control': 'public, max-age=3600' });
   }

@@ -8,6 +8,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
+import { type PrefixFront, startPrefixFront } from '../../support/prefix-front.js';
 
 export const CONSOLE_TOKEN = 'end-to-end-console-token-0123456789';
 
@@ -35,6 +36,13 @@ export interface Announcement {
 
 export interface ConsoleWorld {
   shopUrl: string;
+  /**
+   * Where the browser reaches the shop: its own address, or, for a world started with `underPrefix`, the front
+   * server that strips that prefix (`http://127.0.0.1:<port>/shop`).
+   */
+  publicUrl: string;
+  /** The paths the front refused, outside the prefix (none should be). */
+  refusedByFront: string[];
   sandboxUrl: string;
   announcements: Announcement[];
   hookDown: boolean;
@@ -70,7 +78,15 @@ const dist = async (path: string) => import(new URL(`../../../dist/${path}`, imp
  */
 export type ConsoleSignIn = 'token' | 'shop';
 
-export async function startConsoleWorld(signIn: ConsoleSignIn = 'token'): Promise<ConsoleWorld> {
+/**
+ * `underPrefix` ('/shop') puts a front server before the shop that serves it under that prefix and strips it (as
+ * Next's basePath or nginx's `location /shop/ { proxy_pass http://shop/; }` do), and tells the proxy so
+ * (`publicBasePath`).
+ */
+export async function startConsoleWorld(
+  signIn: ConsoleSignIn = 'token',
+  { underPrefix }: { underPrefix?: string } = {},
+): Promise<ConsoleWorld> {
   const [proxyModule, sandboxModule, serverModule, sqliteModule, hmacModule] = await Promise.all([
     dist('proxy/index.js'),
     dist('sandbox/index.js'),
@@ -151,6 +167,7 @@ export async function startConsoleWorld(signIn: ConsoleSignIn = 'token'): Promis
             authorizeOperator: (request: Request) => /(?:^|;\s*)shop_staff=ana(?:;|$)/.test(request.headers.get('cookie') ?? ''),
             operatorName: () => 'ana',
           },
+    ...(underPrefix ? { publicBasePath: `${underPrefix}/payin` } : {}),
     // One sum, in the currency the method's rails carry (the sandbox refuses an sbp payment in rupees).
     resolveOrder: (_orderId: string, method: string) => ({ amount: '499.00', currency: method === 'sbp' ? 'RUB' : 'INR' }),
     onPaymentUpdate: (payment: { id: string; orderId: string; state: string; outcome: string }, info: { secondPaymentOf?: string }) => {
@@ -165,8 +182,11 @@ export async function startConsoleWorld(signIn: ConsoleSignIn = 'token'): Promis
     },
   });
 
+  const front: PrefixFront | undefined = underPrefix ? await startPrefixFront(shopServer.url, underPrefix) : undefined;
   return Object.assign(world, {
     shopUrl: shopServer.url,
+    publicUrl: front ? `${front.url}${underPrefix}` : shopServer.url,
+    refusedByFront: front?.refused ?? [],
     sandboxUrl: sandboxServer.url,
     async createPayment(orderId: string, method = 'upi') {
       const answer = await fetch(`${shopServer.url}/payin/payments`, {
@@ -178,6 +198,7 @@ export async function startConsoleWorld(signIn: ConsoleSignIn = 'token'): Promis
       return ((await answer.json()) as { payment: { id: string } }).payment;
     },
     async close() {
+      await front?.close();
       await proxy?.close();
       await shopServer.close();
       await sandboxServer.close();

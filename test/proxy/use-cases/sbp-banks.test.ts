@@ -40,8 +40,10 @@ describe('GET /payin/sbp-banks', () => {
       bankName: 'Сбербанк',
       schema: 'bank100000000111',
       package_name: 'ru.sberbankmobile',
-      logoURL: '/payin/sbp-banks/logos/bank100000000111.png',
+      // Relative to the list's address, so that it holds under a path the proxy cannot see (sbp-banks-mounted-below.test.ts).
+      logoURL: './sbp-banks/logos/bank100000000111.png',
     });
+    expect(new URL(body.dictionary[0]!.logoURL, `${ORIGIN}/payin/sbp-banks`).pathname).toBe('/payin/sbp-banks/logos/bank100000000111.png');
     const logo = await t.get('/sbp-banks/logos/bank100000000111.png');
     expect([logo.status, logo.headers.get('content-type')]).toEqual([200, 'image/png']);
     expect(new Uint8Array(await logo.arrayBuffer()).slice(1, 4)).toEqual(new TextEncoder().encode('PNG'));

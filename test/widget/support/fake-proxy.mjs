@@ -332,8 +332,8 @@ export function fakeProxyMiddleware() {
     if (route === 'payin/sbp-banks' && req.method === 'GET') {
       s.stats.bankLists++;
       if (failed(s, 'failBankLists', req, res)) return;
-      const base = `${PREFIX}${name}/payin/sbp-banks/`;
-      const dictionary = BANKS.map((b) => ({ ...b, logoURL: base + b.logoURL }));
+      // As the real proxy writes them: relative to the list's own address, which the element resolves them against.
+      const dictionary = BANKS.map((b) => ({ ...b, logoURL: `./sbp-banks/${b.logoURL}` }));
       // As the real proxy does: the browser keeps the list for the page's other elements.
       return send(res, 200, s.options.banks ?? { version: '1.0', dictionary }, { 'cache-control': 'public, max-age=3600' });
     }
