@@ -154,6 +154,24 @@ describe('on a phone', () => {
     expect(await decodeImage(save.href)).to.equal(el.payment!.qr);
   });
 
+  it('shares the QR as a PNG file alone where the phone can share files, with no screen reader text for a title', async () => {
+    const shared: ShareData[] = [];
+    const original = { canShare: navigator.canShare, share: navigator.share };
+    Object.assign(navigator, { canShare: () => true, share: async (data: ShareData) => void shared.push(data) });
+    try {
+      const { el } = await payScreen({}, { method: 'upi', platform: 'android' });
+      part(el, 'other-device-toggle')!.click();
+      await waitUntil(() => part(el, 'share-button'), 'the share button, once the QR is unfolded');
+      part(el, 'share-button')!.click();
+      // A share target (a chat) sends a title as a message beside the image: the QR's label for screen readers read
+      // as "QR code of this payment; the same details are written next to it", next to nothing.
+      expect(shared.map((data) => [Object.keys(data), data.files![0]!.type])).to.deep.equal([[['files'], 'image/png']]);
+      expect(await decodeImage(URL.createObjectURL(shared[0]!.files![0]!))).to.equal(el.payment!.qr);
+    } finally {
+      Object.assign(navigator, original);
+    }
+  });
+
   it('says nothing when the app opened: the page went into the background within the two seconds', async () => {
     const clock = new ManualClock();
     const { el } = await payScreen({}, { method: 'upi', platform: 'ios', clock });

@@ -1,7 +1,8 @@
 /**
  * Under the unfolded "Pay from another device" on a phone, a way to keep the QR for the "scan from the gallery"
  * habit: the Web Share API with the QR as a PNG file where the browser can share files, else a download link.
- * The image is drawn only once the shopper unfolds the QR.
+ * The file goes alone: a share target (a chat) sends a title as a message beside it, and no text here would mean
+ * anything there. The image is drawn only once the shopper unfolds the QR.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { QrMatrix } from '../../shared/qr-modules.js';
@@ -16,7 +17,7 @@ export function keepQr(ctx: ViewContext, matrix: QrMatrix): TemplateResult | typ
   const { url, file } = png;
   if (navigator.canShare?.({ files: [file] })) {
     return html`<button part="share-button" class="button"
-      @click=${() => navigator.share({ files: [file], title: ctx.t.qrLabel }).catch(() => undefined)}>${ctx.t.shareQr}</button>`;
+      @click=${() => navigator.share({ files: [file] }).catch(() => undefined)}>${ctx.t.shareQr}</button>`;
   }
   return html`<a part="save-link" class="button" href=${url} download=${FILE_NAME}>${ctx.t.saveQr}</a>`;
 }
