@@ -87,6 +87,11 @@ export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,47}$/;
 
 /** Brings `schema` to the newest version; safe to call from several processes at once. */
 export async function migrate(sql: Sql, schema: string): Promise<void> {
+  // Every start but the first of a release finds the schema current, and is told so by one plain statement: a
+  // transaction is opened only when there is work to do. postgres.js (3.4.9) ends the process with an uncaught
+  // TypeError when the database goes away while one of its transactions is open (porsager/postgres#1208), so the
+  // store's operations open none; a migration's transaction is the one window left, once per release.
+  if ((await recordedVersion(sql, schema)) === MIGRATIONS.length) return;
   await sql.begin(async (tx) => {
     // A migration waits as long as it takes: for another process migrating (the advisory lock), and for the
     // statements of instances still on the old release to let go of the tables it alters.
@@ -112,4 +117,16 @@ export async function migrate(sql: Sql, schema: string): Promise<void> {
       await tx`INSERT INTO ${tx(schema)}.schema_migrations (version) VALUES (${version + 1})`;
     }
   });
+}
+
+/** The version `schema` records, read without a transaction; 0 when the schema or its table is not there yet. */
+async function recordedVersion(sql: Sql, schema: string): Promise<number> {
+  try {
+    const [row] = await sql`SELECT coalesce(max(version), 0)::int AS version FROM ${sql(schema)}.schema_migrations`;
+    return Number(row?.version ?? 0);
+  } catch (error) {
+    // undefined_table, invalid_schema_name: a database the store has not written yet.
+    if (['42P01', '3F000'].includes(String((error as { code?: unknown }).code))) return 0;
+    throw error;
+  }
 }

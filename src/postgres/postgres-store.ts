@@ -6,7 +6,10 @@
  * conditional UPDATE; of two writers the second finds the version moved and is told so), a lease or an outbox
  * entry is taken by an upsert or an UPDATE whose WHERE says it is free, and a (payment, state) pair has one row
  * for good, so it is queued at most once and never again after it was announced. Nothing in process memory
- * decides who writes.
+ * decides who writes. Nor does any operation open a client transaction (sql.begin), not even the background prune
+ * or a long message's NOTIFYs: postgres.js 3.4.9 ends the whole process with an uncaught TypeError when the
+ * database goes away while one is open (it sends the ROLLBACK on a socket already gone: porsager/postgres#1208),
+ * where a single statement that loses its connection simply fails, and the request gets the retryable 503.
  *
  * The schema is created and migrated on first use (postgres-schema.ts); a database that is down at start is
  * tried again on the next operation. Event streams ride on LISTEN/NOTIFY: one channel per schema, its payload the
@@ -275,11 +278,12 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
       await this.#run('publish', (sql) => sql`SELECT pg_notify(${this.#channel}, ${only!})`);
       return;
     }
-    // A long message's pieces, in one transaction, so that every listener gets them together (notify-pieces.ts).
-    await this.#run('publish', (sql) =>
-      sql.begin(async (tx) => {
-        for (const payload of payloads) await tx`SELECT pg_notify(${this.#channel}, ${payload})`;
-      }),
+    // A long message's pieces in one statement, so in one transaction: every listener gets them together
+    // (notify-pieces.ts). PostgreSQL evaluates a volatile output column such as pg_notify after the ORDER BY sort,
+    // so the pieces are queued in their order.
+    await this.#run(
+      'publish',
+      (sql) => sql`SELECT pg_notify(${this.#channel}, piece) FROM unnest(${payloads}::text[]) WITH ORDINALITY AS p (piece, n) ORDER BY n`,
     );
   }
 
@@ -343,20 +347,16 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
     const now = Date.now();
     if (now - this.#prunedAt < (this.#settings.pruneEveryMs ?? 60_000)) return;
     this.#prunedAt = now;
-    const sql = this.#sql;
     const ttl = this.#settings.ttlMs;
-    void sql
-      .begin(async (tx) => {
-        await tx`DELETE FROM leases WHERE expires_at <= now_ms()`;
-        await tx`DELETE FROM counters WHERE expires_at <= now_ms()`;
-        // A payment dropped takes its timeline with it.
-        // An open payment's time to live runs from its last write or from the end of its follow window, whichever is
-        // later: one payable for days (a bank transfer) stays while reconciliation asks about it.
-        await tx`WITH gone AS (DELETE FROM payments WHERE NOT final AND updated_at < now_ms() - ${ttl}::bigint
-            AND (follow_until IS NULL OR follow_until < now_ms() - ${ttl}::bigint) RETURNING id)
-          DELETE FROM payment_history WHERE payment_id IN (SELECT id FROM gone)`;
-        await tx`DELETE FROM orders WHERE NOT paid AND updated_at < now_ms() - ${ttl}::bigint`;
-      })
-      .catch(() => undefined);
+    // One statement, not a transaction (see the header). A payment dropped takes its timeline with it. An open
+    // payment's time to live runs from its last write or from the end of its follow window, whichever is later: one
+    // payable for days (a bank transfer) stays while reconciliation asks about it.
+    void this.#sql`WITH leases_gone AS (DELETE FROM leases WHERE expires_at <= now_ms()),
+        counters_gone AS (DELETE FROM counters WHERE expires_at <= now_ms()),
+        payments_gone AS (DELETE FROM payments WHERE NOT final AND updated_at < now_ms() - ${ttl}::bigint
+          AND (follow_until IS NULL OR follow_until < now_ms() - ${ttl}::bigint) RETURNING id),
+        history_gone AS (DELETE FROM payment_history WHERE payment_id IN (SELECT id FROM payments_gone)),
+        orders_gone AS (DELETE FROM orders WHERE NOT paid AND updated_at < now_ms() - ${ttl}::bigint)
+      SELECT 1`.catch(() => undefined);
   }
 }

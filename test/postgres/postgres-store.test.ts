@@ -1,6 +1,6 @@
 import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { createPostgresStore, PostgresStoreError, type PostgresStore, type PostgresStoreOptions } from '../../src/postgres/index.js';
+import { createPostgresStore, PostgresStore, PostgresStoreError, type PostgresStoreOptions } from '../../src/postgres/index.js';
 import { describeSharedStoreContract } from '../proxy/infrastructure/shared-store-contract.js';
 import { listed } from '../proxy/infrastructure/console-store-contract.js';
 import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
@@ -108,6 +108,31 @@ describe('PostgresStore schema', () => {
     expect(await other.getPayment('done')).toBeDefined();
     expect(await other.getOrder('paid')).toBeDefined();
     expect(await other.wasAnnounced('done', 'finished')).toBe(true);
+  });
+});
+
+describe('PostgresStore transactions', () => {
+  // postgres.js 3.4.9 ends the process when the database goes away with one of its transactions open
+  // (test/faults/postgres-process-outage.test.ts): none may be opened while the proxy serves.
+  it('opens no client transaction once its schema is current, not to prune nor to publish a long message', async () => {
+    const schema = freshSchema();
+    await open(schema).ready(); // creating the schema is the migration's transaction
+    const opens: string[] = [];
+    const sql = postgres(server.url, { max: 2, onnotice: () => {}, connection: { search_path: schema } });
+    const watched = new Proxy(sql, {
+      get: (target, key) => {
+        if (key === 'begin' || key === 'reserve') opens.push(key);
+        return Reflect.get(target, key);
+      },
+    });
+    const store = new PostgresStore(watched, { schema, ttlMs: 1, closeTimeoutSeconds: 1, pruneEveryMs: 0 });
+    opened.push(store);
+    await store.putPayment(record('open', 1), 0);
+    await store.putOrder({ orderId: 'A-1', payments: [] }); // each write prunes (pruneEveryMs 0), in the background
+    await store.publish('payment:open', 'x'.repeat(20_000)); // three NOTIFY payloads
+    for (let i = 0; i < 200 && (await store.getPayment('open')); i++) await sleep(10);
+    expect(await store.getPayment('open')).toBeUndefined(); // the prune did run
+    expect(opens).toEqual([]);
   });
 });
 

@@ -25,6 +25,8 @@ export interface ProxyProcess {
   /** SIGTERM, the graceful shutdown. */
   stop(): Promise<void>;
   output(): string;
+  /** Whether the process started last is still running (it has not crashed). */
+  running(): boolean;
 }
 
 export interface Cluster {
@@ -95,6 +97,7 @@ function proxyProcess(url: string, args: string[], env: Record<string, string>, 
   return {
     url,
     output: () => output,
+    running: () => child !== undefined && child.exitCode === null && child.signalCode === null,
     async start() {
       const started = spawn(process.execPath, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
       child = started;
