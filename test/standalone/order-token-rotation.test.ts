@@ -5,13 +5,11 @@
  * page still pays (real server, real sandbox, over loopback), while a token under neither is refused.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
-import { serve, type RunningServer } from '../../src/server/serve.js';
-import { readStandaloneConfig, signOrderToken, startStandalone, type StandaloneServer } from '../../src/standalone/index.js';
+import { signOrderToken } from '../../src/standalone/index.js';
 import { verifyOrderToken } from '../../src/standalone/order-token.js';
 import { proxyUsage } from '../../src/standalone/usage.js';
 import { configProblems, GOOD_ENV } from './support/config-problems.js';
-import { sandboxMerchant } from './support/sandbox-merchant.js';
+import { type RestartedStandalone, restartedStandalone } from './support/restarted-standalone.js';
 
 const OLD = 'the-order-token-key-of-last-year';
 const NEW = 'the-order-token-key-issued-today';
@@ -47,47 +45,22 @@ describe('PAYIN_ORDER_TOKEN_SECRET during a rotation', () => {
   });
 
   describe('across a restart', () => {
-    let sandbox: Sandbox | undefined;
-    let service: RunningServer | undefined;
-    let server: StandaloneServer | undefined;
+    let stack: RestartedStandalone | undefined;
     afterEach(async () => {
-      await server?.close();
-      sandbox?.close();
-      await service?.close();
+      await stack?.close();
+      stack = undefined;
     });
 
-    const logged: string[] = [];
-    const start = (tokenSecret: string) =>
-      startStandalone(
-        readStandaloneConfig({
-          ...sandboxMerchant(service!.url),
-          PAYIN_WEBHOOK_URL: 'http://127.0.0.1:9/webhook',
-          PAYIN_WEBHOOK_SECRET: GOOD_ENV.PAYIN_WEBHOOK_SECRET!,
-          PAYIN_ORDER_TOKEN_SECRET: tokenSecret,
-          PAYIN_STORE_URL: 'memory:',
-          PORT: '0',
-        }),
-        { log: (line) => logged.push(line), reconcileEveryMs: 0, storeCheckEveryMs: 0 },
-      );
-    const create = async (orderId: string, orderToken: string) => {
-      const answer = await fetch(`${server!.url}/payin/payments`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ orderId, method: 'upi', orderToken }),
-      });
-      return { status: answer.status, body: (await answer.json()) as any };
-    };
+    const create = (orderId: string, orderToken: string) => stack!.post('/payments', { orderId, method: 'upi', orderToken });
     const tokenFor = (secret: string, orderId: string) =>
       signOrderToken(secret, { orderId, amount: '250.00', currency: 'INR', exp: Math.floor(Date.now() / 1000) + 900 });
 
     it("pays a page's token signed with the old key after a restart with the new and the old one, and refuses one under neither", async () => {
-      sandbox = createSandbox({ requisitesDelayMs: 0 });
-      service = await serve(sandbox);
-      server = await start(OLD);
+      stack = await restartedStandalone();
+      await stack.start({ PAYIN_ORDER_TOKEN_SECRET: OLD });
       // Rendered before the restart, paid after it: the shopper kept the page open.
       const rendered = await tokenFor(OLD, 'T-1');
-      await server.close();
-      server = await start(`${NEW} ${OLD}`);
+      await stack.start({ PAYIN_ORDER_TOKEN_SECRET: `${NEW} ${OLD}` });
       const paid = await create('T-1', rendered);
       expect(paid.status).toBe(201);
       expect(paid.body.payment.amount).toBe('250.00');
@@ -95,7 +68,7 @@ describe('PAYIN_ORDER_TOKEN_SECRET during a rotation', () => {
       expect((await create('T-2', await tokenFor(NEW, 'T-2'))).status).toBe(201);
       const forged = await create('T-3', await tokenFor('a-key-the-proxy-never-had', 'T-3'));
       expect(forged.status).toBe(404);
-      expect(logged.join('\n')).toMatch(/refused an order token for T-3: signature does not verify/);
+      expect(stack.log.join('\n')).toMatch(/refused an order token for T-3: signature does not verify/);
     });
   });
 });

@@ -4,13 +4,12 @@
  * proxy, so that a checkout opened before the restart goes on, through the real sandbox over loopback.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
-import { serve, type RunningServer } from '../../src/server/serve.js';
+import { DEMO_MERCHANT } from '../../src/sandbox/index.js';
 import { signBody } from '../../src/shared/hmac.js';
-import { readStandaloneConfig, signOrderToken, startStandalone, type StandaloneServer } from '../../src/standalone/index.js';
+import { signOrderToken } from '../../src/standalone/index.js';
 import { proxyUsage } from '../../src/standalone/usage.js';
 import { configProblems, GOOD_ENV } from './support/config-problems.js';
-import { sandboxMerchant } from './support/sandbox-merchant.js';
+import { type RestartedStandalone, restartedStandalone } from './support/restarted-standalone.js';
 
 const OLD = DEMO_MERCHANT.secret;
 const NEW = 'the-secret-the-service-issued-next';
@@ -32,49 +31,23 @@ describe('PAYIN_SECRET during a rotation', () => {
   });
 
   describe('across a restart', () => {
-    let sandbox: Sandbox | undefined;
-    let service: RunningServer | undefined;
-    let server: StandaloneServer | undefined;
+    let stack: RestartedStandalone | undefined;
     afterEach(async () => {
-      await server?.close();
-      sandbox?.close();
-      await service?.close();
+      await stack?.close();
+      stack = undefined;
     });
 
-    const start = (secret: string) =>
-      startStandalone(
-        readStandaloneConfig({
-          ...sandboxMerchant(service!.url),
-          PAYIN_SECRET: secret,
-          PAYIN_WEBHOOK_URL: 'http://127.0.0.1:9/webhook',
-          PAYIN_WEBHOOK_SECRET: `whsec_${Buffer.from('sixteen bytes or more').toString('base64')}`,
-          PAYIN_ORDER_TOKEN_SECRET: TOKEN_SECRET,
-          PAYIN_STORE_URL: 'memory:',
-          PORT: '0',
-        }),
-        { log: () => {}, reconcileEveryMs: 0, storeCheckEveryMs: 0 },
-      );
-    const post = async (path: string, body: unknown) => {
-      const answer = await fetch(`${server!.url}/payin${path}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify(body),
-      });
-      return { status: answer.status, body: (await answer.json()) as any };
-    };
-
     it('lets a checkout opened under the old secret read its payment after a restart with the new and the old one', async () => {
-      sandbox = createSandbox({ requisitesDelayMs: 0 });
-      service = await serve(sandbox);
-      server = await start(OLD);
+      stack = await restartedStandalone();
+      const { post } = stack;
+      await stack.start({ PAYIN_SECRET: OLD, PAYIN_ORDER_TOKEN_SECRET: TOKEN_SECRET });
       const exp = Math.floor(Date.now() / 1000) + 600;
       const orderToken = await signOrderToken(TOKEN_SECRET, { orderId: 'R-1', amount: '250.00', currency: 'INR', exp });
       const opened = await post('/payments', { orderId: 'R-1', method: 'upi', orderToken });
       expect(opened.status).toBe(201);
       const { id } = opened.body.payment;
-      await server.close();
-      sandbox.rotateSecret(DEMO_MERCHANT.id, NEW);
-      server = await start(`${NEW} ${OLD}`);
+      stack.sandbox.rotateSecret(DEMO_MERCHANT.id, NEW);
+      await stack.start({ PAYIN_SECRET: `${NEW} ${OLD}`, PAYIN_ORDER_TOKEN_SECRET: TOKEN_SECRET });
       const read = await post('/status', { paymentId: id, token: opened.body.token });
       expect(read.status).toBe(200);
       expect(read.body.payment.id).toBe(id);
