@@ -1,6 +1,6 @@
 import { expect, waitUntil } from '@open-wc/testing';
 import { mount, nextEvent, openFrame, part, parts, recordEvents, uid, untilScreen } from './support/helpers.js';
-import { payerDoes, REAL_ENDPOINT, requireRealBackend, servicePayments, shopReprices } from './support/real.js';
+import { payerDoes, REAL_ENDPOINT, repricedInAnotherTab, requireRealBackend, servicePayments, shopReprices } from './support/real.js';
 
 describe('against the real proxy and sandbox', function () {
   this.timeout(30_000);
@@ -45,14 +45,7 @@ describe('against the real proxy and sandbox', function () {
     await el.start();
     await untilScreen(el, 'pay', 10_000);
     const old = el.payment!.id;
-    // The cart changed in another tab: the shop prices the order anew and a create asks for it.
-    await shopReprices(orderId, '999.00');
-    const other = await fetch(`${REAL_ENDPOINT}/payments`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ orderId, method: 'upi' }),
-    });
-    expect(other.status).to.equal(201);
+    await repricedInAnotherTab(orderId, '999.00');
     await untilScreen(el, 'superseded', 10_000);
     expect(part(el, 'qr')).to.not.exist;
     expect(events.filter((e) => e.name === 'payin-superseded')).to.have.length(1);
@@ -67,13 +60,7 @@ describe('against the real proxy and sandbox', function () {
     try {
       await waitUntil(() => page.el().screen === 'pay', 'the pay screen', { timeout: 10_000 });
       const old = page.el().payment!.id;
-      await shopReprices(orderId, '999.00');
-      const other = await fetch(`${REAL_ENDPOINT}/payments`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json' },
-        body: JSON.stringify({ orderId, method: 'upi' }),
-      });
-      expect(other.status).to.equal(201);
+      await repricedInAnotherTab(orderId, '999.00');
       await waitUntil(() => page.el().screen === 'superseded', 'the superseded screen', { timeout: 10_000 });
       // The shopper had scanned the old QR: the bank pays the old details after all, and the page comes back to it.
       await payerDoes(orderId, 'pay', undefined, old);

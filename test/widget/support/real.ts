@@ -30,6 +30,20 @@ export async function shopReprices(orderId: string, amount: string | null): Prom
   if (!answer.ok) throw new Error(`re-pricing ${orderId}: ${answer.status}`);
 }
 
+/**
+ * The cart changed in another tab: the shop prices the order at `amount` and that tab's create (UPI) makes the
+ * payment at the new price, which supersedes the open one.
+ */
+export async function repricedInAnotherTab(orderId: string, amount: string): Promise<void> {
+  await shopReprices(orderId, amount);
+  const other = await fetch(`${REAL_ENDPOINT}/payments`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ orderId, method: 'upi' }),
+  });
+  if (other.status !== 201) throw new Error(`the other tab's create for ${orderId}: ${other.status} ${await other.text()}`);
+}
+
 /** The service's payments for the order (how many creates reached it). */
 export async function servicePayments(orderId: string): Promise<{ id: string; state: string; amount: string }[]> {
   return (await fetch(`/__sandbox/payments?orderId=${encodeURIComponent(orderId)}`)).json();
