@@ -19,14 +19,20 @@ afterAll(async () => {
 
 const COMMAND_TIMEOUT_MS = 300;
 
-/** A shop on its own Redis whose commands time out after COMMAND_TIMEOUT_MS, and a second connection to pause it. */
-async function shopOnRedis(proxyOptions: Parameters<typeof startLive>[0] = {}) {
+/** A Redis of its own, a store on it whose commands time out after COMMAND_TIMEOUT_MS, and a second connection to pause it. */
+async function pausableRedis() {
   const redis = await startRedisServer();
   cleanup.push(() => redis.stop());
   const admin = new Redis(redis.url);
   cleanup.push(async () => admin.disconnect());
   const store = createRedisStore({ url: redis.url, onError: () => {}, closeTimeoutMs: 10, commandTimeoutMs: COMMAND_TIMEOUT_MS });
   cleanup.push(() => store.close());
+  return { admin, store };
+}
+
+/** A shop on a pausableRedis(), and the connection that pauses it. */
+async function shopOnRedis(proxyOptions: Parameters<typeof startLive>[0] = {}) {
+  const { admin, store } = await pausableRedis();
   const { lines, logger } = capturingLogger();
   const live = await startLive({ store, logger, reconcileEveryMs: 0, ...proxyOptions });
   cleanup.push(() => live.close());
@@ -123,12 +129,7 @@ describe('the proxy on Redis when Redis blocks', () => {
   }, 30_000);
 
   it('makes a subscription asked for while Redis is paused once the pause is over, and delivers its messages', async () => {
-    const redis = await startRedisServer();
-    cleanup.push(() => redis.stop());
-    const admin = new Redis(redis.url);
-    cleanup.push(async () => admin.disconnect());
-    const store = createRedisStore({ url: redis.url, onError: () => {}, closeTimeoutMs: 10, commandTimeoutMs: COMMAND_TIMEOUT_MS });
-    cleanup.push(() => store.close());
+    const { admin, store } = await pausableRedis();
     // The subscriber connection is opened by the first subscription, before the pause.
     await store.subscribe('warm', () => {});
 
