@@ -1,7 +1,7 @@
 // The operator console's list over a big ledger: BENCH_CONSOLE_PAYMENTS (default 100,000) payments in a SQLite
 // file (70% paid, 10% expired, 5% underpaid, 5% failed, 10% open of which half past their expiry, 1% second
-// payments), then a page of 50 read BENCH_CONSOLE_ROUNDS times (default 200) each way: the newest page, a page
-// half-way down through its cursor, a filter (paid, stuck, second), one order, the counts, and the console's
+// payments, half of them marked refunded), then a page of 50 read BENCH_CONSOLE_ROUNDS times (default 200) each
+// way: the newest page, a page half-way down through its cursor, a filter (paid, stuck, second, refunded), one order, the counts, and the console's
 // whole JSON answer (page and counts) through the proxy's handler. Target: a page under 50 ms (p95).
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,6 +62,7 @@ try {
     ['newest page of 50 paid', await time(() => page({ filter: 'paid' }))],
     ['newest page of 50 stuck', await time(() => page({ filter: 'stuck' }))],
     ['newest page of second payments', await time(() => page({ filter: 'second' }))],
+    ['newest page of refunded second payments', await time(() => page({ filter: 'refunded' }))],
     ["one order's payments", await time(() => page({ filter: 'all', orderId: 'order-77777' }))],
     ['counts of every filter', await time(() => store.countPayments(NOW))],
     ['the console API answer (page + counts)', await time(apiPage)],
@@ -118,5 +119,6 @@ function recordOf(i) {
     listedAt,
     ...(final ? { finalAt: listedAt + 60_000 } : { followUntil: expiresAt + 1_800_000 }),
     ...(kind === 3 ? { secondPaymentOf: `p${String(i - 1).padStart(8, '0')}` } : {}),
+    ...(kind === 3 && i % 200 === 3 ? { refunded: { at: listedAt + 3_600_000, operator: 'ana', reference: `re_${i}` } } : {}),
   };
 }

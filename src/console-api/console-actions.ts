@@ -2,13 +2,15 @@
  * What an operator can do to a payment, each through the ledger's own writers and each written to the audit log:
  * *re-check* asks the service about the payment and records the answer exactly as a reconcile sweep does (then
  * delivers its announcement, as a sweep's drain would); a service that does not answer changes nothing and is
- * said so. *redeliver* hands the payment's current state to the shop's hook again through the outbox.
+ * said so. *redeliver* hands the payment's current state to the shop's hook again through the outbox. *mark
+ * refunded* records the operator's word that a second payment was refunded at the service.
  */
 import type { ProxyContext } from '../proxy/context.js';
 import type { ConsoleStore } from '../proxy/infrastructure/console-store.js';
 import { describe } from '../proxy/http/errors.js';
 import type { PaymentRecord } from '../proxy/infrastructure/store.js';
 import { UpstreamError } from '../proxy/infrastructure/upstream-client.js';
+import { markRefunded as writeRefundMark } from '../proxy/ledger/refund-marks.js';
 import { ConsoleError } from './console-answers.js';
 
 export interface ActionResult {
@@ -69,6 +71,59 @@ export async function redeliver(ctx: ProxyContext, record: PaymentRecord): Promi
   const outcome = await ctx.outbox.redeliver(record.view.id);
   if (outcome === 'busy') throw new ConsoleError(409, 'busy', REDELIVERY_WORDS.busy);
   return { result: REDELIVERY_WORDS[outcome] };
+}
+
+/** The longest refund reference kept: a service's refund id is far shorter; a pasted page is not a reference. */
+export const REFERENCE_MAX = 100;
+
+/**
+ * The reference an operator gave with *mark refunded* (the form field `reference`), trimmed; empty is none. Too long
+ * or holding control characters is refused rather than cut: a cut id would name another refund, or none.
+ */
+export function referenceOf(form: URLSearchParams): string | undefined {
+  const reference = (form.get('reference') ?? '').trim();
+  if (reference.length > REFERENCE_MAX) {
+    throw new ConsoleError(
+      400,
+      'bad_request',
+      `the refund reference is longer than ${REFERENCE_MAX} characters: give the refund's id at the payment service`,
+    );
+  }
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
+  if (/[\u0000-\u001f\u007f]/.test(reference)) throw new ConsoleError(400, 'bad_request', 'the refund reference holds a control character');
+  return reference || undefined;
+}
+
+/**
+ * *mark refunded* records that the operator refunded a second payment at the payment service (outside this
+ * product): it leaves the refunds to do and is listed as refunded, with who, when and the reference. Marked once: of
+ * two operators at once one wins, and the other is told whose mark it is. Only a second payment can be marked.
+ */
+export async function markRefunded(
+  ctx: ProxyContext,
+  record: PaymentRecord,
+  operator: string,
+  reference: string | undefined,
+): Promise<ActionResult> {
+  const marking = await writeRefundMark(ctx.options, record.view.id, { operator, ...(reference ? { reference } : {}) });
+  if ('already' in marking) {
+    const { operator: by, at, reference: theirs } = marking.already;
+    const ref = theirs ? `, reference ${theirs}` : '';
+    throw new ConsoleError(
+      409,
+      'already_refunded',
+      `already marked refunded by ${by} at ${new Date(at).toISOString()}${ref}: not marked again`,
+    );
+  }
+  if ('refused' in marking) {
+    if (marking.refused === 'unknown') throw new ConsoleError(404, 'not_found', 'no payment with this id');
+    throw new ConsoleError(
+      409,
+      'not_second_payment',
+      'only a second payment of an order can be marked refunded: this one is not, so there is no refund to record',
+    );
+  }
+  return { result: `marked refunded${reference ? ` (reference ${reference})` : ''}`, changed: true };
 }
 
 /** Writes the action to the audit log; a store that fails here is an error the operator sees. */

@@ -12,7 +12,7 @@ import { readBody } from '../shared/body.js';
 import { CONSOLE_FILTERS, type ConsoleFilter, isConsoleStore } from '../proxy/infrastructure/console-store.js';
 import type { ProxyContext } from '../proxy/context.js';
 import { describe } from '../proxy/http/errors.js';
-import { audit, auditAction, recheck, redeliver } from './console-actions.js';
+import { audit, auditAction, markRefunded, recheck, redeliver, referenceOf } from './console-actions.js';
 import { ConsoleError, errorJson, html, json, redirect, text } from './console-answers.js';
 import { cookie, csrfFor, operatorOf, refuseCrossSite, requireCsrf } from './console-guard.js';
 import type { ConsoleOptions } from './console-options.js';
@@ -112,7 +112,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
         ...(next ? { 'x-payin-next': next } : {}),
       });
     }
-    const one = /^\/payments\/([^/]+)(?:\/(recheck|redeliver))?$/.exec(path);
+    const one = /^\/payments\/([^/]+)(?:\/(recheck|redeliver|mark-refunded))?$/.exec(path);
     if (!one) throw new ConsoleError(404, 'not_found', 'no such console route');
     const id = decodedId(one[1]!);
     const action = one[2];
@@ -122,7 +122,9 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     if (!action || method !== 'POST') throw new ConsoleError(405, 'method_not_allowed', 'actions are POSTs');
     let done: Awaited<ReturnType<typeof recheck>>;
     try {
-      done = action === 'recheck' ? await recheck(ctx, record) : await redeliver(ctx, record);
+      if (action === 'recheck') done = await recheck(ctx, record);
+      else if (action === 'redeliver') done = await redeliver(ctx, record);
+      else done = await markRefunded(ctx, record, operator, referenceOf(new URLSearchParams((await readForm(request)) ?? '')));
     } catch (error) {
       // A refused action is an action too: the log says who tried and why it did nothing.
       if (error instanceof ConsoleError) await auditAction(ctx, store, { operator, action, result: error.message, paymentId: id });

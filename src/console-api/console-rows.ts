@@ -1,10 +1,10 @@
 /**
  * What the console shows of a payment, and the CSV of a list: the browser's view of it plus the ledger's own
- * marks (late, second payment, stuck, failing announcement). Nothing secret is in a payment record, and nothing
+ * marks (late, second payment and its refund mark, stuck, failing announcement). Nothing secret is in a payment record, and nothing
  * of the proxy's configuration (service token, keys, webhook secret, merchant id) is ever added here.
  */
 import { isStuck, listingOf } from '../proxy/infrastructure/console-store.js';
-import type { PaymentRecord } from '../proxy/infrastructure/store.js';
+import type { PaymentRecord, RefundMark } from '../proxy/infrastructure/store.js';
 
 export interface ConsoleRow {
   id: string;
@@ -28,6 +28,8 @@ export interface ConsoleRow {
   updatedAt: number;
   requisites?: { address: string; recipient?: string; bank?: string };
   secondPaymentOf?: string;
+  /** An operator marked this second payment refunded: who, when, the refund's reference. */
+  refunded?: RefundMark;
   late: boolean;
   stuck: boolean;
 }
@@ -53,6 +55,7 @@ export function rowOf(record: PaymentRecord, now: number): ConsoleRow {
     updatedAt: record.updatedAt,
     ...(view.requisites ? { requisites: { ...view.requisites } } : {}),
     ...(record.secondPaymentOf === undefined ? {} : { secondPaymentOf: record.secondPaymentOf }),
+    ...(record.refunded ? { refunded: { ...record.refunded } } : {}),
     late: tags.includes('late'),
     stuck: isStuck(record, now),
   };
@@ -72,12 +75,30 @@ const CSV_COLUMNS = [
   'secondPaymentOf',
   // Last, so that a sheet built on the earlier columns still reads them where they were.
   'pricedCurrency',
+  // A second payment an operator marked refunded: when (ISO), who, and the refund's reference at the service.
+  'refundedAt',
+  'refundedBy',
+  'refundReference',
 ] as const;
+
+/** A row's cells by column: its own fields, and the refund mark spread over its three columns. */
+function cellsOf(row: ConsoleRow): Partial<Record<(typeof CSV_COLUMNS)[number], unknown>> {
+  const { refunded } = row;
+  return {
+    ...row,
+    refundedAt: refunded && new Date(refunded.at).toISOString(),
+    refundedBy: refunded?.operator,
+    refundReference: refunded?.reference,
+  };
+}
 
 /** RFC 4180 CSV; a cell that a spreadsheet would run as a formula (=, +, -, @) is quoted with a leading apostrophe. */
 export function csvOf(rows: readonly ConsoleRow[]): string {
   const lines = [CSV_COLUMNS.join(',')];
-  for (const row of rows) lines.push(CSV_COLUMNS.map((column) => csvCell(row[column])).join(','));
+  for (const row of rows) {
+    const cells = cellsOf(row);
+    lines.push(CSV_COLUMNS.map((column) => csvCell(cells[column])).join(','));
+  }
   return `${lines.join('\r\n')}\r\n`;
 }
 

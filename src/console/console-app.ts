@@ -8,7 +8,7 @@
  *   server cannot see; the server writes it into the page
  */
 import { html, LitElement, nothing } from 'lit';
-import { ConsoleCallError, ConsoleClient, type ListAnswer, type PaymentAnswer } from './console-client.js';
+import { type ConsoleAction, ConsoleCallError, ConsoleClient, type ListAnswer, type PaymentAnswer } from './console-client.js';
 import { type ConsoleLang, pickLang, WORDS } from './console-i18n.js';
 import { filterBar, paymentDetail, paymentTable } from './console-views.js';
 import { LatestCall } from './latest-call.js';
@@ -152,25 +152,32 @@ export class PayinConsole extends LitElement {
       this.renderRoot.querySelector<HTMLElement>('#payment-heading')?.focus();
     });
 
-  #act = (action: 'recheck' | 'redeliver') =>
+  #act = (action: ConsoleAction, fields?: Record<string, string>) =>
     this.#run(async () => {
       const id = this.detail!.payment.id;
+      const name = { recheck: this.#t.recheck, redeliver: this.#t.redeliver, 'mark-refunded': this.#t.markRefunded }[action];
       this.#acted = true;
       this.failed = false;
       this.message = '';
       try {
-        this.message = `${action === 'recheck' ? this.#t.recheck : this.#t.redeliver}: ${(await this.#client!.act(id, action)).result}`;
+        this.message = `${name}: ${(await this.#client!.act(id, action, fields)).result}`;
       } finally {
         // Read again whatever came of it. A read that fails leaves the page as it was: what the operator is told is
         // the action's own word, its result or why it failed; the ledger's 'nothing was done; try again' would be
-        // false after a redelivery that went out, and trying again sends the shop a second one.
+        // false after a redelivery that went out, and trying again sends the shop a second one. A refund another
+        // operator marked first shows here, with who and when.
         this.detail = await this.#client!.payment(id).catch(() => this.detail);
+        // The control pressed may be gone (Mark refunded, once marked): the keyboard goes to the payment's heading
+        // rather than to the top of the page.
+        await this.updateComplete;
+        if (!this.shadowRoot?.activeElement) this.renderRoot.querySelector<HTMLElement>('#payment-heading')?.focus();
       }
     });
 
   /**
    * Back to the list, loaded again when what it shows no longer holds: the operator acted (a re-check that found
-   * the payment paid moves it from Open to Paid, a redelivery takes it off Announcement failing), or the payment
+   * the payment paid moves it from Open to Paid, a redelivery takes it off Announcement failing, a refund marked
+   * takes it off Second payment: refund), or the payment
    * read here has changed since its row was. Otherwise the list stays as it was, with the rows shown so far.
    */
   #back = async () => {

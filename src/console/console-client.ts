@@ -33,6 +33,9 @@ export interface PaymentAnswer {
   order: { orderId: string; paidBy?: string; payments: Row[] };
 }
 
+/** What an operator can do to one payment (console-api/console-actions.ts). */
+export type ConsoleAction = 'recheck' | 'redeliver' | 'mark-refunded';
+
 /** Answers of one export followed at most (10,000 rows each): a bound on a loop that a broken cursor could make endless. */
 const MAX_EXPORT_ANSWERS = 1_000;
 
@@ -58,8 +61,11 @@ export class ConsoleClient {
     return this.#call('GET', `/api/payments/${encodeURIComponent(id)}`);
   }
 
-  act(id: string, action: 'recheck' | 'redeliver'): Promise<{ result: string }> {
-    return this.#call('POST', `/api/payments/${encodeURIComponent(id)}/${action}`);
+  /** An action on a payment; `fields` is its form (mark-refunded's reference). */
+  async act(id: string, action: ConsoleAction, fields: Record<string, string> = {}): Promise<{ result: string }> {
+    const form = new URLSearchParams(fields).toString();
+    const response = await this.#fetch('POST', `/api/payments/${encodeURIComponent(id)}/${action}`, form);
+    return (await response.json()) as { result: string };
   }
 
   /** The whole list as one CSV file: a long one comes in several answers, each naming the cursor of the rest. */

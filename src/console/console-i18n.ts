@@ -12,7 +12,7 @@ export interface ConsoleWords {
   signOut: string;
   columns: { created: string; order: string; payment: string; method: string; amount: string; outcome: string; notes: string };
   outcomes: Record<string, string>;
-  notes: { late: string; second: string; stuck: string };
+  notes: { late: string; second: string; refunded: string; stuck: string };
   empty: string;
   /** What a list load found, said in the live region: `total` is the filter's count, when no search narrows it. */
   shown: (shown: string, count: number, total?: string) => string;
@@ -29,6 +29,7 @@ export interface ConsoleWords {
     created: string;
     expires: string;
     address: string;
+    refund: string;
   };
   recheck: string;
   redeliver: string;
@@ -45,6 +46,13 @@ export interface ConsoleWords {
   sources: Record<string, string>;
   failingNow: string;
   secondOf: (id: string) => string;
+  /** A second payment an operator marked refunded: `first` paid the order. */
+  secondRefunded: (first: string) => string;
+  /** The refund fact: who marked it, when (already written in the operator's locale), the reference given. */
+  refundedBy: (operator: string, at: string, reference?: string) => string;
+  markRefunded: string;
+  refundReference: string;
+  markRefundedNote: string;
   language: string;
   error: string;
 }
@@ -64,6 +72,7 @@ export const en: ConsoleWords = {
     expired: 'Expired',
     failed: 'Failed',
     second: 'Second payment: refund',
+    refunded: 'Second payment: refunded',
     failing: 'Announcement failing',
     stuck: 'Stuck',
   },
@@ -87,7 +96,12 @@ export const en: ConsoleWords = {
     expired: 'Expired',
     failed: 'Failed',
   },
-  notes: { late: 'paid after expiry', second: 'second payment: refund it', stuck: 'stuck: open past expiry' },
+  notes: {
+    late: 'paid after expiry',
+    second: 'second payment: refund it',
+    refunded: 'second payment: refunded',
+    stuck: 'stuck: open past expiry',
+  },
   empty: 'No payments here.',
   shown: (shown, count, total) =>
     total === undefined ? `${shown} ${count === 1 ? 'payment' : 'payments'} shown` : `${shown} of ${total} payments shown`,
@@ -104,6 +118,7 @@ export const en: ConsoleWords = {
     created: 'Created',
     expires: 'Expires',
     address: 'Pay to (requisites)',
+    refund: 'Refund',
   },
   recheck: 'Re-check now',
   redeliver: 'Redeliver announcement',
@@ -127,6 +142,12 @@ export const en: ConsoleWords = {
   },
   failingNow: "The shop's hook has not taken the current state yet.",
   secondOf: (id) => `Second payment of the order (first: ${id}): refund it.`,
+  secondRefunded: (first) => `Second payment of the order (first: ${first}): refunded.`,
+  refundedBy: (operator, at, reference) => `marked refunded by ${operator}, ${at}${reference ? ` · reference ${reference}` : ''}`,
+  markRefunded: 'Mark refunded',
+  refundReference: 'Refund reference (optional)',
+  markRefundedNote:
+    'Refund it at the payment service first: this records that it was done, with your name, and takes it off the refunds to do.',
   language: 'Language',
   error: 'Something went wrong',
 };
@@ -146,6 +167,7 @@ export const ru: ConsoleWords = {
     expired: 'Истекли',
     failed: 'Ошибка',
     second: 'Второй платёж: возврат',
+    refunded: 'Второй платёж: возвращён',
     failing: 'Уведомление не доходит',
     stuck: 'Зависли',
   },
@@ -161,7 +183,12 @@ export const ru: ConsoleWords = {
     expired: 'Истёк',
     failed: 'Ошибка',
   },
-  notes: { late: 'оплачен после срока', second: 'второй платёж: вернуть', stuck: 'завис: открыт после срока' },
+  notes: {
+    late: 'оплачен после срока',
+    second: 'второй платёж: вернуть',
+    refunded: 'второй платёж: возвращён',
+    stuck: 'завис: открыт после срока',
+  },
   empty: 'Здесь платежей нет.',
   shown: (shown, count, total) => {
     const one = new Intl.PluralRules('ru').select(count);
@@ -181,6 +208,7 @@ export const ru: ConsoleWords = {
     created: 'Создан',
     expires: 'Истекает',
     address: 'Реквизиты',
+    refund: 'Возврат',
   },
   recheck: 'Проверить сейчас',
   redeliver: 'Отправить уведомление снова',
@@ -204,6 +232,12 @@ export const ru: ConsoleWords = {
   },
   failingNow: 'Обработчик магазина ещё не принял текущее состояние.',
   secondOf: (id) => `Второй платёж заказа (первый: ${id}): верните его.`,
+  secondRefunded: (first) => `Второй платёж заказа (первый: ${first}): возвращён.`,
+  refundedBy: (operator, at, reference) => `отмечен оператором ${operator}, ${at}${reference ? ` · номер возврата ${reference}` : ''}`,
+  markRefunded: 'Отметить возврат',
+  refundReference: 'Номер возврата (необязательно)',
+  markRefundedNote:
+    'Сначала верните платёж в платёжном сервисе: здесь лишь отмечается, что возврат сделан (с вашим именем), и платёж уходит из списка возвратов.',
   language: 'Язык',
   error: 'Что-то пошло не так',
 };

@@ -4,7 +4,7 @@
  * audit). Every value is rendered as text by Lit: order ids and errors come from outside and are never HTML.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ListAnswer, PaymentAnswer, Row } from './console-client.js';
+import type { ConsoleAction, ListAnswer, PaymentAnswer, Row } from './console-client.js';
 import { formatAmount, formatTime } from './console-format.js';
 import type { ConsoleWords } from './console-i18n.js';
 
@@ -32,9 +32,13 @@ const idle = (c: ViewContext) => (c.busy ? 'true' : nothing);
 const outcomeBadge = (row: Row, t: ConsoleWords) =>
   html`<span class="badge ${row.outcome}">${t.outcomes[row.outcome] ?? row.outcome}</span>`;
 
+/** What needs the operator (a refund to do, stuck), in the warning colour; a refund marked done, apart and calm. */
 function notesOf(row: Row, t: ConsoleWords): TemplateResult | typeof nothing {
-  const notes = [row.late && t.notes.late, row.secondPaymentOf && t.notes.second, row.stuck && t.notes.stuck].filter(Boolean);
-  return notes.length ? html`<span class="note">${notes.join('; ')}</span>` : nothing;
+  const toRefund = row.secondPaymentOf && !row.refunded;
+  const notes = [row.late && t.notes.late, toRefund && t.notes.second, row.stuck && t.notes.stuck].filter(Boolean);
+  const warning = notes.length ? html`<span class="note">${notes.join('; ')}</span>` : nothing;
+  if (!row.refunded) return warning;
+  return html`${warning}${notes.length ? ' ' : ''}<span class="done">${t.notes.refunded}</span>`;
 }
 
 export function filterBar(c: ListContext): TemplateResult {
@@ -81,7 +85,32 @@ export function paymentTable(c: ListContext): TemplateResult {
 export interface DetailContext extends ViewContext {
   detail: PaymentAnswer;
   back(): void;
-  act(action: 'recheck' | 'redeliver'): void;
+  act(action: ConsoleAction, fields?: Record<string, string>): void;
+}
+
+/**
+ * A second payment: refunded (who, when, reference), or a refund to do with the form that records it once the
+ * operator has refunded it at the service.
+ */
+function refundPart(c: DetailContext): TemplateResult | typeof nothing {
+  const { t, detail } = c;
+  const p = detail.payment;
+  if (!p.secondPaymentOf) return nothing;
+  if (p.refunded) return html`<p class="done">${t.secondRefunded(p.secondPaymentOf)}</p>`;
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const input = (event.target as HTMLFormElement).elements.namedItem('reference') as HTMLInputElement;
+    if (!c.busy) c.act('mark-refunded', { reference: input.value });
+  };
+  return html`<p class="note">${t.secondOf(p.secondPaymentOf)}</p>
+    <form class="refund" @submit=${submit}>
+      <div>
+        <label for="refund-reference">${t.refundReference}</label>
+        <input id="refund-reference" name="reference" maxlength="100" autocomplete="off" spellcheck="false">
+      </div>
+      <button type="submit" aria-disabled=${idle(c)} aria-describedby="refund-note">${t.markRefunded}</button>
+    </form>
+    <p id="refund-note">${t.markRefundedNote}</p>`;
 }
 
 export function paymentDetail(c: DetailContext): TemplateResult {
@@ -102,8 +131,9 @@ export function paymentDetail(c: DetailContext): TemplateResult {
       <dt>${f.created}</dt><dd>${formatTime(p.createdAt, locale)}</dd>
       <dt>${f.expires}</dt><dd>${formatTime(p.expiresAt, locale)}</dd>
       ${p.requisites ? html`<dt>${f.address}</dt><dd>${p.requisites.address}${p.requisites.bank ? ` (${p.requisites.bank})` : ''}</dd>` : nothing}
+      ${p.refunded ? html`<dt>${f.refund}</dt><dd>${t.refundedBy(p.refunded.operator, formatTime(p.refunded.at, locale), p.refunded.reference)}</dd>` : nothing}
     </dl>
-    ${p.secondPaymentOf ? html`<p class="note">${t.secondOf(p.secondPaymentOf)}</p>` : nothing}
+    ${refundPart(c)}
     ${detail.announcement.failing ? html`<p class="note">${t.failingNow}</p>` : nothing}
     <div class="actions">
       <button type="button" class="primary" aria-disabled=${idle(c)} @click=${() => c.busy || c.act('recheck')}>${t.recheck}</button>

@@ -52,19 +52,22 @@ export const consoleStyles = css`
     opacity: 0.6;
     cursor: progress;
   }
-  .tools {
+  .tools,
+  .refund {
     display: flex;
     flex-wrap: wrap;
     gap: 0.5rem;
     align-items: end;
     margin: 1rem 0;
   }
-  .tools label {
+  .tools label,
+  .refund label {
     display: block;
     font-size: 0.9rem;
     font-weight: 600;
   }
-  .tools input {
+  .tools input,
+  .refund input {
     min-width: 16rem;
     padding: 0.45rem;
     border: 1px solid #6b7280;
@@ -139,6 +142,11 @@ export const consoleStyles = css`
     color: #9a3412;
     font-size: 0.9rem;
   }
+  /* A refund marked done: no longer a warning. */
+  .done {
+    color: #065f46;
+    font-size: 0.9rem;
+  }
   .status {
     min-height: 1.5rem;
   }
@@ -181,11 +189,15 @@ export const consoleStyles = css`
     :host {
       padding: 0.6rem;
     }
-    .tools input {
+    .tools input,
+    .refund input {
       min-width: 0;
       width: 100%;
+      /* The whole width with its padding and border, not that much more: past a phone's screen. */
+      box-sizing: border-box;
     }
-    .tools > div {
+    .tools > div,
+    .refund > div {
       flex: 1 1 100%;
     }
     thead {

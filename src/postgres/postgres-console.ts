@@ -32,6 +32,7 @@ function filterSql(sql: Sql, filter: ConsoleFilter, now: number): Fragment {
   if (TAGGED.has(filter)) return sql`tag = ${filter}`;
   if (filter === 'late') return sql`late`;
   if (filter === 'second') return sql`second`;
+  if (filter === 'refunded') return sql`refunded`;
   if (filter === 'stuck') return sql`tag = 'open' AND expires_at < ${now}`;
   if (filter === 'failing') return sql`id IN (${failingIds(sql)})`;
   return sql`true`;
@@ -87,6 +88,7 @@ export class PostgresConsole implements ConsoleStore {
             count(*) FILTER (WHERE tag = 'expired')::int AS expired,
             count(*) FILTER (WHERE tag = 'failed')::int AS failed,
             count(*) FILTER (WHERE second)::int AS second,
+            count(*) FILTER (WHERE refunded)::int AS refunded,
             count(*) FILTER (WHERE id IN (${failingIds(sql)}))::int AS failing,
             count(*) FILTER (WHERE tag = 'open' AND expires_at < ${now})::int AS stuck
           FROM payments`,

@@ -1,6 +1,6 @@
 /**
  * The console's listing columns of the payments table (console-store.ts): the sort key, the order, the outcome
- * filter, the late and second-payment flags and the expiry, all from `listingOf`, so that PostgreSQL files a
+ * filter, the late, second-payment and refunded flags and the expiry, all from `listingOf`, so that PostgreSQL files a
  * payment under the same filters as every other store. They are written in the statement that writes the record
  * (postgres-store.ts), and filled in by migration 2 for the payments written before it, with the same function
  * rather than a SQL copy of it: a timestamp SQL would read differently (or refuse) lists the payment the same.
@@ -15,7 +15,10 @@ export interface ListingColumns {
   /** `open`, or the final outcome (`paid`, `underpaid`, `superseded`, `expired`, `failed`). */
   tag: string;
   late: boolean;
+  /** A second payment whose refund is to do. */
   second: boolean;
+  /** A second payment an operator marked refunded (no longer `second`). Column of migration 3. */
+  refunded: boolean;
   expires_at: number | null;
 }
 
@@ -27,6 +30,7 @@ export function listingColumns(record: PaymentRecord): ListingColumns {
     tag: tagOf(record),
     late: tags.includes('late'),
     second: tags.includes('second'),
+    refunded: tags.includes('refunded'),
     expires_at: expiresAt ?? null,
   };
 }

@@ -23,10 +23,20 @@ import { inTransaction } from './sqlite-transaction.js';
 
 type Row = Record<string, unknown>;
 
-/** listed_at, order_id, tag, late, second, expires_at: in this order in the payments statements. */
+/** The `second` column's values besides 0 (each with its partial index, sqlite-schema.ts). */
+const SECOND_TO_REFUND = 1;
+const SECOND_REFUNDED = 2;
+
+/**
+ * listed_at, order_id, tag, late, second, expires_at: in this order in the payments statements. `second` is 1 for
+ * a second payment whose refund is to do and 2 once an operator marked it refunded (each value its own partial
+ * index), so that the mark moves a payment between the two filters without a column that a file written before
+ * it would have to be migrated to.
+ */
 export function listingColumns(record: PaymentRecord): [number, string, string, number, number, number | null] {
   const { listedAt, expiresAt, tags } = listingOf(record);
-  return [listedAt, record.view.orderId, tagOf(record), tags.includes('late') ? 1 : 0, tags.includes('second') ? 1 : 0, expiresAt ?? null];
+  const second = tags.includes('second') ? SECOND_TO_REFUND : tags.includes('refunded') ? SECOND_REFUNDED : 0;
+  return [listedAt, record.view.orderId, tagOf(record), tags.includes('late') ? 1 : 0, second, expiresAt ?? null];
 }
 
 const FILTER_SQL: Record<ConsoleFilter, string> = {
@@ -38,7 +48,8 @@ const FILTER_SQL: Record<ConsoleFilter, string> = {
   expired: "tag = 'expired'",
   failed: "tag = 'failed'",
   late: 'late = 1',
-  second: 'second = 1',
+  second: `second = ${SECOND_TO_REFUND}`,
+  refunded: `second = ${SECOND_REFUNDED}`,
   stuck: "tag = 'open' AND expires_at < ?",
   failing: 'id IN (SELECT payment_id FROM outbox WHERE attempts > 0)',
 };
@@ -54,7 +65,9 @@ export class SqliteConsole {
     this.#sql = {
       countTags: p('SELECT tag, COUNT(*) AS n FROM payments GROUP BY tag'),
       countFlags: p(
-        'SELECT (SELECT COUNT(*) FROM payments WHERE late = 1) AS late, (SELECT COUNT(*) FROM payments WHERE second = 1) AS second',
+        `SELECT (SELECT COUNT(*) FROM payments WHERE late = 1) AS late,
+           (SELECT COUNT(*) FROM payments WHERE second = ${SECOND_TO_REFUND}) AS second,
+           (SELECT COUNT(*) FROM payments WHERE second = ${SECOND_REFUNDED}) AS refunded`,
       ),
       countStuck: p("SELECT COUNT(*) AS n FROM payments WHERE tag = 'open' AND expires_at < ?"),
       countFailing: p('SELECT COUNT(DISTINCT o.payment_id) AS n FROM outbox o JOIN payments p ON p.id = o.payment_id WHERE o.attempts > 0'),
@@ -107,6 +120,7 @@ export class SqliteConsole {
     const flags = this.#sql.countFlags!.get() as Row;
     counts.late = Number(flags.late);
     counts.second = Number(flags.second);
+    counts.refunded = Number(flags.refunded);
     counts.stuck = Number((this.#sql.countStuck!.get(now) as Row).n);
     counts.failing = Number((this.#sql.countFailing!.get() as Row).n);
     return counts;

@@ -62,6 +62,9 @@ const MIGRATIONS: readonly Migration[] = [
    CREATE INDEX audit_of ON audit (payment_id, seq);`,
     backfill: backfillListing,
   },
+  // Second payments an operator marked refunded (second = 2, sqlite-console.ts): their own filter, walked newest
+  // first like the others. No payment was marked before, so there is nothing to fill in.
+  'CREATE INDEX payments_refunded ON payments (listed_at, id) WHERE second = 2;',
 ];
 
 /** Rows read and written per round of the back-fill: bounded memory whatever the table holds. */

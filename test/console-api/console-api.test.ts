@@ -95,7 +95,9 @@ describe('the list', () => {
     const { answer, text } = await world.post('/api/export', 'filter=open');
     expect(answer.headers.get('content-type')).toMatch(/text\/csv/);
     const lines = text.trim().split('\r\n');
-    expect(lines[0]).toBe('id,orderId,method,state,outcome,amount,currency,priced,createdAt,expiresAt,secondPaymentOf,pricedCurrency');
+    expect(lines[0]).toBe(
+      'id,orderId,method,state,outcome,amount,currency,priced,createdAt,expiresAt,secondPaymentOf,pricedCurrency,refundedAt,refundedBy,refundReference',
+    );
     expect(lines).toHaveLength(3);
     expect(text).toContain(",'=cmd,");
     const audit = await world.store.auditLog(undefined, 5);

@@ -56,3 +56,47 @@ export function consoleSetup(overrides: Partial<PayinProxyOptions> = {}) {
 
   return { ...world, request, signIn, get, post };
 }
+
+/**
+ * An operator's browser on a console served over HTTP (a live proxy on a loopback socket): it sends the operator
+ * header the shop's session stands for (`as`: another operator, or `null` for a stranger), asks for its CSRF token
+ * first as the page does, and carries it with every action.
+ */
+export function operatorOverHttp(proxyUrl: string, name: string | null) {
+  const base = `${proxyUrl}/payin/console`;
+  let csrf = '';
+  let csrfCookie = '';
+  const send = (path: string, init: RequestInit & { site?: string } = {}) => {
+    const headers = new Headers(init.headers);
+    if (name !== null) headers.set(OPERATOR_HEADER, name);
+    headers.set('sec-fetch-site', init.site ?? 'same-origin');
+    if (csrfCookie) headers.set('cookie', csrfCookie);
+    return fetch(`${base}${path}`, { ...init, headers });
+  };
+  return {
+    async signIn() {
+      const answer = await send('/api/session');
+      csrf = ((await answer.json()) as { csrf: string }).csrf;
+      csrfCookie = (answer.headers.get('set-cookie') ?? '').split(';')[0]!;
+    },
+    async get<T = Record<string, unknown>>(path: string) {
+      const answer = await send(path);
+      return { answer, body: (await answer.json()) as T };
+    },
+    /** An action: a form POST with the CSRF token (`csrf` replaces it: a forged request's guess). */
+    async post<T = Record<string, unknown>>(
+      path: string,
+      form: Record<string, string> = {},
+      { csrf: token = csrf, site }: { csrf?: string; site?: string } = {},
+    ) {
+      const answer = await send(path, {
+        method: 'POST',
+        body: new URLSearchParams(form).toString(),
+        headers: { 'x-payin-csrf': token, origin: proxyUrl, 'content-type': 'application/x-www-form-urlencoded' },
+        ...(site ? { site } : {}),
+      });
+      const text = await answer.text();
+      return { answer, text, body: (text.startsWith('{') ? JSON.parse(text) : {}) as T };
+    },
+  };
+}

@@ -149,7 +149,9 @@ describe('the operator console', () => {
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
     const csv = readFileSync((await download.path())!, 'utf8');
     const lines = csv.trim().split('\r\n');
-    expect(lines[0]).toBe('id,orderId,method,state,outcome,amount,currency,priced,createdAt,expiresAt,secondPaymentOf,pricedCurrency');
+    expect(lines[0]).toBe(
+      'id,orderId,method,state,outcome,amount,currency,priced,createdAt,expiresAt,secondPaymentOf,pricedCurrency,refundedAt,refundedBy,refundReference',
+    );
     expect(lines.some((l) => l.includes(',C-100,upi,finished,paid,499.00,INR,499.00,'))).toBe(true);
     expect(lines.filter((l) => l.includes(',C-300,'))).toHaveLength(2);
     expect(lines.some((l) => l.includes('C-200'))).toBe(false);

@@ -6,6 +6,8 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/postgres/index.js';
+import { markRefunded } from '../../src/proxy/ledger/refund-marks.js';
+import { ManualClock } from '../../src/shared/manual-clock.js';
 import { listed } from '../proxy/infrastructure/console-store-contract.js';
 import { startPostgresServer, type PostgresServer } from './postgres-server-harness.js';
 
@@ -69,7 +71,7 @@ it('brings a version 1 schema forward: its payments are listed, filtered and cou
     expect(await ids('failing')).toEqual(['old-gone']);
     expect(await ids('all', 'A-1')).toEqual(['old-second', 'old-late']);
     const counts = await store.countPayments(5_300);
-    expect(counts).toMatchObject({ all: 1_207, open: 1_204, paid: 2, late: 1, second: 1, expired: 1, failing: 1, stuck: 1 });
+    expect(counts).toMatchObject({ all: 1_207, open: 1_204, paid: 2, late: 1, second: 1, refunded: 0, expired: 1, failing: 1, stuck: 1 });
     // The oldest filler payments (the last back-fill batch) are on the last page, in order.
     let page = await store.listPayments({ filter: 'open', limit: 200, now: 0 });
     for (let i = 0; i < 10 && page.next; i++) page = await store.listPayments({ filter: 'open', limit: 200, now: 0, cursor: page.next });
@@ -78,7 +80,12 @@ it('brings a version 1 schema forward: its payments are listed, filtered and cou
     await store.appendHistory('old-late', { at: 1, kind: 'state', state: 'finished', outcome: 'paid', source: 'callback' });
     expect(await store.paymentHistory('old-late')).toHaveLength(1);
     const versions = await admin`SELECT version FROM ${admin(schema)}.schema_migrations ORDER BY version`;
-    expect(versions.map((row) => row.version)).toEqual([1, 2]);
+    expect(versions.map((row) => row.version)).toEqual([1, 2, 3]);
+    // The old second payment, refunded since, is marked so: it leaves the refunds to do (migration 3's column).
+    expect(await markRefunded({ store, clock: new ManualClock() }, 'old-second', { operator: 'ana' })).toHaveProperty('marked');
+    expect(await ids('second')).toEqual([]);
+    expect((await store.listPayments({ filter: 'refunded', limit: 5, now: 0 })).payments.map((p) => p.view.id)).toEqual(['old-second']);
+    expect(await store.countPayments(5_300)).toMatchObject({ second: 0, refunded: 1 });
   } finally {
     await store.close();
   }

@@ -7,7 +7,8 @@
  * The listing is newest first by `listedAt` (when the ledger first recorded the payment), then by id, paged by an
  * opaque cursor: a page never repeats or skips a payment that was already listed, however many arrive meanwhile.
  * Filters are outcomes (`open` = not final), `late` (paid after its expiry), `second` (a second paid payment
- * of an order: a refund to do), `failing` (an announcement the shop's hook has not taken yet after at least one
+ * of an order: a refund to do), `refunded` (a second payment an operator marked refunded: done, and so no longer
+ * under `second`, whose count is the refunds still to do), `failing` (an announcement the shop's hook has not taken yet after at least one
  * try) and `stuck` (not final, past its expiry: the service has not said and no reconcile settled it). The last
  * two depend on the outbox and on the time, so a store answers them at query time; the others come from the
  * record alone (`listingOf`), so a store can index them when the record is written.
@@ -16,7 +17,7 @@ import { parseTimestamp } from '../../shared/timestamps.js';
 import { CONSOLE_FILTERS, type ConsoleFilter, type ConsoleStore, type PaymentPage, type PaymentRecord } from './store.js';
 
 export { CONSOLE_FILTERS } from './store.js';
-export type { AuditEntry, ConsoleFilter, ConsoleStore, HistoryEntry, PaymentPage, PaymentQuery } from './store.js';
+export type { AuditEntry, ConsoleFilter, ConsoleStore, HistoryEntry, PaymentPage, PaymentQuery, RefundMark } from './store.js';
 
 export const HISTORY_LIMIT = 200;
 
@@ -48,7 +49,7 @@ export function listingOf(record: PaymentRecord): Listing {
   if (view.final && view.outcome === 'paid' && record.finalAt !== undefined && expiresAt !== undefined && record.finalAt > expiresAt) {
     tags.push('late');
   }
-  if (record.secondPaymentOf !== undefined) tags.push('second');
+  if (record.secondPaymentOf !== undefined) tags.push(record.refunded ? 'refunded' : 'second');
   return expiresAt === undefined ? { listedAt, tags } : { listedAt, expiresAt, tags };
 }
 

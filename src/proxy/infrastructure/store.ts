@@ -45,6 +45,20 @@ export interface PaymentRecord {
   finalAt?: number;
   /** Set when this payment paid an order that another payment (this id) had paid already: a refund to do. */
   secondPaymentOf?: string;
+  /**
+   * Set once, by an operator in the console, on a second payment whose refund was done at the payment service
+   * (outside this product): who said so, when, and the refund's reference there. Never cleared.
+   */
+  refunded?: RefundMark;
+}
+
+/** An operator's word that a second payment was refunded (console-api/console-actions.ts). */
+export interface RefundMark {
+  /** Epoch ms when it was marked. */
+  at: number;
+  operator: string;
+  /** The refund's reference at the service, as the operator gave it (at most 100 characters). */
+  reference?: string;
 }
 
 /**
@@ -200,6 +214,7 @@ export const CONSOLE_FILTERS = [
   'expired',
   'failed',
   'second',
+  'refunded',
   'failing',
   'stuck',
 ] as const;

@@ -6,6 +6,8 @@
 import { expect, it } from 'vitest';
 import { isConsoleStore, type ConsoleStore } from '../../../src/proxy/infrastructure/console-store.js';
 import type { PaymentRecord, ProxyStore } from '../../../src/proxy/infrastructure/store.js';
+import { markRefunded } from '../../../src/proxy/ledger/refund-marks.js';
+import { ManualClock } from '../../../src/shared/manual-clock.js';
 import type { StoreFixture } from './store-contract.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
@@ -14,7 +16,15 @@ const iso = (ms: number) => new Date(ms).toISOString();
 export function listed(
   id: string,
   listedAt: number,
-  extra: { outcome?: string; orderId?: string; expiresAt?: number; finalAt?: number; secondPaymentOf?: string; version?: number } = {},
+  extra: {
+    outcome?: string;
+    orderId?: string;
+    expiresAt?: number;
+    finalAt?: number;
+    secondPaymentOf?: string;
+    refunded?: PaymentRecord['refunded'];
+    version?: number;
+  } = {},
 ): PaymentRecord {
   const outcome = (extra.outcome ?? 'waiting') as PaymentRecord['view']['outcome'];
   const final = outcome !== 'waiting' && outcome !== 'checking';
@@ -40,6 +50,7 @@ export function listed(
     listedAt,
     ...(extra.finalAt === undefined ? {} : { finalAt: extra.finalAt }),
     ...(extra.secondPaymentOf === undefined ? {} : { secondPaymentOf: extra.secondPaymentOf }),
+    ...(extra.refunded === undefined ? {} : { refunded: extra.refunded }),
   };
 }
 
@@ -107,6 +118,64 @@ export function consoleContract(fixture: Fixture): void {
   });
 
   cit(
+    'takes a second payment marked refunded off the refund to-do filter and its count, lists it under refunded, and keeps the mark',
+    async (store, close) => {
+      const second = (version: number, refunded?: PaymentRecord['refunded']) =>
+        listed('second', 14, {
+          outcome: 'paid',
+          orderId: 'A-1',
+          secondPaymentOf: 'first',
+          finalAt: 20,
+          version,
+          ...(refunded ? { refunded } : {}),
+        });
+      await store.putPayment(listed('first', 13, { outcome: 'paid', orderId: 'A-1', finalAt: 20 }), 0);
+      await store.putPayment(second(1), 0);
+      await store.putPayment(listed('other-second', 12, { outcome: 'paid', orderId: 'A-2', secondPaymentOf: 'x', finalAt: 20 }), 0);
+      const list = async (filter: 'second' | 'refunded' | 'paid' | 'all', orderId?: string) =>
+        ids((await store.listPayments({ filter, limit: 50, now: 0, ...(orderId ? { orderId } : {}) })).payments);
+      expect(await list('second')).toEqual(['second', 'other-second']);
+      expect(await list('refunded')).toEqual([]);
+
+      const mark = { at: 1_000, operator: 'ana', reference: 're_3Nx' };
+      expect(await store.putPayment(second(2, mark), 1)).toBe(true);
+      expect(await list('second')).toEqual(['other-second']);
+      expect(await list('refunded')).toEqual(['second']);
+      expect(await list('refunded', 'A-1')).toEqual(['second']);
+      expect(await list('refunded', 'A-2')).toEqual([]);
+      // Still a paid payment of its order, found by the order and under Paid.
+      expect(await list('paid')).toEqual(['second', 'first', 'other-second']);
+      expect(await list('all', 'A-1')).toEqual(['second', 'first']);
+      expect(await store.countPayments(0)).toMatchObject({ all: 3, paid: 3, second: 1, refunded: 1 });
+      expect((await store.getPayment('second'))?.refunded).toEqual(mark);
+      await close?.();
+    },
+  );
+
+  cit(
+    'lets one of two operators marking a second payment at once win, tells the other whose mark it is, and marks nothing else',
+    async (store, close) => {
+      const clock = new ManualClock(5_000);
+      await store.putPayment(listed('first', 13, { outcome: 'paid', orderId: 'A-1', finalAt: 20 }), 0);
+      await store.putPayment(listed('second', 14, { outcome: 'paid', orderId: 'A-1', secondPaymentOf: 'first', finalAt: 20 }), 0);
+      const tries = await Promise.all(
+        ['ana', 'bo', 'cy', 'di'].map((operator) => markRefunded({ store, clock }, 'second', { operator, reference: `re-${operator}` })),
+      );
+      const won = tries.filter((t) => 'marked' in t);
+      expect(won).toHaveLength(1);
+      const mark = (await store.getPayment('second'))!.refunded!;
+      expect(mark).toEqual({ at: 5_000, operator: expect.any(String), reference: `re-${mark.operator}` });
+      expect(tries.filter((t) => 'already' in t)).toEqual([{ already: mark }, { already: mark }, { already: mark }]);
+      expect(await markRefunded({ store, clock }, 'second', { operator: 'ana' })).toEqual({ already: mark });
+      expect(await markRefunded({ store, clock }, 'first', { operator: 'ana' })).toEqual({ refused: 'not-second' });
+      expect(await markRefunded({ store, clock }, 'nowhere', { operator: 'ana' })).toEqual({ refused: 'unknown' });
+      expect((await store.getPayment('first'))!.refunded).toBeUndefined();
+      expect((await store.countPayments(0)).refunded).toBe(1);
+      await close?.();
+    },
+  );
+
+  cit(
     'finds stuck payments (open past expiry) and those whose announcement keeps failing, and counts every filter',
     async (store, close) => {
       await store.putPayment(listed('fresh', 100, { expiresAt: 5_000 }), 0);
@@ -130,6 +199,7 @@ export function consoleContract(fixture: Fixture): void {
         expired: 0,
         failed: 0,
         second: 0,
+        refunded: 0,
         failing: 1,
         stuck: 1,
       });
