@@ -82,13 +82,16 @@ function backfillListing(db: SqliteConnection): void {
   }
 }
 
+/** The newest schema's version (`PRAGMA user_version` once every migration ran). */
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
 /** Brings the file to the newest schema, one migration per transaction. */
 export function migrate(db: SqliteConnection): void {
   const current = Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0);
-  if (current > MIGRATIONS.length) {
+  if (current > SCHEMA_VERSION) {
     throw new Error(`createSqliteStore: the database was written by a newer release (schema ${current}); upgrade payin-checkout.`);
   }
-  for (let version = current; version < MIGRATIONS.length; version++) {
+  for (let version = current; version < SCHEMA_VERSION; version++) {
     inTransaction(db, () => {
       const migration = MIGRATIONS[version]!;
       db.exec(typeof migration === 'string' ? migration : migration.sql);
