@@ -13,11 +13,23 @@ import { UpstreamError } from '../proxy/infrastructure/upstream-client.js';
 import { markRefunded as writeRefundMark } from '../proxy/ledger/refund-marks.js';
 import { ConsoleError } from './console-answers.js';
 
-export interface ActionResult {
+/**
+ * What came of an action, for a page to word in the operator's own language (`result` is the same in English, for
+ * the audit log and for API users who read it). `state` is the payment's state after a re-check.
+ */
+export type ActionOutcome =
+  | { outcome: 'changed'; state: string }
+  | { outcome: 'unchanged'; state: string }
+  | { outcome: 'marked-refunded'; reference?: string }
+  | { outcome: Exclude<RedeliveryOutcome, 'busy'> };
+
+type RedeliveryOutcome = keyof typeof REDELIVERY_WORDS;
+
+export type ActionResult = ActionOutcome & {
   /** A word for the screen and the audit log. */
   result: string;
   changed?: boolean;
-}
+};
 
 export async function recheck(ctx: ProxyContext, record: PaymentRecord): Promise<ActionResult> {
   const { ledger, outbox } = ctx;
@@ -32,7 +44,7 @@ export async function recheck(ctx: ProxyContext, record: PaymentRecord): Promise
   const changed = after !== undefined && after.version !== record.version;
   if (after && changed) await outbox.deliver(after.view.id, after.view.state, 'reconcile');
   const state = after?.view.state ?? record.view.state;
-  return { result: changed ? `now ${state}` : `unchanged (${state})`, changed };
+  return { result: changed ? `now ${state}` : `unchanged (${state})`, changed, outcome: changed ? 'changed' : 'unchanged', state };
 }
 
 /**
@@ -70,7 +82,7 @@ const REDELIVERY_WORDS = {
 export async function redeliver(ctx: ProxyContext, record: PaymentRecord): Promise<ActionResult> {
   const outcome = await ctx.outbox.redeliver(record.view.id);
   if (outcome === 'busy') throw new ConsoleError(409, 'busy', REDELIVERY_WORDS.busy);
-  return { result: REDELIVERY_WORDS[outcome] };
+  return { result: REDELIVERY_WORDS[outcome], outcome };
 }
 
 /** The longest refund reference kept: a service's refund id is far shorter; a pasted page is not a reference. */
@@ -113,6 +125,7 @@ export async function markRefunded(
       409,
       'already_refunded',
       `already marked refunded by ${by} at ${new Date(at).toISOString()}${ref}: not marked again`,
+      { operator: by, at, ...(theirs ? { reference: theirs } : {}) },
     );
   }
   if ('refused' in marking) {
@@ -123,7 +136,12 @@ export async function markRefunded(
       'only a second payment of an order can be marked refunded: this one is not, so there is no refund to record',
     );
   }
-  return { result: `marked refunded${reference ? ` (reference ${reference})` : ''}`, changed: true };
+  return {
+    result: `marked refunded${reference ? ` (reference ${reference})` : ''}`,
+    changed: true,
+    outcome: 'marked-refunded',
+    ...(reference ? { reference } : {}),
+  };
 }
 
 /** Writes the action to the audit log; a store that fails here is an error the operator sees. */
@@ -135,16 +153,16 @@ export async function audit(store: ConsoleStore, at: number, operator: string, a
  * Writes what came of an action on a payment to the audit log, and answers the word for the screen. The action is
  * done by then (the shop heard the redelivery, the re-check recorded the service's answer): a ledger that fails
  * to take the line must not turn it into 'nothing was done; try again', which would do it twice. The operator is
- * told the line is missing, and the log keeps it.
+ * told the line is missing (`audited: false`), and the log keeps it.
  */
 export async function auditAction(
   ctx: ProxyContext,
   store: ConsoleStore,
   { operator, action, result, paymentId }: { operator: string; action: string; result: string; paymentId: string },
-): Promise<string> {
+): Promise<{ result: string; audited: boolean }> {
   try {
     await audit(store, ctx.options.clock.now(), operator, action, result, paymentId);
-    return result;
+    return { result, audited: true };
   } catch (error) {
     ctx.options.logger.error('the console could not write an action to the audit log', {
       operator,
@@ -153,6 +171,6 @@ export async function auditAction(
       paymentId,
       error: describe(error),
     });
-    return `${result} (not in the audit log: the ledger could not be written)`;
+    return { result: `${result} (not in the audit log: the ledger could not be written)`, audited: false };
   }
 }

@@ -1,7 +1,7 @@
 /**
  * Every answer of the console, in one place: JSON, HTML, CSV and redirects, each with `Cache-Control: no-store`
  * (payments and sessions must never sit in a shared or a browser cache) and headers that keep the page out of
- * frames and its address out of Referer. Errors are `{error: {code, message}}`; the ones before sign-in say
+ * frames and its address out of Referer. Errors are `{error: {code, message}}` (and a refusal's facts beside them); the ones before sign-in say
  * nothing about what was asked for.
  */
 import type { Answer } from '../proxy/http/exchange.js';
@@ -21,6 +21,8 @@ export class ConsoleError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
+    /** Facts of a refusal for a page to word in its own language (who marked a refund, and when). */
+    readonly detail?: Record<string, string | number>,
   ) {
     super(message);
     this.name = 'ConsoleError';
@@ -35,7 +37,7 @@ export function json(status: number, body: unknown, headers: Record<string, stri
 }
 
 export function errorJson(error: ConsoleError, headers: Record<string, string> = {}): Answer {
-  return json(error.status, { error: { code: error.code, message: error.message } }, headers);
+  return json(error.status, { error: { code: error.code, message: error.message, ...error.detail } }, headers);
 }
 
 export function html(status: number, body: string, headers: Record<string, string> = {}): Answer {

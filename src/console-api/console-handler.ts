@@ -130,7 +130,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
       if (error instanceof ConsoleError) await auditAction(ctx, store, { operator, action, result: error.message, paymentId: id });
       throw error;
     }
-    return json(200, { ...done, result: await auditAction(ctx, store, { operator, action, result: done.result, paymentId: id }) });
+    return json(200, { ...done, ...(await auditAction(ctx, store, { operator, action, result: done.result, paymentId: id })) });
   };
 
   const login = async (request: ProxyRequest): Promise<Answer> => {
