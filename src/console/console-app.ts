@@ -8,6 +8,7 @@
  *   server cannot see; the server writes it into the page
  */
 import { html, LitElement, nothing } from 'lit';
+import { actionWords, wordedRefusal } from './action-words.js';
 import { type ConsoleAction, ConsoleCallError, ConsoleClient, type ListAnswer, type PaymentAnswer } from './console-client.js';
 import { type ConsoleLang, pickLang, WORDS } from './console-i18n.js';
 import { filterBar, paymentDetail, paymentTable } from './console-views.js';
@@ -160,7 +161,10 @@ export class PayinConsole extends LitElement {
       this.failed = false;
       this.message = '';
       try {
-        this.message = `${name}: ${(await this.#client!.act(id, action, fields)).result}`;
+        const answer = await this.#client!.act(id, action, fields).catch((error) => {
+          throw wordedRefusal(this.#t, error, this.#locale);
+        });
+        this.message = `${name}: ${actionWords(this.#t, answer)}`;
       } finally {
         // Read again whatever came of it. A read that fails leaves the page as it was: what the operator is told is
         // the action's own word, its result or why it failed; the ledger's 'nothing was done; try again' would be

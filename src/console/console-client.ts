@@ -1,8 +1,10 @@
 /**
  * The console page's calls to its JSON API, under the base the server wrote into the page: reads are GETs, actions
  * POSTs with the CSRF token that the session answer gave (console-guard.ts on the server). A non-2xx answer
- * becomes a ConsoleCallError with the server's message, which the page shows as it is.
+ * becomes a ConsoleCallError with the server's message and code (and a refusal's facts, which the page may word
+ * in its own language instead).
  */
+import type { ActionOutcome } from '../console-api/console-actions.js';
 import type { ConsoleRow } from '../console-api/console-rows.js';
 import type { HistoryEntry } from '../proxy/infrastructure/console-store.js';
 
@@ -10,6 +12,9 @@ export class ConsoleCallError extends Error {
   constructor(
     readonly status: number,
     message: string,
+    readonly code?: string,
+    /** The refusal's facts beside its code (who marked a refund, and when). */
+    readonly detail: Record<string, unknown> = {},
   ) {
     super(message);
   }
@@ -35,6 +40,12 @@ export interface PaymentAnswer {
 
 /** What an operator can do to one payment (console-api/console-actions.ts). */
 export type ConsoleAction = 'recheck' | 'redeliver' | 'mark-refunded';
+
+/**
+ * What an action answers: `result` in English always; the outcome to word in the page's language from a server
+ * that gives it (an older one, during a rolling upgrade, gives `result` alone).
+ */
+export type ActionAnswer = { result: string; audited?: boolean } & (ActionOutcome | { outcome?: undefined });
 
 /** Answers of one export followed at most (10,000 rows each): a bound on a loop that a broken cursor could make endless. */
 const MAX_EXPORT_ANSWERS = 1_000;
@@ -62,10 +73,10 @@ export class ConsoleClient {
   }
 
   /** An action on a payment; `fields` is its form (mark-refunded's reference). */
-  async act(id: string, action: ConsoleAction, fields: Record<string, string> = {}): Promise<{ result: string }> {
+  async act(id: string, action: ConsoleAction, fields: Record<string, string> = {}): Promise<ActionAnswer> {
     const form = new URLSearchParams(fields).toString();
     const response = await this.#fetch('POST', `/api/payments/${encodeURIComponent(id)}/${action}`, form);
-    return (await response.json()) as { result: string };
+    return (await response.json()) as ActionAnswer;
   }
 
   /** The whole list as one CSV file: a long one comes in several answers, each naming the cursor of the rest. */
@@ -100,13 +111,14 @@ export class ConsoleClient {
     }
     const response = await fetch(`${this.base}${path}`, { method, headers, credentials: 'same-origin', ...(body ? { body } : {}) });
     if (!response.ok) {
-      let message = `${response.status}`;
+      let error: { message?: string; code?: string } & Record<string, unknown> = {};
       try {
-        message = ((await response.json()) as { error?: { message?: string } }).error?.message ?? message;
+        error = ((await response.json()) as { error?: typeof error }).error ?? {};
       } catch {
         // not JSON: the status says enough
       }
-      throw new ConsoleCallError(response.status, message);
+      const { message = `${response.status}`, code, ...detail } = error;
+      throw new ConsoleCallError(response.status, message, code, detail);
     }
     return response;
   }

@@ -2,6 +2,11 @@
  * The console's words in English and Russian. The operator's browser language picks one (a switch changes it);
  * numbers, amounts and times are written by Intl in the operator's own locale and time zone, whatever the words.
  */
+import type { ActionOutcome } from '../console-api/console-actions.js';
+
+/** A word for every outcome an action can answer: a new outcome on the server does not type-check until worded. */
+export type OutcomeWords = { [K in ActionOutcome['outcome']]: (answer: Extract<ActionOutcome, { outcome: K }>) => string };
+
 export interface ConsoleWords {
   title: string;
   search: string;
@@ -53,6 +58,16 @@ export interface ConsoleWords {
   markRefunded: string;
   refundReference: string;
   markRefundedNote: string;
+  /** What came of an action, after its name (console-api/console-actions.ts). */
+  actionOutcomes: OutcomeWords;
+  /** Added when the audit log could not take the action's line: the action was done all the same. */
+  notAudited: string;
+  /** Refusals of an action, by their code; others show the server's message. `at` is written in the locale. */
+  refusals: {
+    already_refunded: (operator: string, at: string, reference?: string) => string;
+    busy: string;
+    not_second_payment: string;
+  };
   language: string;
   error: string;
 }
@@ -148,6 +163,22 @@ export const en: ConsoleWords = {
   refundReference: 'Refund reference (optional)',
   markRefundedNote:
     'Refund it at the payment service first: this records that it was done, with your name, and takes it off the refunds to do.',
+  actionOutcomes: {
+    changed: ({ state }) => `now ${state}`,
+    unchanged: ({ state }) => `unchanged (${state})`,
+    'marked-refunded': ({ reference }) => `marked refunded${reference ? ` (reference ${reference})` : ''}`,
+    sent: () => 'sent: the shop took it',
+    failed: () => "the shop's hook did not take it",
+    unknown: () => 'no such payment',
+    'no-hook': () => 'no announcement hook is configured',
+  },
+  notAudited: ' (not in the audit log: the ledger could not be written)',
+  refusals: {
+    already_refunded: (operator, at, reference) =>
+      `already marked refunded by ${operator}, ${at}${reference ? `, reference ${reference}` : ''}: not marked again`,
+    busy: 'already being redelivered by someone else',
+    not_second_payment: 'only a second payment of an order can be marked refunded: this one is not, so there is no refund to record',
+  },
   language: 'Language',
   error: 'Something went wrong',
 };
@@ -238,6 +269,22 @@ export const ru: ConsoleWords = {
   refundReference: 'Номер возврата (необязательно)',
   markRefundedNote:
     'Сначала верните платёж в платёжном сервисе: здесь лишь отмечается, что возврат сделан (с вашим именем), и платёж уходит из списка возвратов.',
+  actionOutcomes: {
+    changed: ({ state }) => `теперь ${state}`,
+    unchanged: ({ state }) => `без изменений (${state})`,
+    'marked-refunded': ({ reference }) => `возврат отмечен${reference ? ` (номер возврата ${reference})` : ''}`,
+    sent: () => 'отправлено: магазин принял',
+    failed: () => 'обработчик магазина не принял',
+    unknown: () => 'такого платежа нет',
+    'no-hook': () => 'обработчик уведомлений не настроен',
+  },
+  notAudited: ' (нет в журнале действий: его не удалось записать)',
+  refusals: {
+    already_refunded: (operator, at, reference) =>
+      `возврат уже отметил оператор ${operator}, ${at}${reference ? `, номер возврата ${reference}` : ''}: повторно не отмечен`,
+    busy: 'уведомление уже отправляет кто-то другой',
+    not_second_payment: 'отметить возврат можно только у второго платежа заказа: этот платёж не второй, возвращать нечего',
+  },
   language: 'Язык',
   error: 'Что-то пошло не так',
 };

@@ -85,6 +85,26 @@ describe("a payment's page", () => {
     expect(world.announcements.filter((a) => a.paymentId === id)).toHaveLength(1);
   });
 
+  it("words a re-check's outcome in Russian once the operator chooses Russian, as the button is", async () => {
+    const { id } = await world.createPayment('P-RU');
+    await pendingPaymentOf(world.sandboxUrl, 'P-RU');
+    await page.goto(`${world.shopUrl}/payin/console`);
+    await page.getByLabel('Order id or payment id').fill('P-RU');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.getByRole('button', { name: id, exact: true }).click();
+    await page.getByLabel('Language').selectOption('ru');
+    onTestFinished(() =>
+      page
+        .getByLabel('Язык')
+        .selectOption('en')
+        .then(() => undefined),
+    );
+    await page.getByRole('button', { name: 'Проверить сейчас' }).click();
+    const status = page.getByRole('status');
+    await status.getByText(/^Проверить сейчас: /).waitFor();
+    expect(await status.textContent()).toMatch(/^\s*Проверить сейчас: без изменений \(pending\)\s*$/);
+  });
+
   it("fits a phone with a shop's hook failing on a long address, its error broken within the screen", async () => {
     world.hookDown = true;
     world.hookError =
