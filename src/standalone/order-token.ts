@@ -9,7 +9,7 @@
  * space-separated. The new one signs; either verifies, so a page rendered before the shop's backend switched keys
  * still pays until its token expires, and then the old key can go.
  */
-import { rotatedSecrets } from '../proxy/infrastructure/rotated-secrets.js';
+import { rotatedSecrets, underAny } from '../proxy/infrastructure/rotated-secrets.js';
 import { bytesToBase64, timingSafeEqual } from '../shared/bytes.js';
 import { signBody } from '../shared/hmac.js';
 import { chargeablePrice } from '../shared/money.js';
@@ -41,15 +41,6 @@ export async function signOrderToken(secret: string, claims: OrderTokenClaims): 
 }
 
 /**
- * True when `signature` is the MAC of `payload` under any key of `secret`. Each is tried, whichever verifies, so the
- * time taken does not tell which key the signer held.
- */
-async function signedUnderAny(secret: string, payload: string, signature: string): Promise<boolean> {
-  const macs = await Promise.all(rotatedSecrets(secret).map((key) => mac(key, payload)));
-  return macs.map((expected) => timingSafeEqual(expected, signature)).includes(true);
-}
-
-/**
  * Why the token cannot price `orderId` now, or its claims when it can, its price as chargeablePrice writes it.
  * `secret` is the setting's value: one key, or the new and the old one, space-separated, either of which verifies.
  */
@@ -61,7 +52,8 @@ export async function verifyOrderToken(
 ): Promise<{ ok: true; claims: OrderTokenClaims } | { ok: false; reason: string }> {
   const [payload, signature, extra] = token.split('.');
   if (!payload || !signature || extra !== undefined) return { ok: false, reason: 'malformed' };
-  if (!(await signedUnderAny(secret, payload, signature))) return { ok: false, reason: 'signature does not verify' };
+  const signed = await underAny(rotatedSecrets(secret), async (key) => timingSafeEqual(await mac(key, payload), signature));
+  if (!signed) return { ok: false, reason: 'signature does not verify' };
   let claims: Partial<OrderTokenClaims>;
   try {
     claims = JSON.parse(

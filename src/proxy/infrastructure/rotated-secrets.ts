@@ -24,15 +24,19 @@ export function rotationProblem(secrets: readonly string[], name: string): strin
 }
 
 /**
- * True when `signature` verifies under any of `secrets`. Each is tried, whichever verifies, so the time taken
- * does not tell which one the signer held.
+ * True when `verifies` holds under any of `secrets`. Each is tried, whichever verifies, so the time taken does not
+ * tell which one the signer held.
  */
-export async function verifiedUnderAny(
+export async function underAny(secrets: readonly string[], verifies: (secret: string) => Promise<boolean>): Promise<boolean> {
+  return (await Promise.all(secrets.map(verifies))).includes(true);
+}
+
+/** True when `signature` (of the service's kind, in `encoding`) verifies under any of `secrets`. */
+export function verifiedUnderAny(
   secrets: readonly string[],
   body: BinaryLike,
   signature: string | null | undefined,
   encoding: SignatureEncoding,
 ): Promise<boolean> {
-  const checks = await Promise.all(secrets.map((secret) => verifySignature(secret, body, signature, encoding)));
-  return checks.includes(true);
+  return underAny(secrets, (secret) => verifySignature(secret, body, signature, encoding));
 }
