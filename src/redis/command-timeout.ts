@@ -10,6 +10,7 @@
  * once it moves on (the proxy treats the write as one that may have happened, as it does any failed write).
  */
 import type { Redis } from 'ioredis';
+import { withWrappedMethods } from '../shared/wrapped-methods.js';
 
 /** Far above a healthy Redis's answer (well under a millisecond on a local network), well under a shopper's patience. */
 export const DEFAULT_COMMAND_TIMEOUT_MS = 2_000;
@@ -50,21 +51,8 @@ export function namingTimeouts(connection: Redis, timeoutMs: number): Redis {
   const rename = (error: unknown) => {
     throw error instanceof Error && error.message === IOREDIS_TIMEOUT ? new RedisCommandTimeout(timeoutMs, { cause: error }) : error;
   };
-  const wrapped = new WeakMap<object, unknown>();
-  return new Proxy(connection, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target) as unknown;
-      if (typeof value !== 'function' || key === 'constructor') return value;
-      let named = wrapped.get(value);
-      if (!named) {
-        named = (...args: unknown[]) => {
-          // Called on the connection itself: ioredis keeps its state on `this`, and commands answer `this` (on()).
-          const result = (value as (...a: unknown[]) => unknown).apply(target, args);
-          return result instanceof Promise ? result.catch(rename) : result;
-        };
-        wrapped.set(value, named);
-      }
-      return named;
-    },
+  return withWrappedMethods(connection, (command) => (...args: unknown[]) => {
+    const result = command(...args);
+    return result instanceof Promise ? result.catch(rename) : result;
   });
 }

@@ -9,6 +9,7 @@
  * answer-at-once path (maybe-async.ts) must not pay for a wrapper. Nothing about the writes changes: an operation
  * that failed is reported, never retried here (the ledger decides what a failed write means for its payment).
  */
+import { withWrappedMethods } from '../../shared/wrapped-methods.js';
 import type { ProxyStore } from './store.js';
 
 export class StoreFailure extends Error {
@@ -41,34 +42,21 @@ export function storeName(store: ProxyStore): string {
 export function guardedStore(store: ProxyStore): ProxyStore {
   if (storeName(store) === 'memory') return store;
   const name = storeName(store);
-  // Keyed by the function itself, not its name: a test (or a shop) may swap a method on the store later.
-  const wrapped = new WeakMap<object, unknown>();
-  return new Proxy(store, {
-    get(target, key) {
-      const value = Reflect.get(target, key, target) as unknown;
-      if (typeof value !== 'function' || key === 'constructor') return value;
-      let guarded = wrapped.get(value);
-      if (!guarded && UNGUARDED.has(key)) {
-        // Bound all the same: a store's private fields (#db, #redis) are not reachable through the Proxy.
-        guarded = value.bind(target);
-        wrapped.set(value, guarded);
-      } else if (!guarded) {
-        const operation = String(key);
-        const fail = (error: unknown) => {
-          throw error instanceof StoreFailure ? error : new StoreFailure(name, operation, error);
-        };
-        guarded = (...args: unknown[]) => {
-          let result: unknown;
-          try {
-            result = (value as (...a: unknown[]) => unknown).apply(target, args);
-          } catch (error) {
-            fail(error);
-          }
-          return result instanceof Promise ? result.catch(fail) : result;
-        };
-        wrapped.set(value, guarded);
+  return withWrappedMethods(store, (operate, key) => {
+    // Bound all the same (withWrappedMethods calls each on the store itself), but passed through as they fail.
+    if (UNGUARDED.has(key)) return operate;
+    const operation = String(key);
+    const fail = (error: unknown) => {
+      throw error instanceof StoreFailure ? error : new StoreFailure(name, operation, error);
+    };
+    return (...args: unknown[]) => {
+      let result: unknown;
+      try {
+        result = operate(...args);
+      } catch (error) {
+        fail(error);
       }
-      return guarded;
-    },
+      return result instanceof Promise ? result.catch(fail) : result;
+    };
   });
 }
