@@ -4,35 +4,26 @@
  * pressed, the payment left, the first of the rows just shown), never back at the top of the page, where a
  * screen reader starts reading the page from its heading again.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.js';
-import { type ConsoleWorld, signInToConsole, startConsoleWorld } from './support/console-world.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useConsoleWorld } from './support/use-console-world.js';
 
-let world: ConsoleWorld;
-let browser: Browser;
-let page: Page;
 /** The payment at the top of the list, which the operator opens. */
 let newest = '';
 
-beforeAll(async () => {
-  [world, browser] = await Promise.all([startConsoleWorld(), launchBrowser()]);
+const live = useConsoleWorld({
+  signedIn: true,
   // More than the list's page of 50.
-  for (let i = 0; i < 55; i += 11) await Promise.all(Array.from({ length: 11 }, (_, k) => world.createPayment(`K-${i + k}`)));
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB' });
-  context.setDefaultTimeout(20_000);
-  page = await context.newPage();
-  await signInToConsole(page, `${world.shopUrl}/payin/console`);
-  newest = (await page.locator('tbody tr').first().getAttribute('data-payment'))!;
+  prepare: async (world) => {
+    for (let i = 0; i < 55; i += 11) await Promise.all(Array.from({ length: 11 }, (_, k) => world.createPayment(`K-${i + k}`)));
+  },
 });
-afterAll(async () => {
-  await browser?.close();
-  await world?.close();
+beforeAll(async () => {
+  newest = (await live.page.locator('tbody tr').first().getAttribute('data-payment'))!;
 });
 
 /** What has the keyboard: the focused element inside the console's shadow root, by its role's words. */
 function focused(): Promise<string> {
-  return page.evaluate(() => {
+  return live.page.evaluate(() => {
     let active = document.activeElement;
     while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement;
     return active ? `${active.tagName.toLowerCase()} ${active.textContent?.trim() ?? ''}` : 'nothing';
@@ -43,7 +34,7 @@ function focused(): Promise<string> {
 async function tabTo(name: string): Promise<void> {
   for (let i = 0; i < 200; i++) {
     if ((await focused()).endsWith(name)) return;
-    await page.keyboard.press('Tab');
+    await live.page.keyboard.press('Tab');
   }
   throw new Error(`${name} never took the keyboard`);
 }
@@ -51,33 +42,33 @@ async function tabTo(name: string): Promise<void> {
 describe('the console by keyboard', () => {
   it('keeps the keyboard on Re-check now and Redeliver announcement once they are done', async () => {
     await tabTo(newest);
-    await page.keyboard.press('Enter');
-    await page.getByRole('heading', { name: `Payment ${newest}` }).waitFor();
+    await live.page.keyboard.press('Enter');
+    await live.page.getByRole('heading', { name: `Payment ${newest}` }).waitFor();
     expect(await focused()).toBe(`h2 Payment ${newest}`);
     await tabTo('Re-check now');
-    await page.keyboard.press('Enter');
-    await page.getByRole('status').getByText('Re-check now: unchanged').waitFor();
+    await live.page.keyboard.press('Enter');
+    await live.page.getByRole('status').getByText('Re-check now: unchanged').waitFor();
     expect(await focused()).toBe('button Re-check now');
-    await page.keyboard.press('Tab');
-    await page.keyboard.press('Enter');
-    await page.getByRole('status').getByText('Redeliver announcement: sent').waitFor();
+    await live.page.keyboard.press('Tab');
+    await live.page.keyboard.press('Enter');
+    await live.page.getByRole('status').getByText('Redeliver announcement: sent').waitFor();
     expect(await focused()).toBe('button Redeliver announcement');
   });
 
   it('goes back to the payment it left, in the list read again', async () => {
     await tabTo('← Back to the list');
-    await page.keyboard.press('Enter');
-    await page.locator('tbody tr').first().waitFor();
+    await live.page.keyboard.press('Enter');
+    await live.page.locator('tbody tr').first().waitFor();
     // The list is read again after the actions; the keyboard is on the same payment in it once it has come.
     await expect.poll(focused).toBe(`button ${newest}`);
-    await page.waitForLoadState('networkidle');
+    await live.page.waitForLoadState('networkidle');
     expect(await focused()).toBe(`button ${newest}`);
   });
 
   it("puts the keyboard on the first of the rows 'Show more' added", async () => {
     await tabTo('Show more');
-    await page.keyboard.press('Enter');
-    const first = (await page.locator('tbody tr').nth(50).getAttribute('data-payment'))!;
+    await live.page.keyboard.press('Enter');
+    const first = (await live.page.locator('tbody tr').nth(50).getAttribute('data-payment'))!;
     await expect.poll(focused).toBe(`button ${first}`);
   });
 });

@@ -3,95 +3,89 @@
  * ledger and the sandbox (support/console-world.ts): more than a page of payments, some paid and some failed,
  * and answers that arrive late, as over a slow connection or a busy ledger.
  */
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { launchBrowser } from './support/browser.js';
-import { type ConsoleWorld, signInToConsole, startConsoleWorld } from './support/console-world.js';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { useConsoleWorld } from './support/use-console-world.js';
 import { act, pendingPaymentOf, sandboxPayments, waitFor } from './support/services.js';
-
-let world: ConsoleWorld;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
 
 /** More than the list's page of 50: every fifth one failed at the service, the rest waiting. */
 const PAYMENTS = 60;
 
-beforeAll(async () => {
-  [world, browser] = await Promise.all([startConsoleWorld(), launchBrowser()]);
-  const ids: string[] = [];
-  for (let i = 0; i < PAYMENTS; i += 10) {
-    const made = await Promise.all(Array.from({ length: 10 }, (_, k) => world.createPayment(`L-${i + k}`)));
-    ids.push(...made.map((p) => p.id));
-  }
-  const failing = ids.filter((_, i) => i % 5 === 0);
-  await waitFor('the sandbox to assign requisites', async () => {
-    const pending = (await sandboxPayments(world.sandboxUrl)).filter((p) => failing.includes(p.id) && p.state === 'pending');
-    return pending.length === failing.length ? true : undefined;
-  });
-  for (const id of failing) await act(world.sandboxUrl, id, 'fail');
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'Asia/Kolkata' });
-  context.setDefaultTimeout(20_000);
-  page = await context.newPage();
-  await signInToConsole(page, `${world.shopUrl}/payin/console`);
-  await waitFor('the failed payments listed as such', async () => {
-    await page.locator('button[data-filter="failed"]').click();
-    return (await page.locator('button[data-filter="failed"] .count').textContent()) === String(failing.length) ? true : undefined;
-  });
+/** The payments the sandbox failed: one in five. */
+let failing: string[] = [];
+
+const live = useConsoleWorld({
+  signedIn: true,
+  context: { timezoneId: 'Asia/Kolkata' },
+  prepare: async (world) => {
+    const ids: string[] = [];
+    for (let i = 0; i < PAYMENTS; i += 10) {
+      const made = await Promise.all(Array.from({ length: 10 }, (_, k) => world.createPayment(`L-${i + k}`)));
+      ids.push(...made.map((p) => p.id));
+    }
+    failing = ids.filter((_, i) => i % 5 === 0);
+    await waitFor('the sandbox to assign requisites', async () => {
+      const pending = (await sandboxPayments(world.sandboxUrl)).filter((p) => failing.includes(p.id) && p.state === 'pending');
+      return pending.length === failing.length ? true : undefined;
+    });
+    for (const id of failing) await act(world.sandboxUrl, id, 'fail');
+  },
 });
-afterAll(async () => {
-  await browser?.close();
-  await world?.close();
+beforeAll(async () => {
+  await waitFor('the failed payments listed as such', async () => {
+    await live.page.locator('button[data-filter="failed"]').click();
+    return (await live.page.locator('button[data-filter="failed"] .count').textContent()) === String(failing.length) ? true : undefined;
+  });
 });
 
 describe('the console list', () => {
   it("drops a 'Show more' answer that comes after the operator chose another filter, never mixing it into that list", async () => {
-    await page.locator('button[data-filter="all"]').click();
-    await page.getByRole('button', { name: 'Show more' }).waitFor();
+    await live.page.locator('button[data-filter="all"]').click();
+    await live.page.getByRole('button', { name: 'Show more' }).waitFor();
     // The next page of All is held back, as a slow answer is, while the operator moves on to Failed.
-    await holdAnswers(page, 'cursor=');
-    await page.getByRole('button', { name: 'Show more' }).click();
-    await page.waitForFunction(() => (window as unknown as Held).__held.asked > 0);
-    await page.locator('button[data-filter="failed"]').click();
+    await holdAnswers(live.page, 'cursor=');
+    await live.page.getByRole('button', { name: 'Show more' }).click();
+    await live.page.waitForFunction(() => (window as unknown as Held).__held.asked > 0);
+    await live.page.locator('button[data-filter="failed"]').click();
     await waitFor('the Failed list shown', async () =>
-      (await page.locator('button[data-filter="failed"]').getAttribute('aria-pressed')) === 'true' ? true : undefined,
+      (await live.page.locator('button[data-filter="failed"]').getAttribute('aria-pressed')) === 'true' ? true : undefined,
     );
-    await releaseAnswers(page);
-    expect(await page.locator('button[data-filter="failed"]').getAttribute('aria-pressed')).toBe('true');
-    const outcomes = await page.locator('tbody tr td[data-label="Outcome"]').allInnerTexts();
+    await releaseAnswers(live.page);
+    expect(await live.page.locator('button[data-filter="failed"]').getAttribute('aria-pressed')).toBe('true');
+    const outcomes = await live.page.locator('tbody tr td[data-label="Outcome"]').allInnerTexts();
     expect(outcomes).toHaveLength(PAYMENTS / 5);
     expect(new Set(outcomes)).toEqual(new Set(['Failed']));
   });
 
   it('shows the list as it is after the operator acted on a payment: its row and the counts follow a re-check', async () => {
-    world.dropCallbacks = true;
+    live.world.dropCallbacks = true;
     onTestFinished(() => {
-      world.dropCallbacks = false;
+      live.world.dropCallbacks = false;
     });
-    const { id } = await world.createPayment('L-lost');
-    await pendingPaymentOf(world.sandboxUrl, 'L-lost');
-    await act(world.sandboxUrl, id, 'pay');
-    await page.locator('button[data-filter="open"]').click();
-    const row = page.locator(`tr[data-payment="${id}"]`);
+    const { id } = await live.world.createPayment('L-lost');
+    await pendingPaymentOf(live.world.sandboxUrl, 'L-lost');
+    await act(live.world.sandboxUrl, id, 'pay');
+    await live.page.locator('button[data-filter="open"]').click();
+    const row = live.page.locator(`tr[data-payment="${id}"]`);
     await row.getByText('Waiting').waitFor();
-    const paidBefore = Number(await page.locator('button[data-filter="paid"] .count').textContent());
+    const paidBefore = Number(await live.page.locator('button[data-filter="paid"] .count').textContent());
     await row.getByRole('button', { name: id }).click();
-    await page.getByRole('button', { name: 'Re-check now' }).click();
-    await page.getByRole('status').getByText('Re-check now: now finished').waitFor();
-    await page.getByRole('button', { name: /Back to the list/ }).click();
-    await page.locator('tbody tr').first().waitFor();
+    await live.page.getByRole('button', { name: 'Re-check now' }).click();
+    await live.page.getByRole('status').getByText('Re-check now: now finished').waitFor();
+    await live.page.getByRole('button', { name: /Back to the list/ }).click();
+    await live.page.locator('tbody tr').first().waitFor();
     // Paid now: no longer an open payment, and counted as paid.
-    await expect.poll(() => page.locator('button[data-filter="paid"] .count').textContent()).toBe(String(paidBefore + 1));
-    expect(await page.locator('button[data-filter="open"]').getAttribute('aria-pressed')).toBe('true');
+    await expect.poll(() => live.page.locator('button[data-filter="paid"] .count').textContent()).toBe(String(paidBefore + 1));
+    expect(await live.page.locator('button[data-filter="open"]').getAttribute('aria-pressed')).toBe('true');
     expect(await row.count()).toBe(0);
   });
 
   it('fits a long order id in Devanagari or Cyrillic on a desktop and on a phone, the outcome in sight', async () => {
     const long = [`आदेश-${'बहुतलंबाऑर्डरसंख्या'.repeat(6)}`, `ЗАКАЗ-${'оченьдлинныйномерзаказа'.repeat(5)}`];
-    for (const orderId of long) await world.createPayment(orderId.slice(0, 128));
-    await page.locator('button[data-filter="all"]').click();
-    await page.locator('tbody tr td[data-label="Order"]').filter({ hasText: 'ЗАКАЗ-' }).waitFor();
-    const desktop = await page.evaluate(() => ({
+    for (const orderId of long) await live.world.createPayment(orderId.slice(0, 128));
+    await live.page.locator('button[data-filter="all"]').click();
+    await live.page.locator('tbody tr td[data-label="Order"]').filter({ hasText: 'ЗАКАЗ-' }).waitFor();
+    const desktop = await live.page.evaluate(() => ({
       page: document.documentElement.scrollWidth,
       table: document.querySelector('payin-console')!.shadowRoot!.querySelector('table')!.getBoundingClientRect().right,
     }));
@@ -99,10 +93,10 @@ describe('the console list', () => {
     expect(desktop.table).toBeLessThanOrEqual(1280);
 
     // A phone's browser widens its layout to take in what overflows, and zooms out: measured against the screen.
-    const phone = await browser.newContext({ viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true, locale: 'en-GB' });
-    await phone.addCookies(await context.cookies());
+    const phone = await live.browser.newContext({ viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true, locale: 'en-GB' });
+    await phone.addCookies(await live.context.cookies());
     const small = await phone.newPage();
-    await small.goto(`${world.shopUrl}/payin/console`);
+    await small.goto(`${live.world.shopUrl}/payin/console`);
     await small.locator('tbody tr td[data-label="Order"]').filter({ hasText: 'ЗАКАЗ-' }).waitFor();
     expect(await small.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
     await small.locator('tbody tr').first().getByRole('button').tap();
@@ -111,37 +105,37 @@ describe('the console list', () => {
   });
 
   it('opens the payment chosen last when the one chosen before answers late, never the other under its name', async () => {
-    await page.locator('button[data-filter="all"]').click();
-    await page.locator('tbody tr').nth(1).waitFor();
-    const [first, second] = await Promise.all([0, 1].map((i) => page.locator('tbody tr').nth(i).getAttribute('data-payment')));
+    await live.page.locator('button[data-filter="all"]').click();
+    await live.page.locator('tbody tr').nth(1).waitFor();
+    const [first, second] = await Promise.all([0, 1].map((i) => live.page.locator('tbody tr').nth(i).getAttribute('data-payment')));
     // The first one's page is slow to come; the operator chooses the second meanwhile.
-    await holdAnswers(page, `/api/payments/${first}`);
-    await page.getByRole('button', { name: first!, exact: true }).click();
-    await page.waitForFunction(() => (window as unknown as Held).__held.asked > 0);
-    await page.getByRole('button', { name: second!, exact: true }).click();
-    await page.getByRole('heading', { name: `Payment ${second}` }).waitFor();
-    await releaseAnswers(page);
-    expect(await page.locator('#payment-heading').textContent()).toBe(`Payment ${second}`);
-    await page.getByRole('button', { name: /Back to the list/ }).click();
+    await holdAnswers(live.page, `/api/payments/${first}`);
+    await live.page.getByRole('button', { name: first!, exact: true }).click();
+    await live.page.waitForFunction(() => (window as unknown as Held).__held.asked > 0);
+    await live.page.getByRole('button', { name: second!, exact: true }).click();
+    await live.page.getByRole('heading', { name: `Payment ${second}` }).waitFor();
+    await releaseAnswers(live.page);
+    expect(await live.page.locator('#payment-heading').textContent()).toBe(`Payment ${second}`);
+    await live.page.getByRole('button', { name: /Back to the list/ }).click();
   });
 
   it("tells a screen reader what a filter or a search found, in the page's live region", async () => {
-    await page.locator('button[data-filter="failed"]').click();
-    await page
+    await live.page.locator('button[data-filter="failed"]').click();
+    await live.page
       .getByRole('status')
       .getByText(`${PAYMENTS / 5} of ${PAYMENTS / 5} payments shown`)
       .waitFor();
-    await page.locator('button[data-filter="all"]').click();
-    const all = await page.locator('button[data-filter="all"] .count').textContent();
-    await page.getByRole('status').getByText(`50 of ${all} payments shown`).waitFor();
-    await page.getByLabel('Order id or payment id').fill('L-1');
-    await page.getByRole('button', { name: 'Find' }).click();
-    await page.getByRole('status').getByText('1 payment shown').waitFor();
-    await page.getByLabel('Order id or payment id').fill('no-such-order');
-    await page.getByRole('button', { name: 'Find' }).click();
-    await page.getByRole('status').getByText('No payments here.').waitFor();
-    await page.getByRole('button', { name: 'Show all' }).click();
-    await page.getByRole('status').getByText(`50 of ${all} payments shown`).waitFor();
+    await live.page.locator('button[data-filter="all"]').click();
+    const all = await live.page.locator('button[data-filter="all"] .count').textContent();
+    await live.page.getByRole('status').getByText(`50 of ${all} payments shown`).waitFor();
+    await live.page.getByLabel('Order id or payment id').fill('L-1');
+    await live.page.getByRole('button', { name: 'Find' }).click();
+    await live.page.getByRole('status').getByText('1 payment shown').waitFor();
+    await live.page.getByLabel('Order id or payment id').fill('no-such-order');
+    await live.page.getByRole('button', { name: 'Find' }).click();
+    await live.page.getByRole('status').getByText('No payments here.').waitFor();
+    await live.page.getByRole('button', { name: 'Show all' }).click();
+    await live.page.getByRole('status').getByText(`50 of ${all} payments shown`).waitFor();
   });
 });
 

@@ -3,55 +3,42 @@
  * against the built proxy, its SQLite ledger and the sandbox (support/console-world.ts), with the CSV beside it.
  */
 import { readFileSync } from 'node:fs';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { launchBrowser } from './support/browser.js';
-import { type ConsoleWorld, signInToConsole, startConsoleWorld } from './support/console-world.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { useConsoleWorld } from './support/use-console-world.js';
 import { act, pendingPaymentOf, waitFor } from './support/services.js';
 
-let world: ConsoleWorld;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
-
-beforeAll(async () => {
-  [world, browser] = await Promise.all([startConsoleWorld(), launchBrowser()]);
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', acceptDownloads: true });
-  context.setDefaultTimeout(20_000);
-  page = await context.newPage();
-  await signInToConsole(page, `${world.shopUrl}/payin/console`);
-});
-afterAll(async () => {
-  await browser?.close();
-  await world?.close();
-});
+const live = useConsoleWorld({ signedIn: true, context: { acceptDownloads: true } });
 
 /** The value beside a fact's name on the payment's page (Intl's no-break spaces read as spaces). */
-const fact = async (name: string) => ((await page.locator(`dt:text-is("${name}") + dd`).textContent()) ?? '').trim().replace(/\s/g, ' ');
+const fact = async (name: string) =>
+  ((await live.page.locator(`dt:text-is("${name}") + dd`).textContent()) ?? '').trim().replace(/\s/g, ' ');
 
 describe("a payment's page", () => {
   it("shows the shop's price in the shop's currency beside a payment the service reports in another", async () => {
     // The shop priced 499.00 rupees; the service reports 499.00 roubles paid, which cover no such price.
-    world.serviceCurrency = 'RUB';
+    live.world.serviceCurrency = 'RUB';
     onTestFinished(() => {
-      world.serviceCurrency = undefined;
+      live.world.serviceCurrency = undefined;
     });
-    const { id } = await world.createPayment('P-RUB');
-    await pendingPaymentOf(world.sandboxUrl, 'P-RUB');
-    await act(world.sandboxUrl, id, 'pay');
-    await page.getByLabel('Order id or payment id').fill('P-RUB');
-    await page.getByRole('button', { name: 'Find' }).click();
+    const { id } = await live.world.createPayment('P-RUB');
+    await pendingPaymentOf(live.world.sandboxUrl, 'P-RUB');
+    await act(live.world.sandboxUrl, id, 'pay');
+    await live.page.getByLabel('Order id or payment id').fill('P-RUB');
+    await live.page.getByRole('button', { name: 'Find' }).click();
     await waitFor('the payment underpaid', async () => {
-      await page.getByRole('button', { name: 'Find' }).click();
-      return (await page.locator(`tr[data-payment="${id}"]`).getByText('Underpaid').count()) > 0 ? true : undefined;
+      await live.page.getByRole('button', { name: 'Find' }).click();
+      return (await live.page.locator(`tr[data-payment="${id}"]`).getByText('Underpaid').count()) > 0 ? true : undefined;
     });
-    await page.getByRole('button', { name: id, exact: true }).click();
-    await page.getByRole('heading', { name: `Payment ${id}` }).waitFor();
+    await live.page.getByRole('button', { name: id, exact: true }).click();
+    await live.page.getByRole('heading', { name: `Payment ${id}` }).waitFor();
     expect(await fact('Amount')).toBe('RUB 499.00');
     expect(await fact('Priced by the shop')).toBe('₹499.00');
 
-    await page.getByRole('button', { name: /Back to the list/ }).click();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    await live.page.getByRole('button', { name: /Back to the list/ }).click();
+    const [download] = await Promise.all([
+      live.page.waitForEvent('download'),
+      live.page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     const [header, line] = readFileSync((await download.path())!, 'utf8')
       .trim()
       .split('\r\n');
@@ -60,63 +47,63 @@ describe("a payment's page", () => {
   });
 
   it('says what a redelivery did when the ledger fails just after it, never that nothing was done', async () => {
-    world.hookDown = true;
+    live.world.hookDown = true;
     onTestFinished(() => {
-      world.hookDown = false;
-      world.storeDown = false;
+      live.world.hookDown = false;
+      live.world.storeDown = false;
     });
-    const { id } = await world.createPayment('P-REDELIVER');
-    await page.getByLabel('Order id or payment id').fill('P-REDELIVER');
-    await page.getByRole('button', { name: 'Find' }).click();
-    await page.getByRole('button', { name: id, exact: true }).click();
-    await page.getByText("The shop's hook has not taken the current state yet.").waitFor();
-    world.hookDown = false;
+    const { id } = await live.world.createPayment('P-REDELIVER');
+    await live.page.getByLabel('Order id or payment id').fill('P-REDELIVER');
+    await live.page.getByRole('button', { name: 'Find' }).click();
+    await live.page.getByRole('button', { name: id, exact: true }).click();
+    await live.page.getByText("The shop's hook has not taken the current state yet.").waitFor();
+    live.world.hookDown = false;
     // The redelivery goes through; the ledger goes down as its answer comes back, before the page reads the payment again.
-    await page.route(`**/api/payments/${id}/redeliver`, async (route) => {
+    await live.page.route(`**/api/payments/${id}/redeliver`, async (route) => {
       const response = await route.fetch();
-      world.storeDown = true;
+      live.world.storeDown = true;
       await route.fulfill({ response });
     });
-    const reread = page.waitForResponse((r) => r.url().endsWith(`/api/payments/${id}`) && r.request().method() === 'GET');
-    await page.getByRole('button', { name: 'Redeliver announcement' }).click();
+    const reread = live.page.waitForResponse((r) => r.url().endsWith(`/api/payments/${id}`) && r.request().method() === 'GET');
+    await live.page.getByRole('button', { name: 'Redeliver announcement' }).click();
     expect((await reread).status()).toBe(503);
-    await page.getByRole('status').getByText('Redeliver announcement: sent: the shop took it').waitFor();
-    expect(await page.getByRole('status').textContent()).not.toContain('nothing was done');
-    expect(world.announcements.filter((a) => a.paymentId === id)).toHaveLength(1);
+    await live.page.getByRole('status').getByText('Redeliver announcement: sent: the shop took it').waitFor();
+    expect(await live.page.getByRole('status').textContent()).not.toContain('nothing was done');
+    expect(live.world.announcements.filter((a) => a.paymentId === id)).toHaveLength(1);
   });
 
   it("words a re-check's outcome in Russian once the operator chooses Russian, as the button is", async () => {
-    const { id } = await world.createPayment('P-RU');
-    await pendingPaymentOf(world.sandboxUrl, 'P-RU');
-    await page.goto(`${world.shopUrl}/payin/console`);
-    await page.getByLabel('Order id or payment id').fill('P-RU');
-    await page.getByRole('button', { name: 'Find' }).click();
-    await page.getByRole('button', { name: id, exact: true }).click();
-    await page.getByLabel('Language').selectOption('ru');
+    const { id } = await live.world.createPayment('P-RU');
+    await pendingPaymentOf(live.world.sandboxUrl, 'P-RU');
+    await live.page.goto(`${live.world.shopUrl}/payin/console`);
+    await live.page.getByLabel('Order id or payment id').fill('P-RU');
+    await live.page.getByRole('button', { name: 'Find' }).click();
+    await live.page.getByRole('button', { name: id, exact: true }).click();
+    await live.page.getByLabel('Language').selectOption('ru');
     onTestFinished(() =>
-      page
+      live.page
         .getByLabel('Язык')
         .selectOption('en')
         .then(() => undefined),
     );
-    await page.getByRole('button', { name: 'Проверить сейчас' }).click();
-    const status = page.getByRole('status');
+    await live.page.getByRole('button', { name: 'Проверить сейчас' }).click();
+    const status = live.page.getByRole('status');
     await status.getByText(/^Проверить сейчас: /).waitFor();
     expect(await status.textContent()).toMatch(/^\s*Проверить сейчас: без изменений \(pending\)\s*$/);
   });
 
   it("fits a phone with a shop's hook failing on a long address, its error broken within the screen", async () => {
-    world.hookDown = true;
-    world.hookError =
+    live.world.hookDown = true;
+    live.world.hookError =
       'request to https://shop.example.com/api/payin/webhook-receiver/orders?signature=0f3a9c1d5e7b2468ace0f3a9c1d5e7b2468ace0f3a9c failed, reason: connect ECONNREFUSED';
     onTestFinished(() => {
-      world.hookDown = false;
+      live.world.hookDown = false;
     });
-    const { id } = await world.createPayment('P-HOOK');
-    const phone = await browser.newContext({ viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true, locale: 'en-GB' });
-    await phone.addCookies(await context.cookies());
+    const { id } = await live.world.createPayment('P-HOOK');
+    const phone = await live.browser.newContext({ viewport: { width: 375, height: 667 }, isMobile: true, hasTouch: true, locale: 'en-GB' });
+    await phone.addCookies(await live.context.cookies());
     const small = await phone.newPage();
-    await small.goto(`${world.shopUrl}/payin/console`);
+    await small.goto(`${live.world.shopUrl}/payin/console`);
     await small.getByLabel('Order id or payment id').fill('P-HOOK');
     await small.getByRole('button', { name: 'Find' }).tap();
     await small.getByRole('button', { name: id, exact: true }).tap();

@@ -8,44 +8,27 @@
  */
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchBrowser } from './support/browser.js';
-import { type ConsoleWorld, signInToConsole, startConsoleWorld } from './support/console-world.js';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useConsoleWorld } from './support/use-console-world.js';
 import { act, pendingPaymentOf, waitFor } from './support/services.js';
 
-let world: ConsoleWorld;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
 const shots = process.env.CONSOLE_SHOTS_DIR ?? tmpdir();
 
-beforeAll(async () => {
-  [world, browser] = await Promise.all([startConsoleWorld(), launchBrowser()]);
-  context = await browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-GB', timezoneId: 'Asia/Kolkata' });
-  context.setDefaultTimeout(20_000);
-  page = await context.newPage();
-  await signInToConsole(page, consoleUrl());
-});
-afterAll(async () => {
-  await browser?.close();
-  await world?.close();
-});
-
-const consoleUrl = () => `${world.shopUrl}/payin/console`;
+const live = useConsoleWorld({ signedIn: true, context: { timezoneId: 'Asia/Kolkata' } });
 
 /** The order paid by UPI, then by SBP (the shopper had switched): the SBP payment is the refund to do. */
 async function paidTwice(orderId: string): Promise<{ first: string; second: string }> {
-  const first = await world.createPayment(orderId, 'upi');
-  const second = await world.createPayment(orderId, 'sbp');
-  await pendingPaymentOf(world.sandboxUrl, orderId, 'upi');
-  await act(world.sandboxUrl, first.id, 'pay');
+  const first = await live.world.createPayment(orderId, 'upi');
+  const second = await live.world.createPayment(orderId, 'sbp');
+  await pendingPaymentOf(live.world.sandboxUrl, orderId, 'upi');
+  await act(live.world.sandboxUrl, first.id, 'pay');
   await waitFor('the first payment announced paid', () =>
-    world.announcements.find((a) => a.paymentId === first.id && a.outcome === 'paid'),
+    live.world.announcements.find((a) => a.paymentId === first.id && a.outcome === 'paid'),
   );
-  await pendingPaymentOf(world.sandboxUrl, orderId, 'sbp');
-  await act(world.sandboxUrl, second.id, 'pay');
-  await waitFor('the second payment announced', () => world.announcements.find((a) => a.secondPaymentOf === first.id));
+  await pendingPaymentOf(live.world.sandboxUrl, orderId, 'sbp');
+  await act(live.world.sandboxUrl, second.id, 'pay');
+  await waitFor('the second payment announced', () => live.world.announcements.find((a) => a.secondPaymentOf === first.id));
   return { first: first.id, second: second.id };
 }
 
@@ -58,44 +41,44 @@ const fact = async (on: Page, name: string) =>
 describe('a second payment refunded at the service', () => {
   it('is marked refunded with its reference, shows who and when, and leaves the refunds to do for the refunded filter', async () => {
     const { first, second } = await paidTwice('F-1');
-    await page.goto(consoleUrl());
-    await page.locator('button[data-filter="second"]').click();
-    await expect.poll(() => count(page, 'second')).toBe('1');
-    await expect.poll(() => count(page, 'refunded')).toBe('0');
-    await page.getByRole('button', { name: second, exact: true }).click();
-    await page.getByRole('heading', { name: `Payment ${second}` }).waitFor();
-    await page.getByText(`Second payment of the order (first: ${first}): refund it.`).waitFor();
+    await live.page.goto(live.consoleUrl);
+    await live.page.locator('button[data-filter="second"]').click();
+    await expect.poll(() => count(live.page, 'second')).toBe('1');
+    await expect.poll(() => count(live.page, 'refunded')).toBe('0');
+    await live.page.getByRole('button', { name: second, exact: true }).click();
+    await live.page.getByRole('heading', { name: `Payment ${second}` }).waitFor();
+    await live.page.getByText(`Second payment of the order (first: ${first}): refund it.`).waitFor();
 
-    await page.getByLabel('Refund reference (optional)').fill('re_3PqR7xE2E');
-    await page.getByRole('button', { name: 'Mark refunded' }).click();
-    await page.getByRole('status').getByText('Mark refunded: marked refunded (reference re_3PqR7xE2E)').waitFor();
-    await page.getByText(`Second payment of the order (first: ${first}): refunded.`).waitFor();
-    expect(await fact(page, 'Refund')).toMatch(
+    await live.page.getByLabel('Refund reference (optional)').fill('re_3PqR7xE2E');
+    await live.page.getByRole('button', { name: 'Mark refunded' }).click();
+    await live.page.getByRole('status').getByText('Mark refunded: marked refunded (reference re_3PqR7xE2E)').waitFor();
+    await live.page.getByText(`Second payment of the order (first: ${first}): refunded.`).waitFor();
+    expect(await fact(live.page, 'Refund')).toMatch(
       /^marked refunded by console token, \d{1,2} \w{3} \d{4}, [\d:]{8} · reference re_3PqR7xE2E$/,
     );
-    expect(await page.getByRole('button', { name: 'Mark refunded' }).count()).toBe(0);
+    expect(await live.page.getByRole('button', { name: 'Mark refunded' }).count()).toBe(0);
     // The button it pressed is gone: the keyboard is on the payment's heading, not lost at the top of the page.
-    expect(await page.evaluate(() => document.querySelector('payin-console')?.shadowRoot?.activeElement?.id)).toBe('payment-heading');
-    await page.locator('ul.audit').getByText('console token: mark-refunded → marked refunded (reference re_3PqR7xE2E)').waitFor();
-    await page.screenshot({ path: join(shots, 'console-refunded-1280.png'), fullPage: true });
+    expect(await live.page.evaluate(() => document.querySelector('payin-console')?.shadowRoot?.activeElement?.id)).toBe('payment-heading');
+    await live.page.locator('ul.audit').getByText('console token: mark-refunded → marked refunded (reference re_3PqR7xE2E)').waitFor();
+    await live.page.screenshot({ path: join(shots, 'console-refunded-1280.png'), fullPage: true });
 
     // Back in the list (read again after the action): off the refunds to do, found under refunded.
-    await page.getByRole('button', { name: /Back to the list/ }).click();
-    await expect.poll(() => count(page, 'second')).toBe('0');
-    expect(await page.locator(`tr[data-payment="${second}"]`).count()).toBe(0);
-    await page.locator('button[data-filter="refunded"]').click();
-    await expect.poll(() => count(page, 'refunded')).toBe('1');
-    const row = page.locator(`tr[data-payment="${second}"]`);
+    await live.page.getByRole('button', { name: /Back to the list/ }).click();
+    await expect.poll(() => count(live.page, 'second')).toBe('0');
+    expect(await live.page.locator(`tr[data-payment="${second}"]`).count()).toBe(0);
+    await live.page.locator('button[data-filter="refunded"]').click();
+    await expect.poll(() => count(live.page, 'refunded')).toBe('1');
+    const row = live.page.locator(`tr[data-payment="${second}"]`);
     await row.getByText('second payment: refunded').waitFor();
     expect(await row.getByText('second payment: refund it').count()).toBe(0);
-    await page.screenshot({ path: join(shots, 'console-refunded-list-1280.png'), fullPage: true });
+    await live.page.screenshot({ path: join(shots, 'console-refunded-list-1280.png'), fullPage: true });
   });
 
   it('tells an operator whose page was open meanwhile who marked it, and shows their mark', async () => {
     const { second } = await paidTwice('F-2');
-    const colleague = await context.newPage();
-    for (const on of [page, colleague]) {
-      await on.goto(consoleUrl());
+    const colleague = await live.context.newPage();
+    for (const on of [live.page, colleague]) {
+      await on.goto(live.consoleUrl);
       await on.getByLabel('Order id or payment id').fill('F-2');
       await on.getByRole('button', { name: 'Find' }).click();
       await on.getByRole('button', { name: second, exact: true }).click();
@@ -108,27 +91,27 @@ describe('a second payment refunded at the service', () => {
 
     // This page still offers the mark; pressing it is refused with who and when (in the operator's locale), and
     // the page then shows the mark.
-    await page.getByRole('button', { name: 'Mark refunded' }).click();
-    await page
+    await live.page.getByRole('button', { name: 'Mark refunded' }).click();
+    await live.page
       .getByRole('status')
       .getByText(/^already marked refunded by console token, .+, reference re_colleague: not marked again$/)
       .waitFor();
-    expect(await fact(page, 'Refund')).toMatch(/^marked refunded by console token, .* · reference re_colleague$/);
-    expect(await page.getByRole('button', { name: 'Mark refunded' }).count()).toBe(0);
+    expect(await fact(live.page, 'Refund')).toMatch(/^marked refunded by console token, .* · reference re_colleague$/);
+    expect(await live.page.getByRole('button', { name: 'Mark refunded' }).count()).toBe(0);
   });
 
   it('fits a 375 px phone in Russian: the form, the mark, and the list without it', async () => {
     const { second } = await paidTwice('F-3');
-    const phone = await browser.newContext({
+    const phone = await live.browser.newContext({
       viewport: { width: 375, height: 812 },
       locale: 'ru-RU',
       timezoneId: 'Europe/Moscow',
       isMobile: true,
       hasTouch: true,
     });
-    await phone.addCookies(await context.cookies());
+    await phone.addCookies(await live.context.cookies());
     const small = await phone.newPage();
-    await small.goto(consoleUrl());
+    await small.goto(live.consoleUrl);
     await small.getByRole('heading', { name: 'Платежи' }).waitFor();
     await small.locator('button[data-filter="second"]').tap();
     await small.getByRole('button', { name: second, exact: true }).tap();

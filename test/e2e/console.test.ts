@@ -9,144 +9,126 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
-import { launchBrowser } from './support/browser.js';
-import { CONSOLE_TOKEN, type ConsoleWorld, startConsoleWorld } from './support/console-world.js';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { CONSOLE_TOKEN } from './support/console-world.js';
+import { useConsoleWorld } from './support/use-console-world.js';
 import { act, sandboxPayments, waitFor } from './support/services.js';
 
-let world: ConsoleWorld;
-let browser: Browser;
-let context: BrowserContext;
-let page: Page;
 const shots = process.env.CONSOLE_SHOTS_DIR ?? tmpdir();
 
-beforeAll(async () => {
-  [world, browser] = await Promise.all([startConsoleWorld(), launchBrowser()]);
-  context = await browser.newContext({
-    viewport: { width: 1280, height: 900 },
-    locale: 'en-GB',
-    timezoneId: 'Asia/Kolkata',
-    acceptDownloads: true,
-  });
-  context.setDefaultTimeout(20_000);
-  page = await context.newPage();
-});
-afterAll(async () => {
-  await browser?.close();
-  await world?.close();
-});
-
-const consoleUrl = () => `${world.shopUrl}/payin/console`;
+const live = useConsoleWorld({ context: { timezoneId: 'Asia/Kolkata', acceptDownloads: true } });
 
 async function search(orderId: string) {
-  await page.getByLabel('Order id or payment id').fill(orderId);
-  await page.getByRole('button', { name: 'Find' }).click();
+  await live.page.getByLabel('Order id or payment id').fill(orderId);
+  await live.page.getByRole('button', { name: 'Find' }).click();
 }
 
 async function openPayment(id: string) {
-  await page.getByRole('button', { name: id, exact: true }).click();
-  await page.getByRole('heading', { name: `Payment ${id}` }).waitFor();
+  await live.page.getByRole('button', { name: id, exact: true }).click();
+  await live.page.getByRole('heading', { name: `Payment ${id}` }).waitFor();
 }
 
 async function sandboxState(id: string, state: string) {
   await waitFor(`payment ${id} ${state} at the sandbox`, async () =>
-    (await sandboxPayments(world.sandboxUrl)).find((p) => p.id === id && p.state === state),
+    (await sandboxPayments(live.world.sandboxUrl)).find((p) => p.id === id && p.state === state),
   );
 }
 
 describe('the operator console', () => {
   it('tells a stranger nothing: 401 alike for a payment that exists and one that does not', async () => {
-    const { id } = await world.createPayment('S-1');
-    const real = await fetch(`${consoleUrl()}/api/payments/${id}`);
-    const made = await fetch(`${consoleUrl()}/api/payments/no-such`);
+    const { id } = await live.world.createPayment('S-1');
+    const real = await fetch(`${live.consoleUrl}/api/payments/${id}`);
+    const made = await fetch(`${live.consoleUrl}/api/payments/no-such`);
     expect([real.status, made.status]).toEqual([401, 401]);
     expect(await real.text()).toBe(await made.text());
     expect(real.headers.get('cache-control')).toBe('no-store');
   });
 
   it('signs the operator in with the console token, after refusing a wrong one', async () => {
-    await page.goto(consoleUrl());
-    await page.getByLabel(/Console token/).fill('not-the-token');
-    await page.getByRole('button', { name: /Sign in/ }).click();
-    await page.getByText('That is not the console token.').waitFor();
-    await page.getByLabel(/Console token/).fill(CONSOLE_TOKEN);
-    await page.getByRole('button', { name: /Sign in/ }).click();
-    await page.getByRole('heading', { name: 'Payments' }).waitFor();
-    expect(page.url()).toBe(consoleUrl());
-    const [session] = (await context.cookies()).filter((c) => c.name === 'payin_console');
+    await live.page.goto(live.consoleUrl);
+    await live.page.getByLabel(/Console token/).fill('not-the-token');
+    await live.page.getByRole('button', { name: /Sign in/ }).click();
+    await live.page.getByText('That is not the console token.').waitFor();
+    await live.page.getByLabel(/Console token/).fill(CONSOLE_TOKEN);
+    await live.page.getByRole('button', { name: /Sign in/ }).click();
+    await live.page.getByRole('heading', { name: 'Payments' }).waitFor();
+    expect(live.page.url()).toBe(live.consoleUrl);
+    const [session] = (await live.context.cookies()).filter((c) => c.name === 'payin_console');
     expect(session).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/payin/console' });
     expect(session!.value).not.toContain(CONSOLE_TOKEN);
   });
 
   it('re-checks a payment the sandbox paid while its callbacks were lost: it turns paid and the shop hears paid once', async () => {
-    world.dropCallbacks = true;
+    live.world.dropCallbacks = true;
     onTestFinished(() => {
-      world.dropCallbacks = false;
+      live.world.dropCallbacks = false;
     });
-    const { id } = await world.createPayment('C-100');
+    const { id } = await live.world.createPayment('C-100');
     await sandboxState(id, 'pending');
-    await act(world.sandboxUrl, id, 'pay');
+    await act(live.world.sandboxUrl, id, 'pay');
     await sandboxState(id, 'finished');
 
     await search('C-100');
-    await page.locator(`tr[data-payment="${id}"]`).getByText('Waiting').waitFor();
+    await live.page.locator(`tr[data-payment="${id}"]`).getByText('Waiting').waitFor();
     await openPayment(id);
     // What the ledger knows came from the create and any status call (whether either saw "pending" depends on
     // when the sandbox assigned the requisites), never from a callback: all of them were lost.
-    await page.locator('ol.timeline li').filter({ hasText: 'from create' }).first().waitFor();
-    expect(await page.locator('ol.timeline li').filter({ hasText: 'from a callback' }).count()).toBe(0);
-    await page.getByRole('button', { name: 'Re-check now' }).click();
-    await page.getByRole('status').getByText('Re-check now: now finished').waitFor();
-    await page.locator('ol.timeline li').filter({ hasText: 'State finished (Paid), from a re-check' }).waitFor();
-    await page.locator('ol.announcements li').filter({ hasText: 'Announcement of finished: taken by the shop' }).waitFor();
-    await page.getByRole('button', { name: 'Re-check now' }).click();
-    await page.getByRole('status').getByText('Re-check now: unchanged (finished)').waitFor();
-    expect(world.announcements.filter((a) => a.paymentId === id && a.outcome === 'paid')).toHaveLength(1);
-    await page.locator('ul.audit li').filter({ hasText: 'console token: recheck → now finished' }).waitFor();
+    await live.page.locator('ol.timeline li').filter({ hasText: 'from create' }).first().waitFor();
+    expect(await live.page.locator('ol.timeline li').filter({ hasText: 'from a callback' }).count()).toBe(0);
+    await live.page.getByRole('button', { name: 'Re-check now' }).click();
+    await live.page.getByRole('status').getByText('Re-check now: now finished').waitFor();
+    await live.page.locator('ol.timeline li').filter({ hasText: 'State finished (Paid), from a re-check' }).waitFor();
+    await live.page.locator('ol.announcements li').filter({ hasText: 'Announcement of finished: taken by the shop' }).waitFor();
+    await live.page.getByRole('button', { name: 'Re-check now' }).click();
+    await live.page.getByRole('status').getByText('Re-check now: unchanged (finished)').waitFor();
+    expect(live.world.announcements.filter((a) => a.paymentId === id && a.outcome === 'paid')).toHaveLength(1);
+    await live.page.locator('ul.audit li').filter({ hasText: 'console token: recheck → now finished' }).waitFor();
   });
 
   it("lists a failing announcement and redelivers it once the shop's hook is back", async () => {
-    world.hookDown = true;
+    live.world.hookDown = true;
     onTestFinished(() => {
-      world.hookDown = false;
+      live.world.hookDown = false;
     });
-    const { id } = await world.createPayment('C-200');
-    await page.getByRole('button', { name: /Back to the list/ }).click();
-    await page.getByRole('button', { name: 'Show all' }).click();
-    await page.locator('button[data-filter="failing"]').click();
-    await page.locator(`tr[data-payment="${id}"]`).waitFor();
+    const { id } = await live.world.createPayment('C-200');
+    await live.page.getByRole('button', { name: /Back to the list/ }).click();
+    await live.page.getByRole('button', { name: 'Show all' }).click();
+    await live.page.locator('button[data-filter="failing"]').click();
+    await live.page.locator(`tr[data-payment="${id}"]`).waitFor();
     await openPayment(id);
-    await page.getByText("The shop's hook has not taken the current state yet.").waitFor();
-    await page.locator('ol.announcements li').filter({ hasText: 'not taken' }).first().waitFor();
-    world.hookDown = false;
-    await page.getByRole('button', { name: 'Redeliver announcement' }).click();
-    await page.getByRole('status').getByText('Redeliver announcement: sent: the shop took it').waitFor();
-    expect(world.announcements.some((a) => a.paymentId === id)).toBe(true);
-    await page.getByText('The shop receives the same state again').waitFor();
+    await live.page.getByText("The shop's hook has not taken the current state yet.").waitFor();
+    await live.page.locator('ol.announcements li').filter({ hasText: 'not taken' }).first().waitFor();
+    live.world.hookDown = false;
+    await live.page.getByRole('button', { name: 'Redeliver announcement' }).click();
+    await live.page.getByRole('status').getByText('Redeliver announcement: sent: the shop took it').waitFor();
+    expect(live.world.announcements.some((a) => a.paymentId === id)).toBe(true);
+    await live.page.getByText('The shop receives the same state again').waitFor();
     await shot('console-payment-1280.png');
   });
 
   it('lists the second payment of a paid order as a refund to do', async () => {
-    const first = await world.createPayment('C-300', 'upi');
-    const second = await world.createPayment('C-300', 'sbp');
+    const first = await live.world.createPayment('C-300', 'upi');
+    const second = await live.world.createPayment('C-300', 'sbp');
     for (const { id } of [first, second]) {
       await sandboxState(id, 'pending');
-      await act(world.sandboxUrl, id, 'pay');
+      await act(live.world.sandboxUrl, id, 'pay');
     }
-    await waitFor('the second payment announced', () => world.announcements.find((a) => a.secondPaymentOf === first.id));
-    await page.getByRole('button', { name: /Back to the list/ }).click();
-    await page.locator('button[data-filter="second"]').click();
-    const row = page.locator(`tr[data-payment="${second.id}"]`);
+    await waitFor('the second payment announced', () => live.world.announcements.find((a) => a.secondPaymentOf === first.id));
+    await live.page.getByRole('button', { name: /Back to the list/ }).click();
+    await live.page.locator('button[data-filter="second"]').click();
+    const row = live.page.locator(`tr[data-payment="${second.id}"]`);
     await row.getByText('second payment: refund it').waitFor();
-    expect(await page.locator('tbody tr').count()).toBe(1);
-    await expect.poll(() => page.locator('button[data-filter="second"] .count').textContent()).toBe('1');
+    expect(await live.page.locator('tbody tr').count()).toBe(1);
+    await expect.poll(() => live.page.locator('button[data-filter="second"] .count').textContent()).toBe('1');
   });
 
   it('exports the current filter as CSV, and the file reads back', async () => {
-    await page.locator('button[data-filter="paid"]').click();
-    await page.locator('tbody tr').first().waitFor();
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export CSV' }).click()]);
+    await live.page.locator('button[data-filter="paid"]').click();
+    await live.page.locator('tbody tr').first().waitFor();
+    const [download] = await Promise.all([
+      live.page.waitForEvent('download'),
+      live.page.getByRole('button', { name: 'Export CSV' }).click(),
+    ]);
     const csv = readFileSync((await download.path())!, 'utf8');
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe(
@@ -159,28 +141,28 @@ describe('the operator console', () => {
   });
 
   it('refuses an action sent from another site, even with the operator signed in', async () => {
-    const { id } = await world.createPayment('X-1');
-    const other = await context.newPage();
+    const { id } = await live.world.createPayment('X-1');
+    const other = await live.context.newPage();
     // localhost and 127.0.0.1 are different sites to the browser.
-    await other.goto(world.shopUrl.replace('127.0.0.1', 'localhost'));
-    const target = `${consoleUrl()}/api/payments/${id}/recheck`;
+    await other.goto(live.world.shopUrl.replace('127.0.0.1', 'localhost'));
+    const target = `${live.consoleUrl}/api/payments/${id}/recheck`;
     await other.evaluate(async (url) => {
       await fetch(url, { method: 'POST', mode: 'no-cors', credentials: 'include' }).catch(() => undefined);
     }, target);
     await other.close();
-    const cookie = (await context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
+    const cookie = (await live.context.cookies()).map((c) => `${c.name}=${c.value}`).join('; ');
     const forged = await fetch(target, { method: 'POST', headers: { cookie, 'sec-fetch-site': 'cross-site', 'x-payin-csrf': 'x' } });
     expect(forged.status).toBe(403);
-    const detail = await fetch(`${consoleUrl()}/api/payments/${id}`, { headers: { cookie } });
+    const detail = await fetch(`${live.consoleUrl}/api/payments/${id}`, { headers: { cookie } });
     expect(((await detail.json()) as { audit: unknown[] }).audit).toEqual([]);
   });
 
   it('passes axe on the list and on a payment, and has no CSP violation', async () => {
     const axeSource = readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
-    const axeContext = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
-    await axeContext.addCookies(await context.cookies());
+    const axeContext = await live.browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    await axeContext.addCookies(await live.context.cookies());
     const axePage = await axeContext.newPage();
-    await axePage.goto(consoleUrl());
+    await axePage.goto(live.consoleUrl);
     await axePage.locator('tbody tr').first().waitFor();
     await axePage.addScriptTag({ content: axeSource });
     const run = () =>
@@ -197,9 +179,9 @@ describe('the operator console', () => {
     await axeContext.close();
 
     // The login form, as a stranger meets it.
-    const strangerContext = await browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
+    const strangerContext = await live.browser.newContext({ viewport: { width: 1280, height: 900 }, bypassCSP: true });
     const login = await strangerContext.newPage();
-    await login.goto(consoleUrl());
+    await login.goto(live.consoleUrl);
     await login.getByLabel(/Console token/).waitFor();
     await login.addScriptTag({ content: axeSource });
     const loginViolations = await login.evaluate(async () => {
@@ -210,48 +192,48 @@ describe('the operator console', () => {
     await strangerContext.close();
 
     const violations: string[] = [];
-    const strict = await context.newPage();
+    const strict = await live.context.newPage();
     strict.on('console', (message) => {
       if (/Content Security Policy/i.test(message.text())) violations.push(message.text());
     });
-    await strict.goto(consoleUrl());
+    await strict.goto(live.consoleUrl);
     await strict.locator('tbody tr').first().waitFor();
     expect(violations).toEqual([]);
     await strict.close();
   });
 
   it('says when the ledger cannot be read, keeping the filter and rows it shows, and stops saying it once it can', async () => {
-    await page.goto(consoleUrl());
-    await page.locator('tbody tr').first().waitFor();
-    const rows = await page.locator('tbody tr').count();
-    world.storeDown = true;
+    await live.page.goto(live.consoleUrl);
+    await live.page.locator('tbody tr').first().waitFor();
+    const rows = await live.page.locator('tbody tr').count();
+    live.world.storeDown = true;
     try {
-      await page.getByRole('button', { name: /^Paid late/ }).click();
-      await page.getByText('the ledger could not be read or written just now').waitFor();
+      await live.page.getByRole('button', { name: /^Paid late/ }).click();
+      await live.page.getByText('the ledger could not be read or written just now').waitFor();
       // The rows on screen are still those of the filter marked as chosen, not the last list under a new name.
-      expect(await page.getByRole('button', { name: /^All/ }).getAttribute('aria-pressed')).toBe('true');
-      expect(await page.getByRole('button', { name: /^Paid late/ }).getAttribute('aria-pressed')).toBe('false');
-      expect(await page.locator('tbody tr').count()).toBe(rows);
+      expect(await live.page.getByRole('button', { name: /^All/ }).getAttribute('aria-pressed')).toBe('true');
+      expect(await live.page.getByRole('button', { name: /^Paid late/ }).getAttribute('aria-pressed')).toBe('false');
+      expect(await live.page.locator('tbody tr').count()).toBe(rows);
     } finally {
-      world.storeDown = false;
+      live.world.storeDown = false;
     }
-    await page.getByRole('button', { name: /^Paid late/ }).click();
+    await live.page.getByRole('button', { name: /^Paid late/ }).click();
     await waitFor('the Paid late filter chosen', async () =>
-      (await page.getByRole('button', { name: /^Paid late/ }).getAttribute('aria-pressed')) === 'true' ? true : undefined,
+      (await live.page.getByRole('button', { name: /^Paid late/ }).getAttribute('aria-pressed')) === 'true' ? true : undefined,
     );
-    expect(await page.getByText('the ledger could not be read or written just now').count()).toBe(0);
+    expect(await live.page.getByText('the ledger could not be read or written just now').count()).toBe(0);
   });
 
   it('fits a phone at 375 px, in Russian', async () => {
-    const phone = await browser.newContext({
+    const phone = await live.browser.newContext({
       viewport: { width: 375, height: 812 },
       locale: 'ru-RU',
       timezoneId: 'Europe/Moscow',
       isMobile: true,
     });
-    await phone.addCookies(await context.cookies());
+    await phone.addCookies(await live.context.cookies());
     const small = await phone.newPage();
-    await small.goto(consoleUrl());
+    await small.goto(live.consoleUrl);
     await small.getByRole('heading', { name: 'Платежи' }).waitFor();
     await small.locator('tbody tr').first().waitFor();
     // Against the screen, not innerWidth: a phone's browser widens its layout to take in what overflows.
@@ -262,5 +244,5 @@ describe('the operator console', () => {
 });
 
 async function shot(name: string) {
-  await page.screenshot({ path: join(shots, name), fullPage: true });
+  await live.page.screenshot({ path: join(shots, name), fullPage: true });
 }
