@@ -11,20 +11,16 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createPostgresStore, type PostgresStore } from '../../src/postgres/index.js';
 import type { ProxyLogger } from '../../src/proxy/logger.js';
-import { startPostgresServer, type PostgresServer } from '../postgres/postgres-server-harness.js';
+import { usePostgresServer } from '../postgres/postgres-server-harness.js';
 import { eventually, startLive, type Live } from '../proxy/sandbox-harness.js';
 
-let server: PostgresServer;
+const server = usePostgresServer();
 const cleanup: (() => Promise<unknown>)[] = [];
-beforeAll(async () => {
-  server = await startPostgresServer();
-}, 60_000);
 afterAll(async () => {
   for (const step of cleanup.reverse()) await step().catch(() => {});
-  await server?.remove();
 });
 
 /** The proxy on a fresh schema of the test database, its log lines kept. */

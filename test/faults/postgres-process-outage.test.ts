@@ -9,21 +9,19 @@
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgresServer, type PostgresServer } from '../postgres/postgres-server-harness.js';
+import { usePostgresServer } from '../postgres/postgres-server-harness.js';
 import { eventually } from '../proxy/sandbox-harness.js';
 import { compileCli, type CompiledCli } from '../support/compiled-cli.js';
 import { startCluster, type Cluster } from './support/storm-cluster.js';
 
 let build: CompiledCli;
-let pg: PostgresServer;
+const pg = usePostgresServer();
 const cleanup: (() => Promise<unknown>)[] = [];
 beforeAll(async () => {
   build = compileCli();
-  pg = await startPostgresServer();
 }, 240_000);
 afterAll(async () => {
   for (const step of cleanup.reverse()) await step().catch(() => {});
-  await pg?.remove();
   build?.remove();
 });
 

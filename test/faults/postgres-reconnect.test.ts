@@ -4,17 +4,11 @@
  * a statement handed to a connection waits that out: a busy shop's requests got their 503 after up to half a
  * minute, and went on waiting seconds after the database was back. The store bounds the wait at a second.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/postgres/index.js';
-import { startPostgresServer, type PostgresServer } from '../postgres/postgres-server-harness.js';
+import { usePostgresServer } from '../postgres/postgres-server-harness.js';
 
-let server: PostgresServer;
-beforeAll(async () => {
-  server = await startPostgresServer();
-}, 60_000);
-afterAll(async () => {
-  await server?.remove();
-});
+const server = usePostgresServer();
 
 /** How an operation ended within `ms`: 'ok', 'failed', or 'late' when it had not ended by then. */
 function within(ms: number, operation: Promise<unknown>): Promise<'ok' | 'failed' | 'late'> {

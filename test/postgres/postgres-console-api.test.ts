@@ -3,22 +3,15 @@
  * console operations), lists and filters what the ledger wrote, and a re-check leaves its timeline and audit line
  * in the database. And the standalone server serves it with PAYIN_STORE_URL=postgres://...
  */
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/postgres/index.js';
 import { DEMO_MERCHANT } from '../../src/sandbox/index.js';
 import { readStandaloneConfig, startStandalone } from '../../src/standalone/index.js';
 import { consoleSetup } from '../console-api/console-harness.js';
-import { startPostgresServer, type PostgresServer } from './postgres-server-harness.js';
+import { usePostgresServer } from './postgres-server-harness.js';
 import { signInToConsole } from '../support/console-sign-in.js';
 
-let server: PostgresServer;
-
-beforeAll(async () => {
-  server = await startPostgresServer();
-}, 60_000);
-afterAll(async () => {
-  await server?.remove();
-});
+const server = usePostgresServer();
 
 interface ListBody {
   payments: { id: string; orderId: string; outcome: string }[];

@@ -9,18 +9,16 @@ import { createPostgresStore } from '../../src/postgres/index.js';
 import { markRefunded } from '../../src/proxy/ledger/refund-marks.js';
 import { ManualClock } from '../../src/shared/manual-clock.js';
 import { listed } from '../proxy/infrastructure/console-store-contract.js';
-import { startPostgresServer, type PostgresServer } from './postgres-server-harness.js';
+import { usePostgresServer } from './postgres-server-harness.js';
 
-let server: PostgresServer;
+const server = usePostgresServer();
 let admin: postgres.Sql;
 
 beforeAll(async () => {
-  server = await startPostgresServer();
   admin = postgres(server.url, { max: 1, onnotice: () => {} });
-}, 60_000);
+});
 afterAll(async () => {
   await admin?.end();
-  await server?.remove();
 });
 
 /** Schema version 1 as that release created it (the payments table had no listing columns). */

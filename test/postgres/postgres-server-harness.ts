@@ -1,3 +1,5 @@
+import { afterAll, beforeAll } from 'vitest';
+
 /**
  * A real PostgreSQL for the tests: a throwaway cluster (initdb) in a temporary folder, started by the test file
  * itself on a free loopback port with its socket in that folder, and removed afterwards (test/tools/postgres-server.mjs,
@@ -27,4 +29,34 @@ interface PostgresTool {
 export async function startPostgresServer(): Promise<PostgresServer> {
   const tool = (await import(new URL('../tools/postgres-server.mjs', import.meta.url).href)) as PostgresTool;
   return tool.startPostgres();
+}
+
+/**
+ * A PostgreSQL for the whole test file: started before its tests (registered where this is called, so the file's
+ * own `beforeAll` that opens a client runs after it and its `afterAll` that closes one runs before the removal) and
+ * removed after them. What it returns stands for the server once it is up.
+ */
+export function usePostgresServer(): PostgresServer {
+  let started: PostgresServer | undefined;
+  beforeAll(async () => {
+    started = await startPostgresServer();
+  }, 60_000);
+  afterAll(async () => {
+    await started?.remove();
+  });
+  const running = (): PostgresServer => {
+    if (!started) throw new Error('the test PostgreSQL is not up: usePostgresServer() is read before its beforeAll ran');
+    return started;
+  };
+  return {
+    get url() {
+      return running().url;
+    },
+    get port() {
+      return running().port;
+    },
+    start: () => running().start(),
+    stop: () => running().stop(),
+    remove: () => running().remove(),
+  };
 }

@@ -4,22 +4,20 @@ import { createPostgresStore, PostgresStore, PostgresStoreError, type PostgresSt
 import { describeSharedStoreContract } from '../proxy/infrastructure/shared-store-contract.js';
 import { listed } from '../proxy/infrastructure/console-store-contract.js';
 import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
-import { startPostgresServer, type PostgresServer } from './postgres-server-harness.js';
+import { usePostgresServer } from './postgres-server-harness.js';
 
-let server: PostgresServer;
+const server = usePostgresServer();
 let admin: postgres.Sql;
 const opened: PostgresStore[] = [];
 
 beforeAll(async () => {
-  server = await startPostgresServer();
   admin = postgres(server.url, { max: 1, onnotice: () => {} });
-}, 60_000);
+});
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((store) => store.close()));
 });
 afterAll(async () => {
   await admin?.end();
-  await server?.remove();
 });
 
 const freshSchema = () => `test_${Math.random().toString(36).slice(2)}`;
