@@ -112,7 +112,10 @@ function csvCell(value: unknown): string {
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
 
-/** `text` with an apostrophe before it when a spreadsheet would take it for a formula; a plain number stays. */
+/**
+ * `text` with an apostrophe before it when a spreadsheet would take it for a formula, also behind spaces or quotes
+ * (a part after a `;` is read from the quoted cell as it is written, its `"` doubled); a plain number stays.
+ */
 function defused(text: string): string {
-  return /^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
+  return /^[\s"]*[=+\-@]|^[\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
 }

@@ -117,6 +117,9 @@ describe('the list', () => {
     // Each such part defused as a whole cell is: an apostrophe before it.
     expect(text).toContain(`,A;'=1+2,`);
     expect(text).toContain(`,B;'@SUM(1);-2;C;'=cmd|' /C calc'!A0;D,`);
+    // Behind a space or a quote too: Excel reads that part from the cell as written, its quote doubled.
+    await world.create('E; "=1+2"');
+    expect((await world.post('/api/export', 'filter=open')).text).toContain(`,"E;' ""=1+2""",`);
   });
 });
 
