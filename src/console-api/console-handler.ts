@@ -142,7 +142,6 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
       if (error instanceof ConsoleError) return html(error.status, loginPage(link, error.message));
       throw error;
     }
-    checkCookiePath(request);
     const client = ctx.options.clientId(request) ?? 'unknown';
     const keys = [`console-login:${client}`, 'console-login:*'];
     const window = Math.floor(ctx.options.clock.now() / LOGIN_WINDOW_MS);
@@ -169,6 +168,8 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
       return unreachable(error);
     }
     if (!right) return html(401, loginPage(link, 'That is not the console token.'));
+    // Only now: anyone may post this form, with a Referer of their choosing, and the warning is said once.
+    checkCookiePath(request);
     const { cookieName, maxAgeSeconds } = options.login!;
     // A relative Location, resolved by the browser against the address it posted to (RFC 9110).
     return redirect(link(''), { 'set-cookie': cookie(request, cookieName, await options.login!.issue(), cookiePath, maxAgeSeconds) });

@@ -92,7 +92,12 @@ function cellsOf(row: ConsoleRow): Partial<Record<(typeof CSV_COLUMNS)[number], 
   };
 }
 
-/** RFC 4180 CSV; a cell that a spreadsheet would run as a formula (=, +, -, @) is quoted with a leading apostrophe. */
+/**
+ * RFC 4180 CSV; a cell that a spreadsheet would run as a formula (=, +, -, @) is quoted with a leading apostrophe.
+ * So is each part of a cell after a `;`: Excel in a locale whose list separator is `;` (Russian, German) splits the
+ * whole line there, quotes or not (the quotes of a cell after a `,` are no cell's start then), so an order id
+ * `A;=1+2` would have been a cell `A` and a formula.
+ */
 export function csvOf(rows: readonly ConsoleRow[]): string {
   const lines = [CSV_COLUMNS.join(',')];
   for (const row of rows) {
@@ -103,7 +108,14 @@ export function csvOf(rows: readonly ConsoleRow[]): string {
 }
 
 function csvCell(value: unknown): string {
-  let text = value === undefined ? '' : String(value);
-  if (/^[=+\-@\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text)) text = `'${text}`;
+  const text = (value === undefined ? '' : String(value)).split(';').map(defused).join(';');
   return /[",\r\n]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+}
+
+/**
+ * `text` with an apostrophe before it when a spreadsheet would take it for a formula, also behind spaces or quotes
+ * (a part after a `;` is read from the quoted cell as it is written, its `"` doubled); a plain number stays.
+ */
+function defused(text: string): string {
+  return /^[\s"]*[=+\-@]|^[\t\r]/.test(text) && !/^-?\d+(\.\d+)?$/.test(text) ? `'${text}` : text;
 }

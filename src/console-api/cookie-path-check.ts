@@ -9,7 +9,10 @@
 import type { ProxyRequest } from '../proxy/http/exchange.js';
 import type { ProxyLogger } from '../proxy/logger.js';
 
-/** Checks a request of the console's own page (the cross-site refusals passed already). */
+/**
+ * Checks a request of the console's own page: one with the operator's credentials (a right token, a session), the
+ * cross-site refusals passed already. A stranger's request would write the log and use up its one warning.
+ */
 export function cookiePathCheck(cookiePath: string, logger: ProxyLogger): (request: ProxyRequest) => void {
   let warned = false;
   return (request) => {

@@ -205,14 +205,20 @@ export function normalBasePath(path: string): string {
 /**
  * What is wrong with a public base path, or undefined: it becomes a cookie's Path, where a `;` or a space would end
  * the attribute or add another, and a `?` or `#` is never part of the path the browser matches; a whole URL
- * would be taken for a path beginning `/https:`.
+ * would be taken for a path beginning `/https:`. The browser matches the Path, unresolved, against the path it
+ * sends, percent-encoded and with its dot segments resolved: a path written otherwise (`/магазин`, a `"`, a `..`)
+ * is matched by nothing, and one beyond Latin-1 cannot even be sent in a header, so each is refused, naming the
+ * path to write instead.
  */
 export function publicPathProblem(path: unknown): string | undefined {
   if (typeof path !== 'string') return `must be a path such as '/shop/payin', not ${typeof path}`;
   if (/^[a-z][\w+.-]*:/i.test(path)) return `must be the path alone, such as '/shop/payin', not a URL (${JSON.stringify(path)})`;
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses.
   const bad = /[\s;,?#\\\x00-\x1f\x7f]/.test(path);
-  return bad ? `must be a path such as '/shop/payin' (no spaces, ;, ",", ?, # or \\), not ${JSON.stringify(path)}` : undefined;
+  if (bad) return `must be a path such as '/shop/payin' (no spaces, ;, ",", ?, # or \\), not ${JSON.stringify(path)}`;
+  const written = normalBasePath(path);
+  const sent = normalBasePath(new URL(`${written}/`, 'http://host.invalid').pathname);
+  return sent === written ? undefined : `must be written as the browser sends it: ${JSON.stringify(sent)}, not ${JSON.stringify(path)}`;
 }
 
 /** The longest delay a timer takes: Node fires a longer one after 1 ms (with a warning), and so do browsers. */

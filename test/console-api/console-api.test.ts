@@ -103,6 +103,24 @@ describe('the list', () => {
     const audit = await world.store.auditLog(undefined, 5);
     expect(audit[0]).toMatchObject({ operator: 'ana', action: 'export', result: '2 payments (open)' });
   });
+
+  it('keeps a formula after a semicolon in its cell, for a spreadsheet whose locale separates cells with ";"', async () => {
+    // Excel in a Russian or German locale opens a .csv split at ";" (a "," is no separator there, so quotes around
+    // a cell in the middle of a line do not hold it together): an order id such as 'A;=1+2' became a formula =1+2.
+    const world = consoleSetup();
+    await world.signIn();
+    await world.create('A;=1+2');
+    await world.create("B;@SUM(1);-2;C;=cmd|' /C calc'!A0;D");
+    const { text } = await world.post('/api/export', 'filter=open');
+    const cells = text.trim().split('\r\n').slice(1).flatMap(semicolonCells);
+    expect(cells.filter((cell) => /^[=+@]|^-(?!\d+$)/.test(cell))).toEqual([]);
+    // Each such part defused as a whole cell is: an apostrophe before it.
+    expect(text).toContain(`,A;'=1+2,`);
+    expect(text).toContain(`,B;'@SUM(1);-2;C;'=cmd|' /C calc'!A0;D,`);
+    // Behind a space or a quote too: Excel reads that part from the cell as written, its quote doubled.
+    await world.create('E; "=1+2"');
+    expect((await world.post('/api/export', 'filter=open')).text).toContain(`,"E;' ""=1+2""",`);
+  });
 });
 
 describe('re-check now', () => {
@@ -276,3 +294,13 @@ describe('a payment id that is not a valid URL escape', () => {
     expect(body.error.code).toBe('bad_request');
   });
 });
+
+/**
+ * The cells of a CSV line as Excel reads it where ";" separates them: a cell that starts with a quote runs to its
+ * closing quote ("" is one), any other to the next ";".
+ */
+function semicolonCells(line: string): string[] {
+  return [...line.matchAll(/(?:^|;)("(?:[^"]|"")*"|[^;]*)/g)].map(([, cell]) =>
+    cell!.startsWith('"') ? cell!.slice(1, -1).replace(/""/g, '"') : cell!,
+  );
+}

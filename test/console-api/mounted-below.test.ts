@@ -127,12 +127,13 @@ describe.each([
 });
 
 describe('the console under a longer public path that the shop did not name', () => {
-  it('cannot keep the operator signed in, and says in the log which publicBasePath to set', async () => {
+  /** The console behind a front that strips /shop, publicBasePath unset; the log's warnings, and the operator's sign-in. */
+  async function unnamedPrefix(run: (world: { front: PrefixFront; warnings: string[]; signIn: () => Promise<void> }) => Promise<void>) {
     const warnings: string[] = [];
     const logger = { info: () => {}, warn: (message: string) => void warnings.push(message), error: () => {} };
     const live = await startLive({ console: consoleTokenAuth(TOKEN), clientId: () => 'operator', logger });
     const front = await startPrefixFront(live.proxyUrl, '/shop');
-    try {
+    const signIn = async () => {
       const browser = operatorBrowser(front);
       const consoleUrl = `${front.url}/shop/payin/console`;
       const login = await browser.page(consoleUrl);
@@ -144,14 +145,40 @@ describe('the console under a longer public path that the shop did not name', ()
       expect(signedIn.answer.status).toBe(303);
       // The session cookie's Path is /payin/console: the browser keeps it and never sends it under /shop.
       expect((await browser.page(consoleUrl)).status).toBe(401);
-      expect(warnings.filter((w) => w.includes('publicBasePath'))).toEqual([
-        expect.stringContaining('the browser sees the console at /shop/payin/console, outside the Path of its cookies (/payin/console)'),
-      ]);
-      expect(warnings.find((w) => w.includes('publicBasePath'))).toContain("('/shop/payin')");
+    };
+    try {
+      await run({ front, warnings, signIn });
     } finally {
       await front.close();
       await live.close();
     }
+  }
+  const advice = (warnings: string[]) => warnings.filter((w) => w.includes('publicBasePath'));
+
+  it('cannot keep the operator signed in, and says in the log which publicBasePath to set', async () => {
+    await unnamedPrefix(async ({ warnings, signIn }) => {
+      await signIn();
+      expect(advice(warnings)).toEqual([
+        expect.stringContaining('the browser sees the console at /shop/payin/console, outside the Path of its cookies (/payin/console)'),
+      ]);
+      expect(advice(warnings)[0]).toContain("('/shop/payin')");
+    });
+  });
+
+  it("takes no advice from a stranger's wrong token: its Referer neither writes the log nor uses up the one warning", async () => {
+    await unnamedPrefix(async ({ front, warnings, signIn }) => {
+      // Anyone may post the sign-in form, with any Referer: before, the log told the operator to set publicBasePath
+      // to the stranger's '/elsewhere', and said nothing when the operator's own sign-in then failed.
+      const stranger = await fetch(`${front.url}/shop/payin/console/login`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', referer: `${front.url}/elsewhere/console` },
+        body: new URLSearchParams({ token: 'a-guess-of-the-token' }).toString(),
+      });
+      expect(stranger.status).toBe(401);
+      expect(advice(warnings)).toEqual([]);
+      await signIn();
+      expect(advice(warnings)).toEqual([expect.stringContaining("('/shop/payin')")]);
+    });
   });
 });
 

@@ -85,6 +85,26 @@ describe('createPayinProxy options', () => {
     }
   });
 
+  it('refuses at start a publicBasePath the browser never sends as written, naming the one it does', () => {
+    // A cookie's Path is compared with the path as the browser sends it: percent-encoded, its dot segments resolved.
+    // Before, these started: the first made every sign-in a 500 (no header can hold it), the others a Path the
+    // browser never matches, so no operator stayed signed in.
+    for (const [bad, sent] of [
+      ['/магазин/payin', '/%D0%BC%D0%B0%D0%B3%D0%B0%D0%B7%D0%B8%D0%BD/payin'],
+      ['/"shop"/payin', '/%22shop%22/payin'],
+      ['/shop/<p>', '/shop/%3Cp%3E'],
+      ['/shop/../payin', '/payin'],
+      ['/shop/./payin', '/shop/payin'],
+      ['/shop/%2e%2e/payin', '/payin'],
+    ]) {
+      expect(() => createPayinProxy({ resolveOrder, env, publicBasePath: bad })).toThrow(
+        `createPayinProxy: publicBasePath must be written as the browser sends it: ${JSON.stringify(sent)}, not ${JSON.stringify(bad)}.`,
+      );
+    }
+    for (const good of ['/%D0%BC%D0%B0%D0%B3/payin', '/shop//payin', "/shop's/payin", '/shop.v2/payin'])
+      expect(() => createPayinProxy({ resolveOrder, env, publicBasePath: good })).not.toThrow();
+  });
+
   it('refuses at start a timeout it does not know, naming it and those it takes', () => {
     // The name a shop might guess for the hook's deadline: silently ignored, it left the hook without the one it meant.
     expect(() => createPayinProxy({ resolveOrder, env, timeouts: { hookTimeoutMs: 5_000 } as never })).toThrow(
