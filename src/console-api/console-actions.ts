@@ -11,6 +11,7 @@ import { describe } from '../proxy/http/errors.js';
 import type { PaymentRecord } from '../proxy/infrastructure/store.js';
 import { UpstreamError } from '../proxy/infrastructure/upstream-client.js';
 import { markRefunded as writeRefundMark } from '../proxy/ledger/refund-marks.js';
+import { CONTROL_CHARACTER } from '../shared/order-id.js';
 import { ConsoleError } from './console-answers.js';
 
 /**
@@ -85,6 +86,12 @@ export async function redeliver(ctx: ProxyContext, record: PaymentRecord): Promi
   return { result: REDELIVERY_WORDS[outcome], outcome };
 }
 
+/**
+ * The bidirectional embeddings, overrides and isolates: a reference holding one is shown to a colleague in another
+ * order than it was written ("\u202e1_er" reads "re_1"), and a refund id never holds one.
+ */
+const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
+
 /** The longest refund reference kept: a service's refund id is far shorter; a pasted page is not a reference. */
 export const REFERENCE_MAX = 100;
 
@@ -101,8 +108,9 @@ export function referenceOf(form: URLSearchParams): string | undefined {
       `the refund reference is longer than ${REFERENCE_MAX} characters: give the refund's id at the payment service`,
     );
   }
-  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
-  if (/[\u0000-\u001f\u007f]/.test(reference)) throw new ConsoleError(400, 'bad_request', 'the refund reference holds a control character');
+  if (CONTROL_CHARACTER.test(reference) || BIDI_CONTROL.test(reference)) {
+    throw new ConsoleError(400, 'bad_request', 'the refund reference holds a control character');
+  }
   return reference || undefined;
 }
 

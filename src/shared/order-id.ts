@@ -8,16 +8,16 @@
 
 export const MAX_ORDER_ID_LENGTH = 128;
 
-// C0 and C1 controls, DEL, and the line and paragraph separators.
+/** C0 and C1 controls, DEL, and the line and paragraph separators. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: finding control characters is the point
-const CONTROL = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
+export const CONTROL_CHARACTER = /[\u0000-\u001f\u007f-\u009f\u2028\u2029]/;
 
 /** Why `value` cannot be sent as an order id unchanged, or undefined when it can. */
 export function orderIdProblem(value: string): string | undefined {
   if (value.length === 0) return 'is empty';
   if (value.length > MAX_ORDER_ID_LENGTH) return `is longer than ${MAX_ORDER_ID_LENGTH} characters`;
   if (value.trim() !== value) return 'has leading or trailing whitespace';
-  if (CONTROL.test(value)) return 'contains a control character';
+  if (CONTROL_CHARACTER.test(value)) return 'contains a control character';
   if (!isWellFormed(value)) return 'contains a lone surrogate (not valid UTF-8)';
   return undefined;
 }

@@ -168,8 +168,12 @@ describe('mark refunded', () => {
     const long = await ana.post<ErrorBody>(`/api/payments/${second}/mark-refunded`, { reference: 'r'.repeat(101) });
     expect(long.answer.status).toBe(400);
     expect(long.body.error.message).toMatch(/longer than 100 characters/);
-    const control = await ana.post<ErrorBody>(`/api/payments/${second}/mark-refunded`, { reference: 're_1\nre_2' });
-    expect(control.answer.status).toBe(400);
+    // A line break, a C1 control, a line separator, and a right-to-left override that would show a colleague
+    // "re_1" where "1_er" was written.
+    for (const reference of ['re_1\nre_2', 're_1\u0085re_2', 're_1\u2028re_2', '\u202e1_er']) {
+      const control = await ana.post<ErrorBody>(`/api/payments/${second}/mark-refunded`, { reference });
+      expect([reference, control.answer.status]).toEqual([reference, 400]);
+    }
     expect((await store.getPayment(second))!.refunded).toBeUndefined();
     // A reference of exactly 100 characters is kept whole.
     expect((await ana.post(`/api/payments/${second}/mark-refunded`, { reference: 'r'.repeat(100) })).answer.status).toBe(200);
