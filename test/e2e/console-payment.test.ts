@@ -105,6 +105,28 @@ describe("a payment's page", () => {
     expect(await status.textContent()).toMatch(/^\s*Проверить сейчас: без изменений \(pending\)\s*$/);
   });
 
+  it('words in Russian why a re-check changed nothing when the service does not know the payment', async () => {
+    const { id } = await world.createPayment('P-RU-GONE');
+    await pendingPaymentOf(world.sandboxUrl, 'P-RU-GONE');
+    await page.goto(`${world.shopUrl}/payin/console`);
+    await page.getByLabel('Order id or payment id').fill('P-RU-GONE');
+    await page.getByRole('button', { name: 'Find' }).click();
+    await page.getByRole('button', { name: id, exact: true }).click();
+    await page.getByLabel('Language').selectOption('ru');
+    world.serviceForgets = true;
+    onTestFinished(async () => {
+      world.serviceForgets = false;
+      await page.getByLabel('Язык').selectOption('en');
+    });
+    await page.getByRole('button', { name: 'Проверить сейчас' }).click();
+    const status = page.getByRole('status');
+    // Whatever the words, they name the service's code.
+    await status.getByText(/404/).waitFor();
+    expect(await status.textContent()).toMatch(
+      /^\s*платёжный сервис не знает этот платёж \(код 404\): ничего не изменено; проверьте, что PAYIN_BASE_URL и мерчант те же, что создали платёж\s*$/,
+    );
+  });
+
   it("fits a phone with a shop's hook failing on a long address, its error broken within the screen", async () => {
     world.hookDown = true;
     world.hookError =
