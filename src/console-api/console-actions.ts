@@ -12,7 +12,8 @@ import type { PaymentRecord } from '../proxy/infrastructure/store.js';
 import { UpstreamError } from '../proxy/infrastructure/upstream-client.js';
 import { markRefunded as writeRefundMark } from '../proxy/ledger/refund-marks.js';
 import { CONTROL_CHARACTER } from '../shared/order-id.js';
-import { ConsoleError } from './console-answers.js';
+import { ConsoleError, noPayment, refusal } from './console-answers.js';
+import type { NoAnswer } from './console-refusals.js';
 
 /**
  * What came of an action, for a page to word in the operator's own language (`result` is the same in English, for
@@ -39,7 +40,8 @@ export async function recheck(ctx: ProxyContext, record: PaymentRecord): Promise
     observed = await ledger.fetchFresh(record.view.id);
   } catch (error) {
     ctx.options.logger.warn('a console re-check could not reach the service', { paymentId: record.view.id, error: describe(error) });
-    throw new ConsoleError(502, 'service_unavailable', whyNoAnswer(error));
+    const why = whyNoAnswer(error);
+    throw refusal(502, 'service_unavailable', why.message, why.facts);
   }
   const after = await ledger.observe(observed, undefined, 'reconcile');
   const changed = after !== undefined && after.version !== record.version;
@@ -49,27 +51,50 @@ export async function recheck(ctx: ProxyContext, record: PaymentRecord): Promise
 }
 
 /**
- * What the operator is told about a status call that brought no state. A service that answered and refused is not
- * one that "did not answer": a 404 or 401 points at the service's address or the merchant's credentials (a
- * sandbox's payments looked up at the live service), which trying again later does not mend. A refusal may come
- * with HTTP 200 and `status: false`; its code then stands for the HTTP status.
+ * What the operator is told about a status call that brought no state, in English and as facts for a page to word
+ * in the operator's language. A service that answered and refused is not one that "did not answer": a 404 or 401
+ * points at the service's address or the merchant's credentials (a sandbox's payments looked up at the live
+ * service), which trying again later does not mend. A refusal may come with HTTP 200 and `status: false`; its code
+ * then stands for the HTTP status.
  */
-function whyNoAnswer(error: unknown): string {
+function whyNoAnswer(error: unknown): { message: string; facts: NoAnswer } {
   const kind = error instanceof UpstreamError ? error.kind : 'network';
   const httpStatus = error instanceof UpstreamError ? error.httpStatus : undefined;
-  const status = httpStatus ?? (error instanceof UpstreamError ? error.refusalCode : undefined);
+  const refusalCode = error instanceof UpstreamError && httpStatus === undefined ? error.refusalCode : undefined;
+  const status = httpStatus ?? refusalCode;
   const said = httpStatus === undefined ? `code ${status}` : `HTTP ${status}`;
+  const which = { ...(httpStatus === undefined ? {} : { httpStatus }), ...(refusalCode === undefined ? {} : { refusalCode }) };
   if ((kind === 'http' || kind === 'refused') && status === 404) {
-    return `the payment service does not know this payment (${said}): nothing was changed; check that PAYIN_BASE_URL and the merchant are the ones that created it`;
+    return {
+      message: `the payment service does not know this payment (${said}): nothing was changed; check that PAYIN_BASE_URL and the merchant are the ones that created it`,
+      facts: { reason: 'unknown_payment', ...which },
+    };
   }
   if ((kind === 'http' || kind === 'refused') && status !== undefined && status < 500) {
-    return `the payment service refused the status call (${said}): nothing was changed; check the merchant's credentials`;
+    return {
+      message: `the payment service refused the status call (${said}): nothing was changed; check the merchant's credentials`,
+      facts: { reason: 'refused', ...which },
+    };
   }
-  if (kind === 'signature')
-    return "the payment service's answer failed its signature check: nothing was changed; check the merchant's secret";
-  if (kind === 'malformed') return 'the payment service answered something that is not this payment: nothing was changed; try again later';
-  if (kind === 'http') return `the payment service failed (HTTP ${status ?? '?'}): nothing was changed; try again later`;
-  return 'the payment service did not answer: nothing was changed; try again later';
+  if (kind === 'signature') {
+    return {
+      message: "the payment service's answer failed its signature check: nothing was changed; check the merchant's secret",
+      facts: { reason: 'signature' },
+    };
+  }
+  if (kind === 'malformed') {
+    return {
+      message: 'the payment service answered something that is not this payment: nothing was changed; try again later',
+      facts: { reason: 'malformed' },
+    };
+  }
+  if (kind === 'http') {
+    return {
+      message: `the payment service failed (HTTP ${status ?? '?'}): nothing was changed; try again later`,
+      facts: { reason: 'failed', ...which },
+    };
+  }
+  return { message: 'the payment service did not answer: nothing was changed; try again later', facts: { reason: 'no_answer' } };
 }
 
 const REDELIVERY_WORDS = {
@@ -82,7 +107,7 @@ const REDELIVERY_WORDS = {
 
 export async function redeliver(ctx: ProxyContext, record: PaymentRecord): Promise<ActionResult> {
   const outcome = await ctx.outbox.redeliver(record.view.id);
-  if (outcome === 'busy') throw new ConsoleError(409, 'busy', REDELIVERY_WORDS.busy);
+  if (outcome === 'busy') throw refusal(409, 'busy', REDELIVERY_WORDS.busy, {});
   return { result: REDELIVERY_WORDS[outcome], outcome };
 }
 
@@ -109,7 +134,7 @@ export function referenceOf(form: URLSearchParams): string | undefined {
     );
   }
   if (CONTROL_CHARACTER.test(reference) || BIDI_CONTROL.test(reference)) {
-    throw new ConsoleError(400, 'bad_request', 'the refund reference holds a control character');
+    throw refusal(400, 'bad_request', 'the refund reference holds a control character', { reason: 'reference_control_character' });
   }
   return reference || undefined;
 }
@@ -129,19 +154,19 @@ export async function markRefunded(
   if ('already' in marking) {
     const { operator: by, at, reference: theirs } = marking.already;
     const ref = theirs ? `, reference ${theirs}` : '';
-    throw new ConsoleError(
-      409,
-      'already_refunded',
-      `already marked refunded by ${by} at ${new Date(at).toISOString()}${ref}: not marked again`,
-      { operator: by, at, ...(theirs ? { reference: theirs } : {}) },
-    );
+    throw refusal(409, 'already_refunded', `already marked refunded by ${by} at ${new Date(at).toISOString()}${ref}: not marked again`, {
+      operator: by,
+      at,
+      ...(theirs ? { reference: theirs } : {}),
+    });
   }
   if ('refused' in marking) {
-    if (marking.refused === 'unknown') throw new ConsoleError(404, 'not_found', 'no payment with this id');
-    throw new ConsoleError(
+    if (marking.refused === 'unknown') throw noPayment();
+    throw refusal(
       409,
       'not_second_payment',
       'only a second payment of an order can be marked refunded: this one is not, so there is no refund to record',
+      {},
     );
   }
   return {

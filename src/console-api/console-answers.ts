@@ -5,6 +5,7 @@
  * nothing about what was asked for.
  */
 import type { Answer } from '../proxy/http/exchange.js';
+import type { RefusalFacts } from './console-refusals.js';
 
 const COMMON = {
   'cache-control': 'no-store',
@@ -21,7 +22,7 @@ export class ConsoleError extends Error {
     readonly status: number,
     readonly code: string,
     message: string,
-    /** Facts of a refusal for a page to word in its own language (who marked a refund, and when). */
+    /** Facts of a refusal for a page to word in its own language (console-refusals.ts): who marked a refund, and when. */
     readonly detail?: Record<string, string | number>,
   ) {
     super(message);
@@ -29,15 +30,26 @@ export class ConsoleError extends Error {
   }
 }
 
+/** A refusal the console page words in the operator's language: its code, and the facts its words need. */
+export function refusal<C extends keyof RefusalFacts>(status: number, code: C, message: string, facts: RefusalFacts[C]): ConsoleError {
+  return new ConsoleError(status, code, message, facts);
+}
+
+/** The payment opened or acted on is not in the ledger (any more). */
+export const noPayment = () => refusal(404, 'not_found', 'no payment with this id', { reason: 'no_payment' });
 export const unauthorized = () => new ConsoleError(401, 'unauthorized', 'sign in to the console');
-export const forbidden = (message = 'refused: not a request of the console page') => new ConsoleError(403, 'forbidden', message);
+export const forbidden = (
+  message = 'refused: not a request of the console page',
+  facts: RefusalFacts['forbidden'] = { reason: 'not_console_page' },
+) => refusal(403, 'forbidden', message, facts);
 
 export function json(status: number, body: unknown, headers: Record<string, string> = {}): Answer {
   return { status, headers: { ...COMMON, 'content-type': 'application/json; charset=utf-8', ...headers }, body: JSON.stringify(body) };
 }
 
 export function errorJson(error: ConsoleError, headers: Record<string, string> = {}): Answer {
-  return json(error.status, { error: { code: error.code, message: error.message, ...error.detail } }, headers);
+  // The facts first: none of them may stand in for the code or the message.
+  return json(error.status, { error: { ...error.detail, code: error.code, message: error.message } }, headers);
 }
 
 export function html(status: number, body: string, headers: Record<string, string> = {}): Answer {

@@ -45,6 +45,7 @@ export function refuseCrossSite(request: ProxyRequest): void {
   const host = request.headers.get('host') ?? new URL(request.url).host;
   throw forbidden(
     `refused: the page at ${origin} sent this request, which arrived addressed to ${host}. Behind a web server, pass the browser's Host header on (nginx: proxy_set_header Host $host;)`,
+    { reason: 'host_mismatch', origin, host },
   );
 }
 

@@ -13,7 +13,7 @@ import { CONSOLE_FILTERS, type ConsoleFilter, isConsoleStore } from '../proxy/in
 import type { ProxyContext } from '../proxy/context.js';
 import { describe } from '../proxy/http/errors.js';
 import { audit, auditAction, markRefunded, recheck, redeliver, referenceOf } from './console-actions.js';
-import { ConsoleError, errorJson, html, json, redirect, text } from './console-answers.js';
+import { ConsoleError, errorJson, html, json, noPayment, redirect, refusal, text } from './console-answers.js';
 import { cookie, csrfFor, operatorOf, refuseCrossSite, requireCsrf } from './console-guard.js';
 import type { ConsoleOptions } from './console-options.js';
 import { CONSOLE_CSS, type ConsoleLinks, consolePage, consoleScript, loginPage, signInElsewherePage } from './console-page.js';
@@ -117,7 +117,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     const id = decodedId(one[1]!);
     const action = one[2];
     const record = await ctx.options.store.getPayment(id);
-    if (!record) throw new ConsoleError(404, 'not_found', 'no payment with this id');
+    if (!record) throw noPayment();
     if (!action && method === 'GET') return json(200, await readPayment(store, record, now));
     if (!action || method !== 'POST') throw new ConsoleError(405, 'method_not_allowed', 'actions are POSTs');
     let done: Awaited<ReturnType<typeof recheck>>;
@@ -182,7 +182,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
       if (error instanceof ConsoleError) return errorJson(error);
       ctx.options.logger.error('the console could not answer', { error: describe(error) });
       return errorJson(
-        new ConsoleError(503, 'store_unavailable', 'the ledger could not be read or written just now: nothing was done; try again'),
+        refusal(503, 'store_unavailable', 'the ledger could not be read or written just now: nothing was done; try again', {}),
       );
     }
   };

@@ -8,7 +8,7 @@
  *   server cannot see; the server writes it into the page
  */
 import { html, LitElement, nothing } from 'lit';
-import { actionWords, wordedRefusal } from './action-words.js';
+import { actionWords, refusalWords } from './action-words.js';
 import { type ConsoleAction, ConsoleCallError, ConsoleClient, type ListAnswer, type PaymentAnswer } from './console-client.js';
 import { type ConsoleLang, pickLang, WORDS } from './console-i18n.js';
 import { filterBar, paymentDetail, paymentTable } from './console-views.js';
@@ -88,7 +88,10 @@ export class PayinConsole extends LitElement {
     return WORDS[this.lang];
   }
 
-  /** Runs a call, showing its failure as the server worded it; a new call clears the last failure. */
+  /**
+   * Runs a call, showing its failure in the page's language (or as the server worded it, when the page has no
+   * words for it); a new call clears the last failure.
+   */
   async #run(work: () => Promise<unknown>): Promise<void> {
     this.#running++;
     this.busy = true;
@@ -98,7 +101,7 @@ export class PayinConsole extends LitElement {
       await work();
     } catch (error) {
       this.failed = true;
-      this.message = error instanceof ConsoleCallError ? error.message : this.#t.error;
+      this.message = error instanceof ConsoleCallError ? refusalWords(this.#t, error, this.#locale) : this.#t.error;
       if (error instanceof ConsoleCallError && error.status === 401) location.reload();
     } finally {
       this.busy = --this.#running > 0;
@@ -161,9 +164,7 @@ export class PayinConsole extends LitElement {
       this.failed = false;
       this.message = '';
       try {
-        const answer = await this.#client!.act(id, action, fields).catch((error) => {
-          throw wordedRefusal(this.#t, error, this.#locale);
-        });
+        const answer = await this.#client!.act(id, action, fields);
         this.message = `${name}: ${actionWords(this.#t, answer)}`;
       } finally {
         // Read again whatever came of it. A read that fails leaves the page as it was: what the operator is told is

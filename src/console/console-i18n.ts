@@ -3,9 +3,15 @@
  * numbers, amounts and times are written by Intl in the operator's own locale and time zone, whatever the words.
  */
 import type { ActionOutcome } from '../console-api/console-actions.js';
+import type { RefusalFacts } from '../console-api/console-refusals.js';
 
 /** A word for every outcome an action can answer: a new outcome on the server does not type-check until worded. */
 export type OutcomeWords = { [K in ActionOutcome['outcome']]: (answer: Extract<ActionOutcome, { outcome: K }>) => string };
+
+/** Words for every reason a refusal gives (console-api/console-refusals.ts): a new reason does not type-check until worded. */
+export type ReasonWords<C extends keyof RefusalFacts> = RefusalFacts[C] extends { reason: string }
+  ? { [R in RefusalFacts[C]['reason']]: (facts: Extract<RefusalFacts[C], { reason: R }>) => string }
+  : never;
 
 export interface ConsoleWords {
   title: string;
@@ -62,14 +68,28 @@ export interface ConsoleWords {
   actionOutcomes: OutcomeWords;
   /** Added when the audit log could not take the action's line: the action was done all the same. */
   notAudited: string;
-  /** Refusals of an action, by their code; others show the server's message. `at` is written in the locale. */
+  /**
+   * Refusals the page can meet, by their code (and reason); others, and a refusal from an older server without its
+   * facts, show the server's message. `at` is written in the locale.
+   */
   refusals: {
+    service_unavailable: ReasonWords<'service_unavailable'>;
+    store_unavailable: string;
+    unauthorized: string;
+    forbidden: ReasonWords<'forbidden'>;
+    not_found: ReasonWords<'not_found'>;
+    bad_request: ReasonWords<'bad_request'>;
     already_refunded: (operator: string, at: string, reference?: string) => string;
     busy: string;
     not_second_payment: string;
   };
   language: string;
   error: string;
+}
+
+/** Which status the service gave: its HTTP status, else the code of its refusal (`code` in the page's language). */
+function said({ httpStatus, refusalCode }: { httpStatus?: number; refusalCode?: number }, code: string): string {
+  return httpStatus === undefined ? `${code} ${refusalCode ?? '?'}` : `HTTP ${httpStatus}`;
 }
 
 export const en: ConsoleWords = {
@@ -178,6 +198,27 @@ export const en: ConsoleWords = {
       `already marked refunded by ${operator}, ${at}${reference ? `, reference ${reference}` : ''}: not marked again`,
     busy: 'already being redelivered by someone else',
     not_second_payment: 'only a second payment of an order can be marked refunded: this one is not, so there is no refund to record',
+    service_unavailable: {
+      unknown_payment: (facts) =>
+        `the payment service does not know this payment (${said(facts, 'code')}): nothing was changed; check that PAYIN_BASE_URL and the merchant are the ones that created it`,
+      refused: (facts) =>
+        `the payment service refused the status call (${said(facts, 'code')}): nothing was changed; check the merchant's credentials`,
+      signature: () => "the payment service's answer failed its signature check: nothing was changed; check the merchant's secret",
+      malformed: () => 'the payment service answered something that is not this payment: nothing was changed; try again later',
+      failed: ({ httpStatus }) => `the payment service failed (HTTP ${httpStatus ?? '?'}): nothing was changed; try again later`,
+      no_answer: () => 'the payment service did not answer: nothing was changed; try again later',
+    },
+    store_unavailable: 'the ledger could not be read or written just now: nothing was done; try again',
+    unauthorized: 'sign in to the console',
+    forbidden: {
+      not_console_page: () => 'refused: not a request of the console page; reload the page',
+      host_mismatch: ({ origin, host }) =>
+        `refused: the page at ${origin} sent this request, which arrived addressed to ${host}. Behind a web server, pass the browser's Host header on (nginx: proxy_set_header Host $host;)`,
+    },
+    not_found: { no_payment: () => 'no payment with this id' },
+    bad_request: {
+      reference_control_character: () => 'the refund reference holds a control character (a tab or a line break): type it again',
+    },
   },
   language: 'Language',
   error: 'Something went wrong',
@@ -284,6 +325,27 @@ export const ru: ConsoleWords = {
       `возврат уже отметил оператор ${operator}, ${at}${reference ? `, номер возврата ${reference}` : ''}: повторно не отмечен`,
     busy: 'уведомление уже отправляет кто-то другой',
     not_second_payment: 'отметить возврат можно только у второго платежа заказа: этот платёж не второй, возвращать нечего',
+    service_unavailable: {
+      unknown_payment: (facts) =>
+        `платёжный сервис не знает этот платёж (${said(facts, 'код')}): ничего не изменено; проверьте, что PAYIN_BASE_URL и мерчант те же, что создали платёж`,
+      refused: (facts) =>
+        `платёжный сервис отказал в запросе статуса (${said(facts, 'код')}): ничего не изменено; проверьте учётные данные мерчанта`,
+      signature: () => 'ответ платёжного сервиса не прошёл проверку подписи: ничего не изменено; проверьте секрет мерчанта',
+      malformed: () => 'платёжный сервис ответил не об этом платеже: ничего не изменено; попробуйте позже',
+      failed: ({ httpStatus }) => `сбой платёжного сервиса (HTTP ${httpStatus ?? '?'}): ничего не изменено; попробуйте позже`,
+      no_answer: () => 'платёжный сервис не ответил: ничего не изменено; попробуйте позже',
+    },
+    store_unavailable: 'журнал платежей сейчас не удаётся прочитать или записать: ничего не сделано; попробуйте ещё раз',
+    unauthorized: 'войдите в консоль',
+    forbidden: {
+      not_console_page: () => 'отказано: запрос не от страницы консоли; обновите страницу',
+      host_mismatch: ({ origin, host }) =>
+        `отказано: запрос отправила страница ${origin}, а пришёл он на адрес ${host}. За веб-сервером передавайте дальше заголовок Host браузера (nginx: proxy_set_header Host $host;)`,
+    },
+    not_found: { no_payment: () => 'платежа с таким номером нет' },
+    bad_request: {
+      reference_control_character: () => 'в номере возврата есть управляющий символ (табуляция или перевод строки): введите его заново',
+    },
   },
   language: 'Язык',
   error: 'Что-то пошло не так',

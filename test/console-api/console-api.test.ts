@@ -170,12 +170,12 @@ describe('re-check now', () => {
 
 describe('re-check against a service that answers but refuses', () => {
   it.each([
-    [404, 404, /the payment service does not know this payment \(HTTP 404\)/],
-    [401, 401, /the payment service refused the status call \(HTTP 401\)/],
+    [404, 404, /the payment service does not know this payment \(HTTP 404\)/, { reason: 'unknown_payment', httpStatus: 404 }],
+    [401, 401, /the payment service refused the status call \(HTTP 401\)/, { reason: 'refused', httpStatus: 401 }],
     // The service may refuse with HTTP 200 and status false; its code then says what the refusal is.
-    [200, 404, /the payment service does not know this payment \(code 404\)/],
-    [200, 400, /the payment service refused the status call \(code 400\)/],
-  ])('says what HTTP %s with code %s means instead of "did not answer", and changes nothing', async (status, code, message) => {
+    [200, 404, /the payment service does not know this payment \(code 404\)/, { reason: 'unknown_payment', refusalCode: 404 }],
+    [200, 400, /the payment service refused the status call \(code 400\)/, { reason: 'refused', refusalCode: 400 }],
+  ])('says what HTTP %s with code %s means instead of "did not answer", and changes nothing', async (status, code, message, facts) => {
     const world = consoleSetup();
     await world.signIn();
     const { body } = await world.create('A-1');
@@ -189,6 +189,8 @@ describe('re-check against a service that answers but refuses', () => {
     expect(done.body.error.message).toMatch(message);
     expect(done.body.error.message).toMatch(/nothing was changed/);
     expect(done.body.error.message).not.toMatch(/did not answer/);
+    // The same as facts, for a page to word in the operator's language; the other of status and code is not said.
+    expect(done.body.error).toEqual({ code: 'service_unavailable', message: expect.any(String), ...facts });
     expect(await world.store.getPayment(body.payment.id)).toEqual(before);
   });
 });

@@ -164,7 +164,10 @@ describe('mark refunded', () => {
       });
       expect((await store.getPayment(id))!.refunded).toBeUndefined();
     }
-    expect((await ana.post(`/api/payments/no-such-payment/mark-refunded`)).answer.status).toBe(404);
+    const missing = await ana.post<ErrorBody>(`/api/payments/no-such-payment/mark-refunded`);
+    expect(missing.answer.status).toBe(404);
+    // The facts a page words in the operator's language beside the English message.
+    expect(missing.body.error).toMatchObject({ code: 'not_found', reason: 'no_payment' });
     const long = await ana.post<ErrorBody>(`/api/payments/${second}/mark-refunded`, { reference: 'r'.repeat(101) });
     expect(long.answer.status).toBe(400);
     expect(long.body.error.message).toMatch(/longer than 100 characters/);
@@ -173,6 +176,7 @@ describe('mark refunded', () => {
     for (const reference of ['re_1\nre_2', 're_1\u0085re_2', 're_1\u2028re_2', '\u202e1_er']) {
       const control = await ana.post<ErrorBody>(`/api/payments/${second}/mark-refunded`, { reference });
       expect([reference, control.answer.status]).toEqual([reference, 400]);
+      expect(control.body.error).toMatchObject({ code: 'bad_request', reason: 'reference_control_character' });
     }
     expect((await store.getPayment(second))!.refunded).toBeUndefined();
     // A reference of exactly 100 characters is kept whole.
@@ -186,7 +190,9 @@ describe('mark refunded', () => {
     expect((await stranger.post(`/api/payments/${second}/mark-refunded`)).answer.status).toBe(401);
     const ana = operatorOverHttp(live.proxyUrl, 'ana');
     await ana.signIn();
-    expect((await ana.post(`/api/payments/${second}/mark-refunded`, {}, { csrf: 'guess' })).answer.status).toBe(403);
+    const forged = await ana.post<ErrorBody>(`/api/payments/${second}/mark-refunded`, {}, { csrf: 'guess' });
+    expect(forged.answer.status).toBe(403);
+    expect(forged.body.error).toMatchObject({ code: 'forbidden', reason: 'not_console_page' });
     expect((await ana.post(`/api/payments/${second}/mark-refunded`, {}, { site: 'cross-site' })).answer.status).toBe(403);
     expect((await ana.get(`/api/payments/${second}/mark-refunded`)).answer.status).toBe(405);
     expect((await store.getPayment(second))!.refunded).toBeUndefined();

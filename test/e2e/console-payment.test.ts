@@ -92,6 +92,28 @@ describe("a payment's page", () => {
     expect(await status.textContent()).toMatch(/^\s*Проверить сейчас: без изменений \(pending\)\s*$/);
   });
 
+  it('words in Russian why a re-check changed nothing when the service does not know the payment', async () => {
+    const { id } = await live.world.createPayment('P-RU-GONE');
+    await pendingPaymentOf(live.world.sandboxUrl, 'P-RU-GONE');
+    await live.page.goto(`${live.world.shopUrl}/payin/console`);
+    await live.page.getByLabel('Order id or payment id').fill('P-RU-GONE');
+    await live.page.getByRole('button', { name: 'Find' }).click();
+    await live.page.getByRole('button', { name: id, exact: true }).click();
+    await live.page.getByLabel('Language').selectOption('ru');
+    live.world.serviceForgets = true;
+    onTestFinished(async () => {
+      live.world.serviceForgets = false;
+      await live.page.getByLabel('Язык').selectOption('en');
+    });
+    await live.page.getByRole('button', { name: 'Проверить сейчас' }).click();
+    const status = live.page.getByRole('status');
+    // Whatever the words, they name the service's code.
+    await status.getByText(/404/).waitFor();
+    expect(await status.textContent()).toMatch(
+      /^\s*платёжный сервис не знает этот платёж \(код 404\): ничего не изменено; проверьте, что PAYIN_BASE_URL и мерчант те же, что создали платёж\s*$/,
+    );
+  });
+
   it("fits a phone with a shop's hook failing on a long address, its error broken within the screen", async () => {
     live.world.hookDown = true;
     live.world.hookError =

@@ -57,6 +57,11 @@ export interface ConsoleWorld {
    * asked for.
    */
   serviceCurrency: string | undefined;
+  /**
+   * While true, the service refuses every status call as not knowing the payment (HTTP 200, `status: false`, code
+   * 404, signed with the merchant's secret), as the live service does when asked about a sandbox's payment.
+   */
+  serviceForgets: boolean;
   /** What a shopper's page does: creates a payment for the order and method. */
   createPayment(orderId: string, method?: string): Promise<{ id: string }>;
   close(): Promise<void>;
@@ -113,19 +118,24 @@ export async function startConsoleWorld(
     dropCallbacks: false,
     storeDown: false,
     serviceCurrency: undefined,
+    serviceForgets: false,
   } as ConsoleWorld;
-  // The proxy's calls to the service, through the currency switch.
+  // The proxy's calls to the service, through the currency and the refusal switches.
+  const signed = async (text: string, status = 200, headers = new Headers({ 'content-type': 'application/json' })) => {
+    headers.set('signature', await signBody(DEMO_MERCHANT.secret, text));
+    return new Response(text, { status, headers });
+  };
   const toService = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    if (world.serviceForgets && String(input).endsWith('/api/v2/status')) {
+      return signed(JSON.stringify({ status: false, code: 404, message: 'no payment for this id among the merchant payments' }));
+    }
     const answer = await fetch(input, init);
     const currency = world.serviceCurrency;
     if (!currency || !String(input).endsWith('/api/v2/status')) return answer;
     // The payment itself, an array of them, or the documented envelope around either.
     const body = (await answer.json()) as { result?: unknown };
     for (const payment of [body.result ?? body].flat()) if (payment && typeof payment === 'object') Object.assign(payment, { currency });
-    const text = JSON.stringify(body);
-    const headers = new Headers(answer.headers);
-    headers.set('signature', await signBody(DEMO_MERCHANT.secret, text));
-    return new Response(text, { status: answer.status, headers });
+    return signed(JSON.stringify(body), answer.status, new Headers(answer.headers));
   };
   // The proxy's view of the ledger: the SQLite store, failing every call while `storeDown` is set.
   const ledger = new Proxy(store, {
