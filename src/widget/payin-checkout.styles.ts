@@ -70,9 +70,9 @@ export const styles = css`
   .button { display: flex; align-items: center; justify-content: center; min-height: 2.75rem; padding: 0.6em 1.2em; font-weight: 600; text-align: center; text-decoration: none; border-color: var(--payin-color-accent); color: var(--payin-color-accent) }
   .primary { background: var(--payin-color-accent); color: var(--payin-color-on-accent) }
   .methods { display: grid; gap: 0.5em }
-  .copy { padding: 0.3em 0.8em; min-height: 2.25rem; font-size: 0.875em }
+  .copy { padding: 0.3em 0.8em; min-height: 2.75rem; font-size: 0.875em }
   .done { border-color: currentColor; color: var(--payin-color-success) }
-  .link { border: none; padding: 0.25em 0; color: var(--payin-color-accent); text-decoration: underline; align-self: center }
+  .link { border: none; padding: 0.25em 0; min-height: 2.75rem; color: var(--payin-color-accent); text-decoration: underline; align-self: center }
   :focus-visible { outline: var(--payin-focus-ring, 3px solid var(--payin-color-accent)); outline-offset: 2px }
   .amount, .requisites { background: var(--payin-color-surface); border-radius: var(--payin-radius); padding: 0.75em }
   .amount, dd { display: flex; flex-wrap: wrap; gap: 0.5em; align-items: center; justify-content: space-between }

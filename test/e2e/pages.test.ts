@@ -99,6 +99,28 @@ describe('the languages beside the script', () => {
     expect(warnings.join('\n')).toContain('the "hi" texts did not load');
     await context.close();
   });
+
+  it('speaks the language the shopper switched to on a poor network once the phone is back online', async () => {
+    const context = await newContext(live.browser);
+    const page = await context.newPage();
+    const fetched: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().endsWith('/payin-checkout.hi.js')) fetched.push(r.url());
+    });
+    await page.route('**/payin-checkout.hi.js', (route) => route.abort('internetdisconnected'));
+    await checkoutOnShop(page, live.demo.storeUrl, '/shop', 'upi');
+    await waitForScreen(page, 'pay');
+    // The shop's language switch, in the middle of the payment, while the network is gone.
+    await page.evaluate(() => document.documentElement.setAttribute('lang', 'hi'));
+    await expect.poll(() => fetched.length).toBe(1);
+    await page.unroute('**/payin-checkout.hi.js');
+    await context.setOffline(true);
+    await context.setOffline(false);
+    // The countdown draws the screen every second, and that draw asks for the texts again.
+    await expect.poll(() => page.locator('payin-checkout [part="amount"]').textContent(), { timeout: 10_000 }).toContain('राशि');
+    expect(fetched).toHaveLength(2);
+    await context.close();
+  });
 });
 
 describe('the React app', () => {

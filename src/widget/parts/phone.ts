@@ -14,5 +14,5 @@ export { enPhone as en } from '../translations/en-parts.js';
 export const styles = () => css`
   .chooser, .other[open] { display: flex; flex-direction: column; gap: 0.5em }
   .other .button { margin-top: 0.75em }
-  summary { cursor: pointer; padding: 0.5em 0; color: var(--payin-color-accent); font-weight: 600 }
+  summary { cursor: pointer; padding: 0.75em 0; color: var(--payin-color-accent); font-weight: 600 }
 `;

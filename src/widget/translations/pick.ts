@@ -30,7 +30,8 @@ export interface Localized {
 
 /**
  * The translation for `lang`, or, while it loads, a promise that settles once it can be picked. A language that
- * fails to load (offline, not deployed beside the script) falls back to English, with one warning.
+ * fails to load (offline, not deployed beside the script) falls back to English, with one warning, until the
+ * browser is back online: the next render then loads it again.
  */
 export function pickTranslation(lang: string): Localized | Promise<unknown> {
   const primary = lang.toLowerCase().split(/[-_]/)[0] ?? '';
@@ -43,6 +44,8 @@ export function pickTranslation(lang: string): Localized | Promise<unknown> {
       })
       .catch((error: unknown) => {
         console.warn(`payin-checkout: the "${primary}" texts did not load, so English is shown.`, error);
+        // As a failed part is (load-part.ts): not asked for on every render, but again once back online.
+        addEventListener('online', () => loaded.delete(primary), { once: true });
         return en;
       });
     t.then((translation) => loaded.set(primary, translation));
