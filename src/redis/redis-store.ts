@@ -31,6 +31,7 @@ import {
   runScriptRaw,
 } from './lua-scripts.js';
 import { RedisCommandTimeout } from './command-timeout.js';
+import { withWrappedMethods } from '../shared/wrapped-methods.js';
 import { ChannelMultiplexer } from './pub-sub.js';
 import { RedisConsole } from './redis-console.js';
 import { fromOutboxMember, outboxMember, redisKeys, toRedisMs, type RedisKeys } from './redis-keys.js';
@@ -56,7 +57,13 @@ export class RedisStore implements ProxyStore, ConsoleStore {
   #connectionFailure: Error | undefined;
 
   constructor(connection: Redis, settings: RedisStoreSettings) {
-    this.#redis = connection;
+    // Every command, not only the health check's: a shopper's request that met a Redis that is down was logged in
+    // ioredis's words ("Reached the max retries per request limit (which is 3). Refer to maxRetriesPerRequest") or
+    // as a command timeout that asks whether Redis is blocked, neither of which says that it cannot be reached.
+    this.#redis = withWrappedMethods(connection, (command) => (...args: unknown[]) => {
+      const result = command(...args);
+      return result instanceof Promise ? result.catch((error: unknown) => Promise.reject(this.#inWordsOfConnection(error))) : result;
+    });
     connection.on('error', (error: Error) => {
       this.#connectionFailure = error;
     });
@@ -68,7 +75,7 @@ export class RedisStore implements ProxyStore, ConsoleStore {
     this.#pubSub = new ChannelMultiplexer(settings.openSubscriber);
     this.#closeTimeoutMs = settings.closeTimeoutMs;
     defineScripts(connection);
-    this.#console = new RedisConsole(connection, this.#keys);
+    this.#console = new RedisConsole(this.#redis, this.#keys);
   }
 
   async claim(key: string, owner: string, leaseMs: number): Promise<boolean> {
@@ -244,19 +251,21 @@ export class RedisStore implements ProxyStore, ConsoleStore {
    * noeviction (OOM), one that cannot save its snapshot (MISCONF). It fails as any command does while Redis is down.
    */
   async ping(): Promise<void> {
-    try {
-      await this.#redis.set(this.#keys.health(), String(Date.now()), 'PX', 60_000);
-    } catch (error) {
-      // ioredis gives up on a command with "Reached the max retries per request limit ... Refer to
-      // maxRetriesPerRequest" (or the command timeout passes first), which points at a setting; the connection's
-      // own failure points at Redis.
-      const connection = this.#connectionFailure;
-      const gaveUp = (error as Error)?.name === 'MaxRetriesPerRequestError' || error instanceof RedisCommandTimeout;
-      if (!gaveUp || !connection) throw error;
-      throw new Error(`Redis cannot be reached (${connection.message}): is it running, and does the URL name the right host and port?`, {
-        cause: error,
-      });
-    }
+    await this.#redis.set(this.#keys.health(), String(Date.now()), 'PX', 60_000);
+  }
+
+  /**
+   * ioredis gives up on a command with "Reached the max retries per request limit ... Refer to
+   * maxRetriesPerRequest" (or the command timeout passes first), which points at a setting; while the connection
+   * is down, its own failure points at Redis.
+   */
+  #inWordsOfConnection(error: unknown): unknown {
+    const connection = this.#connectionFailure;
+    const gaveUp = (error as Error)?.name === 'MaxRetriesPerRequestError' || error instanceof RedisCommandTimeout;
+    if (!gaveUp || !connection) return error;
+    return new Error(`Redis cannot be reached (${connection.message}): is it running, and does the URL name the right host and port?`, {
+      cause: error,
+    });
   }
 
   /** Local event-stream listeners, for tests that check that streams let go of theirs. */

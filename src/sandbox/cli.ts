@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { serve } from '../server/serve.js';
 import { createSandbox } from './create-sandbox.js';
-import { DEMO_MERCHANT, type SandboxMerchant, type SbpShape } from './options.js';
+import { DEMO_MERCHANT, SBP_SHAPES, type SandboxMerchant, type SbpShape } from './options.js';
 
 const USAGE = `Usage: payin-checkout sandbox [options]
        payin-checkout proxy [--config payin.json]   (the standalone proxy server: see docs/standalone.md)
@@ -26,6 +26,29 @@ Options:
 function fail(message: string): never {
   process.stderr.write(`payin-checkout: ${message}\n\n${USAGE}\n`);
   process.exit(2);
+}
+
+/**
+ * A setting's text with the name to refuse it by: the flag's when given, else the variable's. A bad SANDBOX_TTL_SECONDS
+ * was refused as "--ttl-seconds must be ...", sending the reader to a flag nobody had typed.
+ */
+function setting(
+  flag: string | undefined,
+  flagName: string,
+  env: NodeJS.ProcessEnv,
+  variable: string,
+  fallback: string,
+): [name: string, text: string] {
+  if (flag !== undefined) return [flagName, flag];
+  const fromEnv = env[variable];
+  return fromEnv === undefined ? [flagName, fallback] : [variable, fromEnv];
+}
+
+/** Said in the CLI's own terms: createSandbox's "sbpShape must be one of ..." named no flag or variable. */
+function shape(name: string, text: string): SbpShape {
+  if (!(SBP_SHAPES as readonly string[]).includes(text))
+    fail(`${name} must be ${SBP_SHAPES.join(', ').replace(/, (?=[^,]*$)/, ' or ')}, got "${text}"`);
+  return text as SbpShape;
 }
 
 function integer(name: string, text: string, min: number, max: number): number {
@@ -89,15 +112,16 @@ async function main(argv: string[]): Promise<void> {
   }
 
   const env = process.env;
-  const port = integer('--port', values.port ?? env.SANDBOX_PORT ?? '4010', 0, 65535);
-  const ttlSeconds = integer('--ttl-seconds', values['ttl-seconds'] ?? env.SANDBOX_TTL_SECONDS ?? '900', 1, 86_400 * 30);
+  const port = integer(...setting(values.port, '--port', env, 'SANDBOX_PORT', '4010'), 0, 65535);
+  const ttlSeconds = integer(...setting(values['ttl-seconds'], '--ttl-seconds', env, 'SANDBOX_TTL_SECONDS', '900'), 1, 86_400 * 30);
+  const sbpShape = shape(...setting(values['sbp-shape'], '--sbp-shape', env, 'SANDBOX_SBP_SHAPE', 'phone'));
   const host = values.host ?? '127.0.0.1';
   const merchants = (values.merchant ?? []).map(merchantFrom);
   const sandbox = (() => {
     try {
       return createSandbox({
         ttlSeconds,
-        sbpShape: (values['sbp-shape'] ?? env.SANDBOX_SBP_SHAPE ?? 'phone') as SbpShape,
+        sbpShape,
         ...(merchants.length ? { merchants } : {}),
         ...(values['public-url'] ? { publicUrl: values['public-url'] } : {}),
         onError: (error) => console.error('payin-checkout sandbox: unexpected error', error),

@@ -31,7 +31,7 @@ export const DEMO_MERCHANT = Object.freeze({
 }) satisfies SandboxMerchant;
 
 export type SbpShape = 'phone' | 'c2b' | 'both';
-const SBP_SHAPES: readonly SbpShape[] = ['phone', 'c2b', 'both'];
+export const SBP_SHAPES: readonly SbpShape[] = ['phone', 'c2b', 'both'];
 
 export interface SandboxOptions {
   /** Who may call the API. Default: the demo merchant alone. */

@@ -49,6 +49,7 @@ export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {
     case 'sqlite': {
       const path = sqlitePathOf(text);
       if (!path) throw new TypeError(SQLITE_NEEDS_A_FILE);
+      if (isSqliteHostForm(text)) throw new TypeError(SQLITE_HOST_FORM);
       const { createSqliteStore } = await import('../sqlite/index.js');
       return createSqliteStore({ path, clock: options.clock });
     }
@@ -73,6 +74,17 @@ export function sqlitePathOf(url: string): string | undefined {
   return kindOf(text) === 'sqlite' ? text.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '') : undefined;
 }
 
+/**
+ * `sqlite://payin.db`, as some tools write a file beside the program, is `//payin.db` here: a file at the root of
+ * the disk, which a service user often may not write and an operator never looks for. Refused, naming both forms.
+ */
+function isSqliteHostForm(text: string): boolean {
+  return /^sqlite:\/\/(?!\/)/i.test(text);
+}
+
+const SQLITE_HOST_FORM =
+  'PAYIN_STORE_URL: sqlite:// followed by a name would be a file at the root of the disk: write sqlite:./payin.db for a file in the working folder, or sqlite:///var/lib/payin/payin.db (or sqlite:/var/lib/payin/payin.db) for an absolute path';
+
 /** What a store URL must look like. Never with the value: a database URL may carry a password. */
 const STORE_URL_FORMS =
   'PAYIN_STORE_URL must start with sqlite:, redis://, rediss://, postgres://, postgresql:// or memory: (such as sqlite:./payin.db).';
@@ -85,6 +97,7 @@ export function storeUrlProblem(url: string): string | undefined {
   const kind = kindOf(text);
   if (!kind) return STORE_URL_FORMS;
   if (kind === 'sqlite' && !sqlitePathOf(text)) return SQLITE_NEEDS_A_FILE;
+  if (kind === 'sqlite' && isSqliteHostForm(text)) return SQLITE_HOST_FORM;
   return kind === 'redis' || kind === 'postgres' ? unreadable(text) : undefined;
 }
 

@@ -22,7 +22,13 @@ export function resolveOrderVia(
 ): PayinProxyOptions['resolveOrder'] {
   if (pricing.kind === 'token') {
     return async (orderId, _method, _request, { orderToken }) => {
-      if (!orderToken) return null;
+      if (!orderToken) {
+        // Said, as a bad token is: a page whose template forgot the attribute otherwise got 404 with a silent log.
+        log(
+          `refused a create of ${orderId}: no order token (PAYIN_ORDER_TOKEN_SECRET prices orders, so the page's <payin-checkout> needs order-token="...")`,
+        );
+        return null;
+      }
       const checked = await verifyOrderToken(pricing.secret, orderToken, orderId, now());
       if (!checked.ok) {
         log(`refused an order token for ${orderId}: ${checked.reason}`);

@@ -35,6 +35,17 @@ describe('the Redis store with Redis down', () => {
     );
   });
 
+  it("fails a shopper's operation in the connection's words too, so that the log says Redis is down", async () => {
+    const port = await freePort();
+    const store = createRedisStore({ url: `redis://127.0.0.1:${port}`, onError: () => {}, closeTimeoutMs: 10 });
+    stores.push(store);
+    // The proxy logs what an operation failed with: it said "Reached the max retries per request limit" or that
+    // Redis "did not answer within 2000 ms ... is it blocked", while nothing listened on the port at all.
+    for (const operation of [() => store.getPayment('p-1'), () => store.count('k', 1, 60_000)]) {
+      await expect(operation()).rejects.toThrow(`Redis cannot be reached (connect ECONNREFUSED 127.0.0.1:${port})`);
+    }
+  });
+
   it('keeps ioredis options the shop sets itself', async () => {
     const port = await freePort();
     let attempts = 0;

@@ -1,5 +1,5 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -152,6 +152,32 @@ describe('the sandbox CLI', () => {
       const cli = run(['sandbox', '--port', '0']);
       cli.child.stdout!.once('data', () => cli.child.kill('SIGINT'));
       expect(await within(cli.exited, 5000), `try ${i + 1}`).toBe(0);
+    }
+  });
+
+  it('prints what docs/sandbox.md shows it printing, line for line', async () => {
+    const page = readFileSync(join(root, 'docs/sandbox.md'), 'utf8');
+    const shown = /It prints its address[\s\S]*?```\n([\s\S]*?)```/.exec(page)?.[1]?.trimEnd().split('\n');
+    expect(shown?.length).toBeGreaterThan(1);
+    const cli = run(['sandbox', '--port', '0']);
+    const [, port] = await cli.output(/listening on http:\/\/127\.0\.0\.1:(\d+)/);
+    await cli.output(/Press Ctrl\+C/);
+    expect(cli.stdout.trimEnd().split('\n')).toEqual(shown!.map((line) => line.replaceAll(':4010', `:${port}`)));
+    cli.child.kill('SIGTERM');
+    await within(cli.exited, 5000);
+  });
+
+  it('names the variable a bad value came from, and the flag', async () => {
+    for (const [args, env, said] of [
+      [['sandbox'], { SANDBOX_TTL_SECONDS: 'abc' }, 'SANDBOX_TTL_SECONDS must be a whole number from 1 to 2592000, got "abc"'],
+      [['sandbox'], { SANDBOX_PORT: '99999' }, 'SANDBOX_PORT must be a whole number from 0 to 65535, got "99999"'],
+      [['sandbox'], { SANDBOX_SBP_SHAPE: 'qr' }, 'SANDBOX_SBP_SHAPE must be phone, c2b or both, got "qr"'],
+      [['sandbox', '--sbp-shape', 'qr'], {}, '--sbp-shape must be phone, c2b or both, got "qr"'],
+      [['sandbox', '--ttl-seconds', '0'], { SANDBOX_TTL_SECONDS: '60' }, '--ttl-seconds must be a whole number from 1 to 2592000, got "0"'],
+    ] as const) {
+      const cli = run([...args], env);
+      expect(await within(cli.exited, 5000), said).toBe(2);
+      expect(cli.stderr).toContain(`payin-checkout: ${said}`);
     }
   });
 

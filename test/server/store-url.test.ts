@@ -66,6 +66,17 @@ describe('PAYIN_STORE_URL', () => {
     await expect(storeFromUrl('memory')).rejects.toThrow(/must start with/);
   });
 
+  it('refuses sqlite://<file>, which would be a file at the root of the disk, naming the forms that work', async () => {
+    // Written as other tools write a relative file: it opened /payin.db, and the log said only "sqlite://payin.db".
+    for (const url of ['sqlite://payin.db', 'sqlite://./payin.db', 'sqlite://data/payin.db']) {
+      expect(storeUrlProblem(url)).toMatch(/sqlite:\.\/payin\.db .*sqlite:\/\/\/var\/lib\/payin\/payin\.db/);
+      await expect(storeFromUrl(url)).rejects.toThrow(storeUrlProblem(url));
+    }
+    // The absolute forms stay: sqlite:/abs.db and sqlite:///abs.db.
+    expect(storeUrlProblem('sqlite:///var/lib/payin/payin.db')).toBeUndefined();
+    expect(storeUrlProblem('sqlite:/var/lib/payin/payin.db')).toBeUndefined();
+  });
+
   it('refuses a database URL that cannot be read (a typo in the port, a raw % in the password) without echoing it', async () => {
     for (const url of [
       'postgres://payin:hunter2@127.0.0.1:99999/shop',

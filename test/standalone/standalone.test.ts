@@ -190,11 +190,16 @@ describe('the standalone proxy server', () => {
     expect(backend.refused).toBe(refused);
   });
 
-  it('prices from a signed order token, and refuses one that is expired, altered or for another order', async () => {
-    const server = await start(await freePort(), {
-      PAYIN_ORDER_TOKEN_SECRET: TOKEN_SECRET,
-      PAYIN_STORE_URL: `sqlite:${join(dir, 'b.db')}`,
-    });
+  it('prices from a signed order token, and refuses one that is expired, altered, for another order or missing, saying which in the log', async () => {
+    const log: string[] = [];
+    const server = await start(
+      await freePort(),
+      {
+        PAYIN_ORDER_TOKEN_SECRET: TOKEN_SECRET,
+        PAYIN_STORE_URL: `sqlite:${join(dir, 'b.db')}`,
+      },
+      log,
+    );
     const exp = Math.floor(Date.now() / 1000) + 600;
     const good = await signOrderToken(TOKEN_SECRET, { orderId: 'TOK-1', amount: '120.00', currency: 'INR', exp });
     const create = (orderId: string, orderToken?: string) =>
@@ -209,6 +214,14 @@ describe('the standalone proxy server', () => {
     expect((await create('TOK-3', good)).status).toBe(404);
     expect((await create('TOK-4')).status).toBe(404);
     expect(payload.length).toBeGreaterThan(10);
+    const refusals = log.filter((line) => line.startsWith('refused'));
+    expect(refusals).toEqual([
+      expect.stringMatching(/^refused an order token for TOK-2: expired \d+ s ago/),
+      'refused an order token for TOK-1: signature does not verify',
+      'refused an order token for TOK-3: for another order',
+      // A page without order-token (forgotten in the template) was a 404 with nothing in the log at all.
+      expect.stringMatching(/^refused a create of TOK-4: no order token .*order-token=/),
+    ]);
   });
 
   it('says in its startup log that the memory store forgets on restart, and takes it only by its name', async () => {
