@@ -16,7 +16,15 @@ import { audit, auditAction, markRefunded, recheck, redeliver, referenceOf } fro
 import { ConsoleError, errorJson, html, json, noPayment, redirect, refusal, text } from './console-answers.js';
 import { cookie, csrfFor, operatorOf, refuseCrossSite, requireCsrf } from './console-guard.js';
 import type { ConsoleOptions } from './console-options.js';
-import { CONSOLE_CSS, type ConsoleLinks, consolePage, consoleScript, loginPage, signInElsewherePage } from './console-page.js';
+import {
+  CONSOLE_CSS,
+  type ConsoleLinks,
+  consolePage,
+  consoleScript,
+  LOGIN_MESSAGES,
+  loginPage,
+  signInElsewherePage,
+} from './console-page.js';
 import { cookiePathCheck } from './cookie-path-check.js';
 import { relativeLink } from '../proxy/http/relative-link.js';
 import { readPayment, listPage, exportRows } from './console-reads.js';
@@ -150,7 +158,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     const count = (key: string, add: number) => store.count(`${key}:${window}`, add, LOGIN_WINDOW_MS);
     const unreachable = (error: unknown) => {
       ctx.options.logger.error('the console could not answer a sign-in', { error: describe(error) });
-      return html(503, loginPage(link, 'The payment ledger cannot be reached just now: try again in a minute.'), { 'retry-after': '30' });
+      return html(503, loginPage(link, LOGIN_MESSAGES.ledgerUnreachable), { 'retry-after': '30' });
     };
     const token = new URLSearchParams((await readForm(request)) ?? '').get('token') ?? '';
     // Each try is counted before its token is checked, and judged by the count it made: were it checked against a
@@ -159,7 +167,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     let right: boolean;
     try {
       if ((await count(keys[0]!, 1)) > LOGIN_TRIES || (await count(keys[1]!, 1)) > LOGIN_TRIES * 10) {
-        return html(429, loginPage(link, 'Too many wrong tokens: wait a few minutes.'), { 'retry-after': String(LOGIN_WINDOW_MS / 1000) });
+        return html(429, loginPage(link, LOGIN_MESSAGES.tooManyTries), { 'retry-after': String(LOGIN_WINDOW_MS / 1000) });
       }
       right = token !== '' && (await options.login!.check(token));
       // A right token was no wrong try: given back, so that an operator signing in often is never kept out.
@@ -167,7 +175,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     } catch (error) {
       return unreachable(error);
     }
-    if (!right) return html(401, loginPage(link, 'That is not the console token.'));
+    if (!right) return html(401, loginPage(link, LOGIN_MESSAGES.wrongToken));
     // Only now: anyone may post this form, with a Referer of their choosing, and the warning is said once.
     checkCookiePath(request);
     const { cookieName, maxAgeSeconds } = options.login!;

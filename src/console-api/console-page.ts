@@ -47,14 +47,38 @@ export function consolePage(link: ConsoleLinks): string {
 `;
 }
 
-export function loginPage(link: ConsoleLinks, message: string | undefined): string {
+/**
+ * Why the form is shown again, in both of its languages, as its label and button are: the page is the server's
+ * and knows no choice of the operator's yet. A refusal worded by the code that refused it (a cross-site post) has
+ * English alone.
+ */
+export type LoginMessage = { en: string; ru: string } | string;
+
+export const LOGIN_MESSAGES = {
+  wrongToken: { en: 'That is not the console token.', ru: 'Это не токен консоли.' },
+  tooManyTries: {
+    en: 'Too many wrong tokens: wait a few minutes.',
+    ru: 'Слишком много неверных токенов: подождите несколько минут.',
+  },
+  ledgerUnreachable: {
+    en: 'The payment ledger cannot be reached just now: try again in a minute.',
+    ru: 'Журнал платежей сейчас недоступен: попробуйте через минуту.',
+  },
+} satisfies Record<string, LoginMessage>;
+
+function messageHtml(message: LoginMessage): string {
+  if (typeof message === 'string') return escapeHtml(message);
+  return `${escapeHtml(message.en)} <span lang="ru">${escapeHtml(message.ru)}</span>`;
+}
+
+export function loginPage(link: ConsoleLinks, message: LoginMessage | undefined): string {
   return `${head(link, 'Payments console: sign in')}
 <main class="login">
 <h1>Payments console</h1>
 <form method="post" action="${escapeHtml(link('/login'))}">
 <label for="token">Console token <span lang="ru">(токен консоли)</span></label>
 <input id="token" name="token" type="password" autocomplete="current-password" required>
-${message ? `<p role="alert" class="error">${escapeHtml(message)}</p>` : ''}
+${message ? `<p role="alert" class="error">${messageHtml(message)}</p>` : ''}
 <button type="submit">Sign in · Войти</button>
 </form>
 </main>

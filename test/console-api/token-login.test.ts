@@ -4,6 +4,9 @@ import { setup } from '../proxy/harness.js';
 
 const TOKEN = 'a-console-token-of-some-length';
 
+/** What the login form says in its alert, as HTML. */
+const alertOf = (page: string) => /<p role="alert" class="error">(.*?)<\/p>/s.exec(page)?.[1];
+
 function world(origin = 'http://shop.test') {
   const w = setup({ console: consoleTokenAuth(TOKEN), clientId: () => 'client-1' });
   const login = (token: string) =>
@@ -129,12 +132,22 @@ describe('the console token login', () => {
     expect(text).toContain('proxy_set_header Host');
   });
 
+  it('tells a wrong token in both languages of the form', async () => {
+    const answer = await world().login('wrong');
+    expect(answer.status).toBe(401);
+    expect(alertOf(await answer.text())).toBe('That is not the console token. <span lang="ru">Это не токен консоли.</span>');
+  });
+
   it('refuses a wrong token, and after ten wrong ones refuses even the right one for a while', async () => {
     const w = world();
     for (let i = 0; i < 10; i++) expect((await w.login(`wrong-${i}`)).status).toBe(401);
     const limited = await w.login(TOKEN);
     expect(limited.status).toBe(429);
     expect(limited.headers.get('retry-after')).toBe('900');
+    // In both of the form's languages, as its label and button are.
+    expect(alertOf(await limited.text())).toBe(
+      'Too many wrong tokens: wait a few minutes. <span lang="ru">Слишком много неверных токенов: подождите несколько минут.</span>',
+    );
     await w.clock.advance(15 * 60_000);
     expect((await w.login(TOKEN)).status).toBe(303);
   });
@@ -177,7 +190,9 @@ describe('the console token login', () => {
     expect(answer.headers.get('retry-after')).toBeTruthy();
     const page = await answer.text();
     expect(page).toContain('<form method="post" action="./login">');
-    expect(page).toMatch(/payment ledger cannot be reached/);
+    expect(alertOf(page)).toBe(
+      'The payment ledger cannot be reached just now: try again in a minute. <span lang="ru">Журнал платежей сейчас недоступен: попробуйте через минуту.</span>',
+    );
   });
 
   it('refuses a short token at start', () => {
