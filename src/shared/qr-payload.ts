@@ -52,6 +52,12 @@ export function isSbpBankSchema(value: unknown): value is string {
   return typeof value === 'string' && /^bank\d{12}$/.test(value);
 }
 
+/**
+ * A bank's `package_name` in NSPK's member list: an Android package name, which the widget writes into an intent
+ * link. Anything else is refused, so that no list entry can add to the link (`;S.browser_fallback_url=...`).
+ */
+export const ANDROID_PACKAGE = /^[A-Za-z][\w.]{0,200}$/;
+
 /** Looks for a qr.nspk.ru link in the places the service has been seen to put one. */
 export function findSbpQrLink(candidates: readonly unknown[]): string | undefined {
   for (const c of candidates) {
