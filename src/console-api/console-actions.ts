@@ -11,6 +11,7 @@ import { describe } from '../proxy/http/errors.js';
 import type { PaymentRecord } from '../proxy/infrastructure/store.js';
 import { UpstreamError } from '../proxy/infrastructure/upstream-client.js';
 import { markRefunded as writeRefundMark } from '../proxy/ledger/refund-marks.js';
+import { BIDI_CONTROL } from '../shared/misleading-text.js';
 import { CONTROL_CHARACTER } from '../shared/order-id.js';
 import { ConsoleError, noPayment, refusal } from './console-answers.js';
 import type { NoAnswer } from './console-refusals.js';
@@ -110,12 +111,6 @@ export async function redeliver(ctx: ProxyContext, record: PaymentRecord): Promi
   if (outcome === 'busy') throw refusal(409, 'busy', REDELIVERY_WORDS.busy, {});
   return { result: REDELIVERY_WORDS[outcome], outcome };
 }
-
-/**
- * The bidirectional embeddings, overrides and isolates: a reference holding one is shown to a colleague in another
- * order than it was written ("\u202e1_er" reads "re_1"), and a refund id never holds one.
- */
-const BIDI_CONTROL = /[\u202a-\u202e\u2066-\u2069]/;
 
 /** The longest refund reference kept: a service's refund id is far shorter; a pasted page is not a reference. */
 export const REFERENCE_MAX = 100;

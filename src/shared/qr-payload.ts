@@ -52,19 +52,42 @@ export function isSbpBankSchema(value: unknown): value is string {
   return typeof value === 'string' && /^bank\d{12}$/.test(value);
 }
 
-/** Looks for a qr.nspk.ru link in the places the service has been seen to put one. */
-export function findSbpQrLink(candidates: readonly unknown[]): string | undefined {
+/**
+ * A bank's `package_name` in NSPK's member list: an Android package name, which the widget writes into an intent
+ * link. Anything else is refused, so that no list entry can add to the link (`;S.browser_fallback_url=...`).
+ */
+export const ANDROID_PACKAGE = /^[A-Za-z][\w.]{0,200}$/;
+
+/**
+ * Looks for a qr.nspk.ru link in the places the service has been seen to put one; with `fits`, only one it
+ * accepts.
+ */
+export function findSbpQrLink(candidates: readonly unknown[], fits: (link: string) => boolean = () => true): string | undefined {
   for (const c of candidates) {
-    if (isSbpQrLink(c)) return c;
+    if (isSbpQrLink(c) && fits(c)) return c;
     if (Array.isArray(c)) {
-      const inner = findSbpQrLink(c);
+      const inner = findSbpQrLink(c, fits);
       if (inner) return inner;
     } else if (c && typeof c === 'object') {
-      const inner = findSbpQrLink(Object.values(c));
+      const inner = findSbpQrLink(Object.values(c), fits);
       if (inner) return inner;
     }
   }
   return undefined;
+}
+
+/**
+ * Whether an SBP link asks what the payment asks: a dynamic C2B link carries its own sum (`sum`, in kopecks) and
+ * currency (`cur`), which the bank app asks the shopper for whatever the page shows, so a link whose sum or
+ * currency differs from `amount` and `currency` is not offered. A static link carries no sum (the shopper types
+ * the one shown).
+ */
+export function sbpLinkAsks(link: string, amount: string, currency: string): boolean {
+  const query = new URL(link).searchParams;
+  const sum = query.get('sum');
+  const cur = query.get('cur');
+  const kopecks = (text: string) => text.replace('.', '').replace(/^0+(?=\d)/, '');
+  return (sum === null || (/^\d+$/.test(sum) && kopecks(sum) === kopecks(amount))) && (cur === null || cur === currency);
 }
 
 export interface QrSource {
@@ -95,7 +118,8 @@ export function qrPayload(source: QrSource): string | undefined {
     });
   }
   if (method === 'sbp') {
-    return findSbpQrLink([source.requisites?.address, ...(source.extra ?? [])]) ?? webUrl(source.payUrl);
+    const asks = (link: string) => sbpLinkAsks(link, source.amount, source.currency);
+    return findSbpQrLink([source.requisites?.address, ...(source.extra ?? [])], asks) ?? webUrl(source.payUrl);
   }
   return undefined;
 }

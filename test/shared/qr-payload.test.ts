@@ -58,6 +58,18 @@ describe('qrPayload', () => {
     expect(qrPayload(sbp)).toBeUndefined();
   });
 
+  it("never offer an SBP link whose own sum or currency is not the payment's: the bank app would ask for it", () => {
+    const sbp = { ...base, currency: 'RUB', method: 'sbp', requisites: { address: '+79001234567' }, payUrl: 'https://pay.example/p/1' };
+    const tenTimes = NSPK.replace('sum=25000', 'sum=250000');
+    expect(qrPayload({ ...sbp, extra: [tenTimes] })).toBe('https://pay.example/p/1');
+    expect(qrPayload({ ...sbp, extra: [NSPK.replace('cur=RUB', 'cur=USD')] })).toBe('https://pay.example/p/1');
+    expect(qrPayload({ ...sbp, extra: [tenTimes, NSPK] })).toBe(NSPK);
+    // A link without a sum (a static QR: the shopper types the sum) is kept.
+    const noSum = NSPK.replace('&sum=25000', '');
+    expect(qrPayload({ ...sbp, extra: [noSum] })).toBe(noSum);
+    expect(qrPayload({ ...sbp, amount: '5.00', extra: [NSPK.replace('sum=25000', 'sum=500')] })).toContain('sum=500');
+  });
+
   it('never build a QR for card transfers', () => {
     expect(qrPayload({ ...base, method: 'c2c', requisites: { address: '4111111111111111' }, payUrl: 'https://x.example' })).toBeUndefined();
   });

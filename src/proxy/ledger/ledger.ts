@@ -15,8 +15,15 @@ import { Coalescer } from '../infrastructure/coalesce.js';
 import type { PaymentUpdateSource } from '../options.js';
 import type { ResolvedOptions } from '../resolved-options.js';
 import { isIncomplete } from '../http/payment-answer.js';
-import { mergeObservation, supersede, unconfirmedFinish, type CreateContext, type ObservedPayment } from './payment-view-mapper.js';
-import { mayFollow } from './transitions.js';
+import {
+  asksPrice,
+  mergeObservation,
+  supersede,
+  unconfirmedFinish,
+  type CreateContext,
+  type ObservedPayment,
+} from './payment-view-mapper.js';
+import { mayFollow, stillAsking } from './transitions.js';
 import type { PaymentRecord } from '../infrastructure/store.js';
 import type { OrderBook } from './orders.js';
 import type { Outbox } from './outbox.js';
@@ -64,6 +71,13 @@ export class Ledger {
       }
       if (!mayFollow(current.view, observed.state)) return current; // a late, repeated or reordered notice
       if (unconfirmedFinish(observed)) return current; // not paid yet, whatever the state says
+      if (current.priced && stillAsking(observed.state) && !asksPrice(observed, current.priced)) {
+        this.options.logger.warn('ignored an answer asking the shopper for another sum than the shop priced', {
+          paymentId: observed.id,
+          asked: `${observed.init_amount ?? observed.amount} ${observed.currency ?? current.view.currency}`,
+        });
+        return current;
+      }
       const view = mergeObservation(current.view, observed, undefined, payUrl, current.priced);
       if (view === current.view) return current;
       const next = this.#next(current, view);
@@ -88,6 +102,13 @@ export class Ledger {
     const view = mergeObservation(undefined, answer.payment, order, answer.url);
     if (view.orderId !== order.orderId) {
       throw new UpstreamError('malformed', 'the service answered the create with a payment of another order');
+    }
+    if (view.method !== order.method || !asksPrice(answer.payment, order)) {
+      // Shown, it would ask the shopper for a sum or a way of paying the shop never priced.
+      throw new UpstreamError(
+        'malformed',
+        `the service answered the create of a ${order.method} payment of ${order.amount} ${order.currency} with a ${view.method} payment of ${view.amount} ${view.currency}`,
+      );
     }
     let record: PaymentRecord = this.#withFollow({
       view,

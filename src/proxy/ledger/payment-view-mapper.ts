@@ -9,6 +9,8 @@
 import { isFinalOutcome, type Money, outcomeOf, settledOutcome, supersededOutcome } from '../../shared/outcome.js';
 import type { Requisites } from '../../shared/payment-view.js';
 import type { ProviderPayment } from '../../shared/provider-payment.js';
+import { isMisleading } from '../../shared/misleading-text.js';
+import { normalizeAmount } from '../../shared/money.js';
 import { qrPayload, webUrl } from '../../shared/qr-payload.js';
 import { parseTimestamp, toIso } from '../../shared/timestamps.js';
 import type { StoredView } from '../infrastructure/store.js';
@@ -122,6 +124,19 @@ export function unconfirmedFinish(observed: ObservedPayment): boolean {
   return outcomeOf(observed.state) === 'paid' && observed.status === false;
 }
 
+/**
+ * False when `p` names an amount or currency other than `price`; an answer that leaves them out may be it. Amount
+ * and currency come only from resolveOrder (docs/security.md), and the sum of the view is what the widget asks
+ * for and writes into the UPI link: a create answer naming another sum is refused, a later answer about an open
+ * payment is not believed about it, and a look-up by order hands out no payment made at another price. Once paid,
+ * the sum is what was paid, which the outcome judges instead (shared/outcome.ts).
+ */
+export function asksPrice(p: Pick<ObservedPayment, 'amount' | 'init_amount' | 'currency'>, price: Money): boolean {
+  const asked = p.init_amount ?? p.amount;
+  if (asked !== undefined && normalizeAmount(asked) !== price.amount) return false;
+  return p.currency === undefined || p.currency === price.currency;
+}
+
 /** The view of an open payment whose order the shop re-priced; undefined when there is nothing to change. */
 export function supersede(view: StoredView): StoredView | undefined {
   if (view.final || view.outcome === 'superseded') return undefined;
@@ -133,12 +148,29 @@ function isoOf(value: unknown): string | undefined {
   return ms === undefined ? undefined : toIso(ms);
 }
 
+/**
+ * The requisites as the shopper may be shown them: what they read must be what they pay. A VPA, a phone number
+ * and a card number are written in printable ASCII (spaces between groups allowed), so an address with any other
+ * character (a zero-width space, a Cyrillic o, a full-width digit, a direction override) is not shown at all, nor
+ * encoded in a QR: it would read as one payee and pay another. A recipient or bank name may be in any script, but
+ * one holding a control, bidirectional or invisible character, or too long to be a name, is left out.
+ */
 function requisitesOf(value: ProviderPayment['requisites']): Requisites | undefined {
-  if (!value || typeof value.address !== 'string' || value.address.trim() === '') return undefined;
+  if (!value || typeof value.address !== 'string' || !PLAIN_ADDRESS.test(value.address)) return undefined;
   const out: Requisites = { address: value.address };
-  if (typeof value.recipient === 'string' && value.recipient !== '') out.recipient = value.recipient;
-  if (typeof value.bank === 'string' && value.bank !== '') out.bank = value.bank;
+  if (isShownName(value.recipient)) out.recipient = value.recipient;
+  if (isShownName(value.bank)) out.bank = value.bank;
   return out;
+}
+
+/** Printable ASCII words separated by single spaces, at most 255 characters (a VPA's own limit). */
+const PLAIN_ADDRESS = /^(?=.{1,255}$)[\x21-\x7e]+(?: [\x21-\x7e]+)*$/;
+
+/** Longer than any payee's or bank's name: a page of text would push the sum and the address off the screen. */
+const MAX_NAME_LENGTH = 200;
+
+function isShownName(value: unknown): value is string {
+  return typeof value === 'string' && value.trim() !== '' && value.length <= MAX_NAME_LENGTH && !isMisleading(value);
 }
 
 function sameView(a: StoredView, b: StoredView): boolean {

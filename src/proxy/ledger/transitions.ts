@@ -36,3 +36,9 @@ export function mayFollow(stored: StoredView | undefined, observedState: string)
   const from: Stage = stored.final ? 'final' : stageOf(stored.state);
   return MAY_FOLLOW[from].includes(stageOf(observedState));
 }
+
+/** True while a payment in `state` still asks the shopper to pay (created or waiting): its sum is on the screen. */
+export function stillAsking(state: string): boolean {
+  const stage = stageOf(state);
+  return stage === 'created' || stage === 'waiting';
+}

@@ -7,7 +7,6 @@
  * recorded by the ledger (order-payments.ts), which marks the order uncertain before the service is asked and
  * clears the mark once the payment is recorded.
  */
-import { normalizeAmount } from '../../shared/money.js';
 import { isFinalState } from '../../shared/outcome.js';
 import { createPaymentRequestSchema, describeIssues, type CreateAnswer } from '../../shared/provider-messages.js';
 import { describe } from '../http/errors.js';
@@ -15,7 +14,7 @@ import { parseTimestamp } from '../../shared/timestamps.js';
 import type { ServiceCreate } from '../ledger/order-payments.js';
 import type { OrderRecord } from '../infrastructure/store.js';
 import type { ResolvedOptions } from '../resolved-options.js';
-import type { CreateContext, ObservedPayment } from '../ledger/payment-view-mapper.js';
+import { asksPrice, type CreateContext, type ObservedPayment } from '../ledger/payment-view-mapper.js';
 import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';
 
@@ -100,17 +99,10 @@ async function lookUpByOrder(
       !known.has(p.id) &&
       (p.orderId === undefined || p.orderId === order.orderId) &&
       (p.method === undefined || p.method === order.method) &&
-      samePrice(p, order) &&
+      asksPrice(p, order) &&
       !isFinalState(p.state),
   );
   return newestPayment(candidates);
-}
-
-/** False when the answer names an amount or currency other than the order's price; an answer without them may be it. */
-function samePrice(p: ProviderPayment, order: CreateContext): boolean {
-  const asked = p.init_amount ?? p.amount;
-  if (asked !== undefined && normalizeAmount(asked) !== order.amount) return false;
-  return p.currency === undefined || p.currency === order.currency;
 }
 
 function isIncompleteAnswer(p: ObservedPayment): boolean {

@@ -14,7 +14,8 @@
 import { z } from 'zod';
 import { readBody } from '../../shared/body.js';
 import type { Answer } from '../http/exchange.js';
-import { isSbpBankSchema } from '../../shared/qr-payload.js';
+import { isMisleading } from '../../shared/misleading-text.js';
+import { ANDROID_PACKAGE, isSbpBankSchema } from '../../shared/qr-payload.js';
 import { describe, jsonAnswer, ProxyError } from '../http/errors.js';
 import { ExpiringMap } from '../infrastructure/expiring-map.js';
 import { fetchLogo, type Logo, resolveWithNodeDns } from '../infrastructure/logo-fetch.js';
@@ -38,10 +39,16 @@ const MAX_LOGOS = 500;
 const LOGO_FAILURE_TTL_MS = 10 * 60_000;
 
 const memberSchema = z.looseObject({
-  bankName: z.string().min(1).max(200),
+  // A name that reads as another bank's (a direction override, an invisible character) would have the shopper tap
+  // it for one bank and open another's app: the entry is dropped.
+  bankName: z
+    .string()
+    .min(1)
+    .max(200)
+    .refine((name) => !isMisleading(name)),
   logoURL: z.string().optional().catch(undefined),
   schema: z.string(),
-  package_name: z.string().max(200).optional().catch(undefined),
+  package_name: z.string().regex(ANDROID_PACKAGE).optional().catch(undefined),
 });
 const listSchema = z.looseObject({ version: z.string().optional().catch(undefined), dictionary: z.array(z.unknown()) });
 

@@ -7,11 +7,9 @@
  * something in front of it takes off (Next's basePath), which the list's address carries. The proxy serves the list in the
  * order to show it (the largest banks first); the bank chooser (bank-order.ts) puts the shopper's last bank in front.
  */
-import { isSbpBankSchema } from '../../shared/qr-payload.js';
+import { ANDROID_PACKAGE, isSbpBankSchema } from '../../shared/qr-payload.js';
 import { routeUrl } from '../api-client.js';
 import type { SbpBank } from './deep-links.js';
-
-const PACKAGE = /^[A-Za-z][\w.]{0,200}$/;
 
 /** The list; the proxy lets the browser cache it for an hour, so that another element asks no one again. */
 export async function loadSbpBanks(endpoint: string, signal: AbortSignal): Promise<SbpBank[]> {
@@ -31,7 +29,7 @@ export function readSbpBanks(value: unknown, at: URL): SbpBank[] {
     const { bankName, schema, package_name, logoURL } = entry ?? {};
     if (typeof bankName !== 'string' || !bankName.trim() || !isSbpBankSchema(schema)) return [];
     const bank: SbpBank = { bankName: bankName.trim(), schema };
-    if (typeof package_name === 'string' && PACKAGE.test(package_name)) bank.package_name = package_name;
+    if (typeof package_name === 'string' && ANDROID_PACKAGE.test(package_name)) bank.package_name = package_name;
     if (typeof logoURL === 'string') {
       try {
         const logo = new URL(logoURL, at);

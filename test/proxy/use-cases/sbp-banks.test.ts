@@ -93,4 +93,20 @@ describe('GET /payin/sbp-banks', () => {
     const body = (await (await odd.get('/sbp-banks')).json()) as { dictionary: unknown[] };
     expect(body.dictionary).toEqual([{ bankName: 'Good', schema: 'bank100000000111' }]);
   });
+
+  it('drops a bank whose name reads as another, and keeps no package name that could carry more of an intent link', async () => {
+    const t = banksSetup(() =>
+      Response.json({
+        version: '1',
+        dictionary: [
+          // U+202E shows "кнабребС" as "Сбербанк": the shopper would tap it for Sber and open another app.
+          { bankName: '\u202eкнабребС', schema: 'bank100000000005' },
+          { bankName: 'Сбер\u200bбанк', schema: 'bank100000000004' },
+          { bankName: 'Good', schema: 'bank100000000111', package_name: 'x;S.browser_fallback_url=https%3A%2F%2Fevil.test;end' },
+        ],
+      }),
+    );
+    const body = (await (await t.get('/sbp-banks')).json()) as { dictionary: unknown[] };
+    expect(body.dictionary).toEqual([{ bankName: 'Good', schema: 'bank100000000111' }]);
+  });
 });
