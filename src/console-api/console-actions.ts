@@ -11,8 +11,7 @@ import { describe } from '../proxy/http/errors.js';
 import type { PaymentRecord } from '../proxy/infrastructure/store.js';
 import { UpstreamError } from '../proxy/infrastructure/upstream-client.js';
 import { markRefunded as writeRefundMark } from '../proxy/ledger/refund-marks.js';
-import { BIDI_CONTROL } from '../shared/misleading-text.js';
-import { CONTROL_CHARACTER } from '../shared/order-id.js';
+import { isMisleading } from '../shared/misleading-text.js';
 import { ConsoleError, noPayment, refusal } from './console-answers.js';
 import type { NoAnswer } from './console-refusals.js';
 
@@ -128,7 +127,7 @@ export function referenceOf(form: URLSearchParams): string | undefined {
       `the refund reference is longer than ${REFERENCE_MAX} characters: give the refund's id at the payment service`,
     );
   }
-  if (CONTROL_CHARACTER.test(reference) || BIDI_CONTROL.test(reference)) {
+  if (isMisleading(reference)) {
     throw refusal(400, 'bad_request', 'the refund reference holds a control character', { reason: 'reference_control_character' });
   }
   return reference || undefined;

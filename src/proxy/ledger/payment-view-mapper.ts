@@ -156,8 +156,10 @@ function isoOf(value: unknown): string | undefined {
  * one holding a control, bidirectional or invisible character, or too long to be a name, is left out.
  */
 function requisitesOf(value: ProviderPayment['requisites']): Requisites | undefined {
-  if (!value || typeof value.address !== 'string' || !PLAIN_ADDRESS.test(value.address)) return undefined;
-  const out: Requisites = { address: value.address };
+  // Spaces or a line break around it are no part of the address (nor another payee): left out, as the shopper reads it.
+  const address = typeof value?.address === 'string' ? value.address.trim() : undefined;
+  if (!value || address === undefined || !PLAIN_ADDRESS.test(address)) return undefined;
+  const out: Requisites = { address };
   if (isShownName(value.recipient)) out.recipient = value.recipient;
   if (isShownName(value.bank)) out.bank = value.bank;
   return out;

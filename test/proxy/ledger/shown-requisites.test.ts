@@ -49,6 +49,13 @@ describe('the requisites a shopper is shown', () => {
     expect((await createdWith({ address: '+7 900 123-45-67', recipient: 'Ivan P.' }, 'sbp')).requisites?.address).toBe('+7 900 123-45-67');
   });
 
+  it('show an address the service padded with spaces as it reads, and encode it so', async () => {
+    // A trailing space or line break is no other payee: dropping the requisites would leave the shopper nothing to pay.
+    const payment = await createdWith({ address: ' shop@okbank\n', recipient: 'Shop Ltd' });
+    expect(payment.requisites).toEqual({ address: 'shop@okbank', recipient: 'Shop Ltd' });
+    expect(payment.qr).toMatch(/^upi:\/\/pay\?pa=shop%40okbank&/);
+  });
+
   it('never show a name longer than a name, which would crowd out the sum and the address', async () => {
     const payment = await createdWith({ address: 'shop@okbank', recipient: 'Shop '.repeat(10_000) });
     expect(payment.requisites).toEqual({ address: 'shop@okbank' });
