@@ -74,7 +74,8 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
   ready(): Promise<void> {
     if (!this.#ready) {
       const open = () => (this.#migrating = this.#settings.migrationClient());
-      this.#ready = migrate(this.#sql, this.#settings.schema, open).catch((error) => {
+      const migrating = migrate(this.#sql, this.#settings.schema, open).finally(() => (this.#migrating = undefined));
+      this.#ready = migrating.catch((error) => {
         this.#ready = undefined; // the database may be back for the next operation
         throw storeError('creating the schema', error);
       });

@@ -106,3 +106,29 @@ it('fails its start with a clear error when the database stops under the migrati
     await operator.end({ timeout: 1 });
   }
 });
+
+it('lets close() end a migration that waits for a lock, leaving the schema as it was', async () => {
+  const schema = `closed_${Math.random().toString(36).slice(2)}`;
+  await createVersion1Schema(admin, schema);
+  const operator = postgres(server.url, { max: 1, onnotice: () => {} });
+  await operator.unsafe(`BEGIN; LOCK TABLE ${schema}.payments IN ACCESS SHARE MODE`);
+  try {
+    const store = createPostgresStore({ url: server.url, schema, closeTimeoutSeconds: 0.1 });
+    const starting = store.ready();
+    starting.catch(() => {});
+    await eventually(
+      async () =>
+        (await admin`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%ALTER TABLE payments%'`).length === 1,
+      5_000,
+      'the migration to wait for the locked table',
+    );
+    const closedWithin = performance.now();
+    await store.close();
+    expect(performance.now() - closedWithin).toBeLessThan(2_000);
+    await expect(starting).rejects.toThrow(/creating the schema failed/);
+    const versions = await admin`SELECT version FROM ${admin(schema)}.schema_migrations ORDER BY version`;
+    expect(versions.map((row) => row.version)).toEqual([1]);
+  } finally {
+    await operator.end({ timeout: 1 });
+  }
+});
