@@ -24,7 +24,10 @@ export interface PostgresStoreOptions {
   schema?: string;
   /** How long open payments and unpaid orders are kept after their last write. Default 24 hours. */
   ttlMs?: number;
-  /** Connections in the pool (one more is opened for the event streams when they are used). Default 10. */
+  /**
+   * Connections in the pool (one more is opened for the event streams when they are used, and one for as long as
+   * a schema migration runs). Default 10.
+   */
   max?: number;
   /** Seconds to wait for a connection before an operation fails. Default 10. */
   connectTimeoutSeconds?: number;
@@ -63,10 +66,9 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
   if (!(typeof lockTimeoutSeconds === 'number' && lockTimeoutSeconds > 0 && Number.isFinite(lockTimeoutSeconds))) {
     throw new TypeError('createPostgresStore: lockTimeoutSeconds must be a positive number of seconds, such as 5.');
   }
-  let sql: postgres.Sql;
-  try {
-    sql = postgres(url, {
-      max: options.max ?? 10,
+  const client = (max: number) =>
+    postgres(url, {
+      max,
       connect_timeout: options.connectTimeoutSeconds ?? 10,
       backoff: reconnectDelaySeconds,
       // Its notices (such as "schema already exists, skipping") are not the shop's business.
@@ -80,6 +82,9 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
         lock_timeout: Math.ceil(lockTimeoutSeconds * 1000),
       },
     });
+  let sql: postgres.Sql;
+  try {
+    sql = client(options.max ?? 10);
   } catch {
     // postgres.js names the whole URL in its message ('Invalid URL "postgres://user:password@..."').
     throw new TypeError(
@@ -91,6 +96,8 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
     ttlMs: options.ttlMs ?? 24 * 60 * 60 * 1000,
     closeTimeoutSeconds: options.closeTimeoutSeconds ?? 2,
     lockTimeoutSeconds,
+    // A URL that opened the pool opens this one too.
+    migrationClient: () => client(1),
   });
 }
 

@@ -5,9 +5,9 @@
  * (postgres-store.ts), and filled in by migration 2 for the payments written before it, with the same function
  * rather than a SQL copy of it: a timestamp SQL would read differently (or refuse) lists the payment the same.
  */
-import type { TransactionSql } from 'postgres';
 import { listingOf, tagOf } from '../proxy/infrastructure/console-store.js';
 import type { PaymentRecord } from '../proxy/infrastructure/store.js';
+import { type MigrationSession, textLiteral } from './migration-session.js';
 
 export interface ListingColumns {
   listed_at: number;
@@ -39,17 +39,19 @@ export function listingColumns(record: PaymentRecord): ListingColumns {
 const BATCH = 500;
 
 /** Fills the listing columns of every payment, in id order, a batch per UPDATE (inside the migration's transaction). */
-export async function backfillListing(tx: TransactionSql): Promise<void> {
+export async function backfillListing(session: MigrationSession): Promise<void> {
   let after = '';
   for (;;) {
-    const rows = await tx`SELECT id, record::text AS json FROM payments WHERE id > ${after} ORDER BY id LIMIT ${BATCH}`;
+    const rows = await session.run(
+      `SELECT id, record::text AS json FROM payments WHERE id > ${textLiteral(after)} COLLATE "C" ORDER BY id LIMIT ${BATCH}`,
+    );
     if (rows.length === 0) return;
     const values = rows.map((row) => ({ id: String(row.id), ...listingColumns(JSON.parse(row.json) as PaymentRecord) }));
-    await tx`UPDATE payments p SET listed_at = v.listed_at, order_id = v.order_id, tag = v.tag, late = v.late,
-               second = v.second, expires_at = v.expires_at
-             FROM jsonb_to_recordset(${JSON.stringify(values)}::text::jsonb)
-               AS v(id text, listed_at bigint, order_id text, tag text, late boolean, second boolean, expires_at bigint)
-             WHERE p.id = v.id COLLATE "C"`;
+    await session.run(`UPDATE payments p SET listed_at = v.listed_at, order_id = v.order_id, tag = v.tag, late = v.late,
+        second = v.second, expires_at = v.expires_at
+      FROM jsonb_to_recordset(${textLiteral(JSON.stringify(values))}::jsonb)
+        AS v(id text, listed_at bigint, order_id text, tag text, late boolean, second boolean, expires_at bigint)
+      WHERE p.id = v.id COLLATE "C"`);
     after = String(rows[rows.length - 1]!.id);
     if (rows.length < BATCH) return;
   }

@@ -8,11 +8,12 @@
  * lapse the same for every instance whatever its own clock says; outbox due times are the proxy's, as it passes them.
  * Payment ids sort bytewise (COLLATE "C"), as the follow index pages through them in the order the other stores use.
  */
-import type { Sql, TransactionSql } from 'postgres';
+import type { Sql } from 'postgres';
+import { inMigrationTransaction, type MigrationSession } from './migration-session.js';
 import { backfillListing } from './postgres-listing.js';
 
 /** A migration's statements, and what it fills in with the proxy's own code after them. */
-type Migration = string | { sql: string; backfill: (tx: TransactionSql) => Promise<void> };
+type Migration = string | { sql: string; backfill: (session: MigrationSession) => Promise<void> };
 
 const MIGRATIONS: readonly Migration[] = [
   `CREATE FUNCTION now_ms() RETURNS bigint LANGUAGE sql VOLATILE
@@ -89,24 +90,28 @@ export const SCHEMA_VERSION = MIGRATIONS.length;
 /** A schema name the store accepts: a plain lower-case identifier, so that it is never quoted differently. */
 export const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,47}$/;
 
-/** Brings `schema` to the newest version; safe to call from several processes at once. */
-export async function migrate(sql: Sql, schema: string): Promise<void> {
+/**
+ * Brings `schema` to the newest version; safe to call from several processes at once. `open` gives the migration
+ * a client of its own with one connection (migration-session.ts says why).
+ */
+export async function migrate(sql: Sql, schema: string, open: () => Sql): Promise<void> {
   // Every start but the first of a release finds the schema current, and is told so by one plain statement: a
-  // transaction is opened only when there is work to do. postgres.js (3.4.9) ends the process with an uncaught
-  // TypeError when the database goes away while one of its transactions is open (porsager/postgres#1208), so the
-  // store's operations open none; a migration's transaction is the one window left, once per release.
+  // transaction is opened only when there is work to do.
   if ((await recordedVersion(sql, schema)) === MIGRATIONS.length) return;
-  await sql.begin(async (tx) => {
-    // A migration waits as long as it takes: for another process migrating (the advisory lock), and for the
-    // statements of instances still on the old release to let go of the tables it alters.
-    await tx`SET LOCAL lock_timeout = 0`;
-    await tx`SELECT pg_advisory_xact_lock(hashtext(${`payin-checkout:${schema}`}))`;
-    await tx`CREATE SCHEMA IF NOT EXISTS ${tx(schema)}`;
-    await tx`CREATE TABLE IF NOT EXISTS ${tx(schema)}.schema_migrations (
-      version integer PRIMARY KEY,
-      applied_at timestamptz NOT NULL DEFAULT now()
-    )`;
-    const [row] = await tx`SELECT coalesce(max(version), 0)::int AS version FROM ${tx(schema)}.schema_migrations`;
+  // SCHEMA_NAME leaves nothing in a name that could close its quotes.
+  const name = `"${schema}"`;
+  await inMigrationTransaction(open, async (session) => {
+    // A migration waits as long as it takes: for another process migrating (the advisory lock; the same key as
+    // the releases before, so that they wait for each other too), and for the statements of instances still on the
+    // old release to let go of the tables it alters.
+    const [row] = await session.run(`SET LOCAL lock_timeout = 0;
+      SELECT pg_advisory_xact_lock(hashtext('payin-checkout:${schema}'));
+      CREATE SCHEMA IF NOT EXISTS ${name};
+      CREATE TABLE IF NOT EXISTS ${name}.schema_migrations (
+        version integer PRIMARY KEY,
+        applied_at timestamptz NOT NULL DEFAULT now()
+      );
+      SELECT coalesce(max(version), 0)::int AS version FROM ${name}.schema_migrations`);
     const current = Number(row?.version ?? 0);
     if (current > MIGRATIONS.length) {
       throw new Error(
@@ -116,9 +121,9 @@ export async function migrate(sql: Sql, schema: string): Promise<void> {
     // The connection's search_path is the schema, so the migrations name their tables without it.
     for (let version = current; version < MIGRATIONS.length; version++) {
       const migration = MIGRATIONS[version]!;
-      await tx.unsafe(typeof migration === 'string' ? migration : migration.sql);
-      if (typeof migration !== 'string') await migration.backfill(tx);
-      await tx`INSERT INTO ${tx(schema)}.schema_migrations (version) VALUES (${version + 1})`;
+      await session.run(typeof migration === 'string' ? migration : migration.sql);
+      if (typeof migration !== 'string') await migration.backfill(session);
+      await session.run(`INSERT INTO ${name}.schema_migrations (version) VALUES (${version + 1})`);
     }
   });
 }

@@ -6,8 +6,8 @@
  * conditional UPDATE; of two writers the second finds the version moved and is told so), a lease or an outbox
  * entry is taken by an upsert or an UPDATE whose WHERE says it is free, and a (payment, state) pair has one row
  * for good, so it is queued at most once and never again after it was announced. Nothing in process memory
- * decides who writes. Nor does any operation open a client transaction (sql.begin), not even the background prune
- * or a long message's NOTIFYs: postgres.js 3.4.9 ends the whole process with an uncaught TypeError when the
+ * decides who writes. Nor does any operation open a client transaction (sql.begin), not even the background prune,
+ * a long message's NOTIFYs or a schema migration (whose transaction the server holds: migration-session.ts): postgres.js 3.4.9 ends the whole process with an uncaught TypeError when the
  * database goes away while one is open (it sends the ROLLBACK on a socket already gone: porsager/postgres#1208),
  * where a single statement that loses its connection simply fails, and the request gets the retryable 503.
  *
@@ -42,6 +42,11 @@ export interface PostgresStoreSettings {
   pruneEveryMs?: number;
   /** The connections' lock_timeout, in seconds: said in the error of a statement that waited that long. */
   lockTimeoutSeconds?: number;
+  /**
+   * Opens a client like `sql` (same database and settings) with one connection, for a schema migration's
+   * transaction (migration-session.ts); it is ended when the migration is over.
+   */
+  migrationClient: () => Sql;
 }
 
 export class PostgresStore implements ProxyStore, ConsoleStore {
@@ -51,6 +56,8 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
   readonly #local = new LocalPubSub();
   readonly #reader = new PayloadReader();
   #ready: Promise<void> | undefined;
+  /** The migration's own client while one runs, so that close() ends it too. */
+  #migrating: Sql | undefined;
   #listening: Promise<unknown> | undefined;
   #prunedAt = 0;
   #closing: Promise<void> | undefined;
@@ -66,7 +73,9 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
   /** Creates or migrates the schema now, instead of on the first operation (to fail at start-up, not later). */
   ready(): Promise<void> {
     if (!this.#ready) {
-      this.#ready = migrate(this.#sql, this.#settings.schema).catch((error) => {
+      const open = () => (this.#migrating = this.#settings.migrationClient());
+      const migrating = migrate(this.#sql, this.#settings.schema, open).finally(() => (this.#migrating = undefined));
+      this.#ready = migrating.catch((error) => {
         this.#ready = undefined; // the database may be back for the next operation
         throw storeError('creating the schema', error);
       });
@@ -322,7 +331,8 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
 
   /** Ends the connections once the queries in flight are answered. Calling it again returns the same promise. */
   close(): Promise<void> {
-    this.#closing ??= this.#sql.end({ timeout: this.#settings.closeTimeoutSeconds });
+    const timeout = this.#settings.closeTimeoutSeconds;
+    this.#closing ??= Promise.all([this.#sql.end({ timeout }), this.#migrating?.end({ timeout })]).then(() => {});
     return this.#closing;
   }
 

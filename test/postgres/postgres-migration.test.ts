@@ -1,7 +1,8 @@
 /**
  * A database written by the release before the console (schema version 1) is brought forward by the store on its
  * first operation: the listing columns are filled in from the stored records (across several back-fill batches),
- * so the console lists, filters and counts the old payments like new ones, and the new tables are there.
+ * so the console lists, filters and counts the old payments like new ones, and the new tables are there. A database
+ * that goes away in the middle of it fails that start, with nothing half-done, and the next start does it all once.
  */
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
@@ -9,7 +10,9 @@ import { createPostgresStore } from '../../src/postgres/index.js';
 import { markRefunded } from '../../src/proxy/ledger/refund-marks.js';
 import { ManualClock } from '../../src/shared/manual-clock.js';
 import { listed } from '../proxy/infrastructure/console-store-contract.js';
+import { eventually } from '../proxy/sandbox-harness.js';
 import { usePostgresServer } from './postgres-server-harness.js';
+import { createVersion1Schema } from './schema-version-1.js';
 
 const server = usePostgresServer();
 let admin: postgres.Sql;
@@ -21,27 +24,9 @@ afterAll(async () => {
   await admin?.end();
 });
 
-/** Schema version 1 as that release created it (the payments table had no listing columns). */
-const VERSION_1 = `CREATE FUNCTION now_ms() RETURNS bigint LANGUAGE sql VOLATILE
-     AS $$ SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint $$;
-   CREATE TABLE payments (id text COLLATE "C" PRIMARY KEY, version integer NOT NULL, record jsonb NOT NULL,
-     final boolean NOT NULL, follow_until bigint, updated_at bigint NOT NULL);
-   CREATE INDEX payments_followed ON payments (id) WHERE follow_until IS NOT NULL;
-   CREATE INDEX payments_scratch ON payments (updated_at) WHERE NOT final;
-   CREATE TABLE orders (order_id text PRIMARY KEY, record jsonb NOT NULL, paid boolean NOT NULL, updated_at bigint NOT NULL);
-   CREATE INDEX orders_scratch ON orders (updated_at) WHERE NOT paid;
-   CREATE TABLE leases (key text PRIMARY KEY, owner text NOT NULL, expires_at bigint NOT NULL);
-   CREATE TABLE announcements (payment_id text NOT NULL, state text NOT NULL, announced boolean NOT NULL DEFAULT false,
-     attempts integer NOT NULL DEFAULT 0, due_at bigint NOT NULL, held_until bigint NOT NULL DEFAULT 0,
-     PRIMARY KEY (payment_id, state));
-   CREATE INDEX announcements_due ON announcements (due_at) WHERE NOT announced;
-   CREATE UNLOGGED TABLE counters (key text PRIMARY KEY, value bigint NOT NULL, expires_at bigint NOT NULL);
-   CREATE TABLE schema_migrations (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now());
-   INSERT INTO schema_migrations (version) VALUES (1);`;
-
 it('brings a version 1 schema forward: its payments are listed, filtered and counted by the console', async () => {
   const schema = `old_${Math.random().toString(36).slice(2)}`;
-  await admin.unsafe(`CREATE SCHEMA ${schema}; SET search_path = ${schema}; ${VERSION_1} RESET search_path;`);
+  await createVersion1Schema(admin, schema);
   const old = [
     listed('old-late', 5_000, { outcome: 'paid', expiresAt: 5_500, finalAt: 6_000, orderId: 'A-1' }),
     listed('old-second', 5_001, { outcome: 'paid', finalAt: 5_100, secondPaymentOf: 'old-late', orderId: 'A-1' }),
@@ -86,5 +71,64 @@ it('brings a version 1 schema forward: its payments are listed, filtered and cou
     expect(await store.countPayments(5_300)).toMatchObject({ second: 0, refunded: 1 });
   } finally {
     await store.close();
+  }
+});
+
+it('fails its start with a clear error when the database stops under the migration, and does it once on the next', async () => {
+  const schema = `cut_${Math.random().toString(36).slice(2)}`;
+  await createVersion1Schema(admin, schema);
+  const old = listed('old-paid', 5_000, { outcome: 'paid', orderId: 'OLD-1' });
+  await admin`INSERT INTO ${admin(schema)}.payments (id, version, record, final, updated_at)
+    VALUES (${old.view.id}, 1, ${JSON.stringify(old)}::text::jsonb, true, 0)`;
+  // An operator's open transaction (one simple query, no client transaction) holds up migration 2's ALTER TABLE.
+  const operator = postgres(server.url, { max: 1, onnotice: () => {} });
+  await operator.unsafe(`BEGIN; LOCK TABLE ${schema}.payments IN ACCESS SHARE MODE`);
+  const store = createPostgresStore({ url: server.url, schema, max: 2, connectTimeoutSeconds: 2 });
+  try {
+    const starting = store.ready();
+    starting.catch(() => {}); // looked at below, once the database is stopped
+    await eventually(
+      async () =>
+        (await admin`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%ALTER TABLE payments%'`).length === 1,
+      5_000,
+      'the migration to wait for the locked table',
+    );
+    await server.stop();
+    // The stop's own message (57P01) or the closed socket, whichever the client reads first.
+    await expect(starting).rejects.toThrow(/creating the schema failed: .*nothing was written.*\((57P01|CONNECTION_CLOSED)\)/);
+    await server.start();
+    await store.ready();
+    const versions = await admin`SELECT version FROM ${admin(schema)}.schema_migrations ORDER BY version`;
+    expect(versions.map((row) => row.version)).toEqual([1, 2, 3]);
+    expect(await store.listPayments({ filter: 'paid', limit: 5, now: 0 })).toMatchObject({ payments: [{ view: { id: 'old-paid' } }] });
+  } finally {
+    await store.close();
+    await operator.end({ timeout: 1 });
+  }
+});
+
+it('lets close() end a migration that waits for a lock, leaving the schema as it was', async () => {
+  const schema = `closed_${Math.random().toString(36).slice(2)}`;
+  await createVersion1Schema(admin, schema);
+  const operator = postgres(server.url, { max: 1, onnotice: () => {} });
+  await operator.unsafe(`BEGIN; LOCK TABLE ${schema}.payments IN ACCESS SHARE MODE`);
+  try {
+    const store = createPostgresStore({ url: server.url, schema, closeTimeoutSeconds: 0.1 });
+    const starting = store.ready();
+    starting.catch(() => {});
+    await eventually(
+      async () =>
+        (await admin`SELECT 1 FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%ALTER TABLE payments%'`).length === 1,
+      5_000,
+      'the migration to wait for the locked table',
+    );
+    const closedWithin = performance.now();
+    await store.close();
+    expect(performance.now() - closedWithin).toBeLessThan(2_000);
+    await expect(starting).rejects.toThrow(/creating the schema failed/);
+    const versions = await admin`SELECT version FROM ${admin(schema)}.schema_migrations ORDER BY version`;
+    expect(versions.map((row) => row.version)).toEqual([1]);
+  } finally {
+    await operator.end({ timeout: 1 });
   }
 });

@@ -111,19 +111,24 @@ describe('PostgresStore schema', () => {
 
 describe('PostgresStore transactions', () => {
   // postgres.js 3.4.9 ends the process when the database goes away with one of its transactions open
-  // (test/faults/postgres-process-outage.test.ts): none may be opened while the proxy serves.
-  it('opens no client transaction once its schema is current, not to prune nor to publish a long message', async () => {
+  // (test/faults/postgres-process-outage.test.ts, postgres-migration-outage.test.ts): none may ever be opened.
+  it('opens no client transaction, not to create its schema, nor to prune, nor to publish a long message', async () => {
     const schema = freshSchema();
-    await open(schema).ready(); // creating the schema is the migration's transaction
     const opens: string[] = [];
-    const sql = postgres(server.url, { max: 2, onnotice: () => {}, connection: { search_path: schema } });
-    const watched = new Proxy(sql, {
-      get: (target, key) => {
-        if (key === 'begin' || key === 'reserve') opens.push(key);
-        return Reflect.get(target, key);
-      },
+    const watched = (max: number) =>
+      new Proxy(postgres(server.url, { max, onnotice: () => {}, connection: { search_path: schema } }), {
+        get: (target, key) => {
+          if (key === 'begin' || key === 'reserve') opens.push(key);
+          return Reflect.get(target, key);
+        },
+      });
+    const store = new PostgresStore(watched(2), {
+      schema,
+      ttlMs: 1,
+      closeTimeoutSeconds: 1,
+      pruneEveryMs: 0,
+      migrationClient: () => watched(1),
     });
-    const store = new PostgresStore(watched, { schema, ttlMs: 1, closeTimeoutSeconds: 1, pruneEveryMs: 0 });
     opened.push(store);
     await store.putPayment(record('open', 1), 0);
     await store.putOrder({ orderId: 'A-1', payments: [] }); // each write prunes (pruneEveryMs 0), in the background
