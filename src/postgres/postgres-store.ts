@@ -7,9 +7,10 @@
  * entry is taken by an upsert or an UPDATE whose WHERE says it is free, and a (payment, state) pair has one row
  * for good, so it is queued at most once and never again after it was announced. Nothing in process memory
  * decides who writes. Nor does any operation open a client transaction (sql.begin), not even the background prune,
- * a long message's NOTIFYs or a schema migration (whose transaction the server holds: migration-session.ts): postgres.js 3.4.9 ends the whole process with an uncaught TypeError when the
- * database goes away while one is open (it sends the ROLLBACK on a socket already gone: porsager/postgres#1208),
- * where a single statement that loses its connection simply fails, and the request gets the retryable 503.
+ * a long message's NOTIFYs or a schema migration (whose transaction the server holds: migration-session.ts):
+ * postgres.js 3.4.9 ends the whole process with an uncaught TypeError when the database goes away while one is open
+ * (it sends the ROLLBACK on a socket already gone: porsager/postgres#1208), where a single statement that loses its
+ * connection simply fails, and the request gets the retryable 503.
  *
  * The schema is created and migrated on first use (postgres-schema.ts); a database that is down at start is
  * tried again on the next operation. Event streams ride on LISTEN/NOTIFY: one channel per schema, its payload the
