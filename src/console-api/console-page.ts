@@ -24,7 +24,11 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.char
 /** The link from the page being answered to one of the console's routes ('' for the console itself, '/login'). */
 export type ConsoleLinks = (route: string) => string;
 
-/** The start of every page, up to <body>. */
+/**
+ * The start of every page, up to <body>. The empty icon (`data:`, which the page's img-src allows) stops the
+ * browser asking the origin for /favicon.ico, which the shop's server answers with its own 404 or, in front of a
+ * console under a prefix, not at all.
+ */
 function head(link: ConsoleLinks, title: string): string {
   return `<!doctype html>
 <html lang="en">
@@ -33,6 +37,7 @@ function head(link: ConsoleLinks, title: string): string {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="same-origin">
 <title>${title}</title>
+<link rel="icon" href="data:,">
 <link rel="stylesheet" href="${escapeHtml(link('/console.css'))}">
 </head>
 <body>`;

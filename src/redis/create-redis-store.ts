@@ -11,6 +11,7 @@ import { checkedCommandTimeout, DEFAULT_COMMAND_TIMEOUT_MS, namingTimeouts } fro
 import { DEFAULT_KEY_PREFIX, DEFAULT_TTL_MS } from './redis-keys.js';
 import { RedisStore } from './redis-store.js';
 import { processEnv } from '../shared/env.js';
+import { newMessagesOnly } from '../shared/new-messages-only.js';
 import { optionNames, refuseUnknownNames } from '../shared/option-names.js';
 
 export interface RedisStoreOptions {
@@ -63,7 +64,7 @@ export function createRedisStore(options: RedisStoreOptions = {}): RedisStore {
   assertRedisUrl(url);
   const keyPrefix = options.keyPrefix ?? DEFAULT_KEY_PREFIX;
   if (typeof keyPrefix !== 'string') throw new TypeError('createRedisStore: keyPrefix must be a string.');
-  const onError = options.onError ?? warnOnChange();
+  const onError = options.onError ?? newMessagesOnly((error) => console.warn(`payin-checkout/redis: ${error.message}`));
   const commandTimeoutMs = checkedCommandTimeout(
     options.commandTimeoutMs ?? options.redisOptions?.commandTimeout ?? DEFAULT_COMMAND_TIMEOUT_MS,
   );
@@ -113,17 +114,4 @@ function assertRedisUrl(url: string): void {
   if (!ALLOWED_PROTOCOLS.has(protocol)) {
     throw new TypeError('createRedisStore: url must start with redis:// or rediss:// (is it a host name without the scheme?).');
   }
-}
-
-/**
- * The default error reporter. ioredis reports every failed reconnect attempt; one line per new kind of failure
- * says what is wrong without filling the log while Redis is down.
- */
-function warnOnChange(): (error: Error) => void {
-  let last = '';
-  return (error) => {
-    if (error.message === last) return;
-    last = error.message;
-    console.warn(`payin-checkout/redis: ${error.message}`);
-  };
 }

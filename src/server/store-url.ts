@@ -10,6 +10,11 @@ import type { Clock } from '../shared/clock.js';
 
 export interface StoreFromUrlOptions {
   clock?: Clock;
+  /**
+   * Connection trouble a store meets in the background, where no caller is there to be told (the Redis store's
+   * reconnects). Default: the store's own console warning.
+   */
+  onConnectionError?: (error: Error) => void;
 }
 
 /** The store URL from the environment: PAYIN_STORE_URL, else PAYIN_REDIS_URL (the older name), else undefined. */
@@ -56,7 +61,7 @@ export async function storeFromUrl(url: string, options: StoreFromUrlOptions = {
     case 'redis': {
       assertReadable(text);
       const { createRedisStore } = await import('../redis/index.js');
-      return createRedisStore({ url: text });
+      return createRedisStore({ url: text, onError: options.onConnectionError });
     }
     case 'postgres': {
       assertReadable(text);

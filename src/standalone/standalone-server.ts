@@ -20,6 +20,7 @@ import { InFlight } from './in-flight.js';
 import { Metrics } from './metrics.js';
 import { resolveOrderVia, webhookDelivery } from './shop-backend.js';
 import { createSignedPoster } from './signed-post.js';
+import { newMessagesOnly } from '../shared/new-messages-only.js';
 import { shownUrl } from '../shared/shown-url.js';
 import { callbackPathWarning, listenProblem, relativeSqliteFile, sqliteFileNote } from './startup-notes.js';
 import { clientIdFromHeader } from './client-ip-header.js';
@@ -54,7 +55,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     error: (message, fields) => log(`error: ${message}${fields ? ` ${JSON.stringify(fields)}` : ''}`),
   };
   const metrics = new Metrics();
-  const store = await openStore(config.storeUrl);
+  const store = await openStore(config.storeUrl, log);
   await prepareStore(store);
   const baseFetch = options.fetch ?? globalThis.fetch;
   // The proxy fetches the SBP bank list and its logos (NSPK's servers) with the same fetch: only the payment
@@ -194,9 +195,11 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
 }
 
 /** The store, or an error that names the setting and where it points (never a password): the driver's own words alone, such as "unable to open database file", leave the operator guessing. */
-async function openStore(url: string): Promise<ProxyStore> {
+async function openStore(url: string, log: (line: string) => void): Promise<ProxyStore> {
   try {
-    return await storeFromUrl(url);
+    // Into the server's log, prefixed as its other lines, rather than onto the console under the store's own name.
+    const onConnectionError = newMessagesOnly((error) => log(`warning: the redis connection: ${error.message}`));
+    return await storeFromUrl(url, { onConnectionError });
   } catch (error) {
     const file = relativeSqliteFile(url);
     const where = `${describeStoreUrl(url)}${file ? `, the file ${file}` : ''}`;

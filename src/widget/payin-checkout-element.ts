@@ -56,6 +56,7 @@ const COPIED_MS = 2_000;
  * @csspart instruction - The one-line instruction shown when there is no QR.
  * @csspart qr-frame - The QR with its caption.
  * @csspart qr - The QR code (an SVG).
+ * @csspart open-app - On a phone, the link that opens a hosted payment page ("Open in payment app").
  * @csspart app-chooser - On a phone, the UPI apps to pay with.
  * @csspart app-link - One UPI app (or "any UPI app"): a link that opens it at the payment.
  * @csspart bank-chooser - On a phone, the SBP banks to pay with.

@@ -47,7 +47,8 @@ function operatorBrowser(front: PrefixFront) {
       const raw = link!.replace(/&#(\d+);/g, (_, code) => String.fromCharCode(Number(code)));
       return { kind: kind!, raw, url: new URL(raw, url).href };
     });
-    for (const link of links.filter((l) => l.kind === 'href' || l.kind === 'src')) {
+    // A data: link (the page's empty icon) is its own content: nothing is asked of any server for it.
+    for (const link of links.filter((l) => (l.kind === 'href' || l.kind === 'src') && !l.url.startsWith('data:'))) {
       // The script answers 503 where the package was not built (these tests run the sources); it is there.
       expect([200, 503], link.url).toContain((await go(link.url)).answer.status);
     }
@@ -119,9 +120,9 @@ describe.each([
       body: new URLSearchParams({ token: 'not-the-token' }).toString(),
     });
     expect(wrong.answer.status).toBe(401);
-    const again = [...(await wrong.answer.text()).matchAll(/\b(?:href|action)="([^"]*)"/g)].map(
-      ([, link]) => new URL(link!, wrong.url).href,
-    );
+    const again = [...(await wrong.answer.text()).matchAll(/\b(?:href|action)="([^"]*)"/g)]
+      .map(([, link]) => new URL(link!, wrong.url).href)
+      .filter((link) => !link.startsWith('data:'));
     expect(again).toEqual([`${front.url}/shop/payin/console/console.css`, `${front.url}/shop/payin/console/login`]);
   });
 });

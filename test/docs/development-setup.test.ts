@@ -29,4 +29,13 @@ describe('docs/development.md', () => {
     const command = /`apt-get install ([^`]+)`/.exec(read('docs/development.md'))?.[1]?.split(/\s+/) ?? [];
     expect(packages.filter((name) => !command.includes(name))).toEqual([]);
   });
+
+  it('names the suites npm test runs, in the order it runs them', () => {
+    const runAll = read('test/tools/run-all.mjs');
+    const list = runAll.slice(runAll.indexOf('const suites'), runAll.indexOf('];', runAll.indexOf('const suites')));
+    const suites = [...list.matchAll(/^\s*\['([^'(]+?)(?: \([^)]*\))?', /gm)].map((m) => m[1]!);
+    expect(suites).toContain('build');
+    const comment = /^npm test +# (.+)$/m.exec(read('docs/development.md'))?.[1];
+    expect(comment?.split(', ')).toEqual(suites);
+  });
 });

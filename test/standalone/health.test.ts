@@ -7,10 +7,11 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readStandaloneConfig, startStandalone, type StandaloneServer } from '../../src/standalone/index.js';
 import { freePort } from '../support/free-port.js';
 import { offlineStandaloneEnv } from '../support/standalone-env.js';
+import { eventually } from '../proxy/sandbox-harness.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payin-health-'));
 const running: StandaloneServer[] = [];
@@ -68,4 +69,21 @@ describe('the standalone server’s health routes', () => {
     },
     30_000,
   );
+
+  it('tells why Redis cannot be reached in its own log, once, and nothing on the console beside it', async () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => {});
+    try {
+      const { log } = await start(`redis://127.0.0.1:${await freePort()}`); // nobody listens there
+      // ioredis reconnects in the background and reports each failed attempt; the server says the first, prefixed
+      // as every other line it writes, so that an operator's log filter on `payin-proxy:` keeps it.
+      const connection = (line: string) => line.startsWith('warning: the redis connection:');
+      await eventually(() => log.some(connection), 5_000, 'the connection error in the log');
+      expect(log.filter(connection)).toEqual([
+        expect.stringMatching(/^warning: the redis connection: connect ECONNREFUSED 127\.0\.0\.1:\d+$/),
+      ]);
+      expect(warn.mock.calls).toEqual([]);
+    } finally {
+      warn.mockRestore();
+    }
+  }, 30_000);
 });

@@ -30,6 +30,17 @@ describe('the ledger follows payments nobody asks about', () => {
     expect(await t.proxy.reconcile()).toEqual({ checked: 0, changed: 0, announced: 0 });
   });
 
+  it('asks about 120 open payments in three status calls of at most 50 each', async () => {
+    const t = setup({ reconcileEveryMs: 0, limits: { createsPerMinute: 1_000 } });
+    const ids: string[] = [];
+    for (let i = 1; i <= 120; i++) ids.push((await t.create(`B-${i}`)).body.payment.id);
+    const before = t.service.statuses.length;
+    expect((await t.proxy.reconcile()).checked).toBe(120);
+    const asked = t.service.statuses.slice(before).map((call) => call.body.paymentIds as string[]);
+    expect(asked.map((batch) => batch.length)).toEqual([50, 50, 20]);
+    expect(asked.flat().sort()).toEqual([...ids].sort());
+  });
+
   it('sweeps by itself every reconcileEveryMs', async () => {
     const t = setup({ reconcileEveryMs: 30_000 });
     const { body } = await t.create('A-1');
@@ -103,6 +114,46 @@ describe('the ledger tells the shop once, and until it hears', () => {
     await t.callback(t.service.payments.get(body.payment.id)!);
     expect(calls.filter((s) => s === 'finished')).toHaveLength(duringOutage + 1);
     expect(overlapped).toBe(false);
+  });
+
+  it('calls a hook that keeps failing again after 1 s, then twice as long each time, never more than 5 minutes apart', async () => {
+    const calledAt: number[] = [];
+    const t = setup({
+      reconcileEveryMs: 0,
+      random: () => 0.999_999, // the longest wait of each step's jitter: the step itself
+      onPaymentUpdate: (payment) => {
+        if (payment.outcome === 'paid') calledAt.push(t.clock.now());
+        throw new Error('database is down');
+      },
+    });
+    const { body } = await t.create('A-1');
+    t.service.set(body.payment.id, { state: 'finished', status: true });
+    await t.callback(t.service.payments.get(body.payment.id)!);
+    for (let second = 0; second < 40 * 60 && calledAt.length < 16; second++) {
+      await t.clock.advance(1_000);
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    const gaps = calledAt.slice(1).map((at, i) => Math.round((at - calledAt[i]!) / 1_000));
+    expect(gaps).toEqual([1, 2, 4, 8, 16, 32, 64, 128, 256, 300, 300, 300, 300, 300, 300]);
+  });
+
+  it('skips a state overtaken while the hook was down: the hook hears paid once, and pending never', async () => {
+    let down = true;
+    const heard: string[] = [];
+    const t = setup({
+      reconcileEveryMs: 0,
+      onPaymentUpdate: (payment) => {
+        if (down) throw new Error('database is down');
+        heard.push(payment.state);
+      },
+    });
+    const { body } = await t.create('A-1');
+    t.service.set(body.payment.id, { state: 'finished', status: true });
+    await t.callback(t.service.payments.get(body.payment.id)!);
+    down = false;
+    for (let second = 0; second < 15 * 60; second += 5) await t.clock.advance(5_000);
+    await t.proxy.reconcile();
+    expect(heard).toEqual(['finished']);
   });
 
   it('never announces paid again for a finished callback replayed a day later, after 3,500 other payments', async () => {
