@@ -217,7 +217,8 @@ export const en: ConsoleWords = {
     },
     not_found: { no_payment: () => 'no payment with this id' },
     bad_request: {
-      reference_control_character: () => 'the refund reference holds a control character (such as a tab, a line break or a direction mark): type it again',
+      reference_control_character: () =>
+        'the refund reference holds a control character (such as a tab, a line break or a direction mark): type it again',
     },
   },
   language: 'Language',
@@ -344,7 +345,8 @@ export const ru: ConsoleWords = {
     },
     not_found: { no_payment: () => 'платежа с таким номером нет' },
     bad_request: {
-      reference_control_character: () => 'в номере возврата есть управляющий символ (например, табуляция, перевод строки или знак направления текста): введите его заново',
+      reference_control_character: () =>
+        'в номере возврата есть управляющий символ (например, табуляция, перевод строки или знак направления текста): введите его заново',
     },
   },
   language: 'Язык',
