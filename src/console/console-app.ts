@@ -251,8 +251,8 @@ export class PayinConsole extends LitElement {
                   ${this.q ? html`<button type="button" @click=${() => this.#clear()}>${t.clear}</button>` : nothing}
                   <button type="button" @click=${this.#export}>${t.export}</button>
                 </form>
-                ${filterBar({ ...common, filters: this.#filters, filter: this.filter, list: this.list, setFilter: (f) => this.#setFilter(f), more: () => {} })}
-                ${paymentTable({ ...common, filters: this.#filters, filter: this.filter, list: this.list, setFilter: () => {}, more: this.#more })}`
+                ${filterBar({ ...common, filters: this.#filters, filter: this.filter, q: this.q, list: this.list, setFilter: (f) => this.#setFilter(f), more: () => {} })}
+                ${paymentTable({ ...common, filters: this.#filters, filter: this.filter, q: this.q, list: this.list, setFilter: () => {}, more: this.#more })}`
         }
       </main>`;
   }

@@ -27,6 +27,8 @@ export interface ConsoleWords {
   empty: string;
   /** What a list load found, said in the live region: `total` is the filter's count, when no search narrows it. */
   shown: (shown: string, count: number, total?: string) => string;
+  /** The table's caption, which names it among a screen reader's tables: the filter's word, and the search if any. */
+  caption: (filter: string, q: string) => string;
   more: string;
   loading: string;
   back: string;
@@ -140,6 +142,7 @@ export const en: ConsoleWords = {
   empty: 'No payments here.',
   shown: (shown, count, total) =>
     total === undefined ? `${shown} ${count === 1 ? 'payment' : 'payments'} shown` : `${shown} of ${total} payments shown`,
+  caption: (filter, q) => `Payments: ${filter}${q ? `, search “${q}”` : ''}`,
   more: 'Show more',
   loading: 'Loading…',
   back: 'Back to the list',
@@ -268,6 +271,7 @@ export const ru: ConsoleWords = {
     if (total !== undefined) return `Показано ${shown} из ${total}`;
     return one === 'one' ? `Показан ${shown} платёж` : `Показано ${shown} ${one === 'few' ? 'платежа' : 'платежей'}`;
   },
+  caption: (filter, q) => `Платежи: ${filter}${q ? `, поиск «${q}»` : ''}`,
   more: 'Показать ещё',
   loading: 'Загрузка…',
   back: 'Назад к списку',

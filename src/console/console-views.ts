@@ -18,6 +18,8 @@ export interface ViewContext {
 export interface ListContext extends ViewContext {
   filters: readonly string[];
   filter: string;
+  /** The search the list shown was found by ('' for none). */
+  q: string;
   list: ListAnswer | undefined;
   setFilter(filter: string): void;
   more(): void;
@@ -58,7 +60,9 @@ export function paymentTable(c: ListContext): TemplateResult {
   if (!list) return html`<p>${t.loading}</p>`;
   if (list.payments.length === 0) return html`<p>${t.empty}</p>`;
   const col = t.columns;
+  // The caption names the table in a screen reader's list of tables; the pressed filter and the search field say it on screen.
   return html`<table>
+      <caption class="sr-only">${t.caption(t.filters[c.filter] ?? c.filter, c.q)}</caption>
       <thead>
         <tr>
           <th scope="col">${col.created}</th><th scope="col">${col.order}</th><th scope="col">${col.payment}</th>

@@ -85,6 +85,23 @@ export const consoleStyles = css`
     background: #1d4ed8;
     color: #fff;
   }
+  /* Forced colors (Windows high contrast) drop the fill above, and with it the only sign of the chosen filter: it
+     takes the system's selection colours instead. */
+  @media (forced-colors: active) {
+    .filters button[aria-pressed='true'] {
+      forced-color-adjust: none;
+      background: Highlight;
+      color: HighlightText;
+    }
+  }
+  .sr-only {
+    position: absolute;
+    width: 1px;
+    height: 1px;
+    overflow: hidden;
+    clip-path: inset(50%);
+    white-space: nowrap;
+  }
   .count {
     display: inline-block;
     min-width: 1.5em;

@@ -137,6 +137,34 @@ describe('the console list', () => {
     await live.page.getByRole('button', { name: 'Show all' }).click();
     await live.page.getByRole('status').getByText(`50 of ${all} payments shown`).waitFor();
   });
+
+  it("names its table by the filter and the search, for a screen reader's list of tables", async () => {
+    await live.page.locator('button[data-filter="failed"]').click();
+    await live.page.getByRole('table', { name: 'Payments: Failed' }).waitFor();
+    // L-10 is one of the failed ones (every fifth).
+    await live.page.getByLabel('Order id or payment id').fill('L-10');
+    await live.page.getByRole('button', { name: 'Find' }).click();
+    await live.page.getByRole('table', { name: 'Payments: Failed, search “L-10”' }).waitFor();
+    await live.page.getByRole('button', { name: 'Show all' }).click();
+    await live.page.locator('button[data-filter="all"]').click();
+    await live.page.getByRole('table', { name: 'Payments: All' }).waitFor();
+  });
+
+  it('shows which filter is chosen in forced colors (Windows high contrast), where its fill is gone', async () => {
+    const context = await live.browser.newContext({ viewport: { width: 1280, height: 900 }, forcedColors: 'active' });
+    onTestFinished(() => context.close());
+    await context.addCookies(await live.context.cookies());
+    const page = await context.newPage();
+    await page.goto(live.consoleUrl);
+    await page.locator('tbody tr').first().waitFor();
+    const look = (filter: string) =>
+      page.locator(`button[data-filter="${filter}"]`).evaluate((button) => {
+        const style = getComputedStyle(button);
+        return `${style.backgroundColor} ${style.color} ${style.borderColor} ${style.borderWidth} ${style.outlineStyle}`;
+      });
+    const chosen = await look('all');
+    expect(chosen, 'the chosen filter looks unlike the others').not.toBe(await look('open'));
+  });
 });
 
 interface Held {

@@ -80,7 +80,7 @@ export const backTarget = (session: WebDriverSession) => session.run<string | nu
  * `address-label`) and pastes what the clipboard then holds into a field of the page.
  */
 export async function copyAndPaste(session: WebDriverSession, label: string): Promise<string> {
-  const button = `[part~="copy-button"][aria-describedby="${label}"]`;
+  const button = `[part~="copy-button"][aria-labelledby~="${label}"]`;
   await tap(session, button);
   await waitFor('the copy button to say "Copied"', () =>
     session

@@ -1,0 +1,46 @@
+/**
+ * The checkout as a shopper meets it through assistive technology, in Chromium against the demo storefront: what
+ * a screen reader names each control, and how the pay screen holds up at 320 CSS px, at 200% zoom and in forced
+ * colors (Windows high contrast). The element's own browser tests (test/widget/accessibility.test.ts) cover axe,
+ * focus and the live region screen by screen; here it is the built script on a shop's page.
+ */
+import type { BrowserContextOptions, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { newContext } from './support/browser.js';
+import { placeOrder } from './support/services.js';
+import { waitForScreen } from './support/shopper.js';
+import { useDemo } from './support/use-demo.js';
+
+const live = useDemo();
+
+/** A new order's pay screen by `method`, chosen with the keyboard on the method choice, in a context made with `options`. */
+async function payScreen(options: BrowserContextOptions, method: 'UPI' | 'SBP'): Promise<Page> {
+  const context = await newContext(live.browser, options);
+  const page = await context.newPage();
+  const order = await placeOrder(live.demo.storeUrl);
+  await page.goto(`${live.demo.storeUrl}/shop/checkout/${encodeURIComponent(order.id)}?method=choice`);
+  await waitForScreen(page, 'choose');
+  await page.locator('payin-checkout [part="method-button"]', { hasText: method }).focus();
+  await page.keyboard.press('Enter');
+  await waitForScreen(page, 'pay');
+  return page;
+}
+
+/** The accessible names of the element's buttons, as a screen reader's list of buttons shows them. */
+async function buttonNames(page: Page): Promise<string[]> {
+  const snapshot = await page.locator('payin-checkout').ariaSnapshot();
+  return [...snapshot.matchAll(/- button "([^"]+)"/g)].map((m) => m[1]!);
+}
+
+describe('the checkout with assistive technology', () => {
+  it('names each copy button by the value it copies, for a screen reader listing the buttons', async () => {
+    const upi = await payScreen({}, 'UPI');
+    expect(await buttonNames(upi)).toEqual(['Copy Amount', 'Copy UPI ID', 'Choose another method']);
+    await upi.getByRole('button', { name: 'Copy UPI ID' }).click();
+    await upi.getByRole('button', { name: 'Copied UPI ID' }).waitFor();
+    await upi.context().close();
+    const sbp = await payScreen({}, 'SBP');
+    expect(await buttonNames(sbp)).toEqual(['Copy Amount', 'Copy Phone number', 'Choose another method']);
+    await sbp.context().close();
+  });
+});
