@@ -7,11 +7,12 @@ import { applyEdits, type Edit, type TemplateLiteral, walk } from './syntax-tree
  * script-tag build and its parts, the technique of the minify-html-literals and rollup-plugin-minify-html-literals
  * packages that Lit's documentation points to, done here on the TypeScript source through the parser Vite exports
  * (so a `${...}` inside a template is never touched). In `html` and `svg` templates, whitespace between a tag or
- * binding and a binding, or with a line break between two tags, goes: the element's templates put such whitespace
- * only in flex and grid containers and between block boxes, where it renders nothing (a space between two tags on
- * one source line stays, as the countdown's label and clock need it). Any other run of whitespace with a line break
- * in it (the source's indentation) becomes one space, which HTML renders the same (the element has no <pre> or
- * <textarea> template). A `css` stylesheet goes through Lightning CSS (the CSS minifier Vite itself uses).
+ * binding and a binding, or with a line break between two tags, goes (but inside a tag, where it parts attributes
+ * or the words of a value, it stays one space): the element's templates put such whitespace only in flex and grid
+ * containers and between block boxes, where it renders nothing (a space between two tags on one source line stays,
+ * as the countdown's label and clock need it). Any other run of whitespace with a line break in it (the source's
+ * indentation) becomes one space, which HTML renders the same (the element has no <pre> or <textarea> template). A
+ * `css` stylesheet goes through Lightning CSS (the CSS minifier Vite itself uses).
  */
 export function minifyTemplates(): Plugin {
   return {
@@ -42,15 +43,28 @@ export function minifyTemplateLiterals(code: string, id: string): string | null 
         text: css.toString().replace(/[`\\]|\$\{/g, (c) => `\\${c}`),
       });
     } else if (tag === 'html' || tag === 'svg') {
+      // The template's text so far, its bindings left out: whether a piece starts inside a tag.
+      let before = '';
       for (const q of n.quasi!.quasis) {
         const raw = q.value.raw;
-        const text = raw
-          .replace(/(^|>)\s*\n\s*(?=<|$)/g, '$1')
-          .replace(/^\s+(?=<|$)|(>)\s+$/g, '$1')
-          .replace(/\s*\n\s*/g, ' ');
+        const inTag = before.lastIndexOf('<') > before.lastIndexOf('>');
+        const text = inTag && /^\s/.test(raw) ? ` ${betweenTags(raw.trimStart())}` : betweenTags(raw);
         if (text !== raw) edits.push({ start: q.start + 1, end: q.start + 1 + raw.length, text });
+        before += raw;
       }
     }
   });
   return edits.length === 0 ? null : applyEdits(code, edits);
+}
+
+/**
+ * A piece of a template between bindings, minified as content between tags. Not a piece that starts inside a tag
+ * (after an attribute's binding): whitespace there parts two attributes, or two words of a value
+ * (`aria-labelledby="${a} ${b}"`), and stays one space.
+ */
+function betweenTags(raw: string): string {
+  return raw
+    .replace(/(^|>)\s*\n\s*(?=<|$)/g, '$1')
+    .replace(/^\s+(?=<|$)|(>)\s+$/g, '$1')
+    .replace(/\s*\n\s*/g, ' ');
 }

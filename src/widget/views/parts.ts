@@ -33,8 +33,8 @@ export function amountBlock(ctx: ViewContext, payment: PaymentView, copyable: bo
 export function copyButton(ctx: ViewContext, key: string, text: string, labelledBy: string): TemplateResult {
   const done = ctx.copied === key;
   // Named by its own word and the value's label ("Copy UPI ID"): a screen reader's list of buttons would show "Copy" twice.
-  return html`<button part="copy-button" class="copy ${done ? 'done' : ''}" id=${`copy-${key}`}
-    aria-labelledby=${`copy-${key} ${labelledBy}`} @click=${() => ctx.copy(key, text)}>${done ? ctx.t.copied : ctx.t.copy}</button>`;
+  return html`<button part="copy-button" class="copy ${done ? 'done' : ''}" id="copy-${key}"
+    aria-labelledby="copy-${key} ${labelledBy}" @click=${() => ctx.copy(key, text)}>${done ? ctx.t.copied : ctx.t.copy}</button>`;
 }
 
 export function countdown(ctx: ViewContext): TemplateResult | typeof nothing {
