@@ -1,30 +1,44 @@
 /**
- * Two proxy instances on one real PostgreSQL, in front of one real sandbox that is slow to answer: a create for an
+ * Two proxy instances on one real PostgreSQL (and on one real Redis), in front of one real sandbox that is slow to answer: a create for an
  * order holds the order's lease for as long as it works, however long the service takes, so that the shopper's
  * retry (or a second tab) that reaches the other instance meanwhile waits for it instead of making a second
  * payment of the order at the service. The lease still lapses for a create that crashed (the store contract).
  */
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/postgres/index.js';
 import { createPayinProxy, type PayinProxy } from '../../src/proxy/index.js';
+import type { ProxyStore } from '../../src/proxy/infrastructure/store.js';
 import { silentLogger } from '../../src/proxy/logger.js';
+import { createRedisStore } from '../../src/redis/index.js';
 import { usePostgresServer } from '../postgres/postgres-server-harness.js';
 import { eventually, startLive, type Live } from '../proxy/sandbox-harness.js';
+import { startRedisServer, type RedisServer } from '../redis/redis-server-harness.js';
 
-const server = usePostgresServer();
+const postgresServer = usePostgresServer();
+let redisServer: RedisServer | undefined;
+beforeAll(async () => {
+  redisServer = await startRedisServer();
+});
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
   for (const step of cleanup.reverse()) await step().catch(() => {});
+  await redisServer?.stop();
 });
+
+/** The stores several instances share: each call is one instance's store, on the namespace `name`. */
+const sharedStores: { store: string; open: (name: string) => ProxyStore & { close(): Promise<void> } }[] = [
+  { store: 'PostgreSQL', open: (name) => createPostgresStore({ url: postgresServer.url, schema: name, connectTimeoutSeconds: 2 }) },
+  { store: 'Redis', open: (name) => createRedisStore({ url: redisServer!.url, keyPrefix: `${name}:` }) },
+];
 
 /** Far shorter than the service's answer, so that an unrenewed lease lapses in the middle of the create. */
 const CLAIM_LEASE_MS = 1_000;
 const SERVICE_LATENCY_MS = 2_000;
 
 /** Instance A answers over loopback as a shop mounts it; instance B is a second proxy on the same schema and service. */
-async function twoInstances(): Promise<{ live: Live; b: PayinProxy }> {
-  const schema = `lease_${Math.random().toString(36).slice(2)}`;
-  const stores = [0, 1].map(() => createPostgresStore({ url: server.url, schema, connectTimeoutSeconds: 2 }));
+async function twoInstances(open: (name: string) => ProxyStore & { close(): Promise<void> }): Promise<{ live: Live; b: PayinProxy }> {
+  const name = `lease_${Math.random().toString(36).slice(2)}`;
+  const stores = [open(name), open(name)];
   const common = { reconcileEveryMs: 0, timeouts: { claimLeaseMs: CLAIM_LEASE_MS } };
   const live = await startLive({ ...common, store: stores[0]! });
   const b = createPayinProxy({
@@ -54,9 +68,9 @@ async function createOn(proxy: PayinProxy, orderId: string): Promise<{ status: n
   return { status: response.status, body: await response.json() };
 }
 
-describe('two instances creating for one order while the service is slow', () => {
+describe.each(sharedStores)('two instances on one $store creating for one order while the service is slow', ({ open }) => {
   it('makes one payment at the service: the retry on the other instance waits for the create in progress', async () => {
-    const { live, b } = await twoInstances();
+    const { live, b } = await twoInstances(open);
     live.sandbox.setFaults({ latencyMs: SERVICE_LATENCY_MS });
     const first = live.create('SLOW-1');
     // A holds the order and is asking the service about it (the store has never seen it)...
