@@ -100,6 +100,17 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
     await this.#run('release', (sql) => sql`DELETE FROM leases WHERE key = ${key} AND owner = ${owner}`);
   }
 
+  async extend(key: string, owner: string, leaseMs: number): Promise<boolean> {
+    const rows = await this.#run(
+      'extend',
+      (sql) =>
+        sql`UPDATE leases SET expires_at = now_ms() + ${leaseMs}::bigint
+          WHERE key = ${key} AND owner = ${owner} AND expires_at > now_ms()
+          RETURNING 1`,
+    );
+    return rows.length === 1;
+  }
+
   async getOrder(orderId: string): Promise<OrderRecord | undefined> {
     const [row] = await this.#run('getOrder', (sql) => sql`SELECT record::text AS json FROM orders WHERE order_id = ${orderId}`);
     return row ? (JSON.parse(row.json) as OrderRecord) : undefined;

@@ -31,6 +31,20 @@ return 0`,
 };
 
 /**
+ * Sets KEYS[1] to expire ARGV[2] ms from now only while it still holds ARGV[1]: a create renewing its order's lease,
+ * which must not lengthen the lease of the create that came after one whose lease lapsed. Returns 1 when it did.
+ */
+export const EXPIRE_IF_EQUALS: LuaScript = {
+  name: 'payinExpireIfEquals',
+  numberOfKeys: 1,
+  lua: `
+if redis.call('GET', KEYS[1]) == ARGV[1] then
+  return redis.call('PEXPIRE', KEYS[1], ARGV[2])
+end
+return 0`,
+};
+
+/**
  * The console's listing sets of one payment (redis-console.ts), as a Lua function: `index(hash, version, prefix,
  * member, tags, orderId, expiry)`, for the payment hash `hash`, the version just written (nothing happens for
  * another: a newer write indexes itself), the key prefix, its member, its filters as a JSON array, its orderId and
@@ -233,6 +247,7 @@ return value`,
 const SCRIPTS = [
   INDEX_PAYMENT,
   DELETE_IF_EQUALS,
+  EXPIRE_IF_EQUALS,
   PUT_IF_VERSION,
   PUT_AND_ENQUEUE,
   COUNT_WITH_EXPIRY,

@@ -24,6 +24,7 @@ import {
   defineScripts,
   DELETE_IF_EQUALS,
   ENQUEUE_ANNOUNCEMENT,
+  EXPIRE_IF_EQUALS,
   PUT_AND_ENQUEUE,
   PUT_IF_VERSION,
   RESCHEDULE_ANNOUNCEMENT,
@@ -85,6 +86,10 @@ export class RedisStore implements ProxyStore, ConsoleStore {
 
   async release(key: string, owner: string): Promise<void> {
     await runScript(this.#redis, DELETE_IF_EQUALS, [this.#keys.lease(key)], [owner]);
+  }
+
+  async extend(key: string, owner: string, leaseMs: number): Promise<boolean> {
+    return (await runScript(this.#redis, EXPIRE_IF_EQUALS, [this.#keys.lease(key)], [owner, toRedisMs(leaseMs, 'leaseMs')])) === 1;
   }
 
   async getOrder(orderId: string): Promise<OrderRecord | undefined> {

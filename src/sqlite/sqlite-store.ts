@@ -62,6 +62,7 @@ export class SqliteStore extends OneProcessStore implements ProxyStore, ConsoleS
       leaseGet: p('SELECT owner, expires_at FROM leases WHERE key = ?'),
       leasePut: p('INSERT OR REPLACE INTO leases (key, owner, expires_at) VALUES (?, ?, ?)'),
       leaseDelete: p('DELETE FROM leases WHERE key = ? AND owner = ?'),
+      leaseExtend: p('UPDATE leases SET expires_at = ? WHERE key = ? AND owner = ? AND expires_at > ?'),
       orderGet: p('SELECT record FROM orders WHERE order_id = ?'),
       orderPut: p('INSERT OR REPLACE INTO orders (order_id, record, paid, updated_at) VALUES (?, ?, ?, ?)'),
       paymentGet: p('SELECT record, version FROM payments WHERE id = ?'),
@@ -109,6 +110,11 @@ export class SqliteStore extends OneProcessStore implements ProxyStore, ConsoleS
 
   async release(key: string, owner: string): Promise<void> {
     this.#sql.leaseDelete!.run(key, owner);
+  }
+
+  async extend(key: string, owner: string, leaseMs: number): Promise<boolean> {
+    const now = this.#clock.now();
+    return this.#sql.leaseExtend!.run(now + leaseMs, key, owner, now).changes > 0;
   }
 
   async getOrder(orderId: string): Promise<OrderRecord | undefined> {

@@ -81,6 +81,12 @@ export class MemoryStore extends OneProcessStore implements ProxyStore, ConsoleS
     if (this.#leases.get(key) === owner) this.#leases.delete(key);
   }
 
+  async extend(key: string, owner: string, leaseMs: number): Promise<boolean> {
+    if (this.#leases.get(key) !== owner) return false;
+    this.#leases.set(key, owner, leaseMs);
+    return true;
+  }
+
   async getOrder(orderId: string): Promise<OrderRecord | undefined> {
     return parsed<OrderRecord>(this.#paidOrders.get(orderId) ?? this.#openOrders.get(orderId));
   }

@@ -113,6 +113,12 @@ export interface ProxyStore extends Partial<ConsoleStore> {
   claim(key: string, owner: string, leaseMs: number): Promise<boolean>;
   /** Gives the lease back, but only if `owner` still holds it. */
   release(key: string, owner: string): Promise<void>;
+  /**
+   * Holds the lease `key` for another `leaseMs` from now, but only if `owner` still holds a live one; true when it
+   * does. A create renews its order's lease while it waits for a slow service, so that the lease lapses only for a
+   * create that crashed. A store without it leaves a create that outlives `claimLeaseMs` open to a second one.
+   */
+  extend?(key: string, owner: string, leaseMs: number): Promise<boolean>;
 
   getOrder(orderId: string): Promise<OrderRecord | undefined>;
   /** Written only by the holder of the order's lease, so a plain write is enough. */

@@ -7,6 +7,8 @@
 import { randomToken } from '../../shared/bytes.js';
 import type { OrderPaymentRef, OrderRecord, PaymentRecord, ProxyStore } from '../infrastructure/store.js';
 import type { ResolvedOptions } from '../resolved-options.js';
+import { describe } from '../http/errors.js';
+import { keepRenewing } from '../infrastructure/lease-renewal.js';
 
 const leaseOf = (orderId: string) => `order:${orderId}`;
 
@@ -61,12 +63,35 @@ export interface HeldOrder {
 export class OrderBook {
   constructor(private readonly options: ResolvedOptions) {}
 
-  /** The order held by this caller, or undefined while someone else holds its lease. */
+  /**
+   * The order held by this caller, or undefined while someone else holds its lease. The lease is renewed while it
+   * is held (a create waits on the service and the shop for as long as they take, past `claimLeaseMs` when the
+   * service is slow), so that another instance never takes the order from a create still at work and makes a second
+   * payment of it; it lapses only when the process holding it is gone.
+   */
   async tryHold(orderId: string): Promise<HeldOrder | undefined> {
     const { store, timeouts } = this.options;
     const owner = randomToken(12);
     if (!(await claimOrder(store, orderId, owner, timeouts.claimLeaseMs))) return undefined;
-    return this.#held(orderId, () => store.release(leaseOf(orderId), owner));
+    const stopRenewing = this.#keepHeld(orderId, owner);
+    return this.#held(orderId, async () => {
+      stopRenewing();
+      await store.release(leaseOf(orderId), owner);
+    });
+  }
+
+  /** Renews the order's lease every third of it until the returned function is called. */
+  #keepHeld(orderId: string, owner: string): () => void {
+    const { clock, store, timeouts, logger } = this.options;
+    const { extend } = store;
+    if (!extend) return () => {};
+    return keepRenewing({
+      clock,
+      leaseMs: timeouts.claimLeaseMs,
+      renew: () => extend.call(store, leaseOf(orderId), owner, timeouts.claimLeaseMs),
+      lost: () => logger.warn("a create outlived its order's lease: another request may have taken the order", { orderId }),
+      failed: (error) => logger.warn('renewing the lease of an order being created failed', { orderId, error: describe(error) }),
+    });
   }
 
   /**

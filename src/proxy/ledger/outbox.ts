@@ -18,6 +18,7 @@ import type { ResolvedOptions } from '../resolved-options.js';
 import { toPaymentView } from '../http/payment-answer.js';
 import { appendHistory, markSecondPayment } from '../infrastructure/timeline.js';
 import { callHook, HookDeadlineError } from '../infrastructure/hook-call.js';
+import { keepRenewing } from '../infrastructure/lease-renewal.js';
 import type { PaymentRecord } from '../infrastructure/store.js';
 
 const FIRST_RETRY_MS = 1_000;
@@ -163,29 +164,14 @@ export class Outbox {
   /** Renews the claim on (payment, state) every third of its lease until the returned function is called. */
   #keepHeld(paymentId: string, state: string): () => void {
     const { clock, store, timeouts, logger } = this.options;
-    let stopped = false;
-    let timer: unknown;
-    const renewLater = () => {
-      timer = clock.setTimeout(() => {
-        store.extendAnnouncement(paymentId, state, timeouts.hookLeaseMs).then(
-          (held) => {
-            if (stopped) return;
-            if (held) renewLater();
-            else logger.warn('onPaymentUpdate is still running after its lease lapsed', { paymentId, state });
-          },
-          (error) => {
-            if (stopped) return;
-            logger.warn('renewing the lease of a running onPaymentUpdate failed', { paymentId, state, error: describe(error) });
-            renewLater();
-          },
-        );
-      }, timeouts.hookLeaseMs / 3);
-    };
-    renewLater();
-    return () => {
-      stopped = true;
-      clock.clearTimeout(timer);
-    };
+    return keepRenewing({
+      clock,
+      leaseMs: timeouts.hookLeaseMs,
+      renew: () => store.extendAnnouncement(paymentId, state, timeouts.hookLeaseMs),
+      lost: () => logger.warn('onPaymentUpdate is still running after its lease lapsed', { paymentId, state }),
+      failed: (error) =>
+        logger.warn('renewing the lease of a running onPaymentUpdate failed', { paymentId, state, error: describe(error) }),
+    });
   }
 
   /**

@@ -95,10 +95,13 @@ export async function reconcile(
           }
         }
         // The service has answered past the window and what it said is recorded: the payment is let go, unless the
-        // service is still deciding it, which it may do hours later, and its callbacks may never come.
+        // service is still deciding it, which it may do hours later, and its callbacks may never come. Nor when the
+        // answer moved the window past now: an expiry learned only now (the provisional window of a record that
+        // lacked one closed while the service was out of reach) is followed as any other.
         for (const id of batch.filter((id) => closing.has(id))) {
           const record = await store.getPayment(id);
-          if (record) await (deciding.has(id) ? ledger.followOn(record) : ledger.unfollow(record));
+          if (!record || (record.followUntil ?? 0) > clock.now()) continue;
+          await (deciding.has(id) ? ledger.followOn(record) : ledger.unfollow(record));
         }
       }
     }

@@ -69,6 +69,23 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
       await close?.();
     });
 
+    it('renews a claim for its owner only, so a create at work keeps its order and a lapsed one gets nothing back', async () => {
+      const { store, wait, close } = await fixture();
+      expect(typeof store.extend).toBe('function');
+      const order = unique();
+      expect(await store.claim(order, 'working', 400)).toBe(true);
+      expect(await store.extend!(order, 'other', 10_000)).toBe(false);
+      await wait(250);
+      expect(await store.extend!(order, 'working', 400)).toBe(true);
+      await wait(250); // past the first term, within the renewed one
+      expect(await store.claim(order, 'other', 10_000)).toBe(false);
+      await wait(300);
+      expect(await store.extend!(order, 'working', 10_000)).toBe(false);
+      expect(await store.claim(order, 'other', 10_000)).toBe(true);
+      expect(await store.extend!(order, 'working', 10_000)).toBe(false);
+      await close?.();
+    });
+
     it('keeps orders and payments, and no change to a record written or read reaches the stored one', async () => {
       const { store, close } = await fixture();
       const id = unique();

@@ -150,3 +150,42 @@ describe('a finish the service has not confirmed past the follow window', () => 
     expect(t.updates.filter((u) => u.payment.id === id && u.payment.outcome === 'paid')).toHaveLength(1);
   });
 });
+
+describe('a payment whose expiry the proxy learns only when its provisional window closes', () => {
+  it('is followed until that expiry plus the grace window, and its payment a day later is announced paid', async () => {
+    // A bank transfer payable for three days. The create answer has no expiry and the status call that completes
+    // it failed (the service unreachable for a moment), so the proxy followed it for an hour on trust; no sweep
+    // reached the service in that hour. The first answer past it brings the expiry three days ahead.
+    const clock = new ManualClock();
+    let created = false;
+    let refuseStatus = true;
+    live = await startLive(
+      {
+        clock,
+        reconcileEveryMs: 0,
+        callbackUrl: 'http://127.0.0.1:9/payin/callback',
+        timeouts: { lateGraceMs: LATE_GRACE_MS, statusDeadlineMs: 1 },
+        fetch: async (input, init) => {
+          // The status call after the create, which completes its record; the order's look-up before it goes through.
+          if (created && refuseStatus && String(input).endsWith('/api/v2/status')) {
+            refuseStatus = false;
+            throw new TypeError('fetch failed');
+          }
+          created ||= String(input).endsWith('/api/v2/payments');
+          return fetch(input, init);
+        },
+      },
+      { clock, ttlSeconds: 3 * 24 * 60 * 60 },
+    );
+    expect((await live.create('LONG-1')).status).toBeGreaterThanOrEqual(500);
+    const [payment] = live.sandbox.payments().filter((p) => p.orderId === 'LONG-1');
+    const id = payment!.id;
+
+    await clock.advance(61 * MINUTE);
+    expect((await live.proxy.reconcile()).checked).toBe(1);
+    await clock.advance(24 * 60 * MINUTE);
+    await act(live, id, 'pay');
+    expect((await live.proxy.reconcile()).checked).toBe(1);
+    expect(live.updates.filter((u) => u.payment.id === id && u.payment.outcome === 'paid')).toHaveLength(1);
+  });
+});
