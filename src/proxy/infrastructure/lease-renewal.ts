@@ -6,6 +6,9 @@
  * at the next third, while the lease may still be alive.
  */
 import type { Clock } from '../../shared/clock.js';
+import { describe } from '../http/errors.js';
+import type { ProxyLogger } from '../logger.js';
+import type { ProxyStore } from './store.js';
 
 export interface LeaseRenewal {
   clock: Clock;
@@ -43,4 +46,33 @@ export function keepRenewing({ clock, leaseMs, renew, lost, failed }: LeaseRenew
     stopped = true;
     clock.clearTimeout(timer);
   };
+}
+
+/** What a held store lease is for, in the log: said when it lapsed under its holder, and when renewing it failed. */
+export interface HeldLease {
+  key: string;
+  owner: string;
+  leaseMs: number;
+  lostWords: string;
+  failedWords: string;
+  fields: Record<string, unknown>;
+}
+
+/**
+ * Renews a lease taken with the store's `claim` through its `extend`, until the function returned is called. A
+ * store without `extend` (one a shop wrote before it existed) renews nothing: the lease lapses after its term.
+ */
+export function keepStoreLease(
+  { clock, store, logger }: { clock: Clock; store: ProxyStore; logger: ProxyLogger },
+  { key, owner, leaseMs, lostWords, failedWords, fields }: HeldLease,
+): () => void {
+  const { extend } = store;
+  if (!extend) return () => {};
+  return keepRenewing({
+    clock,
+    leaseMs,
+    renew: () => extend.call(store, key, owner, leaseMs),
+    lost: () => logger.warn(lostWords, fields),
+    failed: (error) => logger.warn(failedWords, { ...fields, error: describe(error) }),
+  });
 }

@@ -7,8 +7,7 @@
 import { randomToken } from '../../shared/bytes.js';
 import type { OrderPaymentRef, OrderRecord, PaymentRecord, ProxyStore } from '../infrastructure/store.js';
 import type { ResolvedOptions } from '../resolved-options.js';
-import { describe } from '../http/errors.js';
-import { keepRenewing } from '../infrastructure/lease-renewal.js';
+import { keepStoreLease } from '../infrastructure/lease-renewal.js';
 
 const leaseOf = (orderId: string) => `order:${orderId}`;
 
@@ -73,24 +72,17 @@ export class OrderBook {
     const { store, timeouts } = this.options;
     const owner = randomToken(12);
     if (!(await claimOrder(store, orderId, owner, timeouts.claimLeaseMs))) return undefined;
-    const stopRenewing = this.#keepHeld(orderId, owner);
+    const stopRenewing = keepStoreLease(this.options, {
+      key: leaseOf(orderId),
+      owner,
+      leaseMs: timeouts.claimLeaseMs,
+      lostWords: "a create outlived its order's lease: another request may have taken the order",
+      failedWords: 'renewing the lease of an order being created failed',
+      fields: { orderId },
+    });
     return this.#held(orderId, async () => {
       stopRenewing();
       await store.release(leaseOf(orderId), owner);
-    });
-  }
-
-  /** Renews the order's lease every third of it until the returned function is called. */
-  #keepHeld(orderId: string, owner: string): () => void {
-    const { clock, store, timeouts, logger } = this.options;
-    const { extend } = store;
-    if (!extend) return () => {};
-    return keepRenewing({
-      clock,
-      leaseMs: timeouts.claimLeaseMs,
-      renew: () => extend.call(store, leaseOf(orderId), owner, timeouts.claimLeaseMs),
-      lost: () => logger.warn("a create outlived its order's lease: another request may have taken the order", { orderId }),
-      failed: (error) => logger.warn('renewing the lease of an order being created failed', { orderId, error: describe(error) }),
     });
   }
 

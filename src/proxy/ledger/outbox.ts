@@ -18,7 +18,7 @@ import type { ResolvedOptions } from '../resolved-options.js';
 import { toPaymentView } from '../http/payment-answer.js';
 import { appendHistory, markSecondPayment } from '../infrastructure/timeline.js';
 import { callHook, HookDeadlineError } from '../infrastructure/hook-call.js';
-import { keepRenewing } from '../infrastructure/lease-renewal.js';
+import { keepRenewing, keepStoreLease } from '../infrastructure/lease-renewal.js';
 import type { PaymentRecord } from '../infrastructure/store.js';
 
 const FIRST_RETRY_MS = 1_000;
@@ -132,6 +132,15 @@ export class Outbox {
     const lease = `redeliver:${paymentId}`;
     const owner = randomToken(8);
     if (!(await store.claim(lease, owner, timeouts.hookLeaseMs))) return 'busy';
+    // Held for as long as the redelivery runs, which the hook's deadline (`hookMs`) may set past the lease.
+    const stopRenewing = keepStoreLease(this.options, {
+      key: lease,
+      owner,
+      leaseMs: timeouts.hookLeaseMs,
+      lostWords: 'a redelivery is still running after its lease lapsed',
+      failedWords: 'renewing the lease of a redelivery failed',
+      fields: { paymentId },
+    });
     try {
       if (!(await store.wasAnnounced(paymentId, state))) {
         await store.enqueueAnnouncement(paymentId, state, clock.now());
@@ -157,6 +166,7 @@ export class Outbox {
       await appendHistory(this.options, paymentId, { at: clock.now(), kind: 'announcement', state, ok: true, redelivery: true });
       return 'sent';
     } finally {
+      stopRenewing();
       await store.release(lease, owner);
     }
   }

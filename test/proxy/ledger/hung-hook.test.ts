@@ -174,6 +174,33 @@ describe("the console's redelivery to a hook that never returns", () => {
   });
 });
 
+describe('two operators redelivering to a hook slower than its lease', () => {
+  it('sends one: the lease of a redelivery still running is renewed, not let lapse under it', async () => {
+    // A deadline past the lease: the shop allows its hook 10 s, and the lease is 3 s.
+    const hookMs = 10_000;
+    let hang = false;
+    const shop = hangingHook(() => hang);
+    const t = consoleSetup({ onPaymentUpdate: shop.hook, reconcileEveryMs: 0, timeouts: { hookMs, hookLeaseMs: 3_000 } });
+    try {
+      await t.signIn();
+      const id = (await t.create('A-1')).body.payment.id; // its pending state announced
+      hang = true;
+      const first = t.post<{ result: string }>(`/api/payments/${id}/redeliver`);
+      expect(await stepUntil(t.clock, () => shop.calls.length === 2, 5)).toBe(true);
+      await stepUntil(t.clock, () => false, 4); // past the lease, within the hook's deadline
+      const pressed = t.post<{ error?: { code: string } }>(`/api/payments/${id}/redeliver`);
+      expect(await stepUntil(t.clock, settledFlag(pressed), (2 * hookMs) / 1_000)).toBe(true);
+      const second = await pressed;
+      expect([second.answer.status, second.body.error?.code, shop.calls.length]).toEqual([409, 'busy', 2]);
+      shop.answerLate();
+      expect(await stepUntil(t.clock, settledFlag(first), 5)).toBe(true);
+    } finally {
+      shop.answerLate();
+      await t.proxy.close();
+    }
+  });
+});
+
 describe('a hook that hands info.signal to its own fetch, to a backend that never answers', () => {
   it("sees the signal aborted at the call's deadline, not before, and its request ended", async () => {
     const erp = await startQuietBackend();
