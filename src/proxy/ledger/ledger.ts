@@ -24,6 +24,7 @@ import {
   type ObservedPayment,
 } from './payment-view-mapper.js';
 import { mayFollow, stillAsking } from './transitions.js';
+import { keepStoreLease } from '../infrastructure/lease-renewal.js';
 import type { PaymentRecord } from '../infrastructure/store.js';
 import type { OrderBook } from './orders.js';
 import type { Outbox } from './outbox.js';
@@ -181,14 +182,27 @@ export class Ledger {
     return record;
   }
 
-  /** Runs one reconcile sweep's `work` under the sweep lease, one sweep across instances; nothing when one runs. */
+  /**
+   * Runs one reconcile sweep's `work` under the sweep lease, one sweep across instances; nothing when one runs.
+   * The lease is renewed while the sweep works (a store with `extend`), and lapses only for a process that died.
+   */
   async whileSweeping(work: () => Promise<void>): Promise<void> {
     const { store, timeouts } = this.options;
     const owner = randomToken(12);
     if (!(await store.claim(SWEEP_LEASE, owner, timeouts.sweepLeaseMs))) return;
+    // Held for as long as the sweep runs (a slow service, many payments), not for its first term alone.
+    const stopRenewing = keepStoreLease(this.options, {
+      key: SWEEP_LEASE,
+      owner,
+      leaseMs: timeouts.sweepLeaseMs,
+      lostWords: 'a reconcile sweep is still running after its lease lapsed: another instance may sweep beside it',
+      failedWords: 'renewing the lease of a reconcile sweep failed',
+      fields: {},
+    });
     try {
       await work();
     } finally {
+      stopRenewing();
       await store.release(SWEEP_LEASE, owner);
     }
   }

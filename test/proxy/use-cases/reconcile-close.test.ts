@@ -37,4 +37,29 @@ describe('close() during a reconcile sweep', () => {
     expect(asked).toBe(1);
     expect(await t.store.claim('sweep', 'the next process', 60_000)).toBe(true);
   });
+
+  it('keeps the sweep lease while a sweep outlasts it, so that no other instance sweeps beside it', async () => {
+    const t = setup({ reconcileEveryMs: 30_000 });
+    await t.create('A-1');
+    let answer = () => {};
+    const held = new Promise<void>((resolve) => (answer = resolve));
+    let asked = 0;
+    t.service.onStatus = async (body) => {
+      if (!Array.isArray(body.paymentIds)) return undefined;
+      asked++;
+      await held;
+      return undefined;
+    };
+    await t.clock.advance(30_000);
+    await until(() => asked === 1, 'the sweep to ask the service');
+    // Ten minutes of a slow service, twice the lease (sweepLeaseMs, 5 minutes), a minute at a time.
+    for (let minute = 0; minute < 10; minute++) {
+      await t.clock.advance(60_000);
+      for (let i = 0; i < 5; i++) await new Promise((resolve) => setTimeout(resolve, 0));
+    }
+    expect(await t.store.claim('sweep', 'another instance', 60_000)).toBe(false);
+    answer();
+    await t.proxy.close();
+    expect(await t.store.claim('sweep', 'the next process', 60_000)).toBe(true);
+  });
 });
