@@ -14,10 +14,10 @@
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startPostgresServer, type PostgresServer } from '../postgres/postgres-server-harness.js';
+import { usePostgresServer } from '../postgres/postgres-server-harness.js';
 import { eventually, seeded } from '../proxy/sandbox-harness.js';
 import { startRedisServer, type RedisServer } from '../redis/redis-server-harness.js';
-import { compileCli, type CompiledCli } from '../support/compiled-cli.js';
+import { useCompiledCli } from '../support/compiled-cli.js';
 import { startCluster, type Cluster } from './support/storm-cluster.js';
 import { actAsPayer, pool } from './storm-parts.js';
 
@@ -25,17 +25,14 @@ const PAYMENTS = Number(process.env.CLUSTER_STORM_PAYMENTS ?? 200);
 const CONCURRENCY = 20;
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-let build: CompiledCli;
-let pg: PostgresServer;
+const build = useCompiledCli();
+const pg = usePostgresServer();
 let redis: RedisServer;
 beforeAll(async () => {
-  build = compileCli();
-  [pg, redis] = await Promise.all([startPostgresServer(), startRedisServer()]);
-}, 240_000);
+  redis = await startRedisServer();
+}, 60_000);
 afterAll(async () => {
-  await pg?.remove();
   await redis?.stop();
-  build?.remove();
 });
 
 const VARIANTS = [

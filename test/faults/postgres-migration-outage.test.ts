@@ -8,23 +8,20 @@
  * database is back. A process is needed to see it: a test runner keeps itself alive through an uncaught error.
  */
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { listed } from '../proxy/infrastructure/console-store-contract.js';
 import { usePostgresServer } from '../postgres/postgres-server-harness.js';
 import { createVersion1Schema } from '../postgres/schema-version-1.js';
 import { eventually } from '../proxy/sandbox-harness.js';
-import { compileCli, type CompiledCli } from '../support/compiled-cli.js';
+import { useCompiledCli } from '../support/compiled-cli.js';
 import { startCluster, type Cluster } from './support/storm-cluster.js';
 
-let build: CompiledCli;
+const build = useCompiledCli();
 const pg = usePostgresServer();
+/** Processes and clients a test started, stopped after the file's tests in the reverse order. */
 const cleanup: (() => Promise<unknown>)[] = [];
-beforeAll(async () => {
-  build = compileCli();
-}, 240_000);
 afterAll(async () => {
   for (const step of cleanup.reverse()) await step().catch(() => {});
-  build?.remove();
 });
 
 async function create(cluster: Cluster, orderId: string): Promise<number> {

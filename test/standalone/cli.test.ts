@@ -14,27 +14,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import { readStandaloneConfig, startStandalone } from '../../src/standalone/index.js';
-import { compileCli, type CompiledCli } from '../support/compiled-cli.js';
+import { useCompiledCli } from '../support/compiled-cli.js';
 import { sandboxMerchant } from './support/sandbox-merchant.js';
 
 const WEBHOOK_SECRET = `whsec_${Buffer.from('the cli test shares this secret').toString('base64')}`;
-let build: CompiledCli;
-let dir = '';
+const build = useCompiledCli();
 const children: ChildProcess[] = [];
-
-beforeAll(() => {
-  build = compileCli();
-  dir = build.dir;
-}, 120_000);
 
 afterAll(() => {
   for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-  build?.remove();
 });
 
 function runProxy(args: string[], env: Record<string, string> = {}) {
   const child = spawn(process.execPath, [build.cli, 'proxy', ...args], {
-    cwd: dir,
+    cwd: build.dir,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -96,7 +89,7 @@ describe('payin-checkout proxy', () => {
     PAYIN_RESOLVE_URL: `${shop.url}/price`,
     PAYIN_WEBHOOK_URL: `${shop.url}/webhook`,
     PAYIN_WEBHOOK_SECRET: WEBHOOK_SECRET,
-    PAYIN_STORE_URL: `sqlite:${join(dir, 'cli.db')}`,
+    PAYIN_STORE_URL: `sqlite:${join(build.dir, 'cli.db')}`,
   });
 
   beforeAll(async () => {
@@ -131,13 +124,13 @@ describe('payin-checkout proxy', () => {
   });
 
   it('serves from a config file, says what without a secret, and on SIGTERM finishes the request in flight', async () => {
-    writeFileSync(join(dir, 'payin.json'), JSON.stringify(settings()));
+    writeFileSync(join(build.dir, 'payin.json'), JSON.stringify(settings()));
     const run = runProxy(['--config', 'payin.json']);
     const log = () => run.output.stdout + run.output.stderr;
     const url = (await until('listening line', () => /listening on (http:\/\/\S+)/.exec(run.output.stdout)?.[1], log))!;
     await until('the whole banner', () => (run.output.stdout.includes('webhooks to') ? true : undefined), log);
     expect(run.output.stdout).toContain(`${url}/payin`);
-    expect(run.output.stdout).toContain(`sqlite:${join(dir, 'cli.db')}`);
+    expect(run.output.stdout).toContain(`sqlite:${join(build.dir, 'cli.db')}`);
     expect(run.output.stdout).toContain(`${shop.url}/price`);
     expect(run.output.stdout).toContain(`${shop.url}/webhook`);
     for (const secret of [DEMO_MERCHANT.token, DEMO_MERCHANT.secret, WEBHOOK_SECRET]) expect(log()).not.toContain(secret);
@@ -191,7 +184,7 @@ describe('payin-checkout proxy', () => {
   }, 60_000);
 
   it('stops at once on a second signal while the first is still waiting for a request in flight', async () => {
-    const run = runProxy([], { ...settings(), PAYIN_STORE_URL: `sqlite:${join(dir, 'cli-twice.db')}` });
+    const run = runProxy([], { ...settings(), PAYIN_STORE_URL: `sqlite:${join(build.dir, 'cli-twice.db')}` });
     const log = () => run.output.stdout + run.output.stderr;
     const url = (await until('listening line', () => /listening on (http:\/\/\S+)/.exec(run.output.stdout)?.[1], log))!;
     shop.hold = true;

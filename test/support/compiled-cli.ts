@@ -8,6 +8,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 
 export const root = resolve(import.meta.dirname, '../..');
 
@@ -49,4 +50,31 @@ export function compileCli(options: { without?: string[] } = {}): CompiledCli {
     if (!left.has(name) && name !== '.bin') symlinkSync(join(root, 'node_modules', name), join(modules, name), 'dir');
   }
   return { dir, build: out, cli: join(out, 'sandbox/cli.js'), remove: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/**
+ * The CLI compiled once for the whole test file: before its tests (compiling takes a minute or more on a busy
+ * machine, hence the hook's time) and removed after them. What it returns stands for the build once it is made.
+ */
+export function useCompiledCli(options: { without?: string[] } = {}): Omit<CompiledCli, 'remove'> {
+  let made: CompiledCli | undefined;
+  beforeAll(() => {
+    made = compileCli(options);
+  }, 240_000);
+  afterAll(() => made?.remove());
+  const ready = (): CompiledCli => {
+    if (!made) throw new Error('the CLI is not compiled yet: useCompiledCli() is read before its beforeAll ran');
+    return made;
+  };
+  return {
+    get dir() {
+      return ready().dir;
+    },
+    get build() {
+      return ready().build;
+    },
+    get cli() {
+      return ready().cli;
+    },
+  };
 }
