@@ -13,12 +13,12 @@ import { useDemo } from './support/use-demo.js';
 
 const live = useDemo();
 
-/** A new order's pay screen by `method`, chosen with the keyboard on the method choice, in a context made with `options`. */
-async function payScreen(options: BrowserContextOptions, method: 'UPI' | 'SBP'): Promise<Page> {
+/** A new order's pay screen by `method` in `lang`, chosen with the keyboard on the method choice, in a context made with `options`. */
+async function payScreen(options: BrowserContextOptions, method: 'UPI' | 'SBP', lang = 'en'): Promise<Page> {
   const context = await newContext(live.browser, options);
   const page = await context.newPage();
   const order = await placeOrder(live.demo.storeUrl);
-  await page.goto(`${live.demo.storeUrl}/shop/checkout/${encodeURIComponent(order.id)}?method=choice`);
+  await page.goto(`${live.demo.storeUrl}/shop/checkout/${encodeURIComponent(order.id)}?method=choice&lang=${lang}`);
   await waitForScreen(page, 'choose');
   await page.locator('payin-checkout [part="method-button"]', { hasText: method }).focus();
   await page.keyboard.press('Enter');
@@ -42,5 +42,21 @@ describe('the checkout with assistive technology', () => {
     const sbp = await payScreen({}, 'SBP');
     expect(await buttonNames(sbp)).toEqual(['Copy Amount', 'Copy Phone number', 'Choose another method']);
     await sbp.context().close();
+  });
+
+  it('says the value before the verb in a language that puts the verb last, as Hindi and Urdu do', async () => {
+    // "कॉपी करें राशि" is "copy" then "amount" in English order; Hindi says "राशि कॉपी करें", as the Indian languages and Urdu do.
+    const hi = await payScreen({}, 'UPI', 'hi');
+    await expect.poll(() => buttonNames(hi)).toEqual(['राशि कॉपी करें', 'UPI ID कॉपी करें', 'दूसरा तरीका चुनें']);
+    await hi.getByRole('button', { name: 'UPI ID कॉपी करें' }).click();
+    await hi.getByRole('button', { name: 'UPI ID कॉपी हो गया' }).waitFor();
+    await hi.context().close();
+    const ur = await payScreen({}, 'SBP', 'ur');
+    await expect.poll(() => buttonNames(ur)).toEqual(['رقم کاپی کریں', 'فون نمبر کاپی کریں', 'دوسرا طریقہ منتخب کریں']);
+    await ur.context().close();
+    // Russian keeps the English order ("Копировать" first).
+    const ru = await payScreen({}, 'UPI', 'ru');
+    await expect.poll(() => buttonNames(ru)).toEqual(['Копировать Сумма', 'Копировать UPI ID', 'Выбрать другой способ']);
+    await ru.context().close();
   });
 });

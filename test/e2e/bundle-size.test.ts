@@ -89,7 +89,7 @@ describe('the script-tag build', () => {
       expect(t.locale).toBe(lang);
       // Every key of English under its own name (a shop's `texts` name them), and nothing unknown.
       expect(Object.keys(t)).toEqual(expect.arrayContaining(Object.keys(en)));
-      for (const key of Object.keys(t)) expect(['dir', 'amountLocale', ...Object.keys(en)]).toContain(key);
+      for (const key of Object.keys(t)) expect(['dir', 'amountLocale', 'copyLast', ...Object.keys(en)]).toContain(key);
     }
     expect(bundle()).not.toContain('Оплатить');
     expect(bundle()).not.toContain('ادائیگی');

@@ -76,6 +76,18 @@ describe('the translations', () => {
         expect(t.sbpInstruction(undefined)).not.to.contain('undefined');
       });
 
+      it('names a copy button in its word order: the verb last but in Russian, which says it first as English does', () => {
+        const { host, root } = screenHost();
+        drawScreen(root, t, lang, SCREEN_CASES.find((c) => c.name === 'pay, desktop, QR')!);
+        const button = root.querySelector('#copy-amount')!;
+        const name = button
+          .getAttribute('aria-labelledby')!
+          .split(' ')
+          .map((id) => root.getElementById(id)!.textContent!.trim());
+        host.remove();
+        expect(name, lang).to.deep.equal(lang === 'ru' ? [t.copy, t.amountLabel] : [t.amountLabel, t.copy]);
+      });
+
       it('says each number of the countdown in the form Intl.PluralRules picks for it', () => {
         const rules = new Intl.PluralRules(t.locale);
         for (const say of [t.minutesLeft, t.secondsLeft]) {

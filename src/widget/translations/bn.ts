@@ -27,6 +27,7 @@ export const bn: Translation = {
   bankLabel: 'ব্যাংক',
   copy: 'কপি করুন',
   copied: 'কপি হয়েছে',
+  copyLast: true,
   qrLabel: 'এই পেমেন্টের QR কোড; একই বিবরণ পাশে লেখা আছে।',
   scanHint: 'ফোনের ক্যামেরা বা পেমেন্ট অ্যাপ দিয়ে স্ক্যান করুন।',
   openApp: 'পেমেন্ট অ্যাপে খুলুন',

@@ -27,6 +27,7 @@ export const gu: Translation = {
   bankLabel: 'બેંક',
   copy: 'કૉપિ કરો',
   copied: 'કૉપિ થયું',
+  copyLast: true,
   qrLabel: 'આ ચુકવણીનો QR કોડ; આ જ વિગતો બાજુમાં લખેલી છે.',
   scanHint: 'ફોનના કૅમેરા અથવા પેમેન્ટ ઍપથી સ્કૅન કરો.',
   openApp: 'પેમેન્ટ ઍપમાં ખોલો',

@@ -26,6 +26,7 @@ export const hi: Translation = {
   bankLabel: 'बैंक',
   copy: 'कॉपी करें',
   copied: 'कॉपी हो गया',
+  copyLast: true,
   qrLabel: 'इस भुगतान का QR कोड; यही विवरण पास में लिखा है।',
   scanHint: 'फ़ोन के कैमरे या भुगतान ऐप से स्कैन करें।',
   openApp: 'भुगतान ऐप में खोलें',

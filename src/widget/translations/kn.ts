@@ -28,6 +28,7 @@ export const kn: Translation = {
   bankLabel: 'ಬ್ಯಾಂಕ್',
   copy: 'ನಕಲಿಸಿ',
   copied: 'ನಕಲಿಸಲಾಗಿದೆ',
+  copyLast: true,
   qrLabel: 'ಈ ಪಾವತಿಯ QR ಕೋಡ್; ಇದೇ ವಿವರಗಳನ್ನು ಪಕ್ಕದಲ್ಲಿ ಬರೆಯಲಾಗಿದೆ.',
   scanHint: 'ಫೋನ್ ಕ್ಯಾಮರಾ ಅಥವಾ ಪಾವತಿ ಆ್ಯಪ್‌ನಿಂದ ಸ್ಕ್ಯಾನ್ ಮಾಡಿ.',
   openApp: 'ಪಾವತಿ ಆ್ಯಪ್‌ನಲ್ಲಿ ತೆರೆಯಿರಿ',

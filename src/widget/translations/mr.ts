@@ -28,6 +28,7 @@ export const mr: Translation = {
   bankLabel: 'बँक',
   copy: 'कॉपी करा',
   copied: 'कॉपी झाले',
+  copyLast: true,
   qrLabel: 'या पेमेंटचा QR कोड; हेच तपशील बाजूला लिहिले आहेत.',
   scanHint: 'फोनच्या कॅमेऱ्याने किंवा पेमेंट ॲपने स्कॅन करा.',
   openApp: 'पेमेंट ॲपमध्ये उघडा',

@@ -28,6 +28,7 @@ export const or: Translation = {
   bankLabel: 'ବ୍ୟାଙ୍କ',
   copy: 'କପି କରନ୍ତୁ',
   copied: 'କପି ହେଲା',
+  copyLast: true,
   qrLabel: 'ଏହି ପେମେଣ୍ଟର QR କୋଡ୍; ସେହି ବିବରଣୀ ପାଖରେ ଲେଖାଯାଇଛି।',
   scanHint: 'ଫୋନ କ୍ୟାମେରା କିମ୍ବା ପେମେଣ୍ଟ ଆପ୍ ସାହାଯ୍ୟରେ ସ୍କାନ କରନ୍ତୁ।',
   openApp: 'ପେମେଣ୍ଟ ଆପ୍‌ରେ ଖୋଲନ୍ତୁ',

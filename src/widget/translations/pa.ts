@@ -27,6 +27,7 @@ export const pa: Translation = {
   bankLabel: 'ਬੈਂਕ',
   copy: 'ਕਾਪੀ ਕਰੋ',
   copied: 'ਕਾਪੀ ਹੋ ਗਿਆ',
+  copyLast: true,
   qrLabel: 'ਇਸ ਭੁਗਤਾਨ ਦਾ QR ਕੋਡ; ਇਹੀ ਵੇਰਵੇ ਨਾਲ ਲਿਖੇ ਹੋਏ ਹਨ।',
   scanHint: 'ਫ਼ੋਨ ਦੇ ਕੈਮਰੇ ਜਾਂ ਭੁਗਤਾਨ ਐਪ ਨਾਲ ਸਕੈਨ ਕਰੋ।',
   openApp: 'ਭੁਗਤਾਨ ਐਪ ਵਿੱਚ ਖੋਲ੍ਹੋ',

@@ -27,6 +27,7 @@ export const te: Translation = {
   bankLabel: 'బ్యాంక్',
   copy: 'కాపీ చేయండి',
   copied: 'కాపీ అయింది',
+  copyLast: true,
   qrLabel: 'ఈ చెల్లింపు QR కోడ్; ఇవే వివరాలు పక్కన రాసి ఉన్నాయి.',
   scanHint: 'ఫోన్ కెమెరా లేదా పేమెంట్ యాప్‌తో స్కాన్ చేయండి.',
   openApp: 'పేమెంట్ యాప్‌లో తెరవండి',

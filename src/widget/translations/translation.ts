@@ -40,6 +40,11 @@ export interface CoreTexts {
   bankLabel: string;
   copy: string;
   copied: string;
+  /**
+   * `true` in a language that says the verb last: a copy button's name for screen readers then puts the value's
+   * label first ("UPI ID कॉपी करें"), where English says "Copy UPI ID". Absent: the verb first.
+   */
+  copyLast?: true;
   /** The QR's text alternative. */
   qrLabel: string;
   /** Under the QR on a desktop, where a phone scans it. */

@@ -43,6 +43,7 @@ export const ur: Translation = {
   bankLabel: 'بینک',
   copy: 'کاپی کریں',
   copied: 'کاپی ہو گیا',
+  copyLast: true,
   qrLabel: 'اس ادائیگی کا QR کوڈ؛ یہی تفصیلات ساتھ لکھی ہیں۔',
   scanHint: 'فون کے کیمرے یا ادائیگی ایپ سے اسکین کریں۔',
   openApp: 'ادائیگی ایپ میں کھولیں',

@@ -26,15 +26,18 @@ export function amountBlock(ctx: ViewContext, payment: PaymentView, copyable: bo
   return html`<div part="amount" class="amount">
     <span class="label" id="amount-label">${ctx.t.amountLabel}</span>
     <span class="value">${money(ctx, payment)}</span>
-    ${copyable ? copyButton(ctx, 'amount', payment.amount, 'amount-label') : nothing}
+    ${copyable ? copyButton(ctx, 'amount', payment.amount) : nothing}
   </div>`;
 }
 
-export function copyButton(ctx: ViewContext, key: string, text: string, labelledBy: string): TemplateResult {
+/** The copy button of the value labelled by the element with id `<key>-label`. */
+export function copyButton(ctx: ViewContext, key: string, text: string): TemplateResult {
   const done = ctx.copied === key;
   // Named by its own word and the value's label ("Copy UPI ID"): a screen reader's list of buttons would show "Copy" twice.
+  // In the language's word order: the Indian languages and Urdu say the verb last ("UPI ID कॉपी करें").
+  const ids = ctx.t.copyLast ? `${key}-label copy-${key}` : `copy-${key} ${key}-label`;
   return html`<button part="copy-button" class="copy ${done ? 'done' : ''}" id="copy-${key}"
-    aria-labelledby="copy-${key} ${labelledBy}" @click=${() => ctx.copy(key, text)}>${done ? ctx.t.copied : ctx.t.copy}</button>`;
+    aria-labelledby=${ids} @click=${() => ctx.copy(key, text)}>${done ? ctx.t.copied : ctx.t.copy}</button>`;
 }
 
 export function countdown(ctx: ViewContext): TemplateResult | typeof nothing {

@@ -18,7 +18,7 @@ export function requisites(ctx: ViewContext, payment: PaymentView, instruct: boo
           <div part="requisite">
             <dt id="address-label">${t.address[payment.method] ?? t.address.other}</dt>
             <dd><span class="value mono">${r.address}</span>
-              ${copyButton(ctx, 'address', r.address, 'address-label')}</dd>
+              ${copyButton(ctx, 'address', r.address)}</dd>
           </div>
           ${r.recipient ? html`<div part="requisite"><dt>${t.recipientLabel}</dt><dd><span class="value">${r.recipient}</span></dd></div>` : nothing}
           ${r.bank ? html`<div part="requisite"><dt>${t.bankLabel}</dt><dd><span class="value">${r.bank}</span></dd></div>` : nothing}

@@ -5,6 +5,7 @@
  * the countdown's marks (5, 2 and 1 minutes, 30 seconds) and the late screen. A final screen comes first: its
  * notices are gone.
  */
+import { isFinalOutcome, type Outcome } from '../../shared/outcome.js';
 import type { FlowState } from '../controllers/payment-flow.js';
 import { errorText } from '../error-meaning.js';
 import type { Translation } from '../translations/translation.js';
@@ -13,9 +14,8 @@ import type { Screen } from './view-context.js';
 /** `left`: the countdown's last mark crossed, in seconds; `copied`: a copy button was just pressed. */
 export function spoken(t: Translation, screen: Screen, state: FlowState, left: number | undefined, copied: boolean): string {
   if (copied) return t.copied;
-  if (screen === 'paid' || screen === 'underpaid' || screen === 'superseded' || screen === 'expired' || screen === 'failed') {
-    return t.headings[screen];
-  }
+  // A final screen is named as its payment's final outcome is.
+  if (isFinalOutcome(screen as Outcome)) return t.headings[screen];
   if (screen === 'error') return errorText(state.error, t);
   if (state.stalled) return t.followStopped;
   if (state.trouble) return t.connectionTrouble;
