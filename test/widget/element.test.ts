@@ -96,6 +96,11 @@ describe('<payin-checkout>', () => {
     expect(part(inherited, 'pay-button')!.textContent).to.equal('भुगतान करें');
     const fallback = await fixture<PayinCheckout>(html`<payin-checkout lang="de" order-id="x" method="upi"></payin-checkout>`);
     expect(part(fallback, 'pay-button')!.textContent).to.equal('Pay');
+    // A tag that is the name of a property every object has is no language either.
+    for (const lang of ['constructor', 'valueOf', 'toString']) {
+      const odd = await fixture<PayinCheckout>(html`<payin-checkout lang=${lang} order-id="x" method="upi"></payin-checkout>`);
+      expect(part(odd, 'pay-button')?.textContent, lang).to.equal('Pay');
+    }
   });
 
   it('follows the page when it changes its language (a shop’s language switch), on the screen it shows', async () => {

@@ -115,7 +115,7 @@ describe('screenshots', () => {
     document.body.style.margin = '0';
     document.body.style.fontFamily = 'sans-serif';
     for (const lang of ['en', ...LANGUAGE_TAGS]) {
-      const t = lang === 'en' ? en : await LANGUAGES[lang]!();
+      const t = lang === 'en' ? en : await LANGUAGES.get(lang)!();
       const { host, root } = screenHost();
       host.id = 'screen';
       for (const [i, c] of SCREEN_CASES.entries()) {

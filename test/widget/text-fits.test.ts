@@ -31,7 +31,7 @@ function overflows(host: HTMLElement, root: ShadowRoot): string[] {
 
 /** Every screen in `lang`, drawn in turn: what sticks out, by screen. */
 async function problemsIn(lang: string): Promise<string[]> {
-  const t: Translation = lang === 'en' ? en : await LANGUAGES[lang]!();
+  const t: Translation = lang === 'en' ? en : await LANGUAGES.get(lang)!();
   const { host, root } = screenHost();
   const problems: string[] = [];
   for (const c of SCREEN_CASES) {

@@ -46,15 +46,15 @@ const english = texts(en);
 
 describe('the translations', () => {
   it('are one for each tag of the language list, under its own locale', async () => {
-    expect(Object.keys(LANGUAGES).sort()).to.deep.equal([...LANGUAGE_TAGS].sort());
-    for (const lang of LANGUAGE_TAGS) expect((await LANGUAGES[lang]!()).locale).to.equal(lang);
+    expect([...LANGUAGES.keys()].sort()).to.deep.equal([...LANGUAGE_TAGS].sort());
+    for (const lang of LANGUAGE_TAGS) expect((await LANGUAGES.get(lang)!()).locale).to.equal(lang);
   });
 
   for (const lang of LANGUAGE_TAGS) {
     describe(lang, () => {
       let t: Translation;
       before(async () => {
-        t = await LANGUAGES[lang]!();
+        t = await LANGUAGES.get(lang)!();
       });
 
       it('has every text of the English one, and no other', () => {
@@ -108,7 +108,7 @@ describe('the translations', () => {
 
   it('writes rupees with Latin digits and Indian grouping in every Indian language', async () => {
     for (const lang of LANGUAGE_TAGS.filter((l) => l !== 'ru')) {
-      const t = await LANGUAGES[lang]!();
+      const t = await LANGUAGES.get(lang)!();
       const amount = (1234567.5).toLocaleString(t.amountLocale ?? t.locale, { style: 'currency', currency: 'INR' });
       expect(amount, lang).to.equal('₹12,34,567.50');
     }

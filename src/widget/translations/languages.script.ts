@@ -15,6 +15,7 @@ function besideTheScript(lang: string): () => Promise<Translation> {
   return async () => (await import(/* @vite-ignore */ new URL(`payin-checkout.${lang}.js`, scriptUrl).href)).default;
 }
 
-export const LANGUAGES: Readonly<Record<string, () => Promise<Translation>>> = Object.fromEntries(
+/** By language tag: a Map, so that a tag no language has (an object's own `constructor`) finds nothing. */
+export const LANGUAGES: ReadonlyMap<string, () => Promise<Translation>> = new Map(
   LANGUAGE_TAGS.map((lang) => [lang, besideTheScript(lang)]),
 );

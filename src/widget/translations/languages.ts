@@ -8,7 +8,7 @@
 import type { LanguageTag } from './language-tags.js';
 import type { Translation } from './translation.js';
 
-export const LANGUAGES: Readonly<Record<string, () => Promise<Translation>>> = {
+const LOADERS = {
   ru: () => import('./ru.js').then((m) => m.ru),
   hi: () => import('./hi.js').then((m) => m.hi),
   bn: () => import('./bn.js').then((m) => m.bn),
@@ -22,3 +22,6 @@ export const LANGUAGES: Readonly<Record<string, () => Promise<Translation>>> = {
   or: () => import('./or.js').then((m) => m.or),
   ur: () => import('./ur.js').then((m) => m.ur),
 } satisfies Record<LanguageTag, () => Promise<Translation>>;
+
+/** By language tag: a Map, so that a tag no language has (an object's own `constructor`) finds nothing. */
+export const LANGUAGES: ReadonlyMap<string, () => Promise<Translation>> = new Map(Object.entries(LOADERS));

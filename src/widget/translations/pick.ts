@@ -36,8 +36,9 @@ export interface Localized {
 export function pickTranslation(lang: string): Localized | Promise<unknown> {
   const primary = lang.toLowerCase().split(/[-_]/)[0] ?? '';
   let t = loaded.get(primary);
-  if (!t && LANGUAGES[primary]) {
-    t = LANGUAGES[primary]()
+  const load = LANGUAGES.get(primary);
+  if (!t && load) {
+    t = load()
       .then((translation) => {
         if (typeof translation?.locale !== 'string') throw new TypeError('not a translation');
         return translation;
