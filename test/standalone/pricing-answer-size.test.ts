@@ -60,10 +60,8 @@ describe('a pricing endpoint that answers at great length', () => {
     const log: string[] = [];
     const poster = createSignedPoster(SECRET, { timeoutMs: 10_000, now: Date.now });
     const resolve = resolveOrderVia({ kind: 'url', url: `${base}/price` }, poster, Date.now, (line) => log.push(line));
-    const error = await resolve('ORD-LONG', 'upi', new Request('http://127.0.0.1/payin/payments'), {}).then(
-      (price) => price,
-      (caught: unknown) => caught,
-    );
+    const asked = Promise.resolve(resolve('ORD-LONG', 'upi', new Request('http://127.0.0.1/payin/payments'), {}));
+    const error = await asked.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProxyError);
     expect((error as ProxyError).code).toBe('upstream_error');
     expect(log.join('\n')).toMatch(/pricing call for ORD-LONG answered HTTP 200 with more than 64 KiB, not read further/);
