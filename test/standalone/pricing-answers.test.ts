@@ -162,6 +162,29 @@ describe('the order token of a standalone shop', () => {
     expect(log.join('\n')).toMatch(/order token for ORD-9: expired 1200 s ago .*clock/);
   });
 
+  it('refuses a token whose exp is in milliseconds, which never expired, saying that exp is in seconds', async () => {
+    // Date.now() + 900_000 (JavaScript) or System.currentTimeMillis() (Java) read as seconds is a date some 57,000
+    // years ahead: a quote the shop meant for 15 minutes paid its price for good, and nothing said so.
+    const now = Date.UTC(2026, 10, 28);
+    const log: string[] = [];
+    const poster: SignedPoster = { post: async () => new Response(null, { status: 500 }) };
+    const resolve = resolveOrderVia(
+      { kind: 'token', secret: SECRET },
+      poster,
+      () => now,
+      (line) => log.push(line),
+    );
+    const orderToken = await signOrderToken(SECRET, { orderId: 'ORD-9', amount: '499.00', currency: 'INR', exp: now + 900_000 });
+    expect(await resolve('ORD-9', 'upi', new Request('http://127.0.0.1/payin/payments'), { orderToken })).toBeNull();
+    expect(log.join('\n')).toMatch(/order token for ORD-9: its exp .* is in milliseconds\? .*seconds since the epoch/);
+    // The same quote in seconds prices the order.
+    const inSeconds = await signOrderToken(SECRET, { orderId: 'ORD-9', amount: '499.00', currency: 'INR', exp: now / 1000 + 900 });
+    expect(await resolve('ORD-9', 'upi', new Request('http://127.0.0.1/payin/payments'), { orderToken: inSeconds })).toEqual({
+      amount: '499.00',
+      currency: 'INR',
+    });
+  });
+
   it('prices the order from a token whose currency is in lower case, in upper case', async () => {
     expect((await pricedBy({ amount: '120.00', currency: 'rub' })).price).toEqual({ amount: '120.00', currency: 'RUB' });
   });
