@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import { configProblems, GOOD_ENV } from './support/config-problems.js';
 
 const TOKEN_KEY = 'a-long-order-token-key';
-const { PAYIN_RESOLVE_URL: _priced, ...TOKEN_PRICED } = { ...GOOD_ENV, PAYIN_ORDER_TOKEN_SECRET: TOKEN_KEY };
+const { PAYIN_RESOLVE_URL: _priced, ...BY_URL_NOT_TOKEN } = GOOD_ENV;
+const TOKEN_PRICED = { ...BY_URL_NOT_TOKEN, PAYIN_ORDER_TOKEN_SECRET: TOKEN_KEY };
 
 describe('one secret given to two settings', () => {
   it.each([
