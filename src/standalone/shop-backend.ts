@@ -61,9 +61,13 @@ export function resolveOrderVia(
       return null;
     }
     const text = await priceAnswerText(answer).catch((error: unknown) => {
-      if (!(error instanceof BodyTooLargeError)) return '';
+      const answered = `pricing call for ${orderId} answered HTTP ${answer.status}${answerNote(answer, pricing.url)}`;
+      // Cut short (the call's time limit, a dropped connection) is said as such: taken as an empty body, it was
+      // logged as an answer without a price, and the shop looked for a fault in its JSON.
       log(
-        `pricing call for ${orderId} answered HTTP ${answer.status}${answerNote(answer, pricing.url)} with more than ${MAX_PRICE_ANSWER_BYTES / 1024} KiB, not read further (a price is a few dozen bytes: is PAYIN_RESOLVE_URL your pricing endpoint?)`,
+        error instanceof BodyTooLargeError
+          ? `${answered} with more than ${MAX_PRICE_ANSWER_BYTES / 1024} KiB, not read further (a price is a few dozen bytes: is PAYIN_RESOLVE_URL your pricing endpoint?)`
+          : `${answered}, but its body did not arrive whole (${(error as Error)?.message ?? String(error)})`,
       );
       throw new ProxyError('upstream_error', "the shop's pricing endpoint gave no price");
     });

@@ -1,7 +1,8 @@
 /**
- * The shop's pricing endpoint is read only as far as a price can go. Its answer was read whole, however long: a URL
- * that serves a download, or an endpoint that echoes a cart back, held the proxy reading (and keeping in memory)
- * until the call's time limit, and a long answer that carried a price was then believed.
+ * The body of the shop's pricing answer, over real HTTP. It is read only as far as a price can go: it was read whole,
+ * however long, so a URL that serves a download, or an endpoint that echoes a cart back, held the proxy reading (and
+ * keeping in memory) until the call's time limit, and a long answer that carried a price was then believed. And a
+ * body cut short by that limit is said to be, not taken for a body without a price.
  */
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -22,6 +23,7 @@ let stopped = false;
 beforeAll(async () => {
   backend = createServer((req, res) => {
     req.resume();
+    if (req.url === '/slow') return void slowly(res);
     req.on('end', async () => {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.write('{"amount":"499.00","currency":"INR","cart":"');
@@ -41,6 +43,17 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => backend.listen(0, '127.0.0.1', () => resolve()));
   base = `http://127.0.0.1:${(backend.address() as { port: number }).port}`;
 });
+/** Headers at once, then a price that does not finish before the call's limit: a blank a tenth of a second, 100 at most. */
+async function slowly(res: ServerResponse): Promise<void> {
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.write('{"amount":"499.00",');
+  for (let i = 0; i < 100 && !res.destroyed; i++) {
+    res.write(' ');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  if (!res.destroyed) res.end('"currency":"INR"}');
+}
+
 function drainedOrClosed(res: ServerResponse): Promise<void> {
   return new Promise((resolve) => {
     const done = () => {
@@ -69,5 +82,18 @@ describe('a pricing endpoint that answers at great length', () => {
     await expect.poll(() => stopped).toBe(true);
     expect(finished).toBe(false);
     expect(written).toBeLessThan(PADDING_BYTES);
+  });
+});
+
+describe('a pricing endpoint whose answer does not finish in time', () => {
+  it("is a failed call (502) at the call's limit, logged as a body cut short rather than one without a price", async () => {
+    // Logged as 'answered HTTP 200 without {amount, currency}': the shop looked for a fault in its JSON.
+    const log: string[] = [];
+    const poster = createSignedPoster(SECRET, { timeoutMs: 500, now: Date.now });
+    const resolve = resolveOrderVia({ kind: 'url', url: `${base}/slow` }, poster, Date.now, (line) => log.push(line));
+    const asked = Promise.resolve(resolve('ORD-SLOW', 'upi', new Request('http://127.0.0.1/payin/payments'), {}));
+    expect(await asked.catch((caught: unknown) => caught)).toBeInstanceOf(ProxyError);
+    expect(log.join('\n')).toMatch(/pricing call for ORD-SLOW answered HTTP 200, but its body did not arrive whole \(.*timeout/);
+    expect(log.join('\n')).not.toMatch(/without \{amount, currency\}/);
   });
 });
