@@ -111,6 +111,31 @@ describe('the pricing endpoint of a standalone shop', () => {
     expect(log.join('\n')).toMatch(/without \{amount, currency\} \(its keys: data, success\)/);
   });
 
+  it("refuses an answer that names another order than the one asked: that is not this order's price", async () => {
+    // A backend that priced the visitor's session cart, or a cache in front of it, answered another order's total,
+    // and the proxy charged it for this one.
+    const { ask, log } = pricingAnswering(200, '{"orderId":"ORD-8","amount":"1.00","currency":"INR"}');
+    await expect(ask()).rejects.toThrow(ProxyError);
+    expect(log.join('\n')).toMatch(/pricing call for ORD-7 answered the price of another order, "ORD-8"/);
+  });
+
+  it('takes an answer that names the order asked, even as a number', async () => {
+    expect(await pricingAnswering(200, '{"orderId":"ORD-7","amount":"499.00","currency":"INR"}').ask()).toEqual({
+      amount: '499.00',
+      currency: 'INR',
+    });
+    const numbered = resolveOrderVia(
+      { kind: 'url', url: 'http://127.0.0.1:9/price' },
+      { post: async () => Response.json({ orderId: 1001, amount: '499.00', currency: 'INR' }) },
+      () => 0,
+      () => {},
+    );
+    expect(await numbered('1001', 'upi', new Request('http://127.0.0.1/payin/payments'), {})).toEqual({
+      amount: '499.00',
+      currency: 'INR',
+    });
+  });
+
   it.each([
     ['a negative amount', '{"amount":"-5","currency":"INR"}'],
     ['a zero amount', '{"amount":"0.00","currency":"INR"}'],
