@@ -81,7 +81,9 @@ export function resolveOrderVia(
     // cache in front of it answered) gives no price of this one: charged, it was another order's total.
     const named = (body as { orderId?: unknown }).orderId;
     if (named !== undefined && String(named) !== orderId) {
-      log(`pricing call for ${orderId} answered the price of another order, ${JSON.stringify(named).slice(0, 140)}: not taken for this one`);
+      log(
+        `pricing call for ${orderId} answered the price of another order, ${JSON.stringify(named).slice(0, 140)}: not taken for this one`,
+      );
       throw new ProxyError('upstream_error', "the shop's pricing endpoint gave no price");
     }
     // A price that cannot be charged is the endpoint answering wrongly (502), not a fault of this server (500).
