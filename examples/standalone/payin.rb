@@ -4,6 +4,7 @@ require 'json'
 require 'openssl'
 
 # headers as your server hands them over: Rails' request.headers, the Rack env (request.env), or a Hash of them.
+# body the raw bytes as they came (Rails' request.raw_post, Rack's request.body.read), never the params written again.
 def verify_webhook(secret, headers, body, tolerance = 300)
   named = headers.to_h { |name, value| [name.to_s.downcase.delete_prefix('http_').tr('_', '-'), value] }
   key = secret.delete_prefix('whsec_').unpack1('m')

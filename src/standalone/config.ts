@@ -9,6 +9,7 @@ import { normalBasePath, publicPathProblem } from '../proxy/resolved-options.js'
 import { rotatedSecrets, rotationProblem } from '../proxy/infrastructure/rotated-secrets.js';
 import { storeUrlProblem } from '../server/store-url.js';
 import { isHeaderName } from './client-ip-header.js';
+import { reusedSecretProblems } from './secret-reuse.js';
 import type { Pricing } from './shop-backend.js';
 
 export interface StandaloneConfig {
@@ -104,6 +105,7 @@ export function readStandaloneConfig(env: Record<string, string | undefined>): S
   const consoleToken = value('PAYIN_CONSOLE_TOKEN');
   if (consoleToken && consoleToken.length < 16)
     problems.push('PAYIN_CONSOLE_TOKEN must be at least 16 characters (a random one: openssl rand -base64 24)');
+  problems.push(...reusedSecretProblems(value));
   const clientIpHeader = value('PAYIN_CLIENT_IP_HEADER');
   if (clientIpHeader && !isHeaderName(clientIpHeader)) {
     problems.push('PAYIN_CLIENT_IP_HEADER must be a header name, such as X-Real-IP or X-Forwarded-For');

@@ -23,6 +23,13 @@ export interface OrderTokenClaims {
   exp: number;
 }
 
+/**
+ * An exp from here on (the year 5138 in seconds; early 1973 in milliseconds) is a time in milliseconds, from
+ * Date.now() or Java's currentTimeMillis(): read as seconds it is a token that never expires, a quote meant for
+ * 15 minutes paying its price for good. Refused with the likely fix, rather than believed.
+ */
+const MILLISECONDS_FROM = 1e11;
+
 const encoder = new TextEncoder();
 const base64url = (bytes: Uint8Array) => bytesToBase64(bytes).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 
@@ -63,6 +70,12 @@ export async function verifyOrderToken(
     return { ok: false, reason: 'malformed' };
   }
   if (typeof claims.exp !== 'number') return { ok: false, reason: 'malformed' };
+  if (claims.exp >= MILLISECONDS_FROM) {
+    return {
+      ok: false,
+      reason: `its exp ${claims.exp} is in milliseconds? It is seconds since the epoch (Date.now() / 1000, time.time(), time()), or the token never expires`,
+    };
+  }
   if (claims.exp * 1000 <= nowMs) {
     // Said with its age: "expired" alone, for a token the page rendered a second ago, hid a shop clock running behind.
     const ago = Math.round(nowMs / 1000 - claims.exp);

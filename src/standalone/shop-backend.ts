@@ -6,11 +6,18 @@
  */
 import type { PayinProxyOptions, PaymentUpdateInfo, PricedOrder } from '../proxy/options.js';
 import { ProxyError } from '../proxy/http/errors.js';
+import { BodyTooLargeError, readBody } from '../shared/body.js';
 import { chargeablePrice } from '../shared/money.js';
 import type { PaymentView } from '../shared/payment-view.js';
 import type { Metrics } from './metrics.js';
 import { verifyOrderToken } from './order-token.js';
 import { answerNote, ShopCallError, type SignedPoster } from './signed-post.js';
+
+/**
+ * A price is a few dozen bytes. The answer was read whole: a URL serving a download, or an endpoint echoing a cart
+ * back, held the proxy reading into memory until the call's time limit, and a long answer that held a price was believed.
+ */
+export const MAX_PRICE_ANSWER_BYTES = 64 * 1024;
 
 export type Pricing = { kind: 'url'; url: string } | { kind: 'token'; secret: string };
 
@@ -53,11 +60,30 @@ export function resolveOrderVia(
       await answer.body?.cancel().catch(() => {});
       return null;
     }
-    const text = await answer.text().catch(() => '');
+    const text = await priceAnswerText(answer).catch((error: unknown) => {
+      const answered = `pricing call for ${orderId} answered HTTP ${answer.status}${answerNote(answer, pricing.url)}`;
+      // Cut short (the call's time limit, a dropped connection) is said as such: taken as an empty body, it was
+      // logged as an answer without a price, and the shop looked for a fault in its JSON.
+      log(
+        error instanceof BodyTooLargeError
+          ? `${answered} with more than ${MAX_PRICE_ANSWER_BYTES / 1024} KiB, not read further (a price is a few dozen bytes: is PAYIN_RESOLVE_URL your pricing endpoint?)`
+          : `${answered}, but its body did not arrive whole (${(error as Error)?.message ?? String(error)})`,
+      );
+      throw new ProxyError('upstream_error', "the shop's pricing endpoint gave no price");
+    });
     const body = jsonOf(text) as Partial<PricedOrder> | undefined;
     if (!answer.ok || !body || body.amount === undefined || typeof body.currency !== 'string') {
       const said = answer.ok ? unpriced(answer, text, body) : 'without {amount, currency}';
       log(`pricing call for ${orderId} answered HTTP ${answer.status}${answerNote(answer, pricing.url)} ${said}`);
+      throw new ProxyError('upstream_error', "the shop's pricing endpoint gave no price");
+    }
+    // An endpoint need not echo the order, but one that names another (it priced the visitor's session cart, or a
+    // cache in front of it answered) gives no price of this one: charged, it was another order's total.
+    const named = (body as { orderId?: unknown }).orderId;
+    if (named !== undefined && String(named) !== orderId) {
+      log(
+        `pricing call for ${orderId} answered the price of another order, ${JSON.stringify(named).slice(0, 140)}: not taken for this one`,
+      );
       throw new ProxyError('upstream_error', "the shop's pricing endpoint gave no price");
     }
     // A price that cannot be charged is the endpoint answering wrongly (502), not a fault of this server (500).
@@ -70,6 +96,10 @@ export function resolveOrderVia(
     }
     return price;
   };
+}
+
+async function priceAnswerText(answer: Response): Promise<string> {
+  return new TextDecoder().decode(await readBody(answer, MAX_PRICE_ANSWER_BYTES));
 }
 
 function jsonOf(text: string): unknown {

@@ -22,7 +22,7 @@ import { resolveOrderVia, webhookDelivery } from './shop-backend.js';
 import { createSignedPoster } from './signed-post.js';
 import { newMessagesOnly } from '../shared/new-messages-only.js';
 import { shownUrl } from '../shared/shown-url.js';
-import { callbackPathWarning, listenProblem, relativeSqliteFile, sqliteFileNote } from './startup-notes.js';
+import { callbackPathWarning, listenProblem, plainHttpWarning, relativeSqliteFile, sqliteFileNote } from './startup-notes.js';
 import { clientIdFromHeader } from './client-ip-header.js';
 import { notASetting, unknownPayinVariables } from './settings.js';
 
@@ -153,6 +153,12 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   const callbackWarning = callbackPathWarning(config.env.PAYIN_CALLBACK_URL, proxy.basePath);
   if (callbackWarning) log(`warning: ${callbackWarning}`);
   for (const name of unknownPayinVariables(config.env)) log(`warning: ${notASetting(name)}; it is ignored`);
+  for (const plain of [
+    config.pricing.kind === 'url' ? plainHttpWarning('PAYIN_RESOLVE_URL', config.pricing.url) : undefined,
+    plainHttpWarning('PAYIN_WEBHOOK_URL', config.webhookUrl),
+  ]) {
+    if (plain) log(`warning: ${plain}`);
+  }
   log(`  pricing: ${config.pricing.kind === 'url' ? shownUrl(config.pricing.url) : 'signed order tokens'}`);
   log(`  webhooks to ${shownUrl(config.webhookUrl)}`);
   log(

@@ -111,6 +111,31 @@ describe('the pricing endpoint of a standalone shop', () => {
     expect(log.join('\n')).toMatch(/without \{amount, currency\} \(its keys: data, success\)/);
   });
 
+  it("refuses an answer that names another order than the one asked: that is not this order's price", async () => {
+    // A backend that priced the visitor's session cart, or a cache in front of it, answered another order's total,
+    // and the proxy charged it for this one.
+    const { ask, log } = pricingAnswering(200, '{"orderId":"ORD-8","amount":"1.00","currency":"INR"}');
+    await expect(ask()).rejects.toThrow(ProxyError);
+    expect(log.join('\n')).toMatch(/pricing call for ORD-7 answered the price of another order, "ORD-8"/);
+  });
+
+  it('takes an answer that names the order asked, even as a number', async () => {
+    expect(await pricingAnswering(200, '{"orderId":"ORD-7","amount":"499.00","currency":"INR"}').ask()).toEqual({
+      amount: '499.00',
+      currency: 'INR',
+    });
+    const numbered = resolveOrderVia(
+      { kind: 'url', url: 'http://127.0.0.1:9/price' },
+      { post: async () => Response.json({ orderId: 1001, amount: '499.00', currency: 'INR' }) },
+      () => 0,
+      () => {},
+    );
+    expect(await numbered('1001', 'upi', new Request('http://127.0.0.1/payin/payments'), {})).toEqual({
+      amount: '499.00',
+      currency: 'INR',
+    });
+  });
+
   it.each([
     ['a negative amount', '{"amount":"-5","currency":"INR"}'],
     ['a zero amount', '{"amount":"0.00","currency":"INR"}'],
@@ -160,6 +185,29 @@ describe('the order token of a standalone shop', () => {
     const { price, log } = await pricedBy({ amount: '499.00', currency: 'INR' }, 1_000 - 1_200);
     expect(price).toBeNull();
     expect(log.join('\n')).toMatch(/order token for ORD-9: expired 1200 s ago .*clock/);
+  });
+
+  it('refuses a token whose exp is in milliseconds, which never expired, saying that exp is in seconds', async () => {
+    // Date.now() + 900_000 (JavaScript) or System.currentTimeMillis() (Java) read as seconds is a date some 57,000
+    // years ahead: a quote the shop meant for 15 minutes paid its price for good, and nothing said so.
+    const now = Date.UTC(2026, 10, 28);
+    const log: string[] = [];
+    const poster: SignedPoster = { post: async () => new Response(null, { status: 500 }) };
+    const resolve = resolveOrderVia(
+      { kind: 'token', secret: SECRET },
+      poster,
+      () => now,
+      (line) => log.push(line),
+    );
+    const orderToken = await signOrderToken(SECRET, { orderId: 'ORD-9', amount: '499.00', currency: 'INR', exp: now + 900_000 });
+    expect(await resolve('ORD-9', 'upi', new Request('http://127.0.0.1/payin/payments'), { orderToken })).toBeNull();
+    expect(log.join('\n')).toMatch(/order token for ORD-9: its exp .* is in milliseconds\? .*seconds since the epoch/);
+    // The same quote in seconds prices the order.
+    const inSeconds = await signOrderToken(SECRET, { orderId: 'ORD-9', amount: '499.00', currency: 'INR', exp: now / 1000 + 900 });
+    expect(await resolve('ORD-9', 'upi', new Request('http://127.0.0.1/payin/payments'), { orderToken: inSeconds })).toEqual({
+      amount: '499.00',
+      currency: 'INR',
+    });
   });
 
   it('prices the order from a token whose currency is in lower case, in upper case', async () => {

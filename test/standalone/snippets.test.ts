@@ -145,6 +145,17 @@ describe.each(LANGUAGES)('the %s snippet', (_, binary, file, install) => {
     expect(run(binary, install, verifyProgram(binary, names), headers, body.replace('499.00', '1.00'))).toBe('refused');
   });
 
+  it.each([
+    ['a timestamp that is not a number', { WEBHOOK_TIMESTAMP: 'soon' }],
+    ['a timestamp in exponent notation', { WEBHOOK_TIMESTAMP: '1e9' }],
+    ['a signature of letters outside ASCII', { WEBHOOK_SIGNATURE: `v1,${'é'.repeat(44)}` }],
+  ])('refuses, rather than throws on, a call with %s: anyone can send one to the webhook endpoint', (_what, change) => {
+    // Python's int() and hmac.compare_digest raised (ValueError, TypeError): the shop answered 500 with a traceback in
+    // its log for what is only a request that is not from the proxy.
+    const body = JSON.stringify({ type: 'payment.updated', data: { orderId: 'A-1', outcome: 'paid', amount: '499.00' } });
+    expect(run(binary, install, [file, 'verify'], { ...signedWebhook('msg_p1_finished', body), ...change }, body)).toBe('refused');
+  });
+
   it('accepts a webhook signed during a rotation, with the old secret and the new one, whichever it holds', () => {
     const body = JSON.stringify({ type: 'payment.updated', data: { orderId: 'A-1', outcome: 'paid' } });
     const other = `whsec_${Buffer.from('the secret before the rotation').toString('base64')}`;

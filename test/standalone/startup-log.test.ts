@@ -62,6 +62,38 @@ describe('the startup log', () => {
     expect(lines.filter((line) => line.includes('is not a setting'))).toHaveLength(2);
   });
 
+  it('warns of a backend reached over plain http across a network: its prices can be changed on the way, its webhooks read', async () => {
+    // Taken without a word: a pricing answer is not signed, so whoever sat between the two servers could make any
+    // order cost 1.00, and read (and within the helpers' 5 minutes, replay) every webhook.
+    const lines: string[] = [];
+    const { PAYIN_ORDER_TOKEN_SECRET: _token, ...byUrl } = env({
+      PAYIN_STORE_URL: 'memory:',
+      PAYIN_RESOLVE_URL: 'http://shop.example/payin-price',
+      PAYIN_WEBHOOK_URL: 'http://user:the-basic-password@203.0.113.9/payin-webhook',
+    });
+    const server = await startStandalone(readStandaloneConfig(byUrl), { log: (line) => lines.push(line), reconcileEveryMs: 0 });
+    running.push(server);
+    const log = lines.join('\n');
+    expect(log).toMatch(/warning: PAYIN_RESOLVE_URL is plain http to shop\.example: .*change the prices/);
+    expect(log).toMatch(/warning: PAYIN_WEBHOOK_URL is plain http to 203\.0\.113\.9: .*read every payment/);
+    expect(log).not.toContain('the-basic-password');
+  });
+
+  it.each([
+    'http://127.0.0.1:8000/payin-webhook',
+    'http://localhost/payin-webhook',
+    'http://[::1]:8000/payin-webhook',
+    'http://10.0.0.7/payin-webhook',
+    'http://shop:8000/payin-webhook',
+    'https://shop.example/payin-webhook',
+  ])('says nothing of %s: this machine, a private network, a container beside it, or https', async (url) => {
+    const lines: string[] = [];
+    const config = readStandaloneConfig(env({ PAYIN_STORE_URL: 'memory:', PAYIN_WEBHOOK_URL: url }));
+    const server = await startStandalone(config, { log: (line) => lines.push(line), reconcileEveryMs: 0 });
+    running.push(server);
+    expect(lines.join('\n')).not.toMatch(/plain http/);
+  });
+
   it('never prints a secret or the database password', async () => {
     const lines: string[] = [];
     const server = await startStandalone(readStandaloneConfig(env({})), { log: (line) => lines.push(line), reconcileEveryMs: 0 });
