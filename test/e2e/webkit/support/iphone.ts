@@ -39,7 +39,9 @@ export async function asIphone(session: WebDriverSession): Promise<void> {
 
 /** Taps the element's part (or any selector in its shadow root). */
 export async function tap(session: WebDriverSession, css: string): Promise<void> {
-  await session.click(await session.find(['payin-checkout'], css));
+  // Waited for: a part's control (a bank of the chooser) is drawn once its part and the bank list have loaded, which
+  // on a busy machine comes well after the pay screen.
+  await session.click(await waitFor(`${css} in the element`, () => session.find(['payin-checkout'], css)));
 }
 
 export const elementPayment = (session: WebDriverSession) =>
