@@ -15,6 +15,8 @@ export interface PrefixFront {
   url: string;
   /** Paths of the requests the front refused, as the browser asked for them (none should be). */
   refused: string[];
+  /** Cuts every connection through the front, as a network that drops does, and goes on taking new ones. */
+  cut(): void;
   close(): Promise<void>;
 }
 
@@ -49,6 +51,7 @@ export async function startPrefixFront(appUrl: string, prefix: string, { trailin
   return {
     url: `http://127.0.0.1:${port}`,
     refused,
+    cut: () => server.closeAllConnections(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -4,8 +4,9 @@
  * backoff (poll-delay.ts). Coming back to the tab or back online checks at once: that is the moment a shopper
  * returns from the bank app. A phone may have cut the stream meanwhile (iOS drops a hidden page's connections,
  * and a page kept in the back-forward cache comes back with a dead one and no visibilitychange of its own), so
- * coming back (visibilitychange or pageshow) also opens the stream again when it is not open. Polling ends a little after the expiry (the deadline), so that a forgotten tab does
- * not poll forever. Everything in flight is aborted on stop; an answer older than one already shown is dropped by
+ * coming back (visibilitychange or pageshow) also opens a fresh stream, even one that seems open: the phone may
+ * not have said yet that it cut it. Polling ends a little after the expiry (the deadline), so that a forgotten tab
+ * does not poll forever. Everything in flight is aborted on stop; an answer older than one already shown is dropped by
  * the payment flow, which compares states and answer times. Waits and the deadline are on the element's clock.
  * The stream may also say that another payment of the order paid it (`order-paid`), which ends following as a
  * status answer of 409 order_paid does.
@@ -188,15 +189,16 @@ export class StatusFeedController implements ReactiveController {
 
   /**
    * Shown or hidden; `pageshow` too, as a page restored from the back-forward cache may get no visibilitychange. Back
-   * (from the bank app, another tab, the cache): a fresh stream when it is not open, and a check now. A first
-   * `pageshow` finds nothing followed yet, so it checks nothing.
+   * (from the bank app, another tab, the cache): a fresh stream, and a check now. Fresh even when the stream seems
+   * open: a phone may have cut it without a word yet (WebKit says so only after `pageshow`, then reconnects after
+   * its own 3 s), or left it stalled. A first `pageshow` finds nothing followed yet, so it checks nothing.
    */
   readonly #onVisibility = (): void => {
     if (document.visibilityState !== 'visible') {
       if (this.#deadline) this.#schedule();
       return;
     }
-    if (this.#deadline && !this.#streamOpen) {
+    if (this.#deadline) {
       this.#closeStream();
       this.#openStream();
     }

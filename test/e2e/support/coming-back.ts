@@ -32,7 +32,7 @@ export async function untilScreen(tab: Tab, screen: string, timeoutMs = 30_000):
  * (it resumes its payment from sessionStorage, with no second create) so that its next stream is counted too:
  * WebDriver has no script that runs before the page's own.
  */
-const WATCH = `() => {
+export const WATCH = `() => {
   const Native = window.EventSource;
   window.__streams = [];
   window.EventSource = class extends Native {

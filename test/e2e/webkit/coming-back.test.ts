@@ -6,8 +6,8 @@
  * app ends on a screen the shopper can start again from, never on a spinner.
  */
 import { describe, expect, it } from 'vitest';
-import { type ComingBack, payWhileAway, untilScreen } from '../support/coming-back.js';
-import { act, pendingPaymentOf, placeOrder, sandboxPayments } from '../support/services.js';
+import { type ComingBack, payWhileAway, untilScreen, WATCH } from '../support/coming-back.js';
+import { act, pendingPaymentOf, placeOrder, sandboxPayments, waitFor } from '../support/services.js';
 import { asIphone, backTarget, elementPayment, inApp, openApp, openCheckout, shoot, tap } from './support/iphone.js';
 import { useWebKit } from './support/use-webkit.js';
 import { IPHONE } from './support/webkit.js';
@@ -30,6 +30,38 @@ describe('coming back from the app on an iPhone (WebKit)', () => {
       await shoot(session, `background-${how}-paid`);
     });
   }
+
+  it('hears over the event stream at once after Back from the app restores the page from the back-forward cache', async () => {
+    // WebKit suspends the page's stream in the cache and, once the page is shown again, reports it dropped and
+    // reconnects by itself only after its own wait (3 s): a payment paid as the shopper comes back would wait that long.
+    const { session, demo } = live;
+    const order = await placeOrder(demo.storeUrl);
+    await openCheckout(session, demo.storeUrl, order.id);
+    await session.run(WATCH);
+    await untilScreen(session, 'pay');
+    await session.run(`() => {
+      document.querySelector('payin-checkout').pollInterval = 3600000; // only the stream may bring the news
+      window.addEventListener('pageshow', (e) => { if (e.persisted) window.__restoredAt = performance.now(); });
+    }`);
+    await waitFor('the event stream to open', () =>
+      session.run<boolean>(`() => window.__streams.some((s) => s.readyState === 1)`).then((ok) => ok || undefined),
+    );
+    await openApp(session, demo.sandboxUrl, '[part~="app-link"]');
+    await session.back();
+    await waitFor('the page to come back from the cache, its checks answered', () =>
+      session.run<boolean>(`() => window.__restoredAt > 0 && window.__inFlight === 0`).then((ok) => ok || undefined),
+    );
+    await session.run(`() => (window.__actAt = performance.now())`);
+    await act(demo.sandboxUrl, (await pendingPaymentOf(demo.sandboxUrl, order.id)).id, 'pay');
+    await untilScreen(session, 'paid');
+    const { heardMs, streams } = await session.run<{ heardMs: number; streams: number }>(
+      `() => ({ heardMs: window.__paidAt - window.__actAt, streams: window.__streams.length })`,
+    );
+    console.log(`WebKit, back from the cache: paid heard ${Math.round(heardMs)} ms after the payer paid (${streams} streams)`);
+    expect(streams, 'a stream opened again after the cache').toBeGreaterThanOrEqual(2);
+    expect(heardMs, 'heard over the stream, not after WebKit waited to reconnect').toBeLessThan(1_500);
+    await shoot(session, 'back-from-cache-paid');
+  });
 
   it("returns from the bank app to the shop's page in a new tab and in a private browser: pending, then paid", async () => {
     const { session, demo, webkit } = live;
