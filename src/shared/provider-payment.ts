@@ -32,6 +32,9 @@ export const requisitesSchema = z.looseObject({
   bank: z.string().optional(),
 });
 
+/** "FINISHED" and " in_check" are the service's states as its table writes them: read otherwise, a paid one is never paid. */
+export const stateText = z.string().trim().toLowerCase().min(1);
+
 /** "inr" and " INR " are the code INR: compared with the shop's price, they must not read as another currency. */
 const currencyCode = z.string().transform((value) => value.trim().toUpperCase());
 
@@ -52,7 +55,7 @@ function withoutNulls(value: unknown): unknown {
 
 const paymentFields = z.looseObject({
   id: idText,
-  state: z.string().min(1),
+  state: stateText,
   orderId: idText.optional(),
   datetime: z.union([z.number(), z.string()]).optional(),
   created_at: z.string().optional(),

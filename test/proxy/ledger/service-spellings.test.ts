@@ -81,6 +81,22 @@ describe('a Payment the service writes loosely', () => {
     expect(paid.map((u) => [u.payment.id, u.payment.currency, u.payment.amount])).toEqual([[id, 'INR', '250.00']]);
   });
 
+  it('takes a state in capitals or with spaces around it as the state it names: paid is heard, once', async () => {
+    const t = setup();
+    const { body } = await t.create('A-1');
+    const id = body.payment.id;
+    write(t, id, { state: ' In_Check' });
+    await t.callback(t.service.payments.get(id));
+    write(t, id, { state: 'FINISHED', status: true });
+    await t.callback(t.service.payments.get(id));
+    await t.callback(t.service.payments.get(id));
+    expect(t.updates.filter((u) => u.payment.id === id).map((u) => [u.payment.state, u.payment.outcome])).toEqual([
+      ['pending', 'waiting'],
+      ['in_check', 'checking'],
+      ['finished', 'paid'],
+    ]);
+  });
+
   it('reads an amount with spaces or commas between its thousands, and a decimal comma, as the sum it names', async () => {
     const cases: [string, string, string][] = [
       ['1 499.00', 'paid', '1499.00'],
