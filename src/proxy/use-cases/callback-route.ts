@@ -15,6 +15,7 @@ import type { ProxyContext } from '../context.js';
 import { jsonAnswer, ProxyError } from '../http/errors.js';
 import { type ObservedPayment, unconfirmedFinish } from '../ledger/payment-view-mapper.js';
 import { UpstreamError } from '../infrastructure/upstream-client.js';
+import { checkContradiction, contradictsFinal } from './final-contradiction.js';
 
 export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): Promise<Answer> {
   const { options, ledger } = ctx;
@@ -44,6 +45,10 @@ export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): 
 
   const stored = await store.getPayment(notice.id);
   if (!stored) return adoptUnknown(notice.id, ctx);
+  if (contradictsFinal(stored.view, notice)) {
+    await checkContradiction(stored.view, ctx);
+    return acknowledged();
+  }
   let observed: ObservedPayment = notice;
   if (outcomeOf(notice.state) === 'paid' && !stored.view.final) {
     // Paid ships goods: believe the service's status answer, not the notice alone.
