@@ -40,7 +40,12 @@ export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): 
   }
   const json = parseJsonBytes(bytes);
   const parsed = json.ok ? parseCallbackBody(json.value) : undefined;
-  if (!parsed?.ok) throw new ProxyError('bad_request', parsed ? parsed.error : 'the callback body is not JSON, or nested too deeply');
+  if (!parsed?.ok) {
+    const error = parsed ? parsed.error : 'the callback body is not JSON, or nested too deeply';
+    // Signed, so the service sent it: the payment it names stands still until the service writes it readably.
+    logger.warn('refused a signed callback that cannot be read', { paymentId: paymentIdOf(json.ok ? json.value : undefined), error });
+    throw new ProxyError('bad_request', error);
+  }
   const notice = parsed.value;
 
   const stored = await store.getPayment(notice.id);
@@ -90,6 +95,11 @@ async function adoptUnknown(paymentId: string, ctx: ProxyContext): Promise<Answe
     options.logger.warn('ignored a callback for an unknown payment the status answer does not describe fully', { paymentId });
   }
   return acknowledged();
+}
+
+function paymentIdOf(body: unknown): string | undefined {
+  const id = body && typeof body === 'object' ? (body as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
 const acknowledged = () => jsonAnswer(200, { ok: true });

@@ -6,7 +6,7 @@
  * stood still and the shop never heard it paid. None of them may ever read as a wrong "paid".
  */
 import { describe, expect, it } from 'vitest';
-import { setup } from '../harness.js';
+import { capturingLogger, setup } from '../harness.js';
 
 const NULL_FIELDS = {
   rate: null,
@@ -120,15 +120,17 @@ describe('a Payment the service writes loosely', () => {
     }
   });
 
-  it('is never paid on an amount that reads two ways ("1,499", "1.499,00") or not at all', async () => {
+  it('is never paid on an amount that reads two ways ("1,499", "1.499,00") or not at all, and the log names it', async () => {
     for (const written of ['1,499', '1.499,00', '1 49,00', '1,49,900.00', '14 99.00', '1_499.00']) {
-      const t = setup({ resolveOrder: () => ({ amount: '1499.00', currency: 'INR' }) });
+      const log = capturingLogger();
+      const t = setup({ resolveOrder: () => ({ amount: '1499.00', currency: 'INR' }), logger: log.logger });
       const { body } = await t.create('A-1');
       const id = body.payment.id;
       t.service.set(id, { state: 'finished', status: true, amount: written });
       await t.callback(t.service.payments.get(id));
       await t.status(id, body.token);
       expect(outcomes(t, id), written).not.toContain('paid');
+      expect(log.lines.filter((line) => line.includes(id) && line.includes('cannot be read')).length, written).toBeGreaterThan(0);
     }
   });
 });
