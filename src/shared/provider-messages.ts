@@ -6,7 +6,7 @@
 import { z } from 'zod';
 import { isPositiveAmount } from './money.js';
 import { orderIdProblem } from './order-id.js';
-import { amountText, providerPaymentSchema, type ProviderPayment } from './provider-payment.js';
+import { amountText, providerPaymentSchema, stateText, type ProviderPayment } from './provider-payment.js';
 
 // What we send is checked, never rewritten: a trimmed id would be another id.
 const nonEmpty = (field: string) => z.string({ error: `${field} must be a string` }).refine((v) => v.trim() !== '', `${field} is required`);
@@ -63,7 +63,7 @@ const createEnvelopeSchema = z.looseObject({
   status: z.literal(true),
   result: z.looseObject({
     id: z.union([z.string().min(1), z.number()]).transform(String),
-    state: z.string().min(1).nullish(),
+    state: stateText.nullish(),
     amount: amountText.nullish(),
     // Empty or null until the service assigns a payee.
     address: z.string().nullish(),

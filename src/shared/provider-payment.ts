@@ -1,16 +1,18 @@
 /**
  * The service's Payment object, parsed tolerantly: the spec leaves most of it "not shown", the real service
- * leaves out null fields in callbacks and sends some numbers as strings. Unknown fields are kept (loose objects),
- * amounts are normalised to 2-decimal strings, and only `id` and `state` are required.
+ * leaves out null fields in callbacks (and writes them as null elsewhere), sends some numbers as strings, writes a
+ * currency in lower case and an amount the way its locale does. Unknown fields are kept (loose objects), amounts
+ * are normalised to 2-decimal strings (service-amount.ts), currencies to upper case, and only `id` and `state`
+ * are required.
  */
 import { z } from 'zod';
-import { normalizeAmount } from './money.js';
+import { readServiceAmount } from './service-amount.js';
 
 const idText = z.union([z.string().min(1), z.number()]).transform(String);
 
 /** Decimal that may arrive as a number or a string; kept as a normalised 2-decimal string. */
 export const amountText = z.union([z.string(), z.number()]).transform((value, ctx) => {
-  const normal = normalizeAmount(value);
+  const normal = readServiceAmount(value);
   if (normal === undefined) {
     ctx.issues.push({ code: 'custom', message: `not an amount with at most 2 decimals: ${JSON.stringify(value)}`, input: value });
     return z.NEVER;
@@ -30,9 +32,30 @@ export const requisitesSchema = z.looseObject({
   bank: z.string().optional(),
 });
 
-export const providerPaymentSchema = z.looseObject({
+/** "FINISHED" and " in_check" are the service's states as its table writes them: read otherwise, a paid one is never paid. */
+export const stateText = z.string().trim().toLowerCase().min(1);
+
+/** "inr" and " INR " are the code INR: compared with the shop's price, they must not read as another currency. */
+const currencyCode = z.string().transform((value) => value.trim().toUpperCase());
+
+/**
+ * Fields a Payment may carry as null where it has no value: read as left out, as a callback leaves them. Not
+ * `amount`, which every payment has: a null one is unreadable, never the price by default (a wrong "paid"). And
+ * not `status`: a null flag has not said paid, so it reads as false (payment-view-mapper.ts, unconfirmedFinish).
+ */
+function withoutNulls(value: unknown): unknown {
+  if (!value || typeof value !== 'object' || Array.isArray(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (field !== null || key === 'amount') out[key] = field;
+    else if (key === 'status') out[key] = false;
+  }
+  return out;
+}
+
+const paymentFields = z.looseObject({
   id: idText,
-  state: z.string().min(1),
+  state: stateText,
   orderId: idText.optional(),
   datetime: z.union([z.number(), z.string()]).optional(),
   created_at: z.string().optional(),
@@ -43,13 +66,15 @@ export const providerPaymentSchema = z.looseObject({
   amount: amountText.optional(),
   init_amount: amountText.optional(),
   amount_commission_less: looseNumber.optional(),
-  currency: z.string().optional(),
+  currency: currencyCode.optional(),
   rate: looseNumber.optional(),
   commission: looseNumber.optional(),
   method: z.string().optional(),
   media: z.array(z.unknown()).optional(),
-  requisites: requisitesSchema.nullish(),
+  requisites: requisitesSchema.optional(),
 });
+
+export const providerPaymentSchema = z.preprocess(withoutNulls, paymentFields);
 
 export type ProviderPayment = z.infer<typeof providerPaymentSchema>;
 

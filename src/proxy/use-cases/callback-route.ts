@@ -15,6 +15,7 @@ import type { ProxyContext } from '../context.js';
 import { jsonAnswer, ProxyError } from '../http/errors.js';
 import { type ObservedPayment, unconfirmedFinish } from '../ledger/payment-view-mapper.js';
 import { UpstreamError } from '../infrastructure/upstream-client.js';
+import { checkContradiction, contradictsFinal } from './final-contradiction.js';
 
 export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): Promise<Answer> {
   const { options, ledger } = ctx;
@@ -39,11 +40,20 @@ export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): 
   }
   const json = parseJsonBytes(bytes);
   const parsed = json.ok ? parseCallbackBody(json.value) : undefined;
-  if (!parsed?.ok) throw new ProxyError('bad_request', parsed ? parsed.error : 'the callback body is not JSON, or nested too deeply');
+  if (!parsed?.ok) {
+    const error = parsed ? parsed.error : 'the callback body is not JSON, or nested too deeply';
+    // Signed, so the service sent it: the payment it names stands still until the service writes it readably.
+    logger.warn('refused a signed callback that cannot be read', { paymentId: paymentIdOf(json.ok ? json.value : undefined), error });
+    throw new ProxyError('bad_request', error);
+  }
   const notice = parsed.value;
 
   const stored = await store.getPayment(notice.id);
   if (!stored) return adoptUnknown(notice.id, ctx);
+  if (contradictsFinal(stored.view, notice)) {
+    await checkContradiction(stored.view, ctx);
+    return acknowledged();
+  }
   let observed: ObservedPayment = notice;
   if (outcomeOf(notice.state) === 'paid' && !stored.view.final) {
     // Paid ships goods: believe the service's status answer, not the notice alone.
@@ -85,6 +95,11 @@ async function adoptUnknown(paymentId: string, ctx: ProxyContext): Promise<Answe
     options.logger.warn('ignored a callback for an unknown payment the status answer does not describe fully', { paymentId });
   }
   return acknowledged();
+}
+
+function paymentIdOf(body: unknown): string | undefined {
+  const id = body && typeof body === 'object' ? (body as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
 const acknowledged = () => jsonAnswer(200, { ok: true });

@@ -1,0 +1,46 @@
+/**
+ * A final state never changes (ledger/transitions.ts): the shop was told it once, the page showed it, and a signed
+ * callback carries no sequence number to tell news from a late copy. Yet the service may still say something else
+ * about a final payment where money is at stake: finished after it expired (the payer's money came late, or a
+ * dispute reopened it), or canceled, failed or disputed after it finished (a reversal). Nothing is recorded or
+ * announced for it; the operator hears of it in the log, a warning that names both states, or the money sits at
+ * the service with nobody knowing. Callbacks come late and out of order (a dispute delivered after the finish that
+ * ended it), so one is believed only once a fresh status answer says the same.
+ */
+import { isPaidState } from '../../shared/outcome.js';
+import type { ProxyContext } from '../context.js';
+import type { StoredView } from '../infrastructure/store.js';
+import { type ObservedPayment, unconfirmedFinish } from '../ledger/payment-view-mapper.js';
+import { stageOf } from '../ledger/transitions.js';
+
+/**
+ * True when `observed` says something about the final `view` that changes whether the shop has the money: paid
+ * where it was not, unpaid where it was, or a dispute. A late pending or in_check, or another unpaid final state
+ * after an unpaid one, does not.
+ */
+export function contradictsFinal(view: StoredView, observed: ObservedPayment): boolean {
+  if (!view.final || observed.state === view.state) return false;
+  if (observed.state === 'dispute') return true;
+  const paidNow = isPaidState(observed.state) && !unconfirmedFinish(observed);
+  return stageOf(observed.state) === 'final' && paidNow !== isPaidState(view.state);
+}
+
+/**
+ * Asks the service about a final payment that a callback contradicts, and warns when its answer does too. Throws
+ * when the service cannot answer, so that the callback is delivered again.
+ */
+export async function checkContradiction(view: StoredView, ctx: ProxyContext): Promise<void> {
+  const fresh = await ctx.ledger.fetchFresh(view.id);
+  if (!contradictsFinal(view, fresh)) return;
+  ctx.options.logger.warn(
+    'the service contradicts the final state the shop was told: nothing is changed or announced; look at the payment at the service (a refund to make, or a reversal)',
+    {
+      paymentId: view.id,
+      orderId: view.orderId,
+      recorded: view.state,
+      outcome: view.outcome,
+      now: fresh.state,
+      ...(fresh.amount !== undefined ? { amount: `${fresh.amount} ${fresh.currency ?? view.currency}` } : {}),
+    },
+  );
+}

@@ -1,0 +1,72 @@
+/**
+ * A final state never changes, but the service may say something else about a final payment: finished after it
+ * expired (the money came late, or a dispute reopened it), or canceled, failed or disputed after it finished (a
+ * reversal). Nothing is recorded or announced for it, so the operator must hear of it from the log, or money sits
+ * at the service that nobody knows of. A callback arriving late and out of order is no such news: it is checked
+ * with a status call first, and only what the service confirms is logged.
+ */
+import { describe, expect, it } from 'vitest';
+import { capturingLogger, setup } from '../harness.js';
+
+const contradiction = (lines: string[]) => lines.filter((line) => line.includes('contradicts the final state'));
+
+async function finalSetup(finalState: string) {
+  const log = capturingLogger();
+  const t = setup({ logger: log.logger });
+  const { body } = await t.create('A-1');
+  const id = body.payment.id;
+  t.service.set(id, { state: finalState, status: finalState === 'finished' });
+  await t.callback(t.service.payments.get(id));
+  expect((await t.store.getPayment(id))!.view.state).toBe(finalState);
+  return { ...t, id, token: body.token, lines: log.lines, heard: () => t.updates.map((u) => u.payment.state) };
+}
+
+describe('a final payment the service contradicts', () => {
+  it('warns when a payment recorded expired is finished at the service, and changes nothing', async () => {
+    const t = await finalSetup('expired');
+    t.service.set(t.id, { state: 'finished', status: true });
+    expect((await t.callback(t.service.payments.get(t.id))).status).toBe(200);
+    const [line] = contradiction(t.lines);
+    expect(line).toContain(t.id);
+    expect(line).toContain('"recorded":"expired"');
+    expect(line).toContain('"now":"finished"');
+    expect(t.heard()).toEqual(['pending', 'expired']);
+    expect((await t.status(t.id, t.token)).body.payment.outcome).toBe('expired');
+    expect((await t.store.getOrder('A-1'))?.paidBy).toBeUndefined();
+  });
+
+  for (const reversal of ['canceled', 'failed', 'dispute']) {
+    it(`warns when a paid payment is ${reversal} at the service, and it stays paid`, async () => {
+      const t = await finalSetup('finished');
+      t.service.set(t.id, { state: reversal, status: false });
+      expect((await t.callback(t.service.payments.get(t.id))).status).toBe(200);
+      expect(contradiction(t.lines)).toHaveLength(1);
+      expect(contradiction(t.lines)[0]).toContain(`"now":"${reversal}"`);
+      expect(t.heard()).toEqual(['pending', 'finished']);
+      expect((await t.store.getPayment(t.id))!.view.outcome).toBe('paid');
+    });
+  }
+
+  it('says nothing of a dispute callback that arrives after the finish that ended the dispute', async () => {
+    const t = await finalSetup('finished');
+    const before = t.service.paymentStatuses.length;
+    expect((await t.callback({ ...t.service.payments.get(t.id)!, state: 'dispute', status: false })).status).toBe(200);
+    expect(t.service.paymentStatuses.length).toBe(before + 1);
+    expect(contradiction(t.lines)).toEqual([]);
+  });
+
+  it('asks nothing about a late pending or in_check, nor a repeated final state', async () => {
+    const t = await finalSetup('expired');
+    const before = t.service.paymentStatuses.length;
+    for (const state of ['pending', 'in_check', 'expired', 'canceled']) await t.callback({ ...t.service.payments.get(t.id)!, state });
+    expect(t.service.paymentStatuses.length).toBe(before);
+    expect(contradiction(t.lines)).toEqual([]);
+  });
+
+  it('warns of nothing for a finish the service has not confirmed (status false)', async () => {
+    const t = await finalSetup('expired');
+    t.service.set(t.id, { state: 'finished', status: false });
+    await t.callback(t.service.payments.get(t.id));
+    expect(contradiction(t.lines)).toEqual([]);
+  });
+});
