@@ -13,10 +13,8 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build, type Plugin } from 'esbuild';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createPayinProxy, type PayinProxy, silentLogger } from '../../src/proxy/index.js';
-import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
-import { type RunningServer, serve } from '../../src/server/serve.js';
 import { launchBrowser, newContext } from './support/browser.js';
+import { type BundledShop, startBundledShop } from './support/bundled-shop.js';
 import { act, pendingPaymentOf, waitFor } from './support/services.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -59,10 +57,7 @@ async function bundle(entry: string, outdir: string, platform: 'node' | 'browser
 }
 
 let browser: Browser;
-let sandbox: Sandbox;
-let sandboxServer: RunningServer;
-let proxy: PayinProxy;
-let shop: RunningServer;
+let shop: BundledShop;
 let dir: string;
 
 beforeAll(async () => {
@@ -84,34 +79,13 @@ beforeAll(async () => {
   const { html } = (await import(pathToFileURL(join(dir, 'server/entry.js')).href)) as { html: string };
   const page = `<!doctype html><html lang="en"><link rel="icon" href="data:,"><body><div id="root">${html}</div><script type="module" src="/entry.js"></script></body></html>`;
 
-  sandbox = createSandbox({ requisitesDelayMs: 0 });
-  sandboxServer = await serve(sandbox);
-  proxy = createPayinProxy({
-    provider: { baseUrl: sandboxServer.url, merchantId: DEMO_MERCHANT.id, token: DEMO_MERCHANT.token, secret: DEMO_MERCHANT.secret },
-    callbackUrl: 'http://127.0.0.1:9/payin/callback',
-    resolveOrder: async () => ({ amount: '499.00', currency: 'INR' }),
-    logger: silentLogger,
-  });
-  shop = await serve(async (request) => {
-    const { pathname } = new URL(request.url);
-    if (pathname.startsWith('/payin/')) return proxy(request);
-    if (pathname === '/') return new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } });
-    try {
-      const file = readFileSync(join(dir, 'client', pathname.replace(/^\/+/, '').replace(/\.\./g, '')));
-      return new Response(file, { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
-    } catch {
-      return new Response('not found', { status: 404 });
-    }
-  });
+  shop = await startBundledShop(page, join(dir, 'client'));
   browser = await launchBrowser();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
   await shop?.close();
-  await proxy?.close();
-  sandbox?.close();
-  await sandboxServer?.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
@@ -126,8 +100,8 @@ describe("docs/element.md's React example, server-rendered and hydrated", () => 
 
     // The example autostarts: the order reaches the element, and the proxy creates its payment.
     await expect.poll(() => page.evaluate(() => document.querySelector('payin-checkout')?.orderId), { timeout: 10_000 }).toBe(ORDER);
-    const payment = await pendingPaymentOf(sandboxServer.url, ORDER);
-    await act(sandboxServer.url, payment.id, 'pay');
+    const payment = await pendingPaymentOf(shop.sandboxUrl, ORDER);
+    await act(shop.sandboxUrl, payment.id, 'pay');
     await waitFor('the example to log the payment paid', () => said.find((line) => line === 'log: paid 499.00'), 20_000);
     expect(said.filter((line) => /^(error|pageerror)/.test(line))).toEqual([]);
     await context.close();
