@@ -3,7 +3,8 @@
  * payment is being created, a new element for the same order on the way back, React StrictMode's mount, unmount
  * and mount again in one task. None may create a second payment, and an element taken off the page keeps nothing
  * running (a countdown ticking once a second on a detached element, for as long as the payment lives, is a leak
- * each route change adds to). Bundles the package with esbuild; run `npm run build` first.
+ * each route change adds to). An app may also set the element's endpoint after mounting it (from a configuration
+ * it loads): the element follows its settings. Bundles the package with esbuild; run `npm run build` first.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -40,7 +41,7 @@ let shop: BundledShop;
 let dir: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'payin-remount-'));
+  dir = mkdtempSync(join(tmpdir(), 'payin-single-page-app-'));
   await build({
     stdin: { contents: ENTRY, resolveDir: ROOT },
     bundle: true,
@@ -134,6 +135,23 @@ describe('the element mounted, unmounted and mounted again', () => {
     expect(shown.first).toBe(shown.second);
     expect(await paymentsOf('REMOUNT-2')).toEqual([shown.second]);
     expect(await paymentsOf('REMOUNT-3')).toEqual([shown.strict]);
+    await page.context().close();
+  }, 60_000);
+});
+
+describe('the element given another endpoint once mounted', () => {
+  it('creates the payment through the endpoint the app sets after the first one failed', async () => {
+    const page = await openShop();
+    await page.evaluate(() => {
+      const shop = window as unknown as ShopWindow;
+      shop.element = Object.assign(shop.checkout('ENDPOINT-1'), { endpoint: '/not-yet' });
+      document.body.append(shop.element);
+    });
+    const screen = () => page.evaluate(() => (window as unknown as ShopWindow).element.screen);
+    await expect.poll(screen, { timeout: 10_000 }).toBe('error');
+    await page.evaluate(() => Object.assign((window as unknown as ShopWindow).element, { endpoint: '/payin' }));
+    await expect.poll(screen, { timeout: 10_000 }).toBe('pay');
+    expect(await paymentsOf('ENDPOINT-1')).toHaveLength(1);
     await page.context().close();
   }, 60_000);
 });
