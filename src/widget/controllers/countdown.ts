@@ -16,12 +16,12 @@ export class CountdownController implements ReactiveController {
   #end: number | undefined;
   #zeroCalled = false;
   #timer: unknown;
-  readonly #host: ReactiveControllerHost;
+  readonly #host: ReactiveControllerHost & HTMLElement;
   readonly #clock: Clock;
   /** Called once when the time reaches zero. */
   readonly #onZero: () => void;
 
-  constructor(host: ReactiveControllerHost, clock: Clock, onZero: () => void) {
+  constructor(host: ReactiveControllerHost & HTMLElement, clock: Clock, onZero: () => void) {
     this.#host = host;
     this.#clock = clock;
     this.#onZero = onZero;
@@ -73,7 +73,8 @@ export class CountdownController implements ReactiveController {
   #tick(): void {
     this.#clock.clearTimeout(this.#timer);
     const left = this.remainingMs;
-    if (left === undefined) return;
+    // Off the page (a route change while the payment was being created) nothing ticks: hostConnected starts again.
+    if (left === undefined || !this.#host.isConnected) return;
     this.#host.requestUpdate();
     if (left > 0) {
       // Wake up just after the displayed second changes.

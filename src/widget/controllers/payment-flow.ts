@@ -14,7 +14,7 @@ import { stateRank } from '../../shared/outcome.js';
 import type { PaymentView } from '../../shared/payment-view.js';
 import { callProxy, PayinError, type PaymentRead, toPayinError } from '../api-client.js';
 import { emit } from '../events.js';
-import { claimFinalAnnouncement, clearRecord, loadRecord, saveRecord } from '../session-store.js';
+import { claimFinalAnnouncement, clearRecord, loadRecord, saveRecord, sessionKey } from '../session-store.js';
 import { CountdownController } from './countdown.js';
 import { StatusFeedController } from './status-feed.js';
 import { TabCoordinationController } from './tab-coordination.js';
@@ -67,7 +67,10 @@ export class PaymentFlowController implements ReactiveController {
   #read: PaymentRead | undefined;
   #abort = new AbortController();
   #pending: Promise<void> | undefined;
-  /** The method and the order of the last create or resume (in flight, failed, or whose payment is shown). */
+  /**
+   * The method and the order of the last create or resume (in flight, failed, or whose payment is shown); the
+   * order as its session key, so that it names the endpoint too.
+   */
   #lastMethod: string | undefined;
   #order: string | undefined;
   #state: FlowState = IDLE;
@@ -122,10 +125,10 @@ export class PaymentFlowController implements ReactiveController {
   sync(): void {
     const { endpoint, orderId, methods, autostart, method } = this.#config();
     const open = this.payment;
-    // The host named another order (also while a create or resume is on its way), or another method for an open
-    // payment: follow the new configuration (for another method the proxy makes a new payment; the choice wins
-    // over the open one).
-    if (this.#order !== undefined && this.#order !== orderId) this.reset(false);
+    // The host named another order or endpoint (also while a create or resume is on its way: an app that sets the
+    // endpoint from a configuration it loads), or another method for an open payment: follow the new configuration
+    // (for another method the proxy makes a new payment; the choice wins over the open one).
+    if (this.#order !== undefined && this.#order !== sessionKey(endpoint, orderId)) this.reset(false);
     else if (open && method && !open.final && open.method !== method) this.reset(true);
     if (this.#state.phase !== 'idle' || this.payment || !orderId) return;
     // The payment this tab has for the order, when it is for the method asked (or one offered): start() resumes it.
@@ -157,7 +160,7 @@ export class PaymentFlowController implements ReactiveController {
     const resumed = !!record;
     const { signal } = this.#abort;
     this.#lastMethod = method;
-    this.#order = orderId;
+    this.#order = sessionKey(endpoint, orderId);
     this.#set({ phase: resumed ? 'resuming' : 'creating', error: undefined });
     // JSON.stringify leaves out an orderToken that is undefined.
     const body = record ? { paymentId: record.paymentId, token: record.token } : { orderId, method, orderToken };

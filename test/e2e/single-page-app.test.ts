@@ -1,0 +1,157 @@
+/**
+ * The element as single-page apps mount it, over the ES module build: a route change that removes it while its
+ * payment is being created, a new element for the same order on the way back, React StrictMode's mount, unmount
+ * and mount again in one task. None may create a second payment, and an element taken off the page keeps nothing
+ * running (a countdown ticking once a second on a detached element, for as long as the payment lives, is a leak
+ * each route change adds to). An app may also set the element's endpoint after mounting it (from a configuration
+ * it loads): the element follows its settings. Bundles the package with esbuild; run `npm run build` first.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchBrowser, newContext } from './support/browser.js';
+import { type BundledShop, startBundledShop } from './support/bundled-shop.js';
+import { sandboxPayments } from './support/services.js';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+/**
+ * Makes `window.checkout(orderId)`: an element for the order (autostart, UPI) on a clock whose timers never fire
+ * and are counted while pending (`element.timers`), so that what an element keeps scheduled can be seen.
+ */
+const ENTRY = `import 'payin-checkout';
+window.checkout = (orderId) => {
+  const timers = new Set();
+  const element = Object.assign(document.createElement('payin-checkout'), { orderId, method: 'upi', autostart: true });
+  element.clock = {
+    now: () => Date.now(),
+    setTimeout: (_callback, _ms) => { const handle = {}; timers.add(handle); return handle; },
+    clearTimeout: (handle) => void timers.delete(handle),
+  };
+  element.timers = timers;
+  return element;
+};`;
+
+let browser: Browser;
+let shop: BundledShop;
+let dir: string;
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'payin-single-page-app-'));
+  await build({
+    stdin: { contents: ENTRY, resolveDir: ROOT },
+    bundle: true,
+    format: 'esm',
+    splitting: true,
+    outdir: dir,
+    entryNames: 'entry',
+    alias: { 'payin-checkout': './dist/widget/index.js' },
+    logLevel: 'silent',
+  });
+  shop = await startBundledShop(
+    '<!doctype html><html lang="en"><link rel="icon" href="data:,"><script type="module" src="/entry.js"></script><body></body></html>',
+    dir,
+  );
+  browser = await launchBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await shop?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+async function openShop(): Promise<Page> {
+  const page = await (await newContext(browser)).newPage();
+  await page.goto(`${shop.url}/`);
+  await page.waitForFunction(() => 'checkout' in window);
+  return page;
+}
+
+async function paymentsOf(orderId: string): Promise<string[]> {
+  return (await sandboxPayments(shop.sandboxUrl)).filter((p) => p.orderId === orderId).map((p) => p.id);
+}
+
+interface Probe {
+  id: string | undefined;
+  screen: string;
+  timers: number;
+}
+
+/** The page's side: the element ENTRY makes, and where a test keeps one. */
+type Checkout = HTMLElement & { updateComplete: Promise<boolean>; payment?: { id: string }; screen: string; timers: Set<unknown> };
+type ShopWindow = { checkout(orderId: string): Checkout; element: Checkout };
+
+describe('the element mounted, unmounted and mounted again', () => {
+  it('keeps no timer once removed while its payment is being created, and follows the payment when put back', async () => {
+    const page = await openShop();
+    await page.evaluate(async () => {
+      const shop = window as unknown as ShopWindow;
+      const element = shop.checkout('REMOUNT-1');
+      shop.element = element;
+      document.body.append(element);
+      await element.updateComplete;
+      element.remove(); // a route change while "Preparing payment details…"
+    });
+    const probe = () =>
+      page.evaluate((): Probe => {
+        const { element } = window as unknown as ShopWindow;
+        return { id: element.payment?.id, screen: element.screen, timers: element.timers.size };
+      });
+    await expect.poll(async () => (await probe()).id, { timeout: 10_000 }).toBeDefined();
+    expect((await probe()).timers).toBe(0);
+
+    await page.evaluate(() => document.body.append((window as unknown as ShopWindow).element));
+    await expect.poll(async () => (await probe()).timers, { timeout: 10_000 }).toBeGreaterThan(0);
+    expect((await probe()).screen).toBe('pay');
+    expect(await paymentsOf('REMOUNT-1')).toEqual([(await probe()).id]);
+    await page.context().close();
+  }, 60_000);
+
+  it('shows the same payment in a new element for the order after a route change, and in a StrictMode double mount', async () => {
+    const page = await openShop();
+    const shown = await page.evaluate(async () => {
+      const make = (window as unknown as ShopWindow).checkout;
+      // Away mid-create and back at once: the second element asks again before the first answer is in.
+      const first = make('REMOUNT-2');
+      document.body.append(first);
+      await first.updateComplete;
+      first.remove();
+      const second = make('REMOUNT-2');
+      document.body.append(second);
+      // StrictMode: mounted, unmounted and mounted again in one task.
+      const strict = make('REMOUNT-3');
+      document.body.append(strict);
+      strict.remove();
+      document.body.append(strict);
+      for (let i = 0; i < 100 && !(second.payment && strict.payment); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+      return { first: first.payment?.id, second: second.payment?.id, strict: strict.payment?.id };
+    });
+    expect(shown.second).toBeDefined();
+    expect(shown.first).toBe(shown.second);
+    expect(await paymentsOf('REMOUNT-2')).toEqual([shown.second]);
+    expect(await paymentsOf('REMOUNT-3')).toEqual([shown.strict]);
+    await page.context().close();
+  }, 60_000);
+});
+
+describe('the element given another endpoint once mounted', () => {
+  it('creates the payment through the endpoint the app sets after the first one failed', async () => {
+    const page = await openShop();
+    await page.evaluate(() => {
+      const shop = window as unknown as ShopWindow;
+      shop.element = Object.assign(shop.checkout('ENDPOINT-1'), { endpoint: '/not-yet' });
+      document.body.append(shop.element);
+    });
+    const screen = () => page.evaluate(() => (window as unknown as ShopWindow).element.screen);
+    await expect.poll(screen, { timeout: 10_000 }).toBe('error');
+    await page.evaluate(() => Object.assign((window as unknown as ShopWindow).element, { endpoint: '/payin' }));
+    await expect.poll(screen, { timeout: 10_000 }).toBe('pay');
+    expect(await paymentsOf('ENDPOINT-1')).toHaveLength(1);
+    await page.context().close();
+  }, 60_000);
+});

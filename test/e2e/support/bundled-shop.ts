@@ -1,0 +1,49 @@
+/**
+ * A shop that serves a page and the files an esbuild bundle wrote, with the proxy under /payin, against the
+ * sandbox of the payment service on loopback: what a single-page app or a server-rendered one is to the element
+ * in the ES module build. Every order costs 499.00 INR.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { createPayinProxy, silentLogger } from '../../../src/proxy/index.js';
+import { createSandbox, DEMO_MERCHANT } from '../../../src/sandbox/index.js';
+import { serve } from '../../../src/server/serve.js';
+
+export interface BundledShop {
+  url: string;
+  sandboxUrl: string;
+  close(): Promise<void>;
+}
+
+/** Serves `page` at `/` and the files of `dir` beside it (as JavaScript). */
+export async function startBundledShop(page: string, dir: string): Promise<BundledShop> {
+  const sandbox = createSandbox({ requisitesDelayMs: 0 });
+  const sandboxServer = await serve(sandbox);
+  const proxy = createPayinProxy({
+    provider: { baseUrl: sandboxServer.url, merchantId: DEMO_MERCHANT.id, token: DEMO_MERCHANT.token, secret: DEMO_MERCHANT.secret },
+    callbackUrl: 'http://127.0.0.1:9/payin/callback',
+    resolveOrder: async () => ({ amount: '499.00', currency: 'INR' }),
+    logger: silentLogger,
+  });
+  const shop = await serve(async (request) => {
+    const { pathname } = new URL(request.url);
+    if (pathname.startsWith('/payin/')) return proxy(request);
+    if (pathname === '/') return new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } });
+    try {
+      const file = readFileSync(join(dir, pathname.replace(/\.\./g, '')));
+      return new Response(file, { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
+    } catch {
+      return new Response('not found', { status: 404 });
+    }
+  });
+  return {
+    url: shop.url,
+    sandboxUrl: sandboxServer.url,
+    async close() {
+      await shop.close();
+      await proxy.close();
+      sandbox.close();
+      await sandboxServer.close();
+    },
+  };
+}
