@@ -85,6 +85,7 @@ describe("a payment's page", () => {
       'магазину было сообщено expired (Истёк). Ничего не изменено, магазин не уведомлён.',
     );
     await live.page.getByText('Сервис противоречит окончательному состоянию').waitFor();
+    await live.page.getByRole('button', { name: /^← / }).click();
   });
 
   it('says what a redelivery did when the ledger fails just after it, never that nothing was done', async () => {
