@@ -56,6 +56,13 @@ export interface ConsoleWords {
   stateLine: (state: string, outcome: string, source: string) => string;
   /** `attempt`: which try of the state failed, when the outbox counted it. */
   announcementLine: (state: string, ok: boolean, redelivery: boolean, attempt?: number) => string;
+  /**
+   * The service says `now` (with `amount`, already written in the operator's locale, when it gave one) about a final
+   * payment the shop was told was `told` (its state and outcome): nothing changed or announced.
+   */
+  contradictionLine: (now: string, amount: string | undefined, told: string) => string;
+  /** Above the actions, while the timeline holds a contradiction: what the operator has to do about it. */
+  contradicted: string;
   sources: Record<string, string>;
   failingNow: string;
   secondOf: (id: string) => string;
@@ -170,6 +177,10 @@ export const en: ConsoleWords = {
   stateLine: (state, outcome, source) => `State ${state} (${outcome}), from ${source}`,
   announcementLine: (state, ok, redelivery, attempt) =>
     `${redelivery ? 'Redelivery' : 'Announcement'} of ${state}: ${ok ? 'taken by the shop' : `not taken${attempt ? ` (attempt ${attempt})` : ''}`}`,
+  contradictionLine: (now, amount, told) =>
+    `The service now says ${now}${amount ? `, ${amount}` : ''}; the shop was told ${told}. Nothing was changed or announced.`,
+  contradicted:
+    'The service contradicts the final state the shop was told (see the timeline): look at the payment at the service, a refund to make or goods to ship.',
   sources: {
     create: 'create',
     status: 'a status call',
@@ -299,6 +310,10 @@ export const ru: ConsoleWords = {
   stateLine: (state, outcome, source) => `Состояние ${state} (${outcome}), источник: ${source}`,
   announcementLine: (state, ok, redelivery, attempt) =>
     `${redelivery ? 'Повторное уведомление' : 'Уведомление'} о ${state}: ${ok ? 'принято магазином' : `не принято${attempt ? ` (попытка ${attempt})` : ''}`}`,
+  contradictionLine: (now, amount, told) =>
+    `Сервис теперь сообщает ${now}${amount ? `, ${amount}` : ''}; магазину было сообщено ${told}. Ничего не изменено, магазин не уведомлён.`,
+  contradicted:
+    'Сервис противоречит окончательному состоянию, о котором узнал магазин (см. историю): проверьте платёж в сервисе, нужен возврат или отгрузка.',
   sources: {
     create: 'создание',
     status: 'запрос статуса',

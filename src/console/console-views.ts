@@ -4,7 +4,7 @@
  * audit). Every value is rendered as text by Lit: order ids and errors come from outside and are never HTML.
  */
 import { html, nothing, type TemplateResult } from 'lit';
-import type { ConsoleAction, ListAnswer, PaymentAnswer, Row } from './console-client.js';
+import type { ConsoleAction, HistoryEntry, ListAnswer, PaymentAnswer, Row } from './console-client.js';
 import { formatAmount, formatTime } from './console-format.js';
 import type { ConsoleWords } from './console-i18n.js';
 
@@ -117,11 +117,19 @@ function refundPart(c: DetailContext): TemplateResult | typeof nothing {
     <p id="refund-note">${t.markRefundedNote}</p>`;
 }
 
+/** A state the payment took, or what the service said against its final state (marked, as the operator must act). */
+function timelineLine(h: HistoryEntry, t: ConsoleWords, locale: string): TemplateResult | string {
+  if (h.kind === 'state') return t.stateLine(h.state, t.outcomes[h.outcome] ?? h.outcome, t.sources[h.source] ?? h.source);
+  if (h.kind !== 'contradiction') return '';
+  const amount = h.amount === undefined ? undefined : formatAmount(h.amount, h.currency ?? '', locale);
+  return html`<span class="note contradiction">${t.contradictionLine(h.state, amount, `${h.recorded} (${t.outcomes[h.outcome] ?? h.outcome})`)}</span>`;
+}
+
 export function paymentDetail(c: DetailContext): TemplateResult {
   const { t, locale, detail } = c;
   const p = detail.payment;
   const f = t.facts;
-  const timeline = detail.history.filter((h) => h.kind === 'state');
+  const timeline = detail.history.filter((h) => h.kind === 'state' || h.kind === 'contradiction');
   const announcements = detail.history.filter((h) => h.kind === 'announcement');
   return html`<p><button type="button" @click=${() => c.back()}>← ${t.back}</button></p>
     <h2 id="payment-heading" tabindex="-1">${t.columns.payment} ${p.id}</h2>
@@ -139,6 +147,7 @@ export function paymentDetail(c: DetailContext): TemplateResult {
     </dl>
     ${refundPart(c)}
     ${detail.announcement.failing ? html`<p class="note">${t.failingNow}</p>` : nothing}
+    ${detail.history.some((h) => h.kind === 'contradiction') ? html`<p class="note">${t.contradicted}</p>` : nothing}
     <div class="actions">
       <button type="button" class="primary" aria-disabled=${idle(c)} @click=${() => c.busy || c.act('recheck')}>${t.recheck}</button>
       <button type="button" aria-disabled=${idle(c)} @click=${() => c.busy || c.act('redeliver')} aria-describedby="redeliver-note">${t.redeliver}</button>
@@ -146,10 +155,7 @@ export function paymentDetail(c: DetailContext): TemplateResult {
     <p id="redeliver-note">${t.redeliverNote}</p>
     <h2>${t.timeline}</h2>
     <ol class="timeline">
-      ${timeline.map(
-        (h) =>
-          html`<li><time>${formatTime(h.at, locale)}</time> ${h.kind === 'state' ? t.stateLine(h.state, t.outcomes[h.outcome] ?? h.outcome, t.sources[h.source] ?? h.source) : ''}</li>`,
-      )}
+      ${timeline.map((h) => html`<li><time>${formatTime(h.at, locale)}</time> ${timelineLine(h, t, locale)}</li>`)}
     </ol>
     <h2>${t.announcements}</h2>
     <ol class="announcements">

@@ -47,6 +47,47 @@ describe("a payment's page", () => {
     expect(row).toMatchObject({ id, outcome: 'underpaid', amount: '499.00', currency: 'RUB', priced: '499.00', pricedCurrency: 'INR' });
   });
 
+  it('shows, once and in both languages, that the service says paid of a payment the shop was told expired', async () => {
+    const { id } = await live.world.createPayment('P-LATE-MONEY');
+    await pendingPaymentOf(live.world.sandboxUrl, 'P-LATE-MONEY');
+    await act(live.world.sandboxUrl, id, 'expire');
+    await waitFor('the shop told of the expiry', () =>
+      live.world.announcements.some((a) => a.paymentId === id && a.state === 'expired') ? true : undefined,
+    );
+    // The shopper's money arrives after the expiry, and the service repeats its callback.
+    for (let i = 0; i < 2; i++) expect(await live.world.contradict(id, 'finished')).toBe(200);
+    expect(live.world.announcements.filter((a) => a.paymentId === id).map((a) => a.state)).toEqual(['pending', 'expired']);
+
+    await live.page.goto(`${live.world.shopUrl}/payin/console`);
+    await live.page.getByLabel('Order id or payment id').fill('P-LATE-MONEY');
+    await live.page.getByRole('button', { name: 'Find' }).click();
+    await live.page.getByRole('button', { name: id, exact: true }).click();
+    await live.page.getByRole('heading', { name: `Payment ${id}` }).waitFor();
+    const said = live.page.locator('ol.timeline li').filter({ hasText: 'The service now says finished' });
+    await said.waitFor();
+    expect(await said.count()).toBe(1);
+    expect(((await said.textContent()) ?? '').replace(/\s/g, ' ')).toContain(
+      'The service now says finished, ₹499.00; the shop was told expired (Expired). Nothing was changed or announced.',
+    );
+    await live.page.getByText('The service contradicts the final state the shop was told').waitFor();
+    expect(await fact('State at the service')).toMatch(/^expired · Expired/);
+
+    await live.page.getByLabel('Language').selectOption('ru');
+    onTestFinished(() =>
+      live.page
+        .getByLabel('Язык')
+        .selectOption('en')
+        .then(() => undefined),
+    );
+    const ru = live.page.locator('ol.timeline li').filter({ hasText: 'Сервис теперь сообщает finished' });
+    await ru.waitFor();
+    expect(((await ru.textContent()) ?? '').replace(/\s/g, ' ')).toContain(
+      'магазину было сообщено expired (Истёк). Ничего не изменено, магазин не уведомлён.',
+    );
+    await live.page.getByText('Сервис противоречит окончательному состоянию').waitFor();
+    await live.page.getByRole('button', { name: /^← / }).click();
+  });
+
   it('says what a redelivery did when the ledger fails just after it, never that nothing was done', async () => {
     live.world.hookDown = true;
     onTestFinished(() => {

@@ -247,7 +247,12 @@ export interface PaymentPage {
 /** One line of a payment's timeline, as the ledger and its outbox saw it. */
 export type HistoryEntry =
   | { at: number; kind: 'state'; state: string; outcome: string; source: string }
-  | { at: number; kind: 'announcement'; state: string; ok: boolean; error?: string; redelivery?: boolean; attempt?: number };
+  | { at: number; kind: 'announcement'; state: string; ok: boolean; error?: string; redelivery?: boolean; attempt?: number }
+  /**
+   * The service now says `state` (with `amount` in `currency`, when it said one) about a final payment the shop was
+   * told was `recorded` (`outcome`): nothing changed and nothing was announced (use-cases/final-contradiction.ts).
+   */
+  | { at: number; kind: 'contradiction'; state: string; amount?: string; currency?: string; recorded: string; outcome: string };
 
 /** One operator action: who, what, when, on which payment. */
 export interface AuditEntry {

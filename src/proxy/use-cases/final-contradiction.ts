@@ -2,9 +2,9 @@
  * A final state never changes (ledger/transitions.ts): the shop was told it once, the page showed it, and a signed
  * callback carries no sequence number to tell news from a late copy. Yet the service may still say something else
  * about a final payment where money is at stake: finished after it expired (the payer's money came late, or a
- * dispute reopened it), or canceled, failed or disputed after it finished (a reversal). Nothing is recorded or
- * announced for it; the operator hears of it in the log, a warning that names both states, or the money sits at
- * the service with nobody knowing. Callbacks come late and out of order (a dispute delivered after the finish that
+ * dispute reopened it), or canceled, failed or disputed after it finished (a reversal). No state changes and the
+ * shop hears nothing; the operator hears of it in the log, a warning that names both states, and on the payment's
+ * timeline in the console (once per distinct contradiction), or the money sits at the service with nobody knowing. Callbacks come late and out of order (a dispute delivered after the finish that
  * ended it), so one is believed only once a fresh status answer says the same.
  */
 import { isPaidState } from '../../shared/outcome.js';
@@ -12,6 +12,7 @@ import type { ProxyContext } from '../context.js';
 import type { StoredView } from '../infrastructure/store.js';
 import { type ObservedPayment, unconfirmedFinish } from '../ledger/payment-view-mapper.js';
 import { stageOf } from '../ledger/transitions.js';
+import { appendContradiction } from '../infrastructure/timeline.js';
 
 /**
  * True when `observed` says something about the final `view` that changes whether the shop has the money: paid
@@ -26,13 +27,14 @@ export function contradictsFinal(view: StoredView, observed: ObservedPayment): b
 }
 
 /**
- * Asks the service about a final payment that a callback contradicts, and warns when its answer does too. Throws
- * when the service cannot answer, so that the callback is delivered again.
+ * Asks the service about a final payment that a callback contradicts and, when its answer does too, warns and notes
+ * it on the payment's timeline. Throws when the service cannot answer, so that the callback is delivered again.
  */
 export async function checkContradiction(view: StoredView, ctx: ProxyContext): Promise<void> {
   const fresh = await ctx.ledger.fetchFresh(view.id);
   if (!contradictsFinal(view, fresh)) return;
-  ctx.options.logger.warn(
+  const { options } = ctx;
+  options.logger.warn(
     'the service contradicts the final state the shop was told: nothing is changed or announced; look at the payment at the service (a refund to make, or a reversal)',
     {
       paymentId: view.id,
@@ -43,4 +45,12 @@ export async function checkContradiction(view: StoredView, ctx: ProxyContext): P
       ...(fresh.amount !== undefined ? { amount: `${fresh.amount} ${fresh.currency ?? view.currency}` } : {}),
     },
   );
+  await appendContradiction(options, view.id, {
+    at: options.clock.now(),
+    kind: 'contradiction',
+    state: fresh.state,
+    ...(fresh.amount !== undefined ? { amount: fresh.amount, currency: fresh.currency ?? view.currency } : {}),
+    recorded: view.state,
+    outcome: view.outcome,
+  });
 }

@@ -2,7 +2,8 @@
  * The operator's console as a shop runs it, for the end-to-end suite: the built package's proxy (dist/) with the
  * console behind a token, its SQLite ledger, the embedded sandbox of the payment service, and a shop whose hook
  * the test can take down and bring back. The service's callbacks pass through a switch, so that a test can lose
- * them (answered 200 and dropped, as a broken network path to the shop would) and see the console find the truth.
+ * them (answered 200 and dropped, as a broken network path to the shop would) and see the console find the truth,
+ * or have the service say something else about a payment than the sandbox did (which never contradicts itself).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -62,6 +63,13 @@ export interface ConsoleWorld {
    * 404, signed with the merchant's secret), as the live service does when asked about a sandbox's payment.
    */
   serviceForgets: boolean;
+  /**
+   * The service contradicts what it said of a payment: from now on its status answers report `state` (`status`
+   * true when finished), and its last callback for the payment is delivered again with that state, signed with the
+   * merchant's secret, as a service does when the payer's money comes after the expiry or a paid payment is
+   * reversed. Resolves with the proxy's HTTP status.
+   */
+  contradict(paymentId: string, state: string): Promise<number>;
   /** What a shopper's page does: creates a payment for the order and method. */
   createPayment(orderId: string, method?: string): Promise<{ id: string }>;
   close(): Promise<void>;
@@ -120,7 +128,11 @@ export async function startConsoleWorld(
     serviceCurrency: undefined,
     serviceForgets: false,
   } as ConsoleWorld;
-  // The proxy's calls to the service, through the currency and the refusal switches.
+  // What each payment's state is at the service when a test contradicts the sandbox (`contradict`).
+  const serviceSays = new Map<string, string>();
+  // The last callback the sandbox delivered for each payment, as text.
+  const lastCallbacks = new Map<string, string>();
+  // The proxy's calls to the service, through the currency, the contradiction and the refusal switches.
   const signed = async (text: string, status = 200, headers = new Headers({ 'content-type': 'application/json' })) => {
     headers.set('signature', await signBody(DEMO_MERCHANT.secret, text));
     return new Response(text, { status, headers });
@@ -131,10 +143,15 @@ export async function startConsoleWorld(
     }
     const answer = await fetch(input, init);
     const currency = world.serviceCurrency;
-    if (!currency || !String(input).endsWith('/api/v2/status')) return answer;
+    if ((!currency && serviceSays.size === 0) || !String(input).endsWith('/api/v2/status')) return answer;
     // The payment itself, an array of them, or the documented envelope around either.
     const body = (await answer.json()) as { result?: unknown };
-    for (const payment of [body.result ?? body].flat()) if (payment && typeof payment === 'object') Object.assign(payment, { currency });
+    for (const payment of [body.result ?? body].flat()) {
+      if (!payment || typeof payment !== 'object') continue;
+      if (currency) Object.assign(payment, { currency });
+      const state = serviceSays.get(String((payment as { id?: unknown }).id));
+      if (state) Object.assign(payment, { state, status: state === 'finished' });
+    }
     return signed(JSON.stringify(body), answer.status, new Headers(answer.headers));
   };
   // The proxy's view of the ledger: the SQLite store, failing every call while `storeDown` is set.
@@ -152,6 +169,10 @@ export async function startConsoleWorld(
   const shopServer = await serve(async (request) => {
     const path = new URL(request.url).pathname;
     if (path === '/payin/callback' && world.dropCallbacks) return new Response('', { status: 200 });
+    if (path === '/payin/callback') {
+      const text = await request.clone().text();
+      lastCallbacks.set(String((JSON.parse(text) as { id?: unknown }).id), text);
+    }
     if (path.startsWith('/payin')) return proxy!(request);
     if (path === '/staff/sign-in' || path === '/staff/sign-out') {
       const value = path === '/staff/sign-in' ? 'shop_staff=ana; Path=/; HttpOnly' : 'shop_staff=; Path=/; Max-Age=0';
@@ -206,6 +227,20 @@ export async function startConsoleWorld(
       });
       if (!answer.ok) throw new Error(`create answered ${answer.status}: ${await answer.text()}`);
       return ((await answer.json()) as { payment: { id: string } }).payment;
+    },
+    async contradict(paymentId: string, state: string) {
+      const last = lastCallbacks.get(paymentId);
+      if (!last) throw new Error(`the sandbox delivered no callback for ${paymentId} yet`);
+      serviceSays.set(paymentId, state);
+      const text = JSON.stringify({ ...JSON.parse(last), state, status: state === 'finished' });
+      const answer = await fetch(`${shopServer.url}/payin/callback`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', signature: await signBody(DEMO_MERCHANT.secret, text) },
+        body: text,
+        signal: AbortSignal.timeout(10_000),
+      });
+      await answer.body?.cancel();
+      return answer.status;
     },
     async close() {
       await front?.close();

@@ -70,3 +70,42 @@ describe('a final payment the service contradicts', () => {
     expect(contradiction(t.lines)).toEqual([]);
   });
 });
+
+describe('a contradiction on the payment timeline', () => {
+  const contradictions = async (t: Awaited<ReturnType<typeof finalSetup>>) =>
+    (await t.store.paymentHistory(t.id)).filter((h) => h.kind === 'contradiction');
+
+  it('holds one line after two identical contradicting callbacks: what the service says against what the shop was told', async () => {
+    const t = await finalSetup('expired');
+    t.service.set(t.id, { state: 'finished', status: true });
+    const late = t.service.payments.get(t.id)!;
+    for (let i = 0; i < 2; i++) expect((await t.callback(late)).status).toBe(200);
+    expect(contradiction(t.lines)).toHaveLength(2);
+    const lines = await contradictions(t);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        kind: 'contradiction',
+        state: 'finished',
+        amount: late.amount,
+        currency: late.currency,
+        recorded: 'expired',
+        outcome: 'expired',
+      }),
+    ]);
+    expect(t.heard()).toEqual(['pending', 'expired']);
+  });
+
+  it('adds a line for a different contradiction of the same payment', async () => {
+    const t = await finalSetup('finished');
+    t.service.set(t.id, { state: 'dispute', status: false });
+    await t.callback(t.service.payments.get(t.id));
+    t.service.set(t.id, { state: 'canceled', status: false });
+    await t.callback(t.service.payments.get(t.id));
+    await t.callback(t.service.payments.get(t.id));
+    expect((await contradictions(t)).map((h) => h.kind === 'contradiction' && [h.recorded, h.state])).toEqual([
+      ['finished', 'dispute'],
+      ['finished', 'canceled'],
+    ]);
+    expect((await t.store.getPayment(t.id))!.view.outcome).toBe('paid');
+  });
+});
