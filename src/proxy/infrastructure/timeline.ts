@@ -1,10 +1,9 @@
 /**
- * The marks the operator's console reads beside a payment's view, written to the store: lines of its timeline
- * (each state with where it came from, each announcement attempt with its answer, each thing the service said
- * against a final state) and the mark of a second paid
- * payment of an order. Written by the ledger and its outbox (a store write each, so it lives with the store); a
- * store without the console operations keeps no timeline, and a line that could not be stored never fails the
- * payment's own work.
+ * The marks the operator's console reads beside a payment's view, written to the store: lines of its timeline (each
+ * state with where it came from, each announcement attempt with its answer, each thing the service said against a
+ * final state) and the mark of a second paid payment of an order. Written by the ledger and its outbox (a store
+ * write each, so it lives with the store); a store without the console operations keeps no timeline, and a line
+ * that could not be stored never fails the payment's own work.
  */
 import type { HistoryEntry } from './console-store.js';
 import type { ResolvedOptions } from '../resolved-options.js';
