@@ -81,7 +81,7 @@ describe("the service's states, walked on the sandbox", () => {
     live = await startLive();
     for (const [n, [name, steps, expected]] of PATHS.entries()) {
       const { id, token } = await walk(live, `S-${n}`, steps);
-      await eventually(() => heard(live!, id).length === expected.length, 5_000, `what the hook hears when ${name}`);
+      await eventually(() => heard(live!, id).length === expected.length, 10_000, `what the hook hears when ${name}`);
       expect(heard(live, id), name).toEqual(expected);
       const [state, outcome, amount] = expected.at(-1)!;
       expect((await live.status(id, token)).body.payment, name).toMatchObject({ state, outcome, amount });
