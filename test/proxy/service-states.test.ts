@@ -94,7 +94,7 @@ describe("the service's states, walked on the sandbox", () => {
     for (const [n, [name, steps, expected]] of PATHS.entries()) {
       const { id } = await walk(live, `R-${n}`, steps);
       const last = expected.at(-1)!;
-      await eventually(() => heard(live!, id).some(([state]) => state === last[0]), 5_000, `the final state when ${name}`);
+      await eventually(() => heard(live!, id).some(([state]) => state === last[0]), 10_000, `the final state when ${name}`);
       await new Promise((resolve) => setTimeout(resolve, 250)); // the held-back and duplicate callbacks land
       await live.sandbox.idle();
       const finals = heard(live, id).filter(([state]) => state === last[0]);
