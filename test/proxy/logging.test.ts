@@ -23,6 +23,8 @@ describe("the proxy's log lines", () => {
     live = await startLive({
       logger,
       timeouts: { coalesceMs: 0, statusDeadlineMs: 10_000 },
+      // Every retry after the shortest backoff: the lines under test are the same, without seconds of waiting.
+      random: () => 0,
       onPaymentUpdate: (payment) => {
         if (payment.outcome === 'paid' && hookFailures-- > 0) throw new Error('warehouse offline');
       },
