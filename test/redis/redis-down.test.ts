@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { createRedisStore } from '../../src/redis/index.js';
 import { freePort } from '../support/free-port.js';
+import { reconnectQuickly } from './redis-server-harness.js';
 
 const stores: { close(): Promise<void> }[] = [];
 afterAll(async () => {
@@ -25,7 +26,12 @@ describe('the Redis store with Redis down', () => {
 
   it('fails a ping the same way, so that a health check hears Redis is down', async () => {
     const port = await freePort();
-    const store = createRedisStore({ url: `redis://127.0.0.1:${port}`, onError: () => {}, closeTimeoutMs: 10 });
+    const store = createRedisStore({
+      url: `redis://127.0.0.1:${port}`,
+      onError: () => {},
+      closeTimeoutMs: 10,
+      redisOptions: reconnectQuickly,
+    });
     stores.push(store);
     await expect(store.ping()).rejects.toThrow();
     // In the words of the connection's failure, not ioredis's "Reached the max retries per request limit (which is
@@ -37,7 +43,12 @@ describe('the Redis store with Redis down', () => {
 
   it("fails a shopper's operation in the connection's words too, so that the log says Redis is down", async () => {
     const port = await freePort();
-    const store = createRedisStore({ url: `redis://127.0.0.1:${port}`, onError: () => {}, closeTimeoutMs: 10 });
+    const store = createRedisStore({
+      url: `redis://127.0.0.1:${port}`,
+      onError: () => {},
+      closeTimeoutMs: 10,
+      redisOptions: reconnectQuickly,
+    });
     stores.push(store);
     // The proxy logs what an operation failed with: it said "Reached the max retries per request limit" or that
     // Redis "did not answer within 2000 ms ... is it blocked", while nothing listened on the port at all.

@@ -8,7 +8,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import type { ProxyLogger } from '../../src/proxy/logger.js';
 import { createRedisStore } from '../../src/redis/index.js';
 import { eventually, startLive } from '../proxy/sandbox-harness.js';
-import { startRedisServer, type RedisServer } from './redis-server-harness.js';
+import { reconnectQuickly, startRedisServer, type RedisServer } from './redis-server-harness.js';
 
 const cleanup: (() => Promise<unknown>)[] = [];
 afterAll(async () => {
@@ -24,7 +24,13 @@ describe('the proxy on Redis when Redis stops', () => {
   it('answers create and status 503 unavailable, names the store in its log, and says so in checkStore()', async () => {
     let redis: RedisServer = await startRedisServer();
     cleanup.push(() => redis.stop());
-    const store = createRedisStore({ url: redis.url, keyPrefix: 'outage:', onError: () => {}, closeTimeoutMs: 10 });
+    const store = createRedisStore({
+      url: redis.url,
+      keyPrefix: 'outage:',
+      onError: () => {},
+      closeTimeoutMs: 10,
+      redisOptions: reconnectQuickly,
+    });
     cleanup.push(() => store.close());
     const log: string[] = [];
     const keep = (level: string) => (message: string, fields?: object) =>
