@@ -14,10 +14,11 @@ describe('the apt step', () => {
   it.skipIf(!canAptInstall())(
     'waits for another dpkg that holds the lock, then installs',
     async () => {
-      // Another "dpkg" holds the frontend lock (an fcntl lock, as apt takes it) for 3 s.
+      // Another "dpkg" holds the frontend lock (an fcntl lock, as apt takes it) for 2 s. apt-get cannot finish before
+      // it is let go, so its run stays over the 1 s asserted below however slowly it starts.
       const holder = spawn('python3', [
         '-c',
-        `import fcntl,sys,time\nf=open('${LOCK}','w')\nfcntl.lockf(f,fcntl.LOCK_EX)\nprint('held',flush=True)\ntime.sleep(3)`,
+        `import fcntl,sys,time\nf=open('${LOCK}','w')\nfcntl.lockf(f,fcntl.LOCK_EX)\nprint('held',flush=True)\ntime.sleep(2)`,
       ]);
       await new Promise<void>((resolve, reject) => {
         holder.stdout.once('data', () => resolve());
