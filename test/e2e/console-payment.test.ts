@@ -13,6 +13,17 @@ const live = useConsoleWorld({ signedIn: true, context: { acceptDownloads: true 
 const fact = async (name: string) =>
   ((await live.page.locator(`dt:text-is("${name}") + dd`).textContent()) ?? '').trim().replace(/\s/g, ' ');
 
+/** Creates a pending payment of `orderId`, opens its page from the list and chooses Russian. */
+async function openInRussian(orderId: string): Promise<void> {
+  const { id } = await live.world.createPayment(orderId);
+  await pendingPaymentOf(live.world.sandboxUrl, orderId);
+  await live.page.goto(`${live.world.shopUrl}/payin/console`);
+  await live.page.getByLabel('Order id or payment id').fill(orderId);
+  await live.page.getByRole('button', { name: 'Find' }).click();
+  await live.page.getByRole('button', { name: id, exact: true }).click();
+  await live.page.getByLabel('Language').selectOption('ru');
+}
+
 describe("a payment's page", () => {
   it("shows the shop's price in the shop's currency beside a payment the service reports in another", async () => {
     // The shop priced 499.00 rupees; the service reports 499.00 roubles paid, which cover no such price. (A create
@@ -115,13 +126,7 @@ describe("a payment's page", () => {
   });
 
   it("words a re-check's outcome in Russian once the operator chooses Russian, as the button is", async () => {
-    const { id } = await live.world.createPayment('P-RU');
-    await pendingPaymentOf(live.world.sandboxUrl, 'P-RU');
-    await live.page.goto(`${live.world.shopUrl}/payin/console`);
-    await live.page.getByLabel('Order id or payment id').fill('P-RU');
-    await live.page.getByRole('button', { name: 'Find' }).click();
-    await live.page.getByRole('button', { name: id, exact: true }).click();
-    await live.page.getByLabel('Language').selectOption('ru');
+    await openInRussian('P-RU');
     onTestFinished(() =>
       live.page
         .getByLabel('Язык')
@@ -135,13 +140,7 @@ describe("a payment's page", () => {
   });
 
   it('words in Russian why a re-check changed nothing when the service does not know the payment', async () => {
-    const { id } = await live.world.createPayment('P-RU-GONE');
-    await pendingPaymentOf(live.world.sandboxUrl, 'P-RU-GONE');
-    await live.page.goto(`${live.world.shopUrl}/payin/console`);
-    await live.page.getByLabel('Order id or payment id').fill('P-RU-GONE');
-    await live.page.getByRole('button', { name: 'Find' }).click();
-    await live.page.getByRole('button', { name: id, exact: true }).click();
-    await live.page.getByLabel('Language').selectOption('ru');
+    await openInRussian('P-RU-GONE');
     live.world.serviceForgets = true;
     onTestFinished(async () => {
       live.world.serviceForgets = false;

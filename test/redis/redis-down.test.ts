@@ -13,6 +13,19 @@ afterAll(async () => {
   for (const store of stores) await store.close().catch(() => {});
 });
 
+/** A store on a free port where nothing listens, reconnecting quickly, closed after the test. */
+async function storeOnClosedPort() {
+  const port = await freePort();
+  const store = createRedisStore({
+    url: `redis://127.0.0.1:${port}`,
+    onError: () => {},
+    closeTimeoutMs: 10,
+    redisOptions: reconnectQuickly,
+  });
+  stores.push(store);
+  return { port, store };
+}
+
 describe('the Redis store with Redis down', () => {
   it('fails an operation after a few connection attempts, and the caller hears of it', async () => {
     const port = await freePort(); // nobody listens there
@@ -25,14 +38,7 @@ describe('the Redis store with Redis down', () => {
   });
 
   it('fails a ping the same way, so that a health check hears Redis is down', async () => {
-    const port = await freePort();
-    const store = createRedisStore({
-      url: `redis://127.0.0.1:${port}`,
-      onError: () => {},
-      closeTimeoutMs: 10,
-      redisOptions: reconnectQuickly,
-    });
-    stores.push(store);
+    const { port, store } = await storeOnClosedPort();
     await expect(store.ping()).rejects.toThrow();
     // In the words of the connection's failure, not ioredis's "Reached the max retries per request limit (which is
     // 3). Refer to maxRetriesPerRequest", which sent an operator to raise a setting instead of starting Redis.
@@ -42,14 +48,7 @@ describe('the Redis store with Redis down', () => {
   });
 
   it("fails a shopper's operation in the connection's words too, so that the log says Redis is down", async () => {
-    const port = await freePort();
-    const store = createRedisStore({
-      url: `redis://127.0.0.1:${port}`,
-      onError: () => {},
-      closeTimeoutMs: 10,
-      redisOptions: reconnectQuickly,
-    });
-    stores.push(store);
+    const { port, store } = await storeOnClosedPort();
     // The proxy logs what an operation failed with: it said "Reached the max retries per request limit" or that
     // Redis "did not answer within 2000 ms ... is it blocked", while nothing listened on the port at all.
     for (const operation of [() => store.getPayment('p-1'), () => store.count('k', 1, 60_000)]) {
