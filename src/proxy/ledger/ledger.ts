@@ -297,13 +297,16 @@ export class Ledger {
     return appendHistory(this.options, paymentId, entry);
   }
 
-  /** Open payments are followed until their expiry plus the grace window; final ones no more. */
+  /**
+   * Open payments are followed until their expiry plus the grace window; final ones no more. The expiry is on the
+   * service's clock, the window on this proxy's, which the sweep compares with its own.
+   */
   #withFollow(record: PaymentRecord): PaymentRecord {
     const { followUntil: _, ...rest } = record;
     if (record.view.final) return rest;
+    const { clock, serviceClock, timeouts } = this.options;
     const expiresAt = parseTimestamp(record.view.expiresAt);
-    const until =
-      expiresAt === undefined ? this.options.clock.now() + UNKNOWN_EXPIRY_FOLLOW_MS : expiresAt + this.options.timeouts.lateGraceMs;
+    const until = expiresAt === undefined ? clock.now() + UNKNOWN_EXPIRY_FOLLOW_MS : serviceClock.toLocal(expiresAt) + timeouts.lateGraceMs;
     return { ...rest, followUntil: until };
   }
 
