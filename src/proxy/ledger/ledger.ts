@@ -289,7 +289,8 @@ export class Ledger {
   #next(current: PaymentRecord, view: PaymentRecord['view']): PaymentRecord {
     const now = this.options.clock.now();
     const next = this.#withFollow({ ...current, view, version: current.version + 1, updatedAt: now });
-    return view.final && current.finalAt === undefined ? { ...next, finalAt: now } : next;
+    // On the service's clock, as the expiry it is compared with (a payment paid after its expiry is `late`).
+    return view.final && current.finalAt === undefined ? { ...next, finalAt: this.options.serviceClock.now() } : next;
   }
 
   /** A line of the payment's timeline for the console, when the store keeps them; never fails the caller. */

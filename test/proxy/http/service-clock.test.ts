@@ -8,6 +8,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Clock } from '../../../src/shared/clock.js';
 import { createMemoryStore } from '../../../src/proxy/index.js';
+import { listingOf } from '../../../src/proxy/infrastructure/console-store.js';
+import { headerAuth, OPERATOR_HEADER } from '../../console-api/console-harness.js';
 import { ManualClock } from '../../../src/shared/manual-clock.js';
 import { parseTimestamp } from '../../../src/shared/timestamps.js';
 import { startLive, type Live } from '../sandbox-harness.js';
@@ -38,7 +40,7 @@ async function paymentApart(offsetMs: number, orderId: string) {
   const clock = new ManualClock();
   const store = createMemoryStore({ clock });
   live = await startLive(
-    { clock, store, reconcileEveryMs: 0, timeouts: { lateGraceMs: LATE_GRACE_MS } },
+    { clock, store, reconcileEveryMs: 0, timeouts: { lateGraceMs: LATE_GRACE_MS }, console: headerAuth },
     { clock: clockApart(clock, offsetMs), ttlSeconds: TTL_SECONDS },
   );
   const created = await live.create(orderId);
@@ -82,5 +84,30 @@ describe("answers on the service's clock", () => {
     const { live, created } = await paymentApart(900, 'SKEW-NONE');
     const read = await live.status(created.payment.id, created.token);
     expect(read.body.payment.serverTime).toBe(new Date(new ManualClock().now()).toISOString());
+  });
+
+  it("does not mark a payment paid before its expiry as paid late when the service's clock is behind", async () => {
+    const { clock, store, live, created } = await paymentApart(-10 * MINUTE, 'SKEW-LATE');
+    // Paid 3 minutes before the expiry: the proxy's clock reads 2 minutes past what the service wrote as the expiry.
+    await clock.advance(12 * MINUTE);
+    const paid = await fetch(`${live.sandboxUrl}/sandbox/payments/${created.payment.id}/pay`, { method: 'POST' });
+    expect(paid.status).toBe(200);
+    const read = await live.status(created.payment.id, created.token);
+    expect(read.body.payment.outcome).toBe('paid');
+    const record = (await store.getPayment(created.payment.id))!;
+    expect(listingOf(record).tags).not.toContain('late');
+  });
+
+  it("does not list an open payment as stuck before its expiry when the service's clock is behind", async () => {
+    const { clock, live, created } = await paymentApart(-10 * MINUTE, 'SKEW-STUCK');
+    // 9 minutes before the expiry, past what the service wrote as the expiry on the proxy's clock.
+    await clock.advance(6 * MINUTE);
+    const answer = await fetch(`${live.proxyUrl}/payin/console/api/payments?filter=stuck`, {
+      headers: { [OPERATOR_HEADER]: 'ana', 'sec-fetch-site': 'same-origin' },
+    });
+    expect(answer.status).toBe(200);
+    const body = (await answer.json()) as { payments: { id: string; stuck: boolean }[]; counts: { stuck: number } };
+    expect(body.payments.map((p) => p.id)).not.toContain(created.payment.id);
+    expect(body.counts.stuck).toBe(0);
   });
 });
