@@ -97,6 +97,8 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     else throw new ConsoleError(405, 'method_not_allowed', 'use GET or POST');
     checkCookiePath(request);
     const now = ctx.options.clock.now();
+    // Stuck (open past its expiry) is judged on the service's clock, which wrote the expiry.
+    const serviceNow = ctx.options.serviceClock.now();
     const url = new URL(request.url);
     if (path === '/session' && method === 'GET') {
       const csrf = csrfFor(request, cookiePath);
@@ -106,13 +108,13 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
       return json(200, answer, csrf.setCookie ? { 'set-cookie': csrf.setCookie } : {});
     }
     if (path === '/payments' && method === 'GET') {
-      return json(200, await listPage(store, queryOf(url.searchParams), now));
+      return json(200, await listPage(store, queryOf(url.searchParams), serviceNow));
     }
     if (path === '/export' && method === 'POST') {
       // A long list comes in several answers, each with the cursor of the rest (x-payin-next), which the page
       // follows into one file: one answer holds at most EXPORT_LIMIT rows, and a silent cut would pass for the list.
       const query = queryOf(new URLSearchParams((await readForm(request)) ?? ''));
-      const { rows, next } = await exportRows(store, query, now);
+      const { rows, next } = await exportRows(store, query, serviceNow);
       const what = [query.filter, ...(query.q ? [query.q] : []), ...(query.cursor ? ['continued'] : [])].join(', ');
       await audit(store, now, operator, 'export', `${rows.length} payments (${what})`);
       return text(200, csvOf(rows), 'text/csv; charset=utf-8', {
@@ -126,7 +128,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     const action = one[2];
     const record = await ctx.options.store.getPayment(id);
     if (!record) throw noPayment();
-    if (!action && method === 'GET') return json(200, await readPayment(store, record, now));
+    if (!action && method === 'GET') return json(200, await readPayment(store, record, serviceNow));
     if (!action || method !== 'POST') throw new ConsoleError(405, 'method_not_allowed', 'actions are POSTs');
     let done: Awaited<ReturnType<typeof recheck>>;
     try {

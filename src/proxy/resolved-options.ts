@@ -14,6 +14,7 @@ import { nodeTransport } from './infrastructure/node-transport.js';
 import { fetchTransport, type ServiceTransport } from './infrastructure/service-transport.js';
 import type { ProxyStore } from './infrastructure/store.js';
 import { guardedStore } from './infrastructure/store-failure.js';
+import { ServiceClock } from './infrastructure/service-clock.js';
 import { processEnv } from '../shared/env.js';
 import { rotatedSecrets, rotationProblem } from './infrastructure/rotated-secrets.js';
 import { clientNetwork } from '../shared/client-network.js';
@@ -52,6 +53,8 @@ export interface ResolvedOptions {
   /** The signed POSTs to the service: over `fetch`, or over node:http on Node when no fetch was given. */
   transport: ServiceTransport;
   clock: Clock;
+  /** The service's clock, learned from its answers: `serverTime` beside its `expiresAt`, and the follow window. */
+  serviceClock: ServiceClock;
   random: () => number;
   logger: ProxyLogger;
   clientId: (request: ProxyRequest) => string | undefined;
@@ -167,6 +170,7 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     fetch: (input, init) => fetchImpl(input, init),
     transport: (options.fetch ? undefined : nodeTransport()) ?? fetchTransport((input, init) => fetchImpl(input, init)),
     clock,
+    serviceClock: new ServiceClock(clock),
     random: options.random ?? Math.random,
     logger: options.logger ?? consoleLogger,
     clientId: countedAsClient(options.clientId ? shopClientId(options.clientId) : clientAddressOf),

@@ -29,7 +29,7 @@ export class Coalescer {
    */
   shared(key: string, windowMs = this.windowMs): Promise<void> | undefined {
     const existing = this.#flights.get(key);
-    if (existing && (existing.doneAt === undefined || this.clock.now() - existing.doneAt < windowMs)) return existing.promise;
+    if (existing && (existing.doneAt === undefined || inWindow(this.clock.now() - existing.doneAt, windowMs))) return existing.promise;
     return undefined;
   }
 
@@ -62,9 +62,17 @@ export class Coalescer {
     for (const [key, flight] of this.#flights) {
       if (looked++ >= 64 && this.#flights.size <= this.maxKeys) break;
       if (flight.doneAt === undefined) continue;
-      const stale = now - flight.doneAt >= this.windowMs;
+      const stale = !inWindow(now - flight.doneAt, this.windowMs);
       if (stale || this.#flights.size > this.maxKeys) this.#flights.delete(key);
       else if (this.#flights.size <= this.maxKeys) break;
     }
   }
+}
+
+/**
+ * Whether work done `ageMs` ago is still within its window. A negative age is a clock set back since (an NTP step,
+ * an operator fixing the time): the answer is as old as nobody knows, and not fresh for as long as the clock went back.
+ */
+function inWindow(ageMs: number, windowMs: number): boolean {
+  return ageMs >= 0 && ageMs < windowMs;
 }

@@ -41,7 +41,10 @@ export interface PaymentRecord {
   followUntil?: number;
   /** Epoch ms when the ledger first recorded the payment: the console lists newest first by it. */
   listedAt?: number;
-  /** Epoch ms when the view first became final (a payment paid after its expiry is `late` in the console). */
+  /**
+   * Epoch ms when the view first became final, on the service's clock as the expiry is (a payment paid after its
+   * expiry is `late` in the console).
+   */
   finalAt?: number;
   /** Set when this payment paid an order that another payment (this id) had paid already: a refund to do. */
   secondPaymentOf?: string;

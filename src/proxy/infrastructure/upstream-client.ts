@@ -19,6 +19,7 @@ import type { ProviderPayment } from '../../shared/provider-payment.js';
 import { sleep } from '../../shared/clock.js';
 import { shownUrl } from '../../shared/shown-url.js';
 import { backoffDelay } from './backoff.js';
+import { answerDatetime } from './service-clock.js';
 import { BodyTooLargeError, nestedTooDeep } from '../../shared/body.js';
 import type { ResolvedOptions } from '../resolved-options.js';
 
@@ -131,6 +132,7 @@ export class UpstreamClient {
     let status: number;
     let text: Uint8Array;
     let answerSignature: string | null;
+    const sentAt = clock.now();
     try {
       const answer = await this.options.transport(`${provider.baseUrl}${path}`, {
         headers: {
@@ -194,6 +196,7 @@ export class UpstreamClient {
     }
     if (json === undefined)
       throw new UpstreamError('malformed', `the answer to ${path} is not JSON, or nests deeper than any answer of the service`);
+    this.options.serviceClock.heard(answerDatetime(json), sentAt, clock.now());
     return json;
   }
 }

@@ -289,7 +289,8 @@ export class Ledger {
   #next(current: PaymentRecord, view: PaymentRecord['view']): PaymentRecord {
     const now = this.options.clock.now();
     const next = this.#withFollow({ ...current, view, version: current.version + 1, updatedAt: now });
-    return view.final && current.finalAt === undefined ? { ...next, finalAt: now } : next;
+    // On the service's clock, as the expiry it is compared with (a payment paid after its expiry is `late`).
+    return view.final && current.finalAt === undefined ? { ...next, finalAt: this.options.serviceClock.now() } : next;
   }
 
   /** A line of the payment's timeline for the console, when the store keeps them; never fails the caller. */
@@ -297,13 +298,16 @@ export class Ledger {
     return appendHistory(this.options, paymentId, entry);
   }
 
-  /** Open payments are followed until their expiry plus the grace window; final ones no more. */
+  /**
+   * Open payments are followed until their expiry plus the grace window; final ones no more. The expiry is on the
+   * service's clock, the window on this proxy's, which the sweep compares with its own.
+   */
   #withFollow(record: PaymentRecord): PaymentRecord {
     const { followUntil: _, ...rest } = record;
     if (record.view.final) return rest;
+    const { clock, serviceClock, timeouts } = this.options;
     const expiresAt = parseTimestamp(record.view.expiresAt);
-    const until =
-      expiresAt === undefined ? this.options.clock.now() + UNKNOWN_EXPIRY_FOLLOW_MS : expiresAt + this.options.timeouts.lateGraceMs;
+    const until = expiresAt === undefined ? clock.now() + UNKNOWN_EXPIRY_FOLLOW_MS : serviceClock.toLocal(expiresAt) + timeouts.lateGraceMs;
     return { ...rest, followUntil: until };
   }
 

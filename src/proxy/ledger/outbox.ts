@@ -85,7 +85,7 @@ export class Outbox {
         if (settled.secondPaymentOf) await markSecondPayment(this.options, paymentId, settled.secondPaymentOf);
       }
       // A copy of its own: the stored record may be shared and frozen (memory-store.ts).
-      await callHook(this.options, structuredClone(toPaymentView(record.view, clock.now())), info);
+      await callHook(this.options, structuredClone(toPaymentView(record.view, this.options.serviceClock.now())), info);
       heard = true;
       await store.commitAnnouncement(paymentId, state);
       await appendHistory(this.options, paymentId, { at: clock.now(), kind: 'announcement', state, ok: true });
@@ -150,7 +150,7 @@ export class Outbox {
       const settled = record.view.outcome === 'paid' ? await this.orders.settle(record) : {};
       const info = { source: 'outbox' as const, ...(settled === 'busy' ? {} : settled) };
       try {
-        await callHook(this.options, structuredClone(toPaymentView(record.view, clock.now())), info);
+        await callHook(this.options, structuredClone(toPaymentView(record.view, this.options.serviceClock.now())), info);
       } catch (error) {
         logger.warn('a redelivery to onPaymentUpdate failed', { paymentId, state, error: describe(error) });
         await appendHistory(this.options, paymentId, {

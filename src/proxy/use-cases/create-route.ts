@@ -37,7 +37,7 @@ export async function handleCreate(request: ProxyRequest, ctx: ProxyContext): Pr
   const order = await priced(request, ctx, orderId, body);
   const { record, created } = await ctx.orderPayments.paymentFor(order);
   const token = await ctx.tokens.issue(record.view.id);
-  return jsonAnswer(created ? 201 : 200, { payment: withQrMatrix(toPaymentView(record.view, options.clock.now())), token });
+  return jsonAnswer(created ? 201 : 200, { payment: withQrMatrix(toPaymentView(record.view, options.serviceClock.now())), token });
 }
 
 /** The order id exactly as the browser sent it, or a 400 naming why it cannot be sent to the service as is. */

@@ -33,7 +33,7 @@ interface PaymentEvent {
 }
 
 function paymentEvent(ctx: ProxyContext, version: number, view: StoredView): PaymentEvent {
-  const shown = isIncomplete(view) ? undefined : withQrMatrix(toPaymentView(view, ctx.options.clock.now()));
+  const shown = isIncomplete(view) ? undefined : withQrMatrix(toPaymentView(view, ctx.options.serviceClock.now()));
   return { version, final: view.final, bytes: shown && encodedEvent('payment', version, JSON.stringify(shown)) };
 }
 

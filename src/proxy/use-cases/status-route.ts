@@ -43,5 +43,5 @@ async function refreshed(ctx: ProxyContext, paymentId: string, record: PaymentRe
 }
 
 function answerOf(record: PaymentRecord, ctx: ProxyContext): Answer {
-  return jsonTextAnswer(200, paymentAnswerJson(record.view, ctx.options.clock.now(), qrMatrixJson(record.view.qr)));
+  return jsonTextAnswer(200, paymentAnswerJson(record.view, ctx.options.serviceClock.now(), qrMatrixJson(record.view.qr)));
 }

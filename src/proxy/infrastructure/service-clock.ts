@@ -1,0 +1,49 @@
+/**
+ * The payment service's clock as this proxy knows it. The service writes `expired_at` on its own clock, and the
+ * browser counts down `expiresAt - serverTime`: stamped with the shop server's clock instead, a service ten minutes
+ * ahead gave a 15-minute payment a 25-minute countdown, and the shopper paid an expired payment in the last ten.
+ * Every Payment the service answers carries `datetime`, the time of its answer (Unix seconds); the difference from
+ * this clock at the moment of the call is how far the service's clock is ahead. Within `TOLERANCE_MS` nothing is
+ * corrected: the whole seconds of `datetime` and the time of the call itself make smaller differences noise, and
+ * the answers' `serverTime` must not jitter (the browser orders answers of one state by it). Each instance learns
+ * it from its own calls; until its first, it believes its own clock, as it did before.
+ */
+import type { Clock } from '../../shared/clock.js';
+import { parseTimestamp } from '../../shared/timestamps.js';
+
+/** Differences up to this are left alone: `datetime` is in whole seconds, and a call takes time. */
+export const TOLERANCE_MS = 2_000;
+
+export class ServiceClock {
+  /** How far the service's clock is ahead of `clock` (negative: behind). */
+  #aheadMs = 0;
+
+  constructor(private readonly clock: Clock) {}
+
+  /** The service's time now, as far as this proxy can tell: what `serverTime` says beside its `expiresAt`. */
+  now(): number {
+    return this.clock.now() + this.#aheadMs;
+  }
+
+  /** A time on the service's clock (an expiry), on this proxy's clock: what the proxy's own timers compare. */
+  toLocal(serviceMs: number): number {
+    return serviceMs - this.#aheadMs;
+  }
+
+  /**
+   * An answer of the service stamped `datetime`, to a call sent at `sentAt` and answered at `receivedAt` (this
+   * clock). The service wrote it in between, floored to its second: the middle of that span is the estimate.
+   */
+  heard(datetime: unknown, sentAt: number, receivedAt: number): void {
+    const stamped = parseTimestamp(datetime);
+    if (stamped === undefined) return;
+    const ahead = stamped + 500 - (sentAt + receivedAt) / 2;
+    if (Math.abs(ahead - this.#aheadMs) > TOLERANCE_MS) this.#aheadMs = Math.abs(ahead) > TOLERANCE_MS ? Math.round(ahead) : 0;
+  }
+}
+
+/** The `datetime` of an answer: of the Payment it is, or of the first of those it lists. */
+export function answerDatetime(answer: unknown): unknown {
+  const payment = Array.isArray(answer) ? answer[0] : answer;
+  return payment && typeof payment === 'object' ? (payment as { datetime?: unknown }).datetime : undefined;
+}
