@@ -14,6 +14,9 @@ import { parseTimestamp } from '../../shared/timestamps.js';
 /** Differences up to this are left alone: `datetime` is in whole seconds, and a call takes time. */
 export const TOLERANCE_MS = 2_000;
 
+/** Differences this large are not believed (see `heard`). */
+const BELIEVABLE_MS = 24 * 60 * 60_000;
+
 export class ServiceClock {
   /** How far the service's clock is ahead of `clock` (negative: behind). */
   #aheadMs = 0;
@@ -38,6 +41,9 @@ export class ServiceClock {
     const stamped = parseTimestamp(datetime);
     if (stamped === undefined) return;
     const ahead = stamped + 500 - (sentAt + receivedAt) / 2;
+    // More than a day apart is no clock of a running service but a `datetime` in other units (milliseconds read as
+    // seconds: tens of thousands of years) or a garbled one; believed, every countdown would read expired at once.
+    if (Math.abs(ahead) > BELIEVABLE_MS) return;
     if (Math.abs(ahead - this.#aheadMs) > TOLERANCE_MS) this.#aheadMs = Math.abs(ahead) > TOLERANCE_MS ? Math.round(ahead) : 0;
   }
 }

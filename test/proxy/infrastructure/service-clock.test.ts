@@ -36,4 +36,14 @@ describe("the service's clock as the proxy learns it", () => {
     service.heard(seconds(clock.now()), clock.now(), clock.now());
     expect(service.now()).toBe(clock.now());
   });
+
+  it('does not believe a datetime more than a day away: milliseconds read as seconds, or a garbled answer', () => {
+    const clock = new ManualClock();
+    const service = new ServiceClock(clock);
+    service.heard(seconds(clock.now() + 600_000), clock.now(), clock.now());
+    const learned = service.now() - clock.now();
+    service.heard(clock.now(), clock.now(), clock.now());
+    service.heard(seconds(clock.now() - 25 * 3_600_000), clock.now(), clock.now());
+    expect(service.now() - clock.now()).toBe(learned);
+  });
 });
