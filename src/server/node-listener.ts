@@ -227,6 +227,20 @@ async function writeResponse(response: Response, res: ServerResponse, signal: Ab
   await writeStream(response.body, res, signal);
 }
 
+/**
+ * Until the answer takes more (drain) or is gone (close). Whichever comes first removes the other's listener: a
+ * long body to a slow client waits many times, and each left 'close' listener stayed on the answer till its end.
+ */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done).off('close', done);
+      resolve();
+    };
+    res.on('drain', done).on('close', done);
+  });
+}
+
 /** A streamed body (server-sent events among them), written as it comes; the client leaving cancels it. */
 async function writeStream(body: ReadableStream<Uint8Array>, res: ServerResponse, signal: AbortSignal): Promise<void> {
   // The proxy's event streams are written straight to the socket (see event-stream-sink.ts).
@@ -238,7 +252,7 @@ async function writeStream(body: ReadableStream<Uint8Array>, res: ServerResponse
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      if (!res.write(value)) await new Promise<void>((resolve) => res.once('drain', resolve).once('close', resolve));
+      if (!res.write(value)) await drained(res);
       if (signal.aborted) break;
     }
     res.end();

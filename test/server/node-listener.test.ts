@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { request as httpRequest } from 'node:http';
+import { createServer, request as httpRequest, type ServerResponse } from 'node:http';
 import { serve, type RunningServer } from '../../src/server/serve.js';
-import { remoteAddressOf } from '../../src/server/node-listener.js';
+import { remoteAddressOf, toNodeListener } from '../../src/server/node-listener.js';
 import { readBody } from '../../src/shared/body.js';
 
 let running: RunningServer | undefined;
@@ -91,6 +91,39 @@ describe('toNodeListener over a real socket', () => {
     await expect(Promise.race([abortSeen.then(() => 'aborted'), new Promise((r) => setTimeout(() => r('timeout'), 5000))])).resolves.toBe(
       'aborted',
     );
+  });
+
+  it('does not pile up close listeners on an answer that waits for its client many times', async () => {
+    // Each wait for 'drain' listened for 'close' too and left that listener behind once drained: a long download
+    // to a slow reader piled them up on the answer (Node's MaxListenersExceededWarning past 10).
+    const CHUNKS = 256;
+    let res: ServerResponse | undefined;
+    let most = 0;
+    const listener = toNodeListener(() => {
+      let sent = 0;
+      const body = new ReadableStream<Uint8Array>({
+        pull(controller) {
+          most = Math.max(most, res?.listenerCount('close') ?? 0);
+          if (sent++ === CHUNKS) controller.close();
+          else controller.enqueue(new Uint8Array(64 * 1024));
+        },
+      });
+      return new Response(body);
+    });
+    const server = createServer((req, answer) => {
+      res = answer;
+      void listener(req, answer);
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const { port } = server.address() as { port: number };
+      const answer = await fetch(`http://127.0.0.1:${port}/download`);
+      expect((await answer.arrayBuffer()).byteLength).toBe(CHUNKS * 64 * 1024);
+      expect(most).toBeLessThanOrEqual(3);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    }
   });
 
   it('answers 500 without details when the handler throws, and reports the error', async () => {

@@ -5,37 +5,23 @@
  * payment on a SQLite file. Node 20 on that same build says which package to install, which shows the native
  * module really is absent there.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
-import { compileCli, root, type CompiledCli } from '../support/compiled-cli.js';
+import { compileCli, type CompiledCli } from '../support/compiled-cli.js';
+import { childEnv, OTHER_RUNTIMES, runTestFileOn } from '../support/other-runtimes.js';
 
-const bin = (name: string) => join(root, 'node_modules/.bin', name);
-const RUNTIMES = [
-  { name: 'Bun', driver: 'bun:sqlite', command: bin('bun'), args: ['--bun'] },
-  { name: 'Deno', driver: 'node:sqlite', command: bin('deno'), args: ['run', '-A'] },
-] as const;
+const DRIVERS = { Bun: 'bun:sqlite', Deno: 'node:sqlite' } as const;
+const RUNTIMES = OTHER_RUNTIMES.map((runtime) => ({ ...runtime, driver: DRIVERS[runtime.name] }));
 
-/** The environment of the child, without vitest's own variables (a nested vitest would take them as its own). */
-function childEnv(extra: Record<string, string> = {}): Record<string, string> {
-  const env: Record<string, string> = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '/tmp', NO_COLOR: '1' };
-  return { ...env, ...extra };
-}
-
-describe.each(RUNTIMES)('the SQLite store on $name', ({ driver, command, args }) => {
-  it(`passes the store contract suite on ${driver}`, () => {
-    const run = spawnSync(command, [...args, join(root, 'node_modules/vitest/vitest.mjs'), 'run', 'test/sqlite/sqlite-store.test.ts'], {
-      cwd: root,
-      env: childEnv(),
-      encoding: 'utf8',
-      timeout: 120_000,
-    });
-    const output = run.stdout + run.stderr;
-    expect(run.status, output).toBe(0);
-    expect(output).toContain(`sqlite driver: ${driver}`);
+describe.each(RUNTIMES)('the SQLite store on $name', (runtime) => {
+  it(`passes the store contract suite on ${runtime.driver}`, () => {
+    const { status, output } = runTestFileOn(runtime, 'test/sqlite/sqlite-store.test.ts');
+    expect(status, output).toBe(0);
+    expect(output).toContain(`sqlite driver: ${runtime.driver}`);
     expect(output).toMatch(/Tests\s+\d+ passed/);
   }, 150_000);
 });

@@ -5,6 +5,8 @@
  * (node-transport.ts), where building a Fetch Response for each answer would cost more than the rest of its
  * handling. Either stops reading an answer past MAX_ANSWER_BYTES (a BodyTooLargeError): whatever answers at the
  * service's address is read before its signature can be checked, and an endless body must not fill the memory.
+ * Neither follows a redirect: fetch would send the signed body, its Signature (and, to the same origin, the
+ * token) on to wherever a 3xx points, and Bun's, Deno's and workerd's fetch follow by default.
  */
 import { readBody } from '../../shared/body.js';
 
@@ -28,7 +30,7 @@ export type ServiceTransport = (url: string, post: ServicePost) => Promise<Servi
 
 export function fetchTransport(fetchImpl: typeof fetch): ServiceTransport {
   return async (url, { headers, body, signal }) => {
-    const response = await fetchImpl(url, { method: 'POST', headers, body: body as Uint8Array<ArrayBuffer>, signal });
+    const response = await fetchImpl(url, { method: 'POST', headers, body: body as Uint8Array<ArrayBuffer>, signal, redirect: 'manual' });
     const bytes = await readBody(response, MAX_ANSWER_BYTES);
     return { status: response.status, header: (name) => response.headers.get(name), bytes };
   };
