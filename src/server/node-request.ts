@@ -118,9 +118,13 @@ class RawHeaders {
   }
 }
 
-/** A body parser mounted in front (express.json() sets req.body; any parser drains the stream) left nothing to read. */
+/**
+ * A body parser mounted in front (express.json(), any parser) drained the stream and left nothing to read. Judged by
+ * the stream alone: Express 4's parsers set `req.body = {}` on every request they pass by, so a shop's own form
+ * parser (`express.urlencoded()`) in front left the proxy's JSON unread but `req.body` set.
+ */
 export function bodyReadBefore(req: IncomingMessage): boolean {
-  return req.readableEnded || (req as IncomingMessage & { body?: unknown }).body !== undefined;
+  return req.readableEnded || req.readableDidRead;
 }
 
 /**
