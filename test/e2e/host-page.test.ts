@@ -1,27 +1,31 @@
 /**
  * The script-tag checkout on pages that are not a clean demo: pages whose own scripts replace built-ins the core
- * relies on, send a Trusted Types policy, or serve the script from another origin. On each, a shopper on a phone
- * pays in Hindi (so that the phone, app-chooser and results parts and a language file all load beside the core),
- * and the page logs no error. Reads the files the build wrote; run `npm run build` first (the test command does).
+ * relies on, that send a Trusted Types policy, or that load the script from a CDN on another origin. On each, a
+ * shopper on a phone pays in Hindi, so that the phone, app-chooser and results parts and a language file load
+ * beside the core (or, where they cannot, the core alone takes the payment), and the page logs no error. Reads
+ * the files the build wrote; run `npm run build` first (the test command does).
  */
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { serve } from '../../src/server/serve.js';
 import { cspViolations, launchBrowser, newContext } from './support/browser.js';
-import { type BundledShop, startBundledShop } from './support/bundled-shop.js';
+import { type BundledShop, fileServer, startBundledShop } from './support/bundled-shop.js';
 import { PHONE_SCREEN, USER_AGENTS } from './support/phone.js';
 import { act, pendingPaymentOf, sandboxPayments } from './support/services.js';
 import { waitForScreen } from './support/shopper.js';
 
 const DIST = fileURLToPath(new URL('../../dist', import.meta.url));
 const PHONE = { viewport: PHONE_SCREEN, isMobile: true, hasTouch: true, userAgent: USER_AGENTS.android };
+const CORE = '<script src="/payin-checkout.iife.js"></script>';
 
 let browser: Browser;
 let shop: BundledShop;
+/** The page the shop serves next: each test sets it. (Served, not routed: Chromium counts a routed page as public, and refuses it a loopback CDN.) */
+let page = '';
 beforeAll(async () => {
   browser = await launchBrowser();
-  // Each test serves its own page at /checkout; the shop serves the built files and the proxy.
-  shop = await startBundledShop('', DIST);
+  shop = await startBundledShop(() => page, DIST);
 });
 afterAll(async () => {
   await browser?.close();
@@ -30,44 +34,90 @@ afterAll(async () => {
 
 let orders = 0;
 
-/**
- * Opens `head` (the page's own tags before the checkout) with an element for a new order on a phone, in Hindi;
- * the page is sent with `headers`. Pays once the app chooser is there; answers what the page logged as errors.
- */
-async function payOnPage(head: string, headers: Record<string, string> = {}): Promise<{ errors: string[]; violations: string[] }> {
-  const orderId = `HOST-${++orders}-${Date.now()}`;
-  const context = await newContext(browser, PHONE);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  await page.route(`${shop.url}/checkout`, (route) =>
-    route.fulfill({
-      contentType: 'text/html; charset=utf-8',
-      headers,
-      body: `<!doctype html><html lang="en"><meta name="viewport" content="width=device-width">${head}
-        <payin-checkout endpoint="/payin" order-id="${orderId}" method="upi" lang="hi" autostart></payin-checkout></html>`,
-    }),
-  );
-  await page.goto(`${shop.url}/checkout`);
-  await waitForScreen(page, 'pay');
-  await page.locator('payin-checkout [part~="app-link"]').first().waitFor();
-  expect(await page.locator('payin-checkout [part~="base"]').getAttribute('lang')).toBe('hi');
-  const payment = await pendingPaymentOf(shop.sandboxUrl, orderId);
-  await act(shop.sandboxUrl, payment.id, 'pay');
-  await waitForScreen(page, 'paid');
-  await page.locator('payin-checkout [part~="paid-amount"]').waitFor();
-  expect((await sandboxPayments(shop.sandboxUrl)).filter((p) => p.orderId === orderId)).toHaveLength(1);
-  const violations = await cspViolations(page);
-  await context.close();
-  return { errors, violations };
+interface Paid {
+  /** The page's uncaught errors. */
+  errors: string[];
+  warnings: string[];
+  violations: string[];
+  /** The language the element spoke. */
+  lang: string | null;
 }
 
-const CORE = '<script src="/payin-checkout.iife.js"></script>';
+/**
+ * Opens a page of `head` (the page's own tags) and an element for a new order on a phone, in Hindi, and pays;
+ * with `parts`, once the app chooser is there, and sees the paid amount the results part draws.
+ */
+async function payOnPage(head: string, parts = true): Promise<Paid> {
+  const orderId = `HOST-${++orders}-${Date.now()}`;
+  page = `<!doctype html><html lang="en"><meta name="viewport" content="width=device-width">${head}
+    <payin-checkout endpoint="/payin" order-id="${orderId}" method="upi" lang="hi" autostart></payin-checkout></html>`;
+  const context = await newContext(browser, PHONE);
+  const tab = await context.newPage();
+  const errors: string[] = [];
+  const warnings: string[] = [];
+  tab.on('pageerror', (error) => errors.push(error.message));
+  tab.on('console', (message) => {
+    if (message.type() === 'warning') warnings.push(message.text());
+  });
+  await tab.goto(`${shop.url}/`);
+  await waitForScreen(tab, 'pay');
+  if (parts) await tab.locator('payin-checkout [part~="app-link"]').first().waitFor();
+  const lang = await tab.locator('payin-checkout [part~="base"]').getAttribute('lang');
+  const payment = await pendingPaymentOf(shop.sandboxUrl, orderId);
+  await act(shop.sandboxUrl, payment.id, 'pay');
+  await waitForScreen(tab, 'paid');
+  if (parts) await tab.locator('payin-checkout [part~="paid-amount"]').waitFor();
+  expect((await sandboxPayments(shop.sandboxUrl)).filter((p) => p.orderId === orderId)).toHaveLength(1);
+  const violations = await cspViolations(tab);
+  await context.close();
+  return { errors, warnings, violations, lang };
+}
 
 describe('the script-tag checkout on a page that changes built-ins', () => {
   it('draws its language and parts on a page that replaced window.Promise (a polyfill, Bluebird)', async () => {
     // What a promise library installed as the page's Promise does: the browser's own promises are no longer `instanceof Promise`.
-    const { errors } = await payOnPage(`<script>window.Promise = class ShopPromise extends Promise {};</script>${CORE}`);
-    expect(errors).toEqual([]);
+    const paid = await payOnPage(`<script>window.Promise = class ShopPromise extends Promise {};</script>${CORE}`);
+    expect(paid).toMatchObject({ errors: [], lang: 'hi' });
+  });
+});
+
+describe('the script-tag checkout under Trusted Types', () => {
+  it("loads its parts and language on a page that requires Trusted Types and allows Lit's policy", async () => {
+    const csp = `require-trusted-types-for 'script'; trusted-types lit-html`;
+    const paid = await payOnPage(`<meta http-equiv="Content-Security-Policy" content="${csp}">${CORE}`);
+    expect(paid).toMatchObject({ errors: [], violations: [], lang: 'hi' });
+  });
+
+  it("pays beside the page's own Lit, which made the lit-html policy first, when the policy allows duplicates", async () => {
+    const csp = `require-trusted-types-for 'script'; trusted-types shop lit-html 'allow-duplicates'`;
+    const ownLit = `<script>trustedTypes.createPolicy('lit-html', { createHTML: (s) => s });</script>`;
+    const paid = await payOnPage(`<meta http-equiv="Content-Security-Policy" content="${csp}">${ownLit}${CORE}`);
+    expect(paid).toMatchObject({ errors: [], violations: [], lang: 'hi' });
+  });
+});
+
+describe('the script-tag checkout from a CDN on another origin', () => {
+  let cdns: Awaited<ReturnType<typeof serve>>[] = [];
+  afterAll(async () => {
+    await Promise.all(cdns.map((cdn) => cdn.close()));
+  });
+  /** A CDN (another port, so another origin) that serves the built files with `headers`; answers the page's tag for the core. */
+  const cdn = async (headers: Record<string, string>) => {
+    const server = await serve(fileServer(DIST, headers));
+    cdns = [...cdns, server];
+    return `<script src="${server.url}/payin-checkout.iife.js"></script>`;
+  };
+
+  it('loads its parts and language from beside the script when the CDN sends Access-Control-Allow-Origin', async () => {
+    const paid = await payOnPage(await cdn({ 'access-control-allow-origin': '*' }));
+    expect(paid).toMatchObject({ errors: [], warnings: [], lang: 'hi' });
+  });
+
+  it('takes the payment with the core alone, in English, when the CDN sends no CORS headers', async () => {
+    // Parts and languages are modules, which a browser fetches with CORS; the core is a classic script, which it does not.
+    const paid = await payOnPage(await cdn({}), false);
+    expect(paid).toMatchObject({ errors: [], lang: 'en' });
+    for (const part of ['phone', 'upi-apps', 'results']) expect(paid.warnings.join('\n')).toContain(`the "${part}" part did not load`);
+    expect(paid.warnings.join('\n')).toContain('the "hi" texts did not load');
   });
 });
