@@ -79,7 +79,7 @@ const COPIED_MS = 2_000;
  * @csspart retry-button - The button that repeats what failed.
  *
  * @cssproperty --payin-font-family - Font of the whole element. Default: inherited.
- * @cssproperty --payin-font-size - Base font size. Default: 1rem.
+ * @cssproperty --payin-font-size - Base font size. Default: max(1rem, 16px).
  * @cssproperty --payin-color-text - Text color.
  * @cssproperty --payin-color-muted - Secondary text color.
  * @cssproperty --payin-color-background - Background of the element.

@@ -29,7 +29,8 @@ export const styles = css`
     max-width: var(--payin-max-width, 28rem);
     color: var(--payin-color-text);
     font-family: var(--payin-font-family);
-    font-size: var(--payin-font-size, 1rem);
+    /* Not below 16px: a page's root of 10px (Bootstrap 3, or the 62.5% trick) would make every rem of it 10px. */
+    font-size: var(--payin-font-size, max(1rem, 16px));
     line-height: 1.45;
     /* Inherited from the page otherwise: a shop's centred or indented column would skew the element's rows. */
     text-align: start;
@@ -67,12 +68,12 @@ export const styles = css`
   p, dl, dd, figure { margin: 0 }
   .hint, dt, .label, .countdown { color: var(--payin-color-muted); font-size: 0.9em }
   button, .button { font: inherit; cursor: pointer; border-radius: var(--payin-radius); color: inherit; background: none; border: 1px solid var(--payin-color-border) }
-  .button { display: flex; align-items: center; justify-content: center; min-height: 2.75rem; padding: 0.6em 1.2em; font-weight: 600; text-align: center; text-decoration: none; border-color: var(--payin-color-accent); color: var(--payin-color-accent) }
+  .button { display: flex; align-items: center; justify-content: center; min-height: max(2.75rem, 44px); padding: 0.6em 1.2em; font-weight: 600; text-align: center; text-decoration: none; border-color: var(--payin-color-accent); color: var(--payin-color-accent) }
   .primary { background: var(--payin-color-accent); color: var(--payin-color-on-accent) }
   .methods { display: grid; gap: 0.5em }
-  .copy { padding: 0.3em 0.8em; min-height: 2.75rem; font-size: 0.875em }
+  .copy { padding: 0.3em 0.8em; min-height: max(2.75rem, 44px); font-size: 0.875em }
   .done { border-color: currentColor; color: var(--payin-color-success) }
-  .link { border: none; padding: 0.25em 0; min-height: 2.75rem; color: var(--payin-color-accent); text-decoration: underline; align-self: center }
+  .link { border: none; padding: 0.25em 0; min-height: max(2.75rem, 44px); color: var(--payin-color-accent); text-decoration: underline; align-self: center }
   :focus-visible { outline: var(--payin-focus-ring, 3px solid var(--payin-color-accent)); outline-offset: 2px }
   .amount, .requisites { background: var(--payin-color-surface); border-radius: var(--payin-radius); padding: 0.75em }
   .amount, dd { display: flex; flex-wrap: wrap; gap: 0.5em; align-items: center; justify-content: space-between }

@@ -6,12 +6,12 @@
  * the files the build wrote; run `npm run build` first (the test command does).
  */
 import { fileURLToPath } from 'node:url';
-import type { Browser } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { serve } from '../../src/server/serve.js';
 import { cspViolations, launchBrowser, newContext } from './support/browser.js';
 import { type BundledShop, fileServer, startBundledShop } from './support/bundled-shop.js';
-import { PHONE_SCREEN, USER_AGENTS } from './support/phone.js';
+import { PHONE_SCREEN, smallTargets, USER_AGENTS } from './support/phone.js';
 import { act, pendingPaymentOf, sandboxPayments } from './support/services.js';
 import { waitForScreen } from './support/shopper.js';
 
@@ -45,9 +45,10 @@ interface Paid {
 
 /**
  * Opens a page of `head` (the page's own tags) and an element for a new order on a phone, in Hindi, and pays;
- * with `parts`, once the app chooser is there, and sees the paid amount the results part draws.
+ * with `parts`, once the app chooser is there (and `onPayScreen` has looked at it), and sees the paid amount the
+ * results part draws.
  */
-async function payOnPage(head: string, parts = true): Promise<Paid> {
+async function payOnPage(head: string, parts = true, onPayScreen?: (tab: Page) => Promise<void>): Promise<Paid> {
   const orderId = `HOST-${++orders}-${Date.now()}`;
   page = `<!doctype html><html lang="en"><meta name="viewport" content="width=device-width">${head}
     <payin-checkout endpoint="/payin" order-id="${orderId}" method="upi" lang="hi" autostart></payin-checkout></html>`;
@@ -62,6 +63,7 @@ async function payOnPage(head: string, parts = true): Promise<Paid> {
   await tab.goto(`${shop.url}/`);
   await waitForScreen(tab, 'pay');
   if (parts) await tab.locator('payin-checkout [part~="app-link"]').first().waitFor();
+  await onPayScreen?.(tab);
   const lang = await tab.locator('payin-checkout [part~="base"]').getAttribute('lang');
   const payment = await pendingPaymentOf(shop.sandboxUrl, orderId);
   await act(shop.sandboxUrl, payment.id, 'pay');
@@ -77,6 +79,18 @@ describe('the script-tag checkout on a page that changes built-ins', () => {
   it('draws its language and parts on a page that replaced window.Promise (a polyfill, Bluebird)', async () => {
     // What a promise library installed as the page's Promise does: the browser's own promises are no longer `instanceof Promise`.
     const paid = await payOnPage(`<script>window.Promise = class ShopPromise extends Promise {};</script>${CORE}`);
+    expect(paid).toMatchObject({ errors: [], lang: 'hi' });
+  });
+});
+
+describe("the script-tag checkout under a page's global CSS", () => {
+  it('keeps its text readable and its controls finger-sized on a page whose root font size is 10px (Bootstrap 3)', async () => {
+    // Bootstrap 3 sets html { font-size: 10px }, and many shops still have it (or the 62.5% of the same trick).
+    const paid = await payOnPage(`<style>html { font-size: 10px } body { font-size: 14px }</style>${CORE}`, true, async (tab) => {
+      const fontSize = await tab.locator('payin-checkout [part~="base"]').evaluate((base) => getComputedStyle(base).fontSize);
+      expect(fontSize).toBe('16px');
+      expect(await smallTargets(tab)).toEqual([]);
+    });
     expect(paid).toMatchObject({ errors: [], lang: 'hi' });
   });
 });
