@@ -1,9 +1,10 @@
 /**
- * The script-tag checkout on pages that are not a clean demo: pages whose own scripts replace built-ins the core
- * relies on, that send a Trusted Types policy, or that load the script from a CDN on another origin. On each, a
- * shopper on a phone pays in Hindi, so that the phone, app-chooser and results parts and a language file load
- * beside the core (or, where they cannot, the core alone takes the payment), and the page logs no error. Reads
- * the files the build wrote; run `npm run build` first (the test command does).
+ * The script-tag checkout on pages that are not a clean demo: pages that add the script twice or as a module,
+ * replace built-ins the core relies on, shrink the root font size, send a Trusted Types policy, or load the script
+ * from a CDN on another origin. On each, a shopper on a phone pays in Hindi, so that the phone, app-chooser and
+ * results parts and a language file load beside the core (or, where they cannot, the core alone takes the
+ * payment), and the page logs no error. Reads the files the build wrote; run `npm run build` first (the test
+ * command does).
  */
 import { fileURLToPath } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
@@ -80,6 +81,14 @@ describe('the script-tag checkout on a page that changes built-ins', () => {
     // What a promise library installed as the page's Promise does: the browser's own promises are no longer `instanceof Promise`.
     const paid = await payOnPage(`<script>window.Promise = class ShopPromise extends Promise {};</script>${CORE}`);
     expect(paid).toMatchObject({ errors: [], lang: 'hi' });
+  });
+});
+
+describe('the script-tag checkout added twice', () => {
+  it('pays once, with its parts and language, when the page has the script tag twice', async () => {
+    // A template and a plugin that each add it: the second copy defines nothing and loads nothing more.
+    const paid = await payOnPage(CORE + CORE);
+    expect(paid).toMatchObject({ errors: [], warnings: [], lang: 'hi' });
   });
 });
 
