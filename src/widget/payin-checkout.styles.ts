@@ -23,10 +23,11 @@ export const styles = css`
     --payin-color-on-accent: #fff;
     --payin-color-success: #1a7f37;
     --payin-color-danger: #c2222d;
-    --payin-radius: 0.5rem;
-    --payin-spacing: 1rem;
+    /* In em, as every length here: the element's own text size (below), not the page's root, sizes the element. */
+    --payin-radius: 0.5em;
+    --payin-spacing: 1em;
     display: block;
-    max-width: var(--payin-max-width, 28rem);
+    max-width: var(--payin-max-width, 28em);
     color: var(--payin-color-text);
     font-family: var(--payin-font-family);
     /* Not below 16px: a page's root of 10px (Bootstrap 3, or the 62.5% trick) would make every rem of it 10px. */
@@ -84,13 +85,13 @@ export const styles = css`
   .mono { font-family: ui-monospace, Menlo, Consolas, monospace }
   .pay-body { display: flex; flex-wrap: wrap; gap: var(--payin-spacing); justify-content: center }
   .details { gap: 0.75em; min-width: 0 }
-  .pay-body .details { flex: 1 1 14rem }
+  .pay-body .details { flex: 1 1 14em }
   .qr { display: block; max-width: 100%; height: auto }
   .clock { font-size: 1.25em; font-weight: 700; color: var(--payin-color-text); margin-inline-start: 0.5em }
   .urgent .clock, .error { color: var(--payin-color-danger) }
   .notice { display: flex; flex-wrap: wrap; gap: 0.5em; padding: 0.5em 0.75em; border-inline-start: 4px solid var(--payin-color-danger); background: var(--payin-color-surface) }
   .spinner {
-    width: 2rem; height: 2rem; border-radius: 50%; align-self: center;
+    width: 2em; height: 2em; border-radius: 50%; align-self: center;
     border: 3px solid var(--payin-color-border); border-top-color: var(--payin-color-accent);
     animation: spin 1s linear infinite;
   }

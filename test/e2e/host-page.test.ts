@@ -104,6 +104,24 @@ describe("the script-tag checkout under a page's global CSS", () => {
   });
 });
 
+describe("the script-tag checkout's size on a page whose root font size is 10px, on a desktop", () => {
+  it('is as wide and as spaced as on any page: 28 and 1 times its 16px text', async () => {
+    page = `<!doctype html><html lang="en"><style>html { font-size: 10px }</style>${CORE}
+      <payin-checkout endpoint="/payin" order-id="HOST-WIDE-${Date.now()}" method="upi" autostart></payin-checkout></html>`;
+    const context = await newContext(browser);
+    const tab = await context.newPage();
+    await tab.goto(`${shop.url}/`);
+    await waitForScreen(tab, 'pay');
+    const { width, padding } = await tab.locator('payin-checkout').evaluate((element) => ({
+      width: element.getBoundingClientRect().width,
+      padding: getComputedStyle(element.shadowRoot!.querySelector('.base')!).paddingTop,
+    }));
+    // Not 280 and 10: the element's lengths follow its own font size, not the page's root.
+    expect({ width, padding }).toEqual({ width: 448, padding: '16px' });
+    await context.close();
+  });
+});
+
 describe('the script-tag checkout under Trusted Types', () => {
   it("loads its parts and language on a page that requires Trusted Types and allows Lit's policy", async () => {
     const csp = `require-trusted-types-for 'script'; trusted-types lit-html`;
