@@ -14,18 +14,15 @@ export const BUDGETS = {
    * proxy refuses (an order token or a session that expired) says so instead of "the service is not answering"
    * (60 B: a sentence of its own), and since a final screen after money was received (underpaid, or a re-priced
    * order's payment paid anyway) offers no new payment even when the results part is missing (45 B), and since its
-   * text stays at least 16px and its controls at least 44px high on a page whose root font size is small (Bootstrap
-   * 3's 10px: 18 B). The guard
-   * stands just above that: nothing may grow the core unnoticed, and a fix is never written smaller to fit under it.
+   * text stays at least 16px on a page whose root font size is small (Bootstrap 3's 10px). The guard stands just
+   * above that: nothing may grow the core unnoticed, and a fix is never written smaller to fit under it.
    */
-  core: 16_775,
+  core: 16_750,
   /**
    * The core and every part one payment can load (JOURNEYS), for each kind of payment; and again with the fallback
-   * parts (FALLBACKS) loaded too, as for an answer that came without the QR's matrix. SBP on a phone with the
-   * fallbacks measured 23,988 B, and 24,015 B once the core and the bank chooser kept their controls 44px high on a
-   * page with a small root font size.
+   * parts (FALLBACKS) loaded too, as for an answer that came without the QR's matrix.
    */
-  corePlusParts: 24_050,
+  corePlusParts: 24_000,
   /** Each dist/payin-checkout.<part>.part.js, the fallbacks among them. */
   part: 3_000,
   /** Each dist/payin-checkout.<lang>.js. */

@@ -69,12 +69,12 @@ export const styles = css`
   p, dl, dd, figure { margin: 0 }
   .hint, dt, .label, .countdown { color: var(--payin-color-muted); font-size: 0.9em }
   button, .button { font: inherit; cursor: pointer; border-radius: var(--payin-radius); color: inherit; background: none; border: 1px solid var(--payin-color-border) }
-  .button { display: flex; align-items: center; justify-content: center; min-height: max(2.75rem, 44px); padding: 0.6em 1.2em; font-weight: 600; text-align: center; text-decoration: none; border-color: var(--payin-color-accent); color: var(--payin-color-accent) }
+  .button { display: flex; align-items: center; justify-content: center; min-height: 2.75em; padding: 0.6em 1.2em; font-weight: 600; text-align: center; text-decoration: none; border-color: var(--payin-color-accent); color: var(--payin-color-accent) }
   .primary { background: var(--payin-color-accent); color: var(--payin-color-on-accent) }
   .methods { display: grid; gap: 0.5em }
-  .copy { padding: 0.3em 0.8em; min-height: max(2.75rem, 44px); font-size: 0.875em }
+  .copy { padding: 0.3em 0.8em; min-height: calc(2.75em / 0.875); font-size: 0.875em }
   .done { border-color: currentColor; color: var(--payin-color-success) }
-  .link { border: none; padding: 0.25em 0; min-height: max(2.75rem, 44px); color: var(--payin-color-accent); text-decoration: underline; align-self: center }
+  .link { border: none; padding: 0.25em 0; min-height: 2.75em; color: var(--payin-color-accent); text-decoration: underline; align-self: center }
   :focus-visible { outline: var(--payin-focus-ring, 3px solid var(--payin-color-accent)); outline-offset: 2px }
   .amount, .requisites { background: var(--payin-color-surface); border-radius: var(--payin-radius); padding: 0.75em }
   .amount, dd { display: flex; flex-wrap: wrap; gap: 0.5em; align-items: center; justify-content: space-between }

@@ -84,6 +84,31 @@ describe('the script-tag checkout on a page that changes built-ins', () => {
   });
 });
 
+describe('the script-tag checkout under a page that wraps EventSource', () => {
+  it('opens its status stream again after one was refused, when EventSource is a function without its constants', async () => {
+    // An error-tracking or analytics library's wrapper: a plain function, so EventSource.CLOSED is undefined.
+    const wrapper =
+      '<script>{ const Native = EventSource; window.EventSource = function (url, init) { return new Native(url, init); }; }</script>';
+    page = `<!doctype html><html lang="en">${wrapper}${CORE}
+      <payin-checkout endpoint="/payin" order-id="WRAPPED-${Date.now()}" method="upi" lang="en" autostart></payin-checkout></html>`;
+    const context = await newContext(browser, {});
+    const tab = await context.newPage();
+    let streams = 0;
+    // The proxy refuses the stream (a 404: as one without event streams would), which EventSource does not retry.
+    await tab.route('**/payin/events?*', (route) => {
+      streams++;
+      return route.fulfill({ status: 404, body: '' });
+    });
+    await tab.goto(`${shop.url}/`);
+    await waitForScreen(tab, 'pay');
+    await expect.poll(() => streams, { timeout: 5_000 }).toBe(1);
+    // Back online: a refused stream was put aside, so the checkout tries a new one.
+    await tab.evaluate(() => window.dispatchEvent(new Event('online')));
+    await expect.poll(() => streams, { timeout: 5_000 }).toBe(2);
+    await context.close();
+  });
+});
+
 describe('the script-tag checkout added twice', () => {
   it('pays once, with its parts and language, when the page has the script tag twice', async () => {
     // A template and a plugin that each add it: the second copy defines nothing and loads nothing more.
