@@ -13,8 +13,9 @@ export const BUDGETS = {
    * notices and errors, and keep their text layout in a shop's container (about 150 B), and since an order the
    * proxy refuses (an order token or a session that expired) says so instead of "the service is not answering"
    * (60 B: a sentence of its own), and since a final screen after money was received (underpaid, or a re-priced
-   * order's payment paid anyway) offers no new payment even when the results part is missing (45 B). The guard
-   * stands just above that: nothing may grow the core unnoticed, and a fix is never written smaller to fit under it.
+   * order's payment paid anyway) offers no new payment even when the results part is missing (45 B), and since its
+   * text stays at least 16px on a page whose root font size is small (Bootstrap 3's 10px). The guard stands just
+   * above that: nothing may grow the core unnoticed, and a fix is never written smaller to fit under it.
    */
   core: 16_750,
   /**

@@ -79,7 +79,7 @@ const COPIED_MS = 2_000;
  * @csspart retry-button - The button that repeats what failed.
  *
  * @cssproperty --payin-font-family - Font of the whole element. Default: inherited.
- * @cssproperty --payin-font-size - Base font size. Default: 1rem.
+ * @cssproperty --payin-font-size - Base font size. Default: max(1rem, 16px).
  * @cssproperty --payin-color-text - Text color.
  * @cssproperty --payin-color-muted - Secondary text color.
  * @cssproperty --payin-color-background - Background of the element.
@@ -285,7 +285,8 @@ export class PayinCheckout extends LitElement {
    */
   #part<K extends PartName>(name: K): Parts[K] | undefined {
     const part = loadPart(name);
-    if (part instanceof Promise) {
+    // Not `instanceof Promise`, which fails on a page that replaced Promise (pick.ts says why).
+    if (part && 'then' in part) {
       this.#waiting.push(part.then(() => this.requestUpdate()));
       return undefined;
     }
@@ -302,7 +303,7 @@ export class PayinCheckout extends LitElement {
   protected override render() {
     this.#waiting = [];
     let picked = pickTranslation(this.lang || langOf(this));
-    if (picked instanceof Promise) {
+    if ('then' in picked) {
       // Renders again once the texts are there (a repeated render while they load only asks once more).
       this.#waiting.push(picked.then(() => this.requestUpdate()));
       // A language switch keeps the screen (its QR, the shopper's focus) in the old texts until the new ones are in.

@@ -23,13 +23,15 @@ export const styles = css`
     --payin-color-on-accent: #fff;
     --payin-color-success: #1a7f37;
     --payin-color-danger: #c2222d;
-    --payin-radius: 0.5rem;
-    --payin-spacing: 1rem;
+    /* In em, as every length here: the element's own text size (below), not the page's root, sizes the element. */
+    --payin-radius: 0.5em;
+    --payin-spacing: 1em;
     display: block;
-    max-width: var(--payin-max-width, 28rem);
+    max-width: var(--payin-max-width, 28em);
     color: var(--payin-color-text);
     font-family: var(--payin-font-family);
-    font-size: var(--payin-font-size, 1rem);
+    /* Not below 16px: a page's root of 10px (Bootstrap 3, or the 62.5% trick) would make every rem of it 10px. */
+    font-size: var(--payin-font-size, max(1rem, 16px));
     line-height: 1.45;
     /* Inherited from the page otherwise: a shop's centred or indented column would skew the element's rows. */
     text-align: start;
@@ -67,12 +69,12 @@ export const styles = css`
   p, dl, dd, figure { margin: 0 }
   .hint, dt, .label, .countdown { color: var(--payin-color-muted); font-size: 0.9em }
   button, .button { font: inherit; cursor: pointer; border-radius: var(--payin-radius); color: inherit; background: none; border: 1px solid var(--payin-color-border) }
-  .button { display: flex; align-items: center; justify-content: center; min-height: 2.75rem; padding: 0.6em 1.2em; font-weight: 600; text-align: center; text-decoration: none; border-color: var(--payin-color-accent); color: var(--payin-color-accent) }
+  .button { display: flex; align-items: center; justify-content: center; min-height: 2.75em; padding: 0.6em 1.2em; font-weight: 600; text-align: center; text-decoration: none; border-color: var(--payin-color-accent); color: var(--payin-color-accent) }
   .primary { background: var(--payin-color-accent); color: var(--payin-color-on-accent) }
   .methods { display: grid; gap: 0.5em }
-  .copy { padding: 0.3em 0.8em; min-height: 2.75rem; font-size: 0.875em }
+  .copy { padding: 0.3em 0.8em; min-height: calc(2.75em / 0.875); font-size: 0.875em }
   .done { border-color: currentColor; color: var(--payin-color-success) }
-  .link { border: none; padding: 0.25em 0; min-height: 2.75rem; color: var(--payin-color-accent); text-decoration: underline; align-self: center }
+  .link { border: none; padding: 0.25em 0; min-height: 2.75em; color: var(--payin-color-accent); text-decoration: underline; align-self: center }
   :focus-visible { outline: var(--payin-focus-ring, 3px solid var(--payin-color-accent)); outline-offset: 2px }
   .amount, .requisites { background: var(--payin-color-surface); border-radius: var(--payin-radius); padding: 0.75em }
   .amount, dd { display: flex; flex-wrap: wrap; gap: 0.5em; align-items: center; justify-content: space-between }
@@ -83,13 +85,13 @@ export const styles = css`
   .mono { font-family: ui-monospace, Menlo, Consolas, monospace }
   .pay-body { display: flex; flex-wrap: wrap; gap: var(--payin-spacing); justify-content: center }
   .details { gap: 0.75em; min-width: 0 }
-  .pay-body .details { flex: 1 1 14rem }
+  .pay-body .details { flex: 1 1 14em }
   .qr { display: block; max-width: 100%; height: auto }
   .clock { font-size: 1.25em; font-weight: 700; color: var(--payin-color-text); margin-inline-start: 0.5em }
   .urgent .clock, .error { color: var(--payin-color-danger) }
   .notice { display: flex; flex-wrap: wrap; gap: 0.5em; padding: 0.5em 0.75em; border-inline-start: 4px solid var(--payin-color-danger); background: var(--payin-color-surface) }
   .spinner {
-    width: 2rem; height: 2rem; border-radius: 50%; align-self: center;
+    width: 2em; height: 2em; border-radius: 50%; align-self: center;
     border: 3px solid var(--payin-color-border); border-top-color: var(--payin-color-accent);
     animation: spin 1s linear infinite;
   }

@@ -7,27 +7,12 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newContext } from './support/browser.js';
-import { keepScreen, PHONE_SCREEN, USER_AGENTS } from './support/phone.js';
+import { keepScreen, PHONE_SCREEN, smallTargets, USER_AGENTS } from './support/phone.js';
 import { placeOrder } from './support/services.js';
 import { waitForScreen } from './support/shopper.js';
 import { useDemo } from './support/use-demo.js';
 
 const live = useDemo();
-
-const FINGER_PX = 44;
-
-/** The element's visible controls smaller than a fingertip, each as `part "text" width x height`. */
-function smallTargets(page: Page): Promise<string[]> {
-  return page.locator('payin-checkout').evaluate((el, min) => {
-    const controls = el.shadowRoot!.querySelectorAll<HTMLElement>('a[href], button, input, summary');
-    return [...controls].flatMap((control) => {
-      const { width, height } = control.getBoundingClientRect();
-      if (!width || !height || (width >= min && height >= min)) return [];
-      const name = control.getAttribute('part') ?? control.tagName.toLowerCase();
-      return [`${name} "${control.textContent!.trim()}" ${Math.round(width)}x${Math.round(height)}`];
-    });
-  }, FINGER_PX);
-}
 
 async function expectFingerSized(page: Page, screen: string): Promise<void> {
   await keepScreen(page, `tap-targets-${screen}`);

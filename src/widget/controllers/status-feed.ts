@@ -17,6 +17,12 @@ import { type PaymentView, readPaymentView } from '../../shared/payment-view.js'
 import { callProxy, eventsUrl, PayinError, type PaymentRead, toPayinError } from '../api-client.js';
 import { nextDelay } from './poll-delay.js';
 
+/**
+ * EventSource.CLOSED, written out: a page that wraps EventSource in a function of its own (an error-tracking or
+ * analytics library) leaves the constant behind, and a refused stream then never counted as one.
+ */
+const CLOSED = 2;
+
 export interface StatusFeedOptions {
   onPayment: (payment: PaymentView) => void;
   /**
@@ -172,7 +178,7 @@ export class StatusFeedController implements ReactiveController {
       if (this.#stream !== stream) return;
       const wasOpen = this.#streamOpen;
       this.#streamOpen = false;
-      if (stream.readyState === EventSource.CLOSED) {
+      if (stream.readyState === CLOSED) {
         // Refused (no stream on this proxy, a 4xx, a wrong type): polling carries on alone.
         this.#streamFailures++;
         this.#closeStream();

@@ -3,7 +3,8 @@
  * script's own address as the language files are, so a shop adds no tag and no configuration. Each file is an ES
  * module whose default export takes the kit (the core's Lit, QR drawing and shared template helpers, listed in
  * kit-modules.ts) and answers the part. A strict CSP that lets the script load lets them load too: they come from
- * the same place.
+ * the same place. From another origin (a CDN) they need CORS headers, as any module does; without them the core
+ * draws without the parts.
  */
 import { css, html, nothing } from 'lit';
 import { isPaidState } from '../../shared/outcome.js';

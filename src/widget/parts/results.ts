@@ -65,7 +65,7 @@ function resultBox(screen: FinalScreen, icon: string, title: TemplateResult, bod
 // A function, not a constant: in the script-tag build `css` is the core's, handed over after this module runs.
 export const styles = () => css`
   .result { display: flex; flex-direction: column; gap: var(--payin-spacing); align-items: center; text-align: center }
-  .icon { width: 3rem; height: 3rem; line-height: 3rem; border-radius: 50%; font-size: 1.5rem; color: var(--payin-color-on-accent); background: var(--payin-color-muted) }
+  .icon { width: 2em; height: 2em; line-height: 2em; border-radius: 50%; font-size: 1.5em; color: var(--payin-color-on-accent); background: var(--payin-color-muted) }
   .paid .icon { background: var(--payin-color-success) }
   .failed .icon, .underpaid .icon, .superseded .icon { background: var(--payin-color-danger) }
 `;

@@ -2,7 +2,8 @@
  * The script-tag build's languages: `payin-checkout.<lang>.js` beside payin-checkout.iife.js (the build writes
  * them there, each an ES module whose default export is the translation), found from the script's own address,
  * so a shop adds no tag and no configuration. A strict CSP that lets the script load lets them load too: they
- * come from the same place, and import() carries the script's nonce.
+ * come from the same place, and import() carries the script's nonce. From another origin (a CDN) they need CORS
+ * headers, as any module does; without them English is shown.
  */
 import { LANGUAGE_TAGS } from './language-tags.js';
 import type { Translation } from './translation.js';

@@ -52,7 +52,8 @@ export function pickTranslation(lang: string): Localized | Promise<unknown> {
     t.then((translation) => loaded.set(primary, translation));
     loaded.set(primary, t);
   }
-  if (t instanceof Promise) return t;
+  // Not `instanceof Promise`: a page may have replaced Promise (a polyfill, Bluebird), and this one is the browser's own.
+  if (t && 'then' in t) return t;
   // An unknown language, or one that fell back: English words with English numbers.
   if (!t || (t === en && primary !== 'en')) return { t: en, locale: 'en' };
   try {

@@ -15,8 +15,8 @@ export interface BundledShop {
   close(): Promise<void>;
 }
 
-/** Serves `page` at `/` and the files of `dir` beside it (as JavaScript). */
-export async function startBundledShop(page: string, dir: string): Promise<BundledShop> {
+/** Serves `page` at `/` (a function: the page of each request) and the files of `dir` beside it (as JavaScript). */
+export async function startBundledShop(page: string | (() => string), dir: string): Promise<BundledShop> {
   const sandbox = createSandbox({ requisitesDelayMs: 0 });
   const sandboxServer = await serve(sandbox);
   const proxy = createPayinProxy({
@@ -25,16 +25,13 @@ export async function startBundledShop(page: string, dir: string): Promise<Bundl
     resolveOrder: async () => ({ amount: '499.00', currency: 'INR' }),
     logger: silentLogger,
   });
+  const files = fileServer(dir);
   const shop = await serve(async (request) => {
     const { pathname } = new URL(request.url);
     if (pathname.startsWith('/payin/')) return proxy(request);
-    if (pathname === '/') return new Response(page, { headers: { 'content-type': 'text/html; charset=utf-8' } });
-    try {
-      const file = readFileSync(join(dir, pathname.replace(/\.\./g, '')));
-      return new Response(file, { headers: { 'content-type': 'text/javascript; charset=utf-8' } });
-    } catch {
-      return new Response('not found', { status: 404 });
-    }
+    const html = { 'content-type': 'text/html; charset=utf-8' };
+    if (pathname === '/') return new Response(typeof page === 'string' ? page : page(), { headers: html });
+    return files(request);
   });
   return {
     url: shop.url,
@@ -45,5 +42,17 @@ export async function startBundledShop(page: string, dir: string): Promise<Bundl
       sandbox.close();
       await sandboxServer.close();
     },
+  };
+}
+
+/** A handler that serves the files of `dir` as JavaScript with `headers` (what a CDN is to the page), else 404. */
+export function fileServer(dir: string, headers: Record<string, string> = {}): (request: Request) => Response {
+  return (request) => {
+    try {
+      const file = readFileSync(join(dir, new URL(request.url).pathname.replace(/\.\./g, '')));
+      return new Response(file, { headers: { 'content-type': 'text/javascript; charset=utf-8', ...headers } });
+    } catch {
+      return new Response('not found', { status: 404 });
+    }
   };
 }

@@ -154,3 +154,19 @@ export function appShows(page: Page): Promise<Record<string, string>> {
       ),
     );
 }
+
+/** The size a fingertip hits without missing (Apple's and Android's guidance), in CSS px. */
+export const FINGER_PX = 44;
+
+/** The element's visible controls smaller than a fingertip, each as `part "text" width x height`. */
+export function smallTargets(page: Page): Promise<string[]> {
+  return page.locator('payin-checkout').evaluate((el, min) => {
+    const controls = el.shadowRoot!.querySelectorAll<HTMLElement>('a[href], button, input, summary');
+    return [...controls].flatMap((control) => {
+      const { width, height } = control.getBoundingClientRect();
+      if (!width || !height || (width >= min && height >= min)) return [];
+      const name = control.getAttribute('part') ?? control.tagName.toLowerCase();
+      return [`${name} "${control.textContent!.trim()}" ${Math.round(width)}x${Math.round(height)}`];
+    });
+  }, FINGER_PX);
+}
