@@ -1,0 +1,68 @@
+// A shop's server as a process of its own, for the tests that kill it with SIGKILL at one chosen moment: the
+// compiled proxy on PAYIN_STORE_URL, before the payment service at SERVICE_URL. CRASH_AT names the moment; on
+// reaching it the process writes `crash point <name>` and waits there for ever, so that the test kills it exactly
+// there, with nothing of the next step done:
+//   after-create  the service has answered the create, nothing of it is recorded yet;
+//   after-record  a paid state is recorded (and its announcement queued), the hook not called yet;
+//   in-hook       the hook is called with paid and has not returned;
+//   in-sweep      a reconcile sweep holds its lease and is asking the service about the followed payments.
+// The hook writes one line per call to HOOK_LOG, synchronously (`called <id> <state> <outcome>` on entry, `done ...` on
+// return), so what the shop heard survives the kill. Leases are short so that a restart takes over in seconds.
+// Argument: the compiled build's folder.
+import { appendFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const build = process.argv[2];
+const load = (file) => import(pathToFileURL(join(build, file)).href);
+const { createPayinProxy, silentLogger } = await load('proxy/index.js');
+const { serve } = await load('server/serve.js');
+const { storeFromUrl } = await load('server/store-url.js');
+
+const env = process.env;
+const crashAt = env.CRASH_AT ?? '';
+const port = Number(env.PORT);
+const hookLog = env.HOOK_LOG;
+
+/** Says the moment is reached, then never resolves: the test's SIGKILL ends the process here. */
+const crashPoint = (name) => {
+  process.stdout.write(`crash point ${name}\n`);
+  return new Promise(() => {});
+};
+
+const store = await storeFromUrl(env.PAYIN_STORE_URL);
+if (crashAt === 'after-record') {
+  const write = store.putPaymentAndEnqueue.bind(store);
+  store.putPaymentAndEnqueue = async (record, ...rest) => {
+    const written = await write(record, ...rest);
+    if (written && record.view.outcome === 'paid') await crashPoint('after-record');
+    return written;
+  };
+}
+
+const proxy = createPayinProxy({
+  provider: { baseUrl: env.SERVICE_URL, merchantId: env.PAYIN_MERCHANT_ID, token: env.PAYIN_TOKEN, secret: env.PAYIN_SECRET },
+  callbackUrl: env.CALLBACK_URL || `http://127.0.0.1:${port}/payin/callback`,
+  resolveOrder: () => ({ amount: '499.00', currency: 'INR' }),
+  onPaymentUpdate: async (payment) => {
+    const what = `${payment.id} ${payment.state} ${payment.outcome}`;
+    appendFileSync(hookLog, `called ${what}\n`);
+    if (crashAt === 'in-hook' && payment.outcome === 'paid') await crashPoint('in-hook');
+    appendFileSync(hookLog, `done ${what}\n`);
+  },
+  fetch: async (input, init) => {
+    const answer = await fetch(input, init);
+    const path = new URL(String(input)).pathname;
+    const body = Buffer.from(init?.body ?? '').toString();
+    if (crashAt === 'after-create' && path === '/api/v2/payments' && answer.ok) await crashPoint('after-create');
+    if (crashAt === 'in-sweep' && path === '/api/v2/status' && body.includes('paymentIds')) await crashPoint('in-sweep');
+    return answer;
+  },
+  logger: silentLogger,
+  reconcileEveryMs: Number(env.RECONCILE_EVERY_MS ?? 500),
+  timeouts: { claimLeaseMs: 1_500, hookLeaseMs: 1_500, sweepLeaseMs: 1_500 },
+  env: {},
+  store,
+});
+const server = await serve((request) => proxy(request), { port });
+process.stdout.write(`listening ${server.url}\n`);
