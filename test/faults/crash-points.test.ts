@@ -1,6 +1,7 @@
 /**
  * The shop's server killed with SIGKILL at the worst moments of a payment, each reached exactly (the server waits
- * there, crash-proxy.mjs), then started again on its SQLite file as a supervisor restarts it: between the
+ * there, crash-proxy.mjs), then started again on its store (SQLite, PostgreSQL, Redis) as a supervisor restarts
+ * it: between the
  * service's create answer and the ledger write, between the ledger write of "paid" and the hook, inside the hook,
  * and inside a reconcile sweep. After each: one payment at the service however the shopper retries, "paid"
  * heard to its end exactly once (a hook cut off mid-call is called again: at least once, as guarantees.md says),
@@ -8,25 +9,52 @@
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import postgres from 'postgres';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { usePostgresServer } from '../postgres/postgres-server-harness.js';
 import { eventually } from '../proxy/sandbox-harness.js';
+import { startRedisServer, type RedisServer } from '../redis/redis-server-harness.js';
 import { useCompiledCli } from '../support/compiled-cli.js';
 import { crashingShop, type CrashingShop } from './support/crashing-shop.js';
 
 const build = useCompiledCli();
+const pg = usePostgresServer();
+let redis: RedisServer;
+beforeAll(async () => {
+  redis = await startRedisServer();
+}, 60_000);
+afterAll(async () => {
+  await redis?.stop();
+});
 let shop: CrashingShop | undefined;
-let files = 0;
 afterEach(async () => {
   await shop?.close();
   shop = undefined;
 });
 
-/** A shop on a fresh SQLite file of its own: the file's path and the shop. */
-async function shopOnSqlite(): Promise<{ path: string; shop: CrashingShop }> {
-  const path = join(build.dir, `crash-${++files}.db`);
-  shop = await crashingShop({ build: build.build, storeUrl: `sqlite:${path}` });
-  return { path, shop };
-}
+/** A fresh, empty store of each kind, one per test: its URL, and for SQLite its write-ahead log's path. */
+let fresh = 0;
+const STORES: { name: string; storeUrl(): Promise<{ url: string; wal?: string }> }[] = [
+  {
+    name: 'SQLite',
+    storeUrl: async () => {
+      const path = join(build.dir, `crash-${++fresh}.db`);
+      return { url: `sqlite:${path}`, wal: `${path}-wal` };
+    },
+  },
+  {
+    name: 'PostgreSQL',
+    storeUrl: async () => {
+      const database = `crash_${++fresh}`;
+      const admin = postgres(pg.url, { max: 1, onnotice: () => {} });
+      await admin.unsafe(`CREATE DATABASE ${database}`);
+      await admin.end();
+      return { url: pg.url.replace(/\/postgres$/, `/${database}`) };
+    },
+  },
+  // A database number of its own per test (Redis has 16).
+  { name: 'Redis', storeUrl: async () => ({ url: `${redis.url}/${++fresh % 16}` }) },
+];
 
 /** The shopper's Pay pressed again while the answer is a retryable 5xx (the dead process's lease), at most 10 s. */
 async function createUntilAnswered(shop: CrashingShop, orderId: string): Promise<{ status: number; body: any }> {
@@ -41,9 +69,16 @@ async function createUntilAnswered(shop: CrashingShop, orderId: string): Promise
 const heard = (shop: CrashingShop, word: 'called' | 'done', id: string) =>
   shop.hookLines().filter((line) => line.startsWith(`${word} ${id} `) && line.endsWith(' paid')).length;
 
-describe('the shop server killed with SIGKILL mid-payment, on SQLite', () => {
+describe.each(STORES)('the shop server killed with SIGKILL mid-payment, on $name', (store) => {
+  /** A shop on a fresh store of its own: the shop, and for SQLite the write-ahead log's path. */
+  const shopOnStore = async (): Promise<{ wal?: string; shop: CrashingShop }> => {
+    const { url, wal } = await store.storeUrl();
+    shop = await crashingShop({ build: build.build, storeUrl: url });
+    return { wal, shop };
+  };
+
   it('makes no second payment when killed between the service creating it and the ledger recording it', async () => {
-    const { shop } = await shopOnSqlite();
+    const { shop } = await shopOnStore();
     const { reached } = await shop.startArmed('after-create');
     const cut = shop.post('/payments', { orderId: 'K-1', method: 'upi' }).catch((error: Error) => error);
     await reached;
@@ -62,15 +97,15 @@ describe('the shop server killed with SIGKILL mid-payment, on SQLite', () => {
     expect(shop.sandbox.payments()).toHaveLength(1);
   }, 60_000);
 
-  it('announces "paid" once when killed after recording it and before calling the hook, from what the -wal file holds', async () => {
-    const { path, shop } = await shopOnSqlite();
+  it('announces "paid" once when killed after recording it and before calling the hook (on SQLite, from the -wal file)', async () => {
+    const { wal, shop } = await shopOnStore();
     const { reached } = await shop.startArmed('after-record');
     const { body } = await shop.post('/payments', { orderId: 'K-2', method: 'upi' });
     shop.sandbox.act(body.payment.id, 'pay');
     await reached;
     await shop.kill();
-    // Killed without a checkpoint: the recorded state is in the write-ahead log only, and the hook was never called.
-    expect(existsSync(`${path}-wal`) && statSync(`${path}-wal`).size > 0).toBe(true);
+    // On SQLite, killed without a checkpoint: the recorded state is in the write-ahead log. The hook was never called.
+    if (wal) expect(existsSync(wal) && statSync(wal).size > 0).toBe(true);
     expect(heard(shop, 'called', body.payment.id)).toBe(0);
 
     await shop.start();
@@ -82,7 +117,7 @@ describe('the shop server killed with SIGKILL mid-payment, on SQLite', () => {
   }, 60_000);
 
   it('calls the hook again, and hears it to its end once, when killed while the hook ran', async () => {
-    const { shop } = await shopOnSqlite();
+    const { shop } = await shopOnStore();
     const { reached } = await shop.startArmed('in-hook');
     const { body } = await shop.post('/payments', { orderId: 'K-3', method: 'upi' });
     shop.sandbox.act(body.payment.id, 'pay');
@@ -98,7 +133,7 @@ describe('the shop server killed with SIGKILL mid-payment, on SQLite', () => {
   }, 60_000);
 
   it('finds a payment paid while it was down, with no callback, when killed in the middle of a reconcile sweep', async () => {
-    const { shop } = await shopOnSqlite();
+    const { shop } = await shopOnStore();
     // The service's callbacks reach nobody: only the sweep can learn of "paid".
     const nowhere = { callbackUrl: 'http://127.0.0.1:9/payin/callback' };
     const { reached } = await shop.startArmed('in-sweep', nowhere);
