@@ -15,7 +15,7 @@ import { usePostgresServer } from '../postgres/postgres-server-harness.js';
 import { eventually } from '../proxy/sandbox-harness.js';
 import { startRedisServer, type RedisServer } from '../redis/redis-server-harness.js';
 import { useCompiledCli } from '../support/compiled-cli.js';
-import { crashingShop, type CrashingShop } from './support/crashing-shop.js';
+import { crashingShop, createUntilAnswered, heardPaid, type CrashingShop } from './support/crashing-shop.js';
 
 const build = useCompiledCli();
 const pg = usePostgresServer();
@@ -56,18 +56,7 @@ const STORES: { name: string; storeUrl(): Promise<{ url: string; wal?: string }>
   { name: 'Redis', storeUrl: async () => ({ url: `${redis.url}/${++fresh % 16}` }) },
 ];
 
-/** The shopper's Pay pressed again while the answer is a retryable 5xx (the dead process's lease), at most 10 s. */
-async function createUntilAnswered(shop: CrashingShop, orderId: string): Promise<{ status: number; body: any }> {
-  const end = Date.now() + 10_000;
-  for (;;) {
-    const answer = await shop.post('/payments', { orderId, method: 'upi' });
-    if (answer.status < 500 || Date.now() > end) return answer;
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-}
-
-const heard = (shop: CrashingShop, word: 'called' | 'done', id: string) =>
-  shop.hookLines().filter((line) => line.startsWith(`${word} ${id} `) && line.endsWith(' paid')).length;
+const heard = (shop: CrashingShop, word: 'called' | 'done', id: string) => heardPaid(shop.hookLines(), word, id);
 
 describe.each(STORES)('the shop server killed with SIGKILL mid-payment, on $name', (store) => {
   /** A shop on a fresh store of its own: the shop, and for SQLite the write-ahead log's path. */

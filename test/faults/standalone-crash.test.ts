@@ -21,6 +21,8 @@ afterEach(async () => {
   for (const close of closing.splice(0).reverse()) await close();
 });
 
+const PRICE = '{"amount":"499.00","currency":"INR"}';
+
 interface Heard {
   id: string;
   outcome: string;
@@ -35,7 +37,7 @@ async function startBackend(): Promise<{ url: string; heard: Heard[] }> {
     let body = '';
     req.on('data', (chunk) => (body += chunk));
     req.on('end', () => {
-      if (req.url === '/price') return void res.writeHead(200, { 'content-type': 'application/json' }).end('{"amount":"499.00","currency":"INR"}');
+      if (req.url === '/price') return void res.writeHead(200, { 'content-type': 'application/json' }).end(PRICE);
       const { data } = verifier.verify(body, req.headers as Record<string, string>) as { data: { outcome: string } };
       const entry = { id: String(req.headers['webhook-id']), outcome: data.outcome, answer: res };
       heard.push(entry);

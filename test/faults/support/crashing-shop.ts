@@ -34,9 +34,21 @@ export interface CrashingShop {
   close(): Promise<void>;
 }
 
-export async function crashingShop(options: { build: string; storeUrl: string }): Promise<CrashingShop> {
+/** The payment service the shops stand before: the real sandbox, served over loopback. */
+export interface Service {
+  sandbox: Sandbox;
+  server: RunningServer;
+}
+
+export async function startService(): Promise<Service> {
   const sandbox = createSandbox({ requisitesDelayMs: 0, callbackRetryDelayMs: 100, callbackAttempts: 3, random: seeded(3) });
-  const service: RunningServer = await serve(sandbox);
+  return { sandbox, server: await serve(sandbox) };
+}
+
+/** A shop on `storeUrl`, before `service` when given (several shops on one service), else a service of its own. */
+export async function crashingShop(options: { build: string; storeUrl: string; service?: Service }): Promise<CrashingShop> {
+  const own = options.service === undefined;
+  const { sandbox, server: service } = options.service ?? (await startService());
   const port = await freePort();
   const dir = mkdtempSync(join(options.build, '..', 'crash-'));
   const hookLog = join(dir, 'hook.log');
@@ -111,11 +123,27 @@ export async function crashingShop(options: { build: string; storeUrl: string })
     output: () => output,
     async close() {
       await shop.kill();
+      if (!own) return;
       sandbox.close();
       await service.close();
     },
   };
   return shop;
+}
+
+/** The shopper's Pay pressed again while the answer is a retryable 5xx (a lease held elsewhere), at most 10 s. */
+export async function createUntilAnswered(shop: CrashingShop, orderId: string): Promise<{ status: number; body: any }> {
+  const end = Date.now() + 10_000;
+  for (;;) {
+    const answer = await shop.post('/payments', { orderId, method: 'upi' });
+    if (answer.status < 500 || Date.now() > end) return answer;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+/** How many of the hook's `lines` say it was called (`called`) or returned (`done`) with payment `id` paid. */
+export function heardPaid(lines: string[], word: 'called' | 'done', id: string): number {
+  return lines.filter((line) => line.startsWith(`${word} ${id} `) && line.endsWith(' paid')).length;
 }
 
 /** A JSON POST on a connection of its own (never a pooled socket of a killed server): status and body. */
