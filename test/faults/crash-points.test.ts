@@ -5,12 +5,14 @@
  * service's create answer and the ledger write, between the ledger write of "paid" and the hook, inside the hook,
  * and inside a reconcile sweep. After each: one payment at the service however the shopper retries, "paid"
  * heard to its end exactly once (a hook cut off mid-call is called again: at least once, as guarantees.md says),
- * and the order refused a second payment.
+ * and the order refused a second payment. And an operator's redelivery cut off in the hook: the restart sends
+ * nothing by itself, and the operator's next press is sent once the killed one's lease has lapsed.
  */
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import postgres from 'postgres';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { operatorOverHttp } from '../console-api/console-harness.js';
 import { usePostgresServer } from '../postgres/postgres-server-harness.js';
 import { eventually } from '../proxy/sandbox-harness.js';
 import { startRedisServer, type RedisServer } from '../redis/redis-server-harness.js';
@@ -136,5 +138,35 @@ describe.each(STORES)('the shop server killed with SIGKILL mid-payment, on $name
     await eventually(() => heard(shop, 'done', body.payment.id) === 1, 10_000, 'the sweep after the restart to hear "paid"');
     await new Promise((resolve) => setTimeout(resolve, 2_000));
     expect(heard(shop, 'called', body.payment.id)).toBe(1);
+  }, 60_000);
+
+  it("sends the operator's redelivery again after a kill cut it off in the hook, and nothing of its own", async () => {
+    const { shop } = await shopOnStore();
+    const { reached } = await shop.startArmed('in-redelivery');
+    const { body } = await shop.post('/payments', { orderId: 'K-5', method: 'upi' });
+    const id: string = body.payment.id;
+    shop.sandbox.act(id, 'pay');
+    await eventually(() => heard(shop, 'done', id) === 1, 10_000, '"paid" to be heard');
+    const operator = operatorOverHttp(shop.url, 'ana');
+    await operator.signIn();
+    const cut = operator.post(`/api/payments/${id}/redeliver`).catch((error: Error) => error);
+    await reached;
+    await shop.kill();
+    expect(await cut).toBeInstanceOf(Error);
+    expect([heard(shop, 'called', id), heard(shop, 'done', id)]).toEqual([2, 1]);
+
+    await shop.start();
+    await new Promise((resolve) => setTimeout(resolve, 2_000)); // sweeps and lapsed leases: the restart sends nothing
+    expect([heard(shop, 'called', id), heard(shop, 'done', id)]).toEqual([2, 1]);
+    const again = operatorOverHttp(shop.url, 'ana');
+    await again.signIn();
+    // A press within the killed redelivery's lease (hookLeaseMs, 1.5 s here: lapsed by now) is answered 409 busy.
+    let pressed = await again.post<{ outcome?: string }>(`/api/payments/${id}/redeliver`);
+    for (let i = 0; i < 50 && pressed.answer.status === 409; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      pressed = await again.post<{ outcome?: string }>(`/api/payments/${id}/redeliver`);
+    }
+    expect([pressed.answer.status, pressed.body.outcome]).toEqual([200, 'sent']);
+    expect([heard(shop, 'called', id), heard(shop, 'done', id)]).toEqual([3, 2]);
   }, 60_000);
 });

@@ -5,9 +5,11 @@
 //   after-create  the service has answered the create, nothing of it is recorded yet;
 //   after-record  a paid state is recorded (and its announcement queued), the hook not called yet;
 //   in-hook       the hook is called with paid and has not returned;
-//   in-sweep      a reconcile sweep holds its lease and is asking the service about the followed payments.
+//   in-sweep      a reconcile sweep holds its lease and is asking the service about the followed payments;
+//   in-redelivery the hook is called with paid a second time (an operator's redelivery) and has not returned.
 // The hook writes one line per call to HOOK_LOG, synchronously (`called <id> <state> <outcome>` on entry, `done ...` on
-// return), so what the shop heard survives the kill. Leases are short so that a restart takes over in seconds.
+// return), so what the shop heard survives the kill. Leases are short so that a restart takes over in seconds. The
+// operator console lets in requests with the header `x-test-operator: ana`.
 // Argument: the compiled build's folder.
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -40,6 +42,7 @@ if (crashAt === 'after-record') {
   };
 }
 
+let paidCalls = 0;
 const proxy = createPayinProxy({
   provider: { baseUrl: env.SERVICE_URL, merchantId: env.PAYIN_MERCHANT_ID, token: env.PAYIN_TOKEN, secret: env.PAYIN_SECRET },
   callbackUrl: env.CALLBACK_URL || `http://127.0.0.1:${port}/payin/callback`,
@@ -47,7 +50,9 @@ const proxy = createPayinProxy({
   onPaymentUpdate: async (payment) => {
     const what = `${payment.id} ${payment.state} ${payment.outcome}`;
     appendFileSync(hookLog, `called ${what}\n`);
+    if (payment.outcome === 'paid') paidCalls++;
     if (crashAt === 'in-hook' && payment.outcome === 'paid') await crashPoint('in-hook');
+    if (crashAt === 'in-redelivery' && paidCalls === 2) await crashPoint('in-redelivery');
     appendFileSync(hookLog, `done ${what}\n`);
   },
   fetch: async (input, init) => {
@@ -57,6 +62,10 @@ const proxy = createPayinProxy({
     if (crashAt === 'after-create' && path === '/api/v2/payments' && answer.ok) await crashPoint('after-create');
     if (crashAt === 'in-sweep' && path === '/api/v2/status' && body.includes('paymentIds')) await crashPoint('in-sweep');
     return answer;
+  },
+  console: {
+    authorizeOperator: (request) => request.headers.get('x-test-operator') === 'ana',
+    operatorName: (request) => request.headers.get('x-test-operator') ?? undefined,
   },
   logger: silentLogger,
   reconcileEveryMs: Number(env.RECONCILE_EVERY_MS ?? 500),

@@ -15,7 +15,7 @@ import { freePort } from '../../support/free-port.js';
 const SCRIPT = fileURLToPath(new URL('./crash-proxy.mjs', import.meta.url));
 const STARTED_WITHIN_MS = 20_000;
 
-export type CrashPoint = 'after-create' | 'after-record' | 'in-hook' | 'in-sweep';
+export type CrashPoint = 'after-create' | 'after-record' | 'in-hook' | 'in-sweep' | 'in-redelivery';
 
 export interface CrashingShop {
   sandbox: Sandbox;
