@@ -169,4 +169,22 @@ describe.each(STORES)('the shop server killed with SIGKILL mid-payment, on $name
     expect([pressed.answer.status, pressed.body.outcome]).toEqual([200, 'sent']);
     expect([heard(shop, 'called', id), heard(shop, 'done', id)]).toEqual([3, 2]);
   }, 60_000);
+
+  it('delivers a "paid" its hook failed before a kill mid-sweep right after the restart, while the dead sweep holds its lease', async () => {
+    const { shop } = await shopOnStore();
+    // The killed sweep's lease outlasts the test, as the default 5 minutes would.
+    const longSweepLease = { SWEEP_LEASE_MS: '60000' };
+    const { reached } = await shop.startArmed('in-sweep-after-paid', { env: { ...longSweepLease, HOOK_FAILS: '1' } });
+    await shop.post('/payments', { orderId: 'K-6', method: 'upi' }); // left open: every sweep asks about it
+    const { body } = await shop.post('/payments', { orderId: 'K-7', method: 'upi' });
+    const id: string = body.payment.id;
+    shop.sandbox.act(id, 'pay');
+    await reached;
+    await shop.kill();
+    expect(heard(shop, 'called', id)).toBeGreaterThan(0);
+    expect(heard(shop, 'done', id)).toBe(0);
+
+    await shop.start({ env: longSweepLease });
+    await eventually(() => heard(shop, 'done', id) === 1, 5_000, '"paid" to be heard after the restart');
+  }, 60_000);
 });

@@ -6,7 +6,10 @@
 //   after-record  a paid state is recorded (and its announcement queued), the hook not called yet;
 //   in-hook       the hook is called with paid and has not returned;
 //   in-sweep      a reconcile sweep holds its lease and is asking the service about the followed payments;
-//   in-redelivery the hook is called with paid a second time (an operator's redelivery) and has not returned.
+//   in-redelivery the hook is called with paid a second time (an operator's redelivery) and has not returned;
+//   in-sweep-after-paid  as in-sweep, once the hook has been called with paid.
+// HOOK_FAILS set: the hook throws (the shop's database is down) after writing its `called` line. SWEEP_LEASE_MS
+// lengthens the sweep's lease (1.5 s otherwise).
 // The hook writes one line per call to HOOK_LOG, synchronously (`called <id> <state> <outcome>` on entry, `done ...` on
 // return), so what the shop heard survives the kill. Leases are short so that a restart takes over in seconds. The
 // operator console lets in requests with the header `x-test-operator: ana`.
@@ -53,6 +56,7 @@ const proxy = createPayinProxy({
     if (payment.outcome === 'paid') paidCalls++;
     if (crashAt === 'in-hook' && payment.outcome === 'paid') await crashPoint('in-hook');
     if (crashAt === 'in-redelivery' && paidCalls === 2) await crashPoint('in-redelivery');
+    if (env.HOOK_FAILS) throw new Error('the shop database is down');
     appendFileSync(hookLog, `done ${what}\n`);
   },
   fetch: async (input, init) => {
@@ -60,7 +64,9 @@ const proxy = createPayinProxy({
     const path = new URL(String(input)).pathname;
     const body = Buffer.from(init?.body ?? '').toString();
     if (crashAt === 'after-create' && path === '/api/v2/payments' && answer.ok) await crashPoint('after-create');
-    if (crashAt === 'in-sweep' && path === '/api/v2/status' && body.includes('paymentIds')) await crashPoint('in-sweep');
+    const sweeping = path === '/api/v2/status' && body.includes('paymentIds');
+    if (crashAt === 'in-sweep' && sweeping) await crashPoint('in-sweep');
+    if (crashAt === 'in-sweep-after-paid' && sweeping && paidCalls > 0) await crashPoint('in-sweep-after-paid');
     return answer;
   },
   console: {
@@ -69,7 +75,7 @@ const proxy = createPayinProxy({
   },
   logger: silentLogger,
   reconcileEveryMs: Number(env.RECONCILE_EVERY_MS ?? 500),
-  timeouts: { claimLeaseMs: 1_500, hookLeaseMs: 1_500, sweepLeaseMs: 1_500 },
+  timeouts: { claimLeaseMs: 1_500, hookLeaseMs: 1_500, sweepLeaseMs: Number(env.SWEEP_LEASE_MS || 1_500) },
   env: {},
   store,
 });

@@ -15,15 +15,21 @@ import { freePort } from '../../support/free-port.js';
 const SCRIPT = fileURLToPath(new URL('./crash-proxy.mjs', import.meta.url));
 const STARTED_WITHIN_MS = 20_000;
 
-export type CrashPoint = 'after-create' | 'after-record' | 'in-hook' | 'in-sweep' | 'in-redelivery';
+export type CrashPoint = 'after-create' | 'after-record' | 'in-hook' | 'in-sweep' | 'in-redelivery' | 'in-sweep-after-paid';
+
+/** How the server is started: where the service sends callbacks (default: to it), and more of crash-proxy.mjs's variables. */
+export interface StartSettings {
+  callbackUrl?: string;
+  env?: Record<string, string>;
+}
 
 export interface CrashingShop {
   sandbox: Sandbox;
   url: string;
-  /** Starts the server; with `crashAt`, resolves once it has reached that moment (and waits there). */
-  start(settings?: { crashAt?: CrashPoint; callbackUrl?: string }): Promise<void>;
+  /** Starts the server and resolves once it listens. */
+  start(settings?: StartSettings): Promise<void>;
   /** Starts the server and resolves once it listens, with `crashAt` armed for later. */
-  startArmed(crashAt: CrashPoint, settings?: { callbackUrl?: string }): Promise<{ reached: Promise<void> }>;
+  startArmed(crashAt: CrashPoint, settings?: StartSettings): Promise<{ reached: Promise<void> }>;
   /** kill -9, then waits for the exit. */
   kill(): Promise<void>;
   /** A JSON POST to the running server's route `path` under /payin, on a new connection. */
@@ -56,7 +62,7 @@ export async function crashingShop(options: { build: string; storeUrl: string; s
   let child: ChildProcess | undefined;
   let output = '';
 
-  const launch = (crashAt: string, callbackUrl: string) => {
+  const launch = (crashAt: string, { callbackUrl = '', env = {} }: StartSettings) => {
     const started = spawn(process.execPath, [SCRIPT, options.build], {
       env: {
         PATH: process.env.PATH ?? '',
@@ -69,6 +75,7 @@ export async function crashingShop(options: { build: string; storeUrl: string; s
         HOOK_LOG: hookLog,
         CRASH_AT: crashAt,
         CALLBACK_URL: callbackUrl,
+        ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -101,11 +108,11 @@ export async function crashingShop(options: { build: string; storeUrl: string; s
     sandbox,
     url,
     async start(settings = {}) {
-      const seen = launch(settings.crashAt ?? '', settings.callbackUrl ?? '');
+      const seen = launch('', settings);
       await seen('listening');
     },
     async startArmed(crashAt, settings = {}) {
-      const seen = launch(crashAt, settings.callbackUrl ?? '');
+      const seen = launch(crashAt, settings);
       const reached = seen(`crash point ${crashAt}`);
       reached.catch(() => {}); // awaited by the test; a rejection before then is not unhandled
       await seen('listening');
