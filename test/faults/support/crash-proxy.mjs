@@ -8,11 +8,10 @@
 //   in-sweep      a reconcile sweep holds its lease and is asking the service about the followed payments;
 //   in-redelivery the hook is called with paid a second time (an operator's redelivery) and has not returned;
 //   in-sweep-after-paid  as in-sweep, once the hook has been called with paid.
-// HOOK_FAILS set: the hook throws (the shop's database is down) after writing its `called` line. SWEEP_LEASE_MS
-// lengthens the sweep's lease (1.5 s otherwise).
-// The hook writes one line per call to HOOK_LOG, synchronously (`called <id> <state> <outcome>` on entry, `done ...` on
-// return), so what the shop heard survives the kill. Leases are short so that a restart takes over in seconds. The
-// operator console lets in requests with the header `x-test-operator: ana`.
+// The hook writes one line per call to HOOK_LOG, synchronously (`called <id> <state> <outcome>` on entry, `done ...`
+// on return), so what the shop heard survives the kill; with HOOK_FAILS set it throws (the shop's database is down)
+// after its `called` line. Leases are short (1.5 s) so that a restart takes over in seconds; SWEEP_LEASE_MS
+// lengthens the sweep's. The operator console lets in requests with the header `x-test-operator: ana`.
 // Argument: the compiled build's folder.
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -74,7 +73,7 @@ const proxy = createPayinProxy({
     operatorName: (request) => request.headers.get('x-test-operator') ?? undefined,
   },
   logger: silentLogger,
-  reconcileEveryMs: Number(env.RECONCILE_EVERY_MS ?? 500),
+  reconcileEveryMs: 500,
   timeouts: { claimLeaseMs: 1_500, hookLeaseMs: 1_500, sweepLeaseMs: Number(env.SWEEP_LEASE_MS || 1_500) },
   env: {},
   store,

@@ -34,7 +34,7 @@ export interface CrashingShop {
   kill(): Promise<void>;
   /** A JSON POST to the running server's route `path` under /payin, on a new connection. */
   post(path: string, body: unknown): Promise<{ status: number; body: any }>;
-  /** The hook's calls so far: `called <id> <state>` on entry, `done <id> <state>` on return. */
+  /** The hook's calls so far: `called <id> <state> <outcome>` on entry, `done ...` on return. */
   hookLines(): string[];
   output(): string;
   close(): Promise<void>;
