@@ -33,20 +33,24 @@ export function explained(path: string, error: unknown): unknown {
   const raw = (error as { code?: unknown }).code;
   const code = typeof raw === 'string' ? raw : undefined;
   if (!(code && UNWRITABLE_CODE.test(code)) && !UNWRITABLE_WORDS.test(error.message)) return error;
-  const inTheWay = [dirname(path), path, `${path}-wal`, `${path}-shm`].filter(unwritable);
-  const why = inTheWay.length
-    ? `this process may not write ${inTheWay.join(', ')}: give the folder and every payin file in it (the database, its -wal and -shm, which a killed process leaves owned by the user it ran as) to the user the proxy runs as (chown -R), or point the store at a folder that user may write`
-    : 'is its volume mounted read-only?';
+  const folder = dirname(path);
+  const refusals = [folder, path, `${path}-wal`, `${path}-shm`].map((file) => ({ file, refusal: refusalOf(file) }));
+  const inTheWay = refusals.filter((r) => r.refusal !== undefined).map((r) => r.file);
+  const why = refusals.some((r) => r.refusal === 'EROFS')
+    ? `${folder} is on a read-only volume: mount it writable, or point the store at a folder on one that is`
+    : inTheWay.length
+      ? `this process may not write ${inTheWay.join(', ')}: make the folder and every payin file in it (the database, its -wal and -shm, which a killed process leaves owned by the user it ran as) writable by the user the proxy runs as (chown -R to that user, chmod u+w), or point the store at a folder that user may write`
+      : 'is its volume mounted read-only?';
   return new SqliteStoreError(`the SQLite ledger ${path} cannot be written: ${why} (SQLite: ${error.message})`, code, { cause: error });
 }
 
-/** Whether this process may not write `file` (EACCES, EROFS); a file that is not there is not in the way. */
-function unwritable(file: string): boolean {
-  if (!existsSync(file)) return false;
+/** Why this process may not write `file` (EACCES, EROFS, ...), or undefined when it may or the file is not there. */
+function refusalOf(file: string): string | undefined {
+  if (!existsSync(file)) return undefined;
   try {
     accessSync(file, constants.W_OK);
-    return false;
-  } catch {
-    return true;
+    return undefined;
+  } catch (error) {
+    return String((error as { code?: unknown }).code ?? 'EACCES');
   }
 }
