@@ -4,10 +4,12 @@
  * Bun has `bun:sqlite`; Node 22.5+ and Deno have `node:sqlite`; anywhere else (Node 20) better-sqlite3, an
  * optional peer dependency loaded only then. The three differ in small ways (Bun answers a missing row with null,
  * node:sqlite has no pragma or transaction helpers), so each is wrapped into the one small connection shape the
- * store uses: exec, prepare (run / get / all) and close.
+ * store uses: exec, prepare (run / get / all) and close. What the file refuses to take is said with the file and
+ * the fix (sqlite-errors.ts), in every call, so that a request's log line says it as the health check does.
  */
 import { createRequire } from 'node:module';
 import { builtinModule } from '../shared/builtin-module.js';
+import { explained } from './sqlite-errors.js';
 
 export type SqliteDriverName = 'bun:sqlite' | 'node:sqlite' | 'better-sqlite3';
 
@@ -51,16 +53,23 @@ export function openSqlite(path: string, driver?: SqliteDriverName): SqliteConne
         : `createSqliteStore: this runtime has no ${name} (bun:sqlite is Bun's; node:sqlite needs Node 22.5+ or Deno).`,
     );
   }
-  const db = open(path);
+  const said = <T>(work: () => T): T => {
+    try {
+      return work();
+    } catch (error) {
+      throw path === ':memory:' ? error : explained(path, error);
+    }
+  };
+  const db = said(() => open(path));
   return {
     driver: name,
-    exec: (sql) => void db.exec(sql),
+    exec: (sql) => said(() => void db.exec(sql)),
     prepare: (sql) => {
-      const statement = db.prepare(sql);
+      const statement = said(() => db.prepare(sql));
       return {
-        run: (...params) => statement.run(...params),
-        get: (...params) => statement.get(...params) ?? undefined,
-        all: (...params) => statement.all(...params),
+        run: (...params) => said(() => statement.run(...params)),
+        get: (...params) => said(() => statement.get(...params) ?? undefined),
+        all: (...params) => said(() => statement.all(...params)),
       };
     },
     close: () => void db.close(),

@@ -183,13 +183,14 @@ export class Ledger {
   }
 
   /**
-   * Runs one reconcile sweep's `work` under the sweep lease, one sweep across instances; nothing when one runs.
-   * The lease is renewed while the sweep works (a store with `extend`), and lapses only for a process that died.
+   * Runs one reconcile sweep's `work` under the sweep lease, one sweep across instances; nothing when one runs
+   * (false). The lease is renewed while the sweep works (a store with `extend`), and lapses only for a process that
+   * died.
    */
-  async whileSweeping(work: () => Promise<void>): Promise<void> {
+  async whileSweeping(work: () => Promise<void>): Promise<boolean> {
     const { store, timeouts } = this.options;
     const owner = randomToken(12);
-    if (!(await store.claim(SWEEP_LEASE, owner, timeouts.sweepLeaseMs))) return;
+    if (!(await store.claim(SWEEP_LEASE, owner, timeouts.sweepLeaseMs))) return false;
     // Held for as long as the sweep runs (a slow service, many payments), not for its first term alone.
     const stopRenewing = keepStoreLease(this.options, {
       key: SWEEP_LEASE,
@@ -201,6 +202,7 @@ export class Ledger {
     });
     try {
       await work();
+      return true;
     } finally {
       stopRenewing();
       await store.release(SWEEP_LEASE, owner);

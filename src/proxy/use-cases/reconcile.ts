@@ -3,7 +3,8 @@
  * window for late payments (longer while the service is still deciding it), with no browser open and no callback
  * arriving. One sweep pages through the store's follow index, asks the service about the due payments in batches
  * (`paymentIds`, up to 50 per call), records what it says through the ledger and delivers every announcement that
- * is due. One sweep runs at a time across instances (the ledger's sweep lease). `proxy.reconcile()` runs one for
+ * is due. One sweep runs at a time across instances (the ledger's sweep lease); the announcements are delivered
+ * by every instance's sweep, since each delivery has a lease of its own. `proxy.reconcile()` runs one for
  * cron jobs and serverless; on a long-lived server the proxy runs one every `reconcileEveryMs` by itself
  * (create-proxy.ts).
  */
@@ -42,7 +43,7 @@ export async function reconcile(
 ): Promise<ReconcileResult> {
   const { store, clock, logger } = options;
   const result: ReconcileResult = { checked: 0, changed: 0, announced: 0 };
-  await ledger.whileSweeping(async () => {
+  const swept = await ledger.whileSweeping(async () => {
     let after: string | undefined;
     for (let page = 0; page < MAX_PAGES && !stopping(); page++) {
       const ids = await store.followedPayments(PAGE, after);
@@ -107,6 +108,10 @@ export async function reconcile(
     }
     if (!stopping()) result.announced = await outbox.drain('reconcile');
   });
+  // The due announcements are delivered all the same while another holds the sweep: each delivery takes a lease of
+  // its own. The holder may be a process killed mid-sweep, whose lease lapses only after sweepLeaseMs (5 minutes),
+  // and the retries of a hook that failed before the kill were timers of that process: "paid" waited that long.
+  if (!swept && !stopping()) result.announced = await outbox.drain('reconcile');
   return result;
 }
 

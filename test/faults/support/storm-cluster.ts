@@ -13,8 +13,8 @@ import { serve, type RunningServer } from '../../../src/server/serve.js';
 import { seeded } from '../../proxy/sandbox-harness.js';
 import { freePort } from '../../support/free-port.js';
 
-const WEBHOOK_SECRET = `whsec_${Buffer.from('the cluster storm shares this one').toString('base64')}`;
-const SERVER_SCRIPT = fileURLToPath(new URL('./storm-server.mjs', import.meta.url));
+export const WEBHOOK_SECRET = `whsec_${Buffer.from('the cluster storm shares this one').toString('base64')}`;
+export const SERVER_SCRIPT = fileURLToPath(new URL('./storm-server.mjs', import.meta.url));
 
 export interface ProxyProcess {
   url: string;
@@ -89,7 +89,7 @@ export async function startCluster(options: { build: string; cwd: string; storeU
   };
 }
 
-function proxyProcess(url: string, args: string[], env: Record<string, string>, cwd: string): ProxyProcess {
+export function proxyProcess(url: string, args: string[], env: Record<string, string>, cwd: string): ProxyProcess {
   let child: ChildProcess | undefined;
   let output = '';
   const exited = (c: ChildProcess) =>
