@@ -82,6 +82,13 @@ const MIGRATIONS: readonly Migration[] = [
   // marked before, so there is nothing to fill in.
   `ALTER TABLE payments ADD COLUMN refunded boolean NOT NULL DEFAULT false;
    CREATE INDEX payments_refunded ON payments (listed_at, id) WHERE refunded;`,
+  // Final payments the service contradicted, and those an operator marked resolved: their own filters, partial
+  // indexes like `refunded`'s. No payment was marked before, so there is nothing to fill in.
+  `ALTER TABLE payments
+     ADD COLUMN contradicted boolean NOT NULL DEFAULT false,
+     ADD COLUMN resolved boolean NOT NULL DEFAULT false;
+   CREATE INDEX payments_contradicted ON payments (listed_at, id) WHERE contradicted;
+   CREATE INDEX payments_resolved ON payments (listed_at, id) WHERE resolved;`,
 ];
 
 /** The newest schema version this release knows. */

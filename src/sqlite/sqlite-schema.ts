@@ -65,6 +65,12 @@ const MIGRATIONS: readonly Migration[] = [
   // Second payments an operator marked refunded (second = 2, sqlite-console.ts): their own filter, walked newest
   // first like the others. No payment was marked before, so there is nothing to fill in.
   'CREATE INDEX payments_refunded ON payments (listed_at, id) WHERE second = 2;',
+  // Final payments the service contradicted (contradicted = 1) and those an operator marked resolved (2,
+  // sqlite-console.ts): their own filters, walked newest first like the others. No payment was marked before, so
+  // there is nothing to fill in.
+  `ALTER TABLE payments ADD COLUMN contradicted INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX payments_contradicted ON payments (listed_at, id) WHERE contradicted = 1;
+   CREATE INDEX payments_resolved ON payments (listed_at, id) WHERE contradicted = 2;`,
 ];
 
 /** Rows read and written per round of the back-fill: bounded memory whatever the table holds. */
@@ -76,7 +82,8 @@ function backfillListing(db: SqliteConnection): void {
   const write = db.prepare('UPDATE payments SET listed_at = ?, order_id = ?, tag = ?, late = ?, second = ?, expires_at = ? WHERE id = ?');
   for (let after = ''; ; ) {
     const rows = read.all(after, BATCH);
-    for (const row of rows) write.run(...listingColumns(JSON.parse(String(row.record)) as PaymentRecord), String(row.id));
+    // The columns this migration adds: a later one's column is not there yet (and none of its marks either).
+    for (const row of rows) write.run(...listingColumns(JSON.parse(String(row.record)) as PaymentRecord).slice(0, 6), String(row.id));
     if (rows.length < BATCH) return;
     after = String(rows[rows.length - 1]!.id);
   }

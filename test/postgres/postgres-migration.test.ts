@@ -7,6 +7,7 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/postgres/index.js';
+import { markContradicted } from '../../src/proxy/ledger/contradiction-marks.js';
 import { markRefunded } from '../../src/proxy/ledger/refund-marks.js';
 import { ManualClock } from '../../src/shared/manual-clock.js';
 import { listed } from '../proxy/infrastructure/console-store-contract.js';
@@ -63,12 +64,16 @@ it('brings a version 1 schema forward: its payments are listed, filtered and cou
     await store.appendHistory('old-late', { at: 1, kind: 'state', state: 'finished', outcome: 'paid', source: 'callback' });
     expect(await store.paymentHistory('old-late')).toHaveLength(1);
     const versions = await admin`SELECT version FROM ${admin(schema)}.schema_migrations ORDER BY version`;
-    expect(versions.map((row) => row.version)).toEqual([1, 2, 3]);
+    expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4]);
     // The old second payment, refunded since, is marked so: it leaves the refunds to do (migration 3's column).
     expect(await markRefunded({ store, clock: new ManualClock() }, 'old-second', { operator: 'ana' })).toHaveProperty('marked');
     expect(await ids('second')).toEqual([]);
     expect((await store.listPayments({ filter: 'refunded', limit: 5, now: 0 })).payments.map((p) => p.view.id)).toEqual(['old-second']);
     expect(await store.countPayments(5_300)).toMatchObject({ second: 0, refunded: 1 });
+    // The old expired payment, finished at the service since, is a contradiction to look into (migration 4's column).
+    await markContradicted({ store, clock: new ManualClock() }, 'old-gone', 'finished');
+    expect((await store.listPayments({ filter: 'contradicted', limit: 5, now: 0 })).payments.map((p) => p.view.id)).toEqual(['old-gone']);
+    expect(await store.countPayments(5_300)).toMatchObject({ expired: 1, contradicted: 1, resolved: 0 });
   } finally {
     await store.close();
   }
@@ -99,7 +104,7 @@ it('fails its start with a clear error when the database stops under the migrati
     await server.start();
     await store.ready();
     const versions = await admin`SELECT version FROM ${admin(schema)}.schema_migrations ORDER BY version`;
-    expect(versions.map((row) => row.version)).toEqual([1, 2, 3]);
+    expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4]);
     expect(await store.listPayments({ filter: 'paid', limit: 5, now: 0 })).toMatchObject({ payments: [{ view: { id: 'old-paid' } }] });
   } finally {
     await store.close();

@@ -8,6 +8,8 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRedisStore, type RedisStore, type RedisStoreOptions } from '../../src/redis/index.js';
 import { RedisConsole } from '../../src/redis/redis-console.js';
+import { markContradicted } from '../../src/proxy/ledger/contradiction-marks.js';
+import { ManualClock } from '../../src/shared/manual-clock.js';
 import { listed } from '../proxy/infrastructure/console-store-contract.js';
 import { describeSharedStoreContract } from '../proxy/infrastructure/shared-store-contract.js';
 import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
@@ -232,6 +234,10 @@ describe('RedisStore on a ledger written before the console', () => {
     expect(counts).toMatchObject({ all: 2, paid: 1, open: 1, stuck: 1 });
     expect(await ids({ orderId: 'O-1' })).toEqual(['old-paid']);
     expect(await ids({ filter: 'stuck' })).toEqual(['old-open']);
+    // Finished at the service after it was recorded otherwise: a contradiction to look into, listed and counted.
+    await markContradicted({ store, clock: new ManualClock() }, 'old-paid', 'dispute');
+    expect(await ids({ filter: 'contradicted' })).toEqual(['old-paid']);
+    expect(await store.countPayments(now)).toMatchObject({ paid: 1, contradicted: 1, resolved: 0 });
   });
 });
 

@@ -9,6 +9,7 @@ import { openSqlite } from '../../src/sqlite/sqlite-driver.js';
 import { SqliteStore } from '../../src/sqlite/sqlite-store.js';
 import { listed } from '../proxy/infrastructure/console-store-contract.js';
 import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
+import { markContradicted } from '../../src/proxy/ledger/contradiction-marks.js';
 import { markRefunded } from '../../src/proxy/ledger/refund-marks.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'payin-sqlite-'));
@@ -150,12 +151,16 @@ describe('SqliteStore across a restart', () => {
     insert.run('old-open', JSON.stringify(open), 0, 10);
     old.close();
     const store = createSqliteStore({ path, clock: new ManualClock() });
-    const ids = async (filter: 'all' | 'paid' | 'open' | 'stuck') =>
+    const ids = async (filter: 'all' | 'paid' | 'open' | 'stuck' | 'contradicted') =>
       (await store.listPayments({ filter, limit: 10, now: Date.UTC(2026, 0, 1, 1) })).payments.map((p) => p.view.id);
     expect(await ids('all')).toEqual(['old-paid', 'old-open']);
     expect(await ids('paid')).toEqual(['old-paid']);
     expect(await ids('stuck')).toEqual(['old-open']);
     expect((await store.listPayments({ filter: 'all', orderId: 'A-1', limit: 10, now: 0 })).payments).toHaveLength(2);
+    // Disputed at the service since: a contradiction to look into (the column of the latest migration).
+    await markContradicted({ store, clock: new ManualClock() }, 'old-paid', 'dispute');
+    expect(await ids('contradicted')).toEqual(['old-paid']);
+    expect(await store.countPayments(0)).toMatchObject({ paid: 1, contradicted: 1, resolved: 0 });
     await store.close();
   });
 
