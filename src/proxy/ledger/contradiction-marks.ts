@@ -21,10 +21,10 @@ const ATTEMPTS = 16;
  * again until it is answered). Another state replaces the mark: the newest contradiction is the one to look into.
  */
 export async function markContradicted({ store, clock }: Writer, paymentId: string, state: string): Promise<void> {
-  await writeOver(store, paymentId, (current) => {
-    if (current.contradicted?.state === state) return undefined;
+  await writeOver(store, paymentId, undefined, (current) => {
+    if (current.contradicted?.state === state) return { answer: undefined };
     const at = clock.now();
-    return { ...current, contradicted: { at, state }, version: current.version + 1, updatedAt: at };
+    return { answer: undefined, write: { ...current, contradicted: { at, state }, version: current.version + 1, updatedAt: at } };
   });
 }
 
@@ -40,25 +40,31 @@ export async function markResolved(
   paymentId: string,
   { operator, note }: { operator: string; note?: string },
 ): Promise<ResolutionMarking> {
-  let answer: ResolutionMarking = { refused: 'unknown' };
-  await writeOver(store, paymentId, (current) => {
-    if (current.contradicted === undefined) return void (answer = { refused: 'not-contradicted' });
-    if (isResolved(current)) return void (answer = { already: current.contradictionResolved! });
+  return writeOver<ResolutionMarking>(store, paymentId, { refused: 'unknown' }, (current) => {
+    if (current.contradicted === undefined) return { answer: { refused: 'not-contradicted' } };
+    if (isResolved(current)) return { answer: { already: current.contradictionResolved! } };
     const at = clock.now();
     const mark: ResolutionMark = { at, operator, state: current.contradicted.state, ...(note ? { note } : {}) };
     const next = { ...current, contradictionResolved: mark, version: current.version + 1, updatedAt: at };
-    answer = { marked: next };
-    return next;
+    return { answer: { marked: next }, write: next };
   });
-  return answer;
 }
 
-/** Reads the record and writes what `change` makes of it (nothing when undefined), again while another writer wins. */
-async function writeOver(store: ProxyStore, paymentId: string, change: (current: PaymentRecord) => PaymentRecord | undefined) {
+/**
+ * Reads the record, writes what `decide` makes of it (nothing without `write`) and answers its `answer`; reads and
+ * decides again while another writer wins. `missing` is the answer for a payment the store does not hold.
+ */
+async function writeOver<T>(
+  store: ProxyStore,
+  paymentId: string,
+  missing: T,
+  decide: (current: PaymentRecord) => { answer: T; write?: PaymentRecord },
+): Promise<T> {
   for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
     const current = await store.getPayment(paymentId);
-    const next = current && change(current);
-    if (!current || !next || (await store.putPayment(next, current.version))) return;
+    if (!current) return missing;
+    const { answer, write } = decide(current);
+    if (!write || (await store.putPayment(write, current.version))) return answer;
   }
   throw new Error(`payment ${paymentId} kept changing under ${ATTEMPTS} attempts to mark its contradiction`);
 }
