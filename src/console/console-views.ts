@@ -130,7 +130,8 @@ function refundPart(c: DetailContext): TemplateResult | typeof nothing {
 function contradictionPart(c: DetailContext): TemplateResult | typeof nothing {
   const { t, detail } = c;
   const p = detail.payment;
-  // A contradiction noted before the ledger kept its mark is on the timeline only: said, with nothing to mark.
+  // A contradiction on the timeline without the record's mark (noted by an instance of the release before, during an
+  // upgrade) is said, with nothing to mark.
   const noted = detail.history.some((h) => h.kind === 'contradiction');
   if (!p.contradicted) return noted ? html`<p class="note">${t.contradicted}</p>` : nothing;
   if (p.resolved) return html`<p class="done">${t.contradictionResolved}</p>`;

@@ -49,6 +49,8 @@ export interface RedisKeys {
   health(): string;
   /** A string set once the payments written before the console's sets existed are indexed (redis-console.ts). */
   consoleIndexed(): string;
+  /** A string set once the contradictions timelines noted before the record's mark existed are marked (redis-console.ts). */
+  contradictionsMarked(): string;
 }
 
 export function redisKeys(prefix: string): RedisKeys {
@@ -73,6 +75,7 @@ export function redisKeys(prefix: string): RedisKeys {
     audit: (paymentId) => (paymentId === undefined ? `${prefix}audit` : `${prefix}audit:${paymentId}`),
     health: () => `${prefix}health`,
     consoleIndexed: () => `${prefix}console-indexed`,
+    contradictionsMarked: () => `${prefix}contradictions-marked`,
   };
 }
 

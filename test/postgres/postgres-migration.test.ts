@@ -79,6 +79,34 @@ it('brings a version 1 schema forward: its payments are listed, filtered and cou
   }
 });
 
+it('marks, bringing the schema before the contradiction marks forward, each payment whose timeline noted one', async () => {
+  const schema = `v3_${Math.random().toString(36).slice(2)}`;
+  const before = createPostgresStore({ url: server.url, schema, max: 1 });
+  try {
+    await before.putPayment(listed('late-money', 10, { outcome: 'expired' }), 0);
+    await before.putPayment(listed('quiet', 11, { outcome: 'expired' }), 0);
+    const line = { kind: 'contradiction', state: 'finished', recorded: 'expired', outcome: 'expired' } as const;
+    await before.appendHistory('late-money', { at: 500, ...line, state: 'dispute' });
+    await before.appendHistory('late-money', { at: 900, ...line });
+    await before.appendHistory('quiet', { at: 600, kind: 'announcement', state: 'expired', ok: false, error: 'contradiction' });
+  } finally {
+    await before.close();
+  }
+  // What the release before wrote: its schema (version 3) had no contradicted column, and no payment a mark.
+  await admin.unsafe(`ALTER TABLE ${schema}.payments DROP COLUMN contradicted, DROP COLUMN resolved;
+    DELETE FROM ${schema}.schema_migrations WHERE version = 4`);
+
+  const store = createPostgresStore({ url: server.url, schema, max: 2 });
+  try {
+    const page = await store.listPayments({ filter: 'contradicted', limit: 10, now: 0 });
+    expect(page.payments.map((p) => [p.view.id, p.contradicted, p.version])).toEqual([['late-money', { at: 900, state: 'finished' }, 2]]);
+    expect(await store.countPayments(0)).toMatchObject({ expired: 2, contradicted: 1, resolved: 0 });
+    expect((await store.getPayment('quiet'))!.contradicted).toBeUndefined();
+  } finally {
+    await store.close();
+  }
+});
+
 it('fails its start with a clear error when the database stops under the migration, and does it once on the next', async () => {
   const schema = `cut_${Math.random().toString(36).slice(2)}`;
   await createVersion1Schema(admin, schema);

@@ -183,6 +183,31 @@ describe('SqliteStore across a restart', () => {
     await store.close();
   });
 
+  it('brings a file of the schema before the contradiction marks forward: a contradiction its timeline noted is listed under contradicted', async (test) => {
+    if (process.versions.bun || process.versions.deno) return test.skip();
+    const path = freshPath();
+    const before = createSqliteStore({ path, clock: new ManualClock() });
+    await before.putPayment(listed('late-money', 10, { outcome: 'expired' }), 0);
+    await before.putPayment(listed('quiet', 11, { outcome: 'expired' }), 0);
+    const line = { kind: 'contradiction', state: 'finished', recorded: 'expired', outcome: 'expired' } as const;
+    await before.appendHistory('late-money', { at: 500, ...line, state: 'dispute' });
+    await before.appendHistory('late-money', { at: 900, ...line });
+    await before.appendHistory('quiet', { at: 600, kind: 'announcement', state: 'expired', ok: false, error: 'no "contradiction" here' });
+    await before.close();
+    // What the release before wrote: its schema (3) had no contradicted column, and no payment a mark.
+    const old = new Database(path);
+    old.exec('DROP INDEX payments_contradicted; DROP INDEX payments_resolved; ALTER TABLE payments DROP COLUMN contradicted;');
+    old.pragma('user_version = 3');
+    old.close();
+
+    const store = createSqliteStore({ path, clock: new ManualClock() });
+    const page = await store.listPayments({ filter: 'contradicted', limit: 10, now: 0 });
+    expect(page.payments.map((p) => [p.view.id, p.contradicted, p.version])).toEqual([['late-money', { at: 900, state: 'finished' }, 2]]);
+    expect(await store.countPayments(0)).toMatchObject({ expired: 2, contradicted: 1, resolved: 0 });
+    expect((await store.getPayment('quiet'))!.contradicted).toBeUndefined();
+    await store.close();
+  });
+
   it("runs on this runtime's own SQLite where it has one: bun:sqlite on Bun, node:sqlite on Deno and Node 22.5+", async () => {
     const store = createSqliteStore({ path: ':memory:' });
     const versions = process.versions as { bun?: string; deno?: string; node: string };

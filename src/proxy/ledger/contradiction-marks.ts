@@ -9,7 +9,7 @@
  */
 import type { Clock } from '../../shared/clock.js';
 import { isResolved } from '../infrastructure/console-store.js';
-import type { PaymentRecord, ProxyStore, ResolutionMark } from '../infrastructure/store.js';
+import type { HistoryEntry, PaymentRecord, ProxyStore, ResolutionMark } from '../infrastructure/store.js';
 
 type Writer = { store: ProxyStore; clock: Clock };
 
@@ -17,15 +17,32 @@ type Writer = { store: ProxyStore; clock: Clock };
 const ATTEMPTS = 16;
 
 /**
- * Marks the payment contradicted by `state`, unless it already is by that state (the service delivers a callback
- * again until it is answered). Another state replaces the mark: the newest contradiction is the one to look into.
+ * Marks the payment contradicted by `state` (confirmed at `at`, now unless said), unless it already is by that state
+ * (the service delivers a callback again until it is answered). Another state replaces the mark: the newest
+ * contradiction is the one to look into.
  */
-export async function markContradicted({ store, clock }: Writer, paymentId: string, state: string): Promise<void> {
+export async function markContradicted({ store, clock }: Writer, paymentId: string, state: string, at = clock.now()): Promise<void> {
   await writeOver(store, paymentId, undefined, (current) => {
     if (current.contradicted?.state === state) return { answer: undefined };
-    const at = clock.now();
-    return { answer: undefined, write: { ...current, contradicted: { at, state }, version: current.version + 1, updatedAt: at } };
+    return { answer: undefined, write: marked(current, { at, state }, clock.now()) };
   });
+}
+
+/** The record with its contradiction mark, written at `now`. */
+export function marked(record: PaymentRecord, contradicted: { at: number; state: string }, now: number): PaymentRecord {
+  return { ...record, contradicted, version: record.version + 1, updatedAt: now };
+}
+
+/**
+ * The newest contradiction line of a timeline, if any: what a store marks, on its first start of this release, a
+ * payment with that was noted by a release that wrote only the line (its back-fill), so that the console lists it.
+ */
+export function newestContradiction(history: readonly HistoryEntry[]): { at: number; state: string } | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const line = history[i]!;
+    if (line.kind === 'contradiction') return { at: line.at, state: line.state };
+  }
+  return undefined;
 }
 
 export type ResolutionMarking =
