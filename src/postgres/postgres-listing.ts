@@ -1,7 +1,7 @@
 /**
  * The console's listing columns of the payments table (console-store.ts): the sort key, the order, the outcome
- * filter, the late, second-payment, refunded, contradicted and resolved flags and the expiry, all from `listingOf`, so that PostgreSQL files a
- * payment under the same filters as every other store. They are written in the statement that writes the record
+ * filter, the late, second-payment, refunded, contradicted and resolved flags and the expiry, all from `listingOf`,
+ * so that PostgreSQL files a payment under the same filters as every other store. They are written in the statement that writes the record
  * (postgres-store.ts), and filled in by migration 2 for the payments written before it, with the same function
  * rather than a SQL copy of it: a timestamp SQL would read differently (or refuse) lists the payment the same.
  */

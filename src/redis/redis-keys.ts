@@ -49,7 +49,7 @@ export interface RedisKeys {
   health(): string;
   /** A string set once the payments written before the console's sets existed are indexed (redis-console.ts). */
   consoleIndexed(): string;
-  /** A string set once the contradictions timelines noted before the record's mark existed are marked (redis-console.ts). */
+  /** A string set once the payments whose timeline noted a contradiction before the record kept its mark are marked. */
   contradictionsMarked(): string;
 }
 

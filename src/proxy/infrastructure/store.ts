@@ -51,8 +51,8 @@ export interface PaymentRecord {
    */
   refunded?: RefundMark;
   /**
-   * Set when the service, asked afresh, contradicted the final state the shop was told (use-cases/final-contradiction.ts):
-   * the newest state it said and when that was first confirmed. The view does not change for it; the console lists
+   * Set when the service, asked afresh, contradicted the final state the shop was told
+   * (use-cases/final-contradiction.ts): the newest state it said and when that was first confirmed. The view does not change for it; the console lists
    * the payment as a contradiction to look into until an operator marks that state resolved.
    */
   contradicted?: { at: number; state: string };
