@@ -3,7 +3,8 @@
  * *re-check* asks the service about the payment and records the answer exactly as a reconcile sweep does (then
  * delivers its announcement, as a sweep's drain would); a service that does not answer changes nothing and is
  * said so. *redeliver* hands the payment's current state to the shop's hook again through the outbox. *mark
- * refunded* records the operator's word that a second payment was refunded at the service.
+ * refunded* records the operator's word that a second payment was refunded at the service; *mark resolved*
+ * (resolve-action.ts), that a contradiction of the service was dealt with there.
  */
 import type { ProxyContext } from '../proxy/context.js';
 import type { ConsoleStore } from '../proxy/infrastructure/console-store.js';
@@ -13,7 +14,7 @@ import { UpstreamError } from '../proxy/infrastructure/upstream-client.js';
 import { markRefunded as writeRefundMark } from '../proxy/ledger/refund-marks.js';
 import { isMisleading } from '../shared/misleading-text.js';
 import { ConsoleError, noPayment, refusal } from './console-answers.js';
-import type { NoAnswer } from './console-refusals.js';
+import type { BadText, NoAnswer } from './console-refusals.js';
 
 /**
  * What came of an action, for a page to word in the operator's own language (`result` is the same in English, for
@@ -23,6 +24,7 @@ export type ActionOutcome =
   | { outcome: 'changed'; state: string }
   | { outcome: 'unchanged'; state: string }
   | { outcome: 'marked-refunded'; reference?: string }
+  | { outcome: 'marked-resolved'; note?: string }
   | { outcome: Exclude<RedeliveryOutcome, 'busy'> };
 
 type RedeliveryOutcome = keyof typeof REDELIVERY_WORDS;
@@ -119,18 +121,26 @@ export const REFERENCE_MAX = 100;
  * or holding control characters is refused rather than cut: a cut id would name another refund, or none.
  */
 export function referenceOf(form: URLSearchParams): string | undefined {
-  const reference = (form.get('reference') ?? '').trim();
-  if (reference.length > REFERENCE_MAX) {
-    throw new ConsoleError(
-      400,
-      'bad_request',
-      `the refund reference is longer than ${REFERENCE_MAX} characters: give the refund's id at the payment service`,
-    );
-  }
-  if (isMisleading(reference)) {
-    throw refusal(400, 'bad_request', 'the refund reference holds a control character', { reason: 'reference_control_character' });
-  }
-  return reference || undefined;
+  return typedText(form.get('reference'), {
+    max: REFERENCE_MAX,
+    tooLong: `the refund reference is longer than ${REFERENCE_MAX} characters: give the refund's id at the payment service`,
+    control: 'the refund reference holds a control character',
+    reason: 'reference_control_character',
+  });
+}
+
+/**
+ * What an operator typed in a field of an action's form, trimmed; empty is none. Too long, or holding control
+ * characters (a pasted tab, a direction mark that would make the audit log read otherwise), is refused, not cut.
+ */
+export function typedText(
+  value: string | null,
+  words: { max: number; tooLong: string; control: string; reason: BadText },
+): string | undefined {
+  const text = (value ?? '').trim();
+  if (text.length > words.max) throw new ConsoleError(400, 'bad_request', words.tooLong);
+  if (isMisleading(text)) throw refusal(400, 'bad_request', words.control, { reason: words.reason });
+  return text || undefined;
 }
 
 /**

@@ -28,6 +28,7 @@ import {
 import { cookiePathCheck } from './cookie-path-check.js';
 import { relativeLink } from '../proxy/http/relative-link.js';
 import { readPayment, listPage, exportRows } from './console-reads.js';
+import { markResolved, noteOf } from './resolve-action.js';
 import { csvOf } from './console-rows.js';
 
 /** Wrong tokens a client may try in LOGIN_WINDOW_MS before it is told to wait; the whole console, ten times that. */
@@ -122,7 +123,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
         ...(next ? { 'x-payin-next': next } : {}),
       });
     }
-    const one = /^\/payments\/([^/]+)(?:\/(recheck|redeliver|mark-refunded))?$/.exec(path);
+    const one = /^\/payments\/([^/]+)(?:\/(recheck|redeliver|mark-refunded|mark-resolved))?$/.exec(path);
     if (!one) throw new ConsoleError(404, 'not_found', 'no such console route');
     const id = decodedId(one[1]!);
     const action = one[2];
@@ -134,7 +135,8 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     try {
       if (action === 'recheck') done = await recheck(ctx, record);
       else if (action === 'redeliver') done = await redeliver(ctx, record);
-      else done = await markRefunded(ctx, record, operator, referenceOf(new URLSearchParams((await readForm(request)) ?? '')));
+      else if (action === 'mark-resolved') done = await markResolved(ctx, record, operator, noteOf(await formOf(request)));
+      else done = await markRefunded(ctx, record, operator, referenceOf(await formOf(request)));
     } catch (error) {
       // A refused action is an action too: the log says who tried and why it did nothing.
       if (error instanceof ConsoleError) await auditAction(ctx, store, { operator, action, result: error.message, paymentId: id });
@@ -221,6 +223,10 @@ function decodedId(segment: string): string {
   } catch {
     throw new ConsoleError(400, 'bad_request', 'the payment id in the path is not a valid URL escape');
   }
+}
+
+async function formOf(request: ProxyRequest): Promise<URLSearchParams> {
+  return new URLSearchParams((await readForm(request)) ?? '');
 }
 
 async function readForm(request: ProxyRequest): Promise<string | undefined> {

@@ -32,11 +32,16 @@ export interface RefusalFacts {
   forbidden: { reason: 'not_console_page' } | { reason: 'host_mismatch'; origin: string; host: string };
   /** The payment opened or acted on is gone from the ledger. */
   not_found: { reason: 'no_payment' };
-  /** A refund reference with a control character (a pasted tab); the page's field keeps it short enough. */
-  bad_request: { reason: 'reference_control_character' };
+  /** A refund reference or resolution note with a control character (a pasted tab); the page's fields keep them short enough. */
+  bad_request: { reason: BadText };
   busy: NoFacts;
   not_second_payment: NoFacts;
   already_refunded: { operator: string; at: number; reference?: string };
+  not_contradicted: NoFacts;
+  already_resolved: { operator: string; at: number; note?: string };
 }
+
+/** Which field of an action's form held a control character. */
+export type BadText = 'reference_control_character' | 'note_control_character';
 
 export type RefusalCode = keyof RefusalFacts;

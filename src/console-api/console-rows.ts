@@ -1,10 +1,11 @@
 /**
  * What the console shows of a payment, and the CSV of a list: the browser's view of it plus the ledger's own
- * marks (late, second payment and its refund mark, stuck, failing announcement). Nothing secret is in a payment record, and nothing
+ * marks (late, second payment and its refund mark, a contradiction of the service and its resolution, stuck, failing
+ * announcement). Nothing secret is in a payment record, and nothing
  * of the proxy's configuration (service token, keys, webhook secret, merchant id) is ever added here.
  */
 import { isStuck, listingOf } from '../proxy/infrastructure/console-store.js';
-import type { PaymentRecord, RefundMark } from '../proxy/infrastructure/store.js';
+import type { PaymentRecord, RefundMark, ResolutionMark } from '../proxy/infrastructure/store.js';
 
 export interface ConsoleRow {
   id: string;
@@ -30,6 +31,10 @@ export interface ConsoleRow {
   secondPaymentOf?: string;
   /** An operator marked this second payment refunded: who, when, the refund's reference. */
   refunded?: RefundMark;
+  /** The service contradicted the final state the shop was told: what it now says, and when that was confirmed. */
+  contradicted?: { at: number; state: string };
+  /** An operator marked that contradiction dealt with: who, when, the note (absent while it is still to look into). */
+  resolved?: ResolutionMark;
   late: boolean;
   stuck: boolean;
 }
@@ -56,6 +61,8 @@ export function rowOf(record: PaymentRecord, now: number): ConsoleRow {
     ...(view.requisites ? { requisites: { ...view.requisites } } : {}),
     ...(record.secondPaymentOf === undefined ? {} : { secondPaymentOf: record.secondPaymentOf }),
     ...(record.refunded ? { refunded: { ...record.refunded } } : {}),
+    ...(record.contradicted ? { contradicted: { ...record.contradicted } } : {}),
+    ...(tags.includes('resolved') ? { resolved: { ...record.contradictionResolved! } } : {}),
     late: tags.includes('late'),
     stuck: isStuck(record, now),
   };
@@ -79,16 +86,26 @@ const CSV_COLUMNS = [
   'refundedAt',
   'refundedBy',
   'refundReference',
+  // A final payment the service contradicted: what it now says, and, once an operator marked it dealt with, who and
+  // when, and their note.
+  'contradictedState',
+  'resolvedAt',
+  'resolvedBy',
+  'resolutionNote',
 ] as const;
 
-/** A row's cells by column: its own fields, and the refund mark spread over its three columns. */
+/** A row's cells by column: its own fields, and the refund and resolution marks spread over their columns. */
 function cellsOf(row: ConsoleRow): Partial<Record<(typeof CSV_COLUMNS)[number], unknown>> {
-  const { refunded } = row;
+  const { refunded, resolved } = row;
   return {
     ...row,
     refundedAt: refunded && new Date(refunded.at).toISOString(),
     refundedBy: refunded?.operator,
     refundReference: refunded?.reference,
+    contradictedState: row.contradicted?.state,
+    resolvedAt: resolved && new Date(resolved.at).toISOString(),
+    resolvedBy: resolved?.operator,
+    resolutionNote: resolved?.note,
   };
 }
 

@@ -42,6 +42,11 @@ const REFUSALS: { [C in RefusalCode]: (t: ConsoleWords, facts: Facts, locale: st
     typeof operator === 'string' && typeof at === 'number'
       ? t.refusals.already_refunded(operator, formatTime(at, locale), typeof reference === 'string' ? reference : undefined)
       : undefined,
+  not_contradicted: (t) => t.refusals.not_contradicted,
+  already_resolved: (t, { operator, at, note }, locale) =>
+    typeof operator === 'string' && typeof at === 'number'
+      ? t.refusals.already_resolved(operator, formatTime(at, locale), typeof note === 'string' ? note : undefined)
+      : undefined,
 };
 
 /** A refusal worded in the page's language, or the server's message when the page has no words for it. */

@@ -159,7 +159,8 @@ export class PayinConsole extends LitElement {
   #act = (action: ConsoleAction, fields?: Record<string, string>) =>
     this.#run(async () => {
       const id = this.detail!.payment.id;
-      const name = { recheck: this.#t.recheck, redeliver: this.#t.redeliver, 'mark-refunded': this.#t.markRefunded }[action];
+      const t = this.#t;
+      const name = { recheck: t.recheck, redeliver: t.redeliver, 'mark-refunded': t.markRefunded, 'mark-resolved': t.markResolved }[action];
       this.#acted = true;
       this.failed = false;
       this.message = '';
@@ -182,7 +183,7 @@ export class PayinConsole extends LitElement {
   /**
    * Back to the list, loaded again when what it shows no longer holds: the operator acted (a re-check that found
    * the payment paid moves it from Open to Paid, a redelivery takes it off Announcement failing, a refund marked
-   * takes it off Second payment: refund), or the payment
+   * takes it off Second payment: refund, a contradiction marked resolved takes it off Service disagrees), or the payment
    * read here has changed since its row was. Otherwise the list stays as it was, with the rows shown so far.
    */
   #back = async () => {

@@ -39,7 +39,7 @@ export interface PaymentAnswer {
 }
 
 /** What an operator can do to one payment (console-api/console-actions.ts). */
-export type ConsoleAction = 'recheck' | 'redeliver' | 'mark-refunded';
+export type ConsoleAction = 'recheck' | 'redeliver' | 'mark-refunded' | 'mark-resolved';
 
 /**
  * What an action answers: `result` in English always; the outcome to word in the page's language from a server

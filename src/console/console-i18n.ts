@@ -23,7 +23,7 @@ export interface ConsoleWords {
   signOut: string;
   columns: { created: string; order: string; payment: string; method: string; amount: string; outcome: string; notes: string };
   outcomes: Record<string, string>;
-  notes: { late: string; second: string; refunded: string; stuck: string };
+  notes: { late: string; second: string; refunded: string; contradicted: string; resolved: string; stuck: string };
   empty: string;
   /** What a list load found, said in the live region: `total` is the filter's count, when no search narrows it. */
   shown: (shown: string, count: number, total?: string) => string;
@@ -43,6 +43,7 @@ export interface ConsoleWords {
     expires: string;
     address: string;
     refund: string;
+    resolution: string;
   };
   recheck: string;
   redeliver: string;
@@ -61,8 +62,15 @@ export interface ConsoleWords {
    * payment the shop was told was `told` (its state and outcome): nothing changed or announced.
    */
   contradictionLine: (now: string, amount: string | undefined, told: string) => string;
-  /** Above the actions, while the timeline holds a contradiction: what the operator has to do about it. */
+  /** Above the actions, while the payment's contradiction is not resolved: what the operator has to do about it. */
   contradicted: string;
+  /** Once an operator marked the contradiction dealt with. */
+  contradictionResolved: string;
+  /** The resolution fact: who marked it, when (already written in the operator's locale), the note given. */
+  resolvedBy: (operator: string, at: string, note?: string) => string;
+  markResolved: string;
+  resolutionNote: string;
+  markResolvedNote: string;
   sources: Record<string, string>;
   failingNow: string;
   secondOf: (id: string) => string;
@@ -91,6 +99,8 @@ export interface ConsoleWords {
     already_refunded: (operator: string, at: string, reference?: string) => string;
     busy: string;
     not_second_payment: string;
+    already_resolved: (operator: string, at: string, note?: string) => string;
+    not_contradicted: string;
   };
   language: string;
   error: string;
@@ -117,6 +127,8 @@ export const en: ConsoleWords = {
     failed: 'Failed',
     second: 'Second payment: refund',
     refunded: 'Second payment: refunded',
+    contradicted: 'Service disagrees',
+    resolved: 'Service disagreed: resolved',
     failing: 'Announcement failing',
     stuck: 'Stuck',
   },
@@ -144,6 +156,8 @@ export const en: ConsoleWords = {
     late: 'paid after expiry',
     second: 'second payment: refund it',
     refunded: 'second payment: refunded',
+    contradicted: 'the service disagrees: look into it',
+    resolved: 'the service disagreed: resolved',
     stuck: 'stuck: open past expiry',
   },
   empty: 'No payments here.',
@@ -164,6 +178,7 @@ export const en: ConsoleWords = {
     expires: 'Expires',
     address: 'Pay to (requisites)',
     refund: 'Refund',
+    resolution: 'Resolved',
   },
   recheck: 'Re-check now',
   redeliver: 'Redeliver announcement',
@@ -181,6 +196,12 @@ export const en: ConsoleWords = {
     `The service now says ${now}${amount ? `, ${amount}` : ''}; the shop was told ${told}. Nothing was changed or announced.`,
   contradicted:
     'The service contradicts the final state the shop was told (see the timeline): look at the payment at the service, a refund to make or goods to ship.',
+  contradictionResolved: 'The service contradicted the final state the shop was told (see the timeline): resolved.',
+  resolvedBy: (operator, at, note) => `marked resolved by ${operator}, ${at}${note ? ` · ${note}` : ''}`,
+  markResolved: 'Mark resolved',
+  resolutionNote: 'What was done (optional)',
+  markResolvedNote:
+    'Deal with it at the payment service first: this records that it was done, with your name, and takes it off Service disagrees.',
   sources: {
     create: 'create',
     status: 'a status call',
@@ -201,6 +222,7 @@ export const en: ConsoleWords = {
     changed: ({ state }) => `now ${state}`,
     unchanged: ({ state }) => `unchanged (${state})`,
     'marked-refunded': ({ reference }) => `marked refunded${reference ? ` (reference ${reference})` : ''}`,
+    'marked-resolved': ({ note }) => `marked resolved${note ? ` (${note})` : ''}`,
     sent: () => 'sent: the shop took it',
     failed: () => "the shop's hook did not take it",
     unknown: () => 'no such payment',
@@ -212,6 +234,9 @@ export const en: ConsoleWords = {
       `already marked refunded by ${operator}, ${at}${reference ? `, reference ${reference}` : ''}: not marked again`,
     busy: 'already being redelivered by someone else',
     not_second_payment: 'only a second payment of an order can be marked refunded: this one is not, so there is no refund to record',
+    already_resolved: (operator, at, note) =>
+      `already marked resolved by ${operator}, ${at}${note ? `, note: ${note}` : ''}: not marked again`,
+    not_contradicted: 'only a payment the service contradicted can be marked resolved: the service has said nothing against this one',
     service_unavailable: {
       unknown_payment: (facts) =>
         `the payment service does not know this payment (${said(facts, 'code')}): nothing was changed; check that PAYIN_BASE_URL and the merchant are the ones that created it`,
@@ -233,6 +258,7 @@ export const en: ConsoleWords = {
     bad_request: {
       reference_control_character: () =>
         'the refund reference holds a control character (such as a tab, a line break or a direction mark): type it again',
+      note_control_character: () => 'the note holds a control character (such as a tab, a line break or a direction mark): type it again',
     },
   },
   language: 'Language',
@@ -255,6 +281,8 @@ export const ru: ConsoleWords = {
     failed: 'Ошибка',
     second: 'Второй платёж: возврат',
     refunded: 'Второй платёж: возвращён',
+    contradicted: 'Сервис возражает',
+    resolved: 'Сервис возражал: решено',
     failing: 'Уведомление не доходит',
     stuck: 'Зависли',
   },
@@ -274,6 +302,8 @@ export const ru: ConsoleWords = {
     late: 'оплачен после срока',
     second: 'второй платёж: вернуть',
     refunded: 'второй платёж: возвращён',
+    contradicted: 'сервис возражает: разберитесь',
+    resolved: 'сервис возражал: решено',
     stuck: 'завис: открыт после срока',
   },
   empty: 'Здесь платежей нет.',
@@ -297,6 +327,7 @@ export const ru: ConsoleWords = {
     expires: 'Истекает',
     address: 'Реквизиты',
     refund: 'Возврат',
+    resolution: 'Решено',
   },
   recheck: 'Проверить сейчас',
   redeliver: 'Отправить уведомление снова',
@@ -314,6 +345,12 @@ export const ru: ConsoleWords = {
     `Сервис теперь сообщает ${now}${amount ? `, ${amount}` : ''}; магазину было сообщено ${told}. Ничего не изменено, магазин не уведомлён.`,
   contradicted:
     'Сервис противоречит окончательному состоянию, о котором узнал магазин (см. историю): проверьте платёж в сервисе, нужен возврат или отгрузка.',
+  contradictionResolved: 'Сервис противоречил окончательному состоянию, о котором узнал магазин (см. историю): решено.',
+  resolvedBy: (operator, at, note) => `отмечено оператором ${operator}, ${at}${note ? ` · ${note}` : ''}`,
+  markResolved: 'Отметить как решённое',
+  resolutionNote: 'Что сделано (необязательно)',
+  markResolvedNote:
+    'Сначала разберитесь с платежом в платёжном сервисе: здесь лишь отмечается, что это сделано (с вашим именем), и платёж уходит из списка «Сервис возражает».',
   sources: {
     create: 'создание',
     status: 'запрос статуса',
@@ -334,6 +371,7 @@ export const ru: ConsoleWords = {
     changed: ({ state }) => `теперь ${state}`,
     unchanged: ({ state }) => `без изменений (${state})`,
     'marked-refunded': ({ reference }) => `возврат отмечен${reference ? ` (номер возврата ${reference})` : ''}`,
+    'marked-resolved': ({ note }) => `отмечено как решённое${note ? ` (${note})` : ''}`,
     sent: () => 'отправлено: магазин принял',
     failed: () => 'обработчик магазина не принял',
     unknown: () => 'такого платежа нет',
@@ -345,6 +383,10 @@ export const ru: ConsoleWords = {
       `возврат уже отметил оператор ${operator}, ${at}${reference ? `, номер возврата ${reference}` : ''}: повторно не отмечен`,
     busy: 'уведомление уже отправляет кто-то другой',
     not_second_payment: 'отметить возврат можно только у второго платежа заказа: этот платёж не второй, возвращать нечего',
+    already_resolved: (operator, at, note) =>
+      `уже отметил как решённое оператор ${operator}, ${at}${note ? `, заметка: ${note}` : ''}: повторно не отмечено`,
+    not_contradicted:
+      'отметить как решённое можно только платёж, которому возражал сервис: об этом платеже сервис ничего против не сообщал',
     service_unavailable: {
       unknown_payment: (facts) =>
         `платёжный сервис не знает этот платёж (${said(facts, 'код')}): ничего не изменено; проверьте, что PAYIN_BASE_URL и мерчант те же, что создали платёж`,
@@ -366,6 +408,8 @@ export const ru: ConsoleWords = {
     bad_request: {
       reference_control_character: () =>
         'в номере возврата есть управляющий символ (например, табуляция, перевод строки или знак направления текста): введите его заново',
+      note_control_character: () =>
+        'в заметке есть управляющий символ (например, табуляция, перевод строки или знак направления текста): введите её заново',
     },
   },
   language: 'Язык',

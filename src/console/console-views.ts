@@ -34,13 +34,19 @@ const idle = (c: ViewContext) => (c.busy ? 'true' : nothing);
 const outcomeBadge = (row: Row, t: ConsoleWords) =>
   html`<span class="badge ${row.outcome}">${t.outcomes[row.outcome] ?? row.outcome}</span>`;
 
-/** What needs the operator (a refund to do, stuck), in the warning colour; a refund marked done, apart and calm. */
+/**
+ * What needs the operator (a refund to do, a contradiction to look into, stuck), in the warning colour; what an
+ * operator marked done, apart and calm.
+ */
 function notesOf(row: Row, t: ConsoleWords): TemplateResult | typeof nothing {
   const toRefund = row.secondPaymentOf && !row.refunded;
-  const notes = [row.late && t.notes.late, toRefund && t.notes.second, row.stuck && t.notes.stuck].filter(Boolean);
-  const warning = notes.length ? html`<span class="note">${notes.join('; ')}</span>` : nothing;
-  if (!row.refunded) return warning;
-  return html`${warning}${notes.length ? ' ' : ''}<span class="done">${t.notes.refunded}</span>`;
+  const toLookInto = row.contradicted && !row.resolved;
+  const notes = [row.late && t.notes.late, toRefund && t.notes.second, toLookInto && t.notes.contradicted, row.stuck && t.notes.stuck];
+  const warnings = notes.filter(Boolean);
+  const warning = warnings.length ? html`<span class="note">${warnings.join('; ')}</span>` : nothing;
+  const done = [row.refunded && t.notes.refunded, row.resolved && t.notes.resolved].filter(Boolean);
+  if (!done.length) return warning;
+  return html`${warning}${warnings.length ? ' ' : ''}<span class="done">${done.join('; ')}</span>`;
 }
 
 export function filterBar(c: ListContext): TemplateResult {
@@ -107,7 +113,7 @@ function refundPart(c: DetailContext): TemplateResult | typeof nothing {
     if (!c.busy) c.act('mark-refunded', { reference: input.value });
   };
   return html`<p class="note">${t.secondOf(p.secondPaymentOf)}</p>
-    <form class="refund" @submit=${submit}>
+    <form class="mark" @submit=${submit}>
       <div>
         <label for="refund-reference">${t.refundReference}</label>
         <input id="refund-reference" name="reference" maxlength="100" autocomplete="off" spellcheck="false">
@@ -115,6 +121,34 @@ function refundPart(c: DetailContext): TemplateResult | typeof nothing {
       <button type="submit" aria-disabled=${idle(c)} aria-describedby="refund-note">${t.markRefunded}</button>
     </form>
     <p id="refund-note">${t.markRefundedNote}</p>`;
+}
+
+/**
+ * A payment the service contradicted: resolved (who, when, the note), or to look into, with the form that records it
+ * once the operator has dealt with it at the service.
+ */
+function contradictionPart(c: DetailContext): TemplateResult | typeof nothing {
+  const { t, detail } = c;
+  const p = detail.payment;
+  // A contradiction on the timeline without the record's mark (noted by an instance of the release before, during an
+  // upgrade) is said, with nothing to mark.
+  const noted = detail.history.some((h) => h.kind === 'contradiction');
+  if (!p.contradicted) return noted ? html`<p class="note">${t.contradicted}</p>` : nothing;
+  if (p.resolved) return html`<p class="done">${t.contradictionResolved}</p>`;
+  const submit = (event: SubmitEvent) => {
+    event.preventDefault();
+    const input = (event.target as HTMLFormElement).elements.namedItem('note') as HTMLInputElement;
+    if (!c.busy) c.act('mark-resolved', { note: input.value });
+  };
+  return html`<p class="note">${t.contradicted}</p>
+    <form class="mark" @submit=${submit}>
+      <div>
+        <label for="resolution-note">${t.resolutionNote}</label>
+        <input id="resolution-note" name="note" maxlength="200" autocomplete="off">
+      </div>
+      <button type="submit" aria-disabled=${idle(c)} aria-describedby="resolution-note-help">${t.markResolved}</button>
+    </form>
+    <p id="resolution-note-help">${t.markResolvedNote}</p>`;
 }
 
 /** A state the payment took, or what the service said against its final state (marked, as the operator must act). */
@@ -144,10 +178,11 @@ export function paymentDetail(c: DetailContext): TemplateResult {
       <dt>${f.expires}</dt><dd>${formatTime(p.expiresAt, locale)}</dd>
       ${p.requisites ? html`<dt>${f.address}</dt><dd>${p.requisites.address}${p.requisites.bank ? ` (${p.requisites.bank})` : ''}</dd>` : nothing}
       ${p.refunded ? html`<dt>${f.refund}</dt><dd>${t.refundedBy(p.refunded.operator, formatTime(p.refunded.at, locale), p.refunded.reference)}</dd>` : nothing}
+      ${p.resolved ? html`<dt>${f.resolution}</dt><dd>${t.resolvedBy(p.resolved.operator, formatTime(p.resolved.at, locale), p.resolved.note)}</dd>` : nothing}
     </dl>
     ${refundPart(c)}
     ${detail.announcement.failing ? html`<p class="note">${t.failingNow}</p>` : nothing}
-    ${detail.history.some((h) => h.kind === 'contradiction') ? html`<p class="note">${t.contradicted}</p>` : nothing}
+    ${contradictionPart(c)}
     <div class="actions">
       <button type="button" class="primary" aria-disabled=${idle(c)} @click=${() => c.busy || c.act('recheck')}>${t.recheck}</button>
       <button type="button" aria-disabled=${idle(c)} @click=${() => c.busy || c.act('redeliver')} aria-describedby="redeliver-note">${t.redeliver}</button>

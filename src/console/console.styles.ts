@@ -53,7 +53,7 @@ export const consoleStyles = css`
     cursor: progress;
   }
   .tools,
-  .refund {
+  .mark {
     display: flex;
     flex-wrap: wrap;
     gap: 0.5rem;
@@ -61,13 +61,13 @@ export const consoleStyles = css`
     margin: 1rem 0;
   }
   .tools label,
-  .refund label {
+  .mark label {
     display: block;
     font-size: 0.9rem;
     font-weight: 600;
   }
   .tools input,
-  .refund input {
+  .mark input {
     min-width: 16rem;
     padding: 0.45rem;
     border: 1px solid #6b7280;
@@ -159,7 +159,7 @@ export const consoleStyles = css`
     color: #9a3412;
     font-size: 0.9rem;
   }
-  /* A refund marked done: no longer a warning. */
+  /* What an operator marked done (a refund, a contradiction resolved): no longer a warning. */
   .done {
     color: #065f46;
     font-size: 0.9rem;
@@ -207,14 +207,14 @@ export const consoleStyles = css`
       padding: 0.6rem;
     }
     .tools input,
-    .refund input {
+    .mark input {
       min-width: 0;
       width: 100%;
       /* The whole width with its padding and border, not that much more: past a phone's screen. */
       box-sizing: border-box;
     }
     .tools > div,
-    .refund > div {
+    .mark > div {
       flex: 1 1 100%;
     }
     thead {

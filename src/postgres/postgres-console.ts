@@ -33,6 +33,8 @@ function filterSql(sql: Sql, filter: ConsoleFilter, now: number): Fragment {
   if (filter === 'late') return sql`late`;
   if (filter === 'second') return sql`second`;
   if (filter === 'refunded') return sql`refunded`;
+  if (filter === 'contradicted') return sql`contradicted`;
+  if (filter === 'resolved') return sql`resolved`;
   if (filter === 'stuck') return sql`tag = 'open' AND expires_at < ${now}`;
   if (filter === 'failing') return sql`id IN (${failingIds(sql)})`;
   return sql`true`;
@@ -89,6 +91,8 @@ export class PostgresConsole implements ConsoleStore {
             count(*) FILTER (WHERE tag = 'failed')::int AS failed,
             count(*) FILTER (WHERE second)::int AS second,
             count(*) FILTER (WHERE refunded)::int AS refunded,
+            count(*) FILTER (WHERE contradicted)::int AS contradicted,
+            count(*) FILTER (WHERE resolved)::int AS resolved,
             count(*) FILTER (WHERE id IN (${failingIds(sql)}))::int AS failing,
             count(*) FILTER (WHERE tag = 'open' AND expires_at < ${now})::int AS stuck
           FROM payments`,

@@ -1,7 +1,7 @@
 /**
  * The console's listing columns of the payments table (console-store.ts): the sort key, the order, the outcome
- * filter, the late, second-payment and refunded flags and the expiry, all from `listingOf`, so that PostgreSQL files a
- * payment under the same filters as every other store. They are written in the statement that writes the record
+ * filter, the late, second-payment, refunded, contradicted and resolved flags and the expiry, all from `listingOf`,
+ * so that PostgreSQL files a payment under the same filters as every other store. They are written in the statement that writes the record
  * (postgres-store.ts), and filled in by migration 2 for the payments written before it, with the same function
  * rather than a SQL copy of it: a timestamp SQL would read differently (or refuse) lists the payment the same.
  */
@@ -20,6 +20,10 @@ export interface ListingColumns {
   /** A second payment an operator marked refunded (no longer `second`). Column of migration 3. */
   refunded: boolean;
   expires_at: number | null;
+  /** A final payment the service contradicted, to look into. Column of migration 4. */
+  contradicted: boolean;
+  /** A contradiction an operator marked resolved (no longer `contradicted`). Column of migration 4. */
+  resolved: boolean;
 }
 
 export function listingColumns(record: PaymentRecord): ListingColumns {
@@ -32,6 +36,8 @@ export function listingColumns(record: PaymentRecord): ListingColumns {
     second: tags.includes('second'),
     refunded: tags.includes('refunded'),
     expires_at: expiresAt ?? null,
+    contradicted: tags.includes('contradicted'),
+    resolved: tags.includes('resolved'),
   };
 }
 

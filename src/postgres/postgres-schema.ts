@@ -82,6 +82,22 @@ const MIGRATIONS: readonly Migration[] = [
   // marked before, so there is nothing to fill in.
   `ALTER TABLE payments ADD COLUMN refunded boolean NOT NULL DEFAULT false;
    CREATE INDEX payments_refunded ON payments (listed_at, id) WHERE refunded;`,
+  // Final payments the service contradicted, and those an operator marked resolved: their own filters, partial
+  // indexes like `refunded`'s. A contradiction noted before had only its timeline line: its payment is marked with
+  // the newest one (a mark as ledger/contradiction-marks.ts writes it; none was resolved, so it is `contradicted`).
+  `ALTER TABLE payments
+     ADD COLUMN contradicted boolean NOT NULL DEFAULT false,
+     ADD COLUMN resolved boolean NOT NULL DEFAULT false;
+   CREATE INDEX payments_contradicted ON payments (listed_at, id) WHERE contradicted;
+   CREATE INDEX payments_resolved ON payments (listed_at, id) WHERE resolved;
+   UPDATE payments p
+     SET record = p.record || jsonb_build_object(
+         'contradicted', jsonb_build_object('at', (c.entry->>'at')::bigint, 'state', c.entry->>'state'),
+         'version', p.version + 1, 'updatedAt', now_ms()),
+       version = p.version + 1, updated_at = now_ms(), contradicted = true
+     FROM (SELECT DISTINCT ON (payment_id) payment_id, entry FROM payment_history
+           WHERE entry->>'kind' = 'contradiction' ORDER BY payment_id, seq DESC) c
+     WHERE p.id = c.payment_id;`,
 ];
 
 /** The newest schema version this release knows. */

@@ -151,13 +151,15 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
       const written =
         expectedVersion === 0
           ? sql`INSERT INTO payments (id, version, record, final, follow_until, updated_at,
-                  listed_at, order_id, tag, late, second, refunded, expires_at)
+                  listed_at, order_id, tag, late, second, refunded, expires_at, contradicted, resolved)
                 VALUES (${id}, ${record.version}, ${json}::text::jsonb, ${final}, ${follow}, now_ms(),
-                  ${l.listed_at}, ${l.order_id}, ${l.tag}, ${l.late}, ${l.second}, ${l.refunded}, ${l.expires_at})
+                  ${l.listed_at}, ${l.order_id}, ${l.tag}, ${l.late}, ${l.second}, ${l.refunded}, ${l.expires_at},
+                  ${l.contradicted}, ${l.resolved})
                 ON CONFLICT (id) DO NOTHING RETURNING id`
           : sql`UPDATE payments SET version = ${record.version}, record = ${json}::text::jsonb, final = ${final},
                   follow_until = ${follow}, updated_at = now_ms(), listed_at = ${l.listed_at}, order_id = ${l.order_id},
-                  tag = ${l.tag}, late = ${l.late}, second = ${l.second}, refunded = ${l.refunded}, expires_at = ${l.expires_at}
+                  tag = ${l.tag}, late = ${l.late}, second = ${l.second}, refunded = ${l.refunded}, expires_at = ${l.expires_at},
+                  contradicted = ${l.contradicted}, resolved = ${l.resolved}
                 WHERE id = ${id} AND version = ${expectedVersion} RETURNING id`;
       if (dueAt === undefined) return sql`WITH written AS (${written}) SELECT count(*)::int AS n FROM written`;
       return sql`WITH written AS (${written}),

@@ -22,6 +22,7 @@ import {
   zeroCounts,
 } from '../proxy/infrastructure/console-store.js';
 import type { PaymentRecord } from '../proxy/infrastructure/store.js';
+import { newestContradiction } from '../proxy/ledger/contradiction-marks.js';
 import { INDEX_PAYMENT, runScript } from './lua-scripts.js';
 import { fromOutboxMember, type RedisKeys } from './redis-keys.js';
 
@@ -30,12 +31,16 @@ const placeOf = (m: string) => ({ listedAt: Number(m.slice(0, 15)), id: m.slice(
 /** How many outbox entries or stuck payments one query reads at most. */
 const SCAN_LIMIT = 10_000;
 
+/** Marks a payment contradicted as the ledger does (ledger/contradiction-marks.ts), through the store's own write. */
+export type MarkContradicted = (paymentId: string, contradicted: { at: number; state: string }) => Promise<void>;
+
 export class RedisConsole {
   #indexed: Promise<void> | undefined;
 
   constructor(
     private readonly redis: Redis,
     private readonly keys: RedisKeys,
+    private readonly markContradicted: MarkContradicted,
   ) {}
 
   /**
@@ -43,30 +48,49 @@ export class RedisConsole {
    * listed and counted none of them, stuck ones included. Before its first listing each process makes sure they are
    * indexed: once per Redis (the console-indexed key records it), a SCAN of the payment hashes, each indexed for
    * its own version as a write would (two processes doing it at once write the same). The SQL stores do the same
-   * in their schema migrations.
+   * in their schema migrations. Then, once per Redis too, the payments whose timeline noted a contradiction before
+   * the record kept its mark are marked from their newest line, as the SQL stores' migration 4 does.
    */
   ensureIndexed(): Promise<void> {
-    this.#indexed ??= this.#indexUnlisted().catch((error: unknown) => {
-      this.#indexed = undefined;
-      throw error;
-    });
+    this.#indexed ??= this.#indexUnlisted()
+      .then(() => this.#markNotedContradictions())
+      .catch((error: unknown) => {
+        this.#indexed = undefined;
+        throw error;
+      });
     return this.#indexed;
   }
 
   async #indexUnlisted(): Promise<void> {
-    if ((await this.redis.get(this.keys.consoleIndexed())) !== null) return;
-    const match = `${this.keys.payment('').replace(/[*?[\]\\]/g, '\\$&')}*`;
+    await this.#onceOver(this.keys.consoleIndexed(), this.keys.payment(''), async (key) => {
+      const json = await this.redis.hget(key, 'record');
+      if (json) await this.index(JSON.parse(json) as PaymentRecord);
+    });
+  }
+
+  async #markNotedContradictions(): Promise<void> {
+    const prefix = this.keys.history('');
+    await this.#onceOver(this.keys.contradictionsMarked(), prefix, async (key) => {
+      const newest = newestContradiction((await this.redis.lrange(key, 0, -1)).map((json) => JSON.parse(json) as HistoryEntry));
+      if (newest) await this.markContradicted(key.slice(prefix.length), newest);
+    });
+  }
+
+  /**
+   * Runs `each` over every key starting with `prefix` (a SCAN, 500 at a time), unless the key `done` says it ran on
+   * this Redis before; sets `done` once it has run through.
+   */
+  async #onceOver(done: string, prefix: string, each: (key: string) => Promise<void>): Promise<void> {
+    if ((await this.redis.get(done)) !== null) return;
+    const match = `${prefix.replace(/[*?[\]\\]/g, '\\$&')}*`;
     let cursor = '0';
     for (let round = 0; round < 1_000_000; round++) {
       const [next, keys] = await this.redis.scan(cursor, 'MATCH', match, 'COUNT', 500);
-      for (const key of keys) {
-        const json = await this.redis.hget(key, 'record');
-        if (json) await this.index(JSON.parse(json) as PaymentRecord);
-      }
+      for (const key of keys) await each(key);
       cursor = next;
       if (cursor === '0') break;
     }
-    await this.redis.set(this.keys.consoleIndexed(), '1');
+    await this.redis.set(done, '1');
   }
 
   /** Moves the payment's listing members to where its record `version` puts it. */

@@ -49,6 +49,8 @@ export interface RedisKeys {
   health(): string;
   /** A string set once the payments written before the console's sets existed are indexed (redis-console.ts). */
   consoleIndexed(): string;
+  /** A string set once the payments whose timeline noted a contradiction before the record kept its mark are marked. */
+  contradictionsMarked(): string;
 }
 
 export function redisKeys(prefix: string): RedisKeys {
@@ -73,6 +75,7 @@ export function redisKeys(prefix: string): RedisKeys {
     audit: (paymentId) => (paymentId === undefined ? `${prefix}audit` : `${prefix}audit:${paymentId}`),
     health: () => `${prefix}health`,
     consoleIndexed: () => `${prefix}console-indexed`,
+    contradictionsMarked: () => `${prefix}contradictions-marked`,
   };
 }
 

@@ -35,6 +35,8 @@ import { RedisCommandTimeout } from './command-timeout.js';
 import { withWrappedMethods } from '../shared/wrapped-methods.js';
 import { ChannelMultiplexer } from './pub-sub.js';
 import { RedisConsole } from './redis-console.js';
+import { markContradicted } from '../proxy/ledger/contradiction-marks.js';
+import { systemClock } from '../shared/clock.js';
 import { fromOutboxMember, outboxMember, redisKeys, toRedisMs, type RedisKeys } from './redis-keys.js';
 
 export interface RedisStoreSettings {
@@ -76,7 +78,10 @@ export class RedisStore implements ProxyStore, ConsoleStore {
     this.#pubSub = new ChannelMultiplexer(settings.openSubscriber);
     this.#closeTimeoutMs = settings.closeTimeoutMs;
     defineScripts(connection);
-    this.#console = new RedisConsole(this.#redis, this.#keys);
+    // No clock of its own (see above): a mark's write time is the wall clock's, its `at` the timeline line's.
+    this.#console = new RedisConsole(this.#redis, this.#keys, (id, { at, state }) =>
+      markContradicted({ store: this, clock: systemClock }, id, state, at),
+    );
   }
 
   async claim(key: string, owner: string, leaseMs: number): Promise<boolean> {

@@ -27,16 +27,21 @@ type Row = Record<string, unknown>;
 const SECOND_TO_REFUND = 1;
 const SECOND_REFUNDED = 2;
 
+/** The `contradicted` column's values besides 0 (migration 4): to look into, and marked resolved by an operator. */
+const CONTRADICTED = 1;
+const RESOLVED = 2;
+
 /**
- * listed_at, order_id, tag, late, second, expires_at: in this order in the payments statements. `second` is 1 for
- * a second payment whose refund is to do and 2 once an operator marked it refunded (each value its own partial
- * index), so that the mark moves a payment between the two filters without a column that a file written before
- * it would have to be migrated to.
+ * listed_at, order_id, tag, late, second, expires_at, contradicted: in this order in the payments statements.
+ * `second` is 1 for a second payment whose refund is to do and 2 once an operator marked it refunded (each value its
+ * own partial index), so that the mark moves a payment between the two filters without a column that a file written
+ * before it would have to be migrated to; `contradicted` likewise, 1 and 2.
  */
-export function listingColumns(record: PaymentRecord): [number, string, string, number, number, number | null] {
+export function listingColumns(record: PaymentRecord): [number, string, string, number, number, number | null, number] {
   const { listedAt, expiresAt, tags } = listingOf(record);
   const second = tags.includes('second') ? SECOND_TO_REFUND : tags.includes('refunded') ? SECOND_REFUNDED : 0;
-  return [listedAt, record.view.orderId, tagOf(record), tags.includes('late') ? 1 : 0, second, expiresAt ?? null];
+  const contradicted = tags.includes('contradicted') ? CONTRADICTED : tags.includes('resolved') ? RESOLVED : 0;
+  return [listedAt, record.view.orderId, tagOf(record), tags.includes('late') ? 1 : 0, second, expiresAt ?? null, contradicted];
 }
 
 const FILTER_SQL: Record<ConsoleFilter, string> = {
@@ -50,6 +55,8 @@ const FILTER_SQL: Record<ConsoleFilter, string> = {
   late: 'late = 1',
   second: `second = ${SECOND_TO_REFUND}`,
   refunded: `second = ${SECOND_REFUNDED}`,
+  contradicted: `contradicted = ${CONTRADICTED}`,
+  resolved: `contradicted = ${RESOLVED}`,
   stuck: "tag = 'open' AND expires_at < ?",
   failing: 'id IN (SELECT payment_id FROM outbox WHERE attempts > 0)',
 };
@@ -67,7 +74,9 @@ export class SqliteConsole {
       countFlags: p(
         `SELECT (SELECT COUNT(*) FROM payments WHERE late = 1) AS late,
            (SELECT COUNT(*) FROM payments WHERE second = ${SECOND_TO_REFUND}) AS second,
-           (SELECT COUNT(*) FROM payments WHERE second = ${SECOND_REFUNDED}) AS refunded`,
+           (SELECT COUNT(*) FROM payments WHERE second = ${SECOND_REFUNDED}) AS refunded,
+           (SELECT COUNT(*) FROM payments WHERE contradicted = ${CONTRADICTED}) AS contradicted,
+           (SELECT COUNT(*) FROM payments WHERE contradicted = ${RESOLVED}) AS resolved`,
       ),
       countStuck: p("SELECT COUNT(*) AS n FROM payments WHERE tag = 'open' AND expires_at < ?"),
       countFailing: p('SELECT COUNT(DISTINCT o.payment_id) AS n FROM outbox o JOIN payments p ON p.id = o.payment_id WHERE o.attempts > 0'),
@@ -121,6 +130,8 @@ export class SqliteConsole {
     counts.late = Number(flags.late);
     counts.second = Number(flags.second);
     counts.refunded = Number(flags.refunded);
+    counts.contradicted = Number(flags.contradicted);
+    counts.resolved = Number(flags.resolved);
     counts.stuck = Number((this.#sql.countStuck!.get(now) as Row).n);
     counts.failing = Number((this.#sql.countFailing!.get() as Row).n);
     return counts;

@@ -4,7 +4,8 @@
  * compare-and-set, follow_until for the follow index, final for what is kept for good); orders likewise;
  * the outbox and the announced pairs have a row each.
  */
-import type { PaymentRecord } from '../proxy/infrastructure/store.js';
+import type { HistoryEntry, PaymentRecord } from '../proxy/infrastructure/store.js';
+import { marked } from '../proxy/ledger/contradiction-marks.js';
 import { listingColumns } from './sqlite-console.js';
 import type { SqliteConnection } from './sqlite-driver.js';
 import { inTransaction } from './sqlite-transaction.js';
@@ -65,6 +66,15 @@ const MIGRATIONS: readonly Migration[] = [
   // Second payments an operator marked refunded (second = 2, sqlite-console.ts): their own filter, walked newest
   // first like the others. No payment was marked before, so there is nothing to fill in.
   'CREATE INDEX payments_refunded ON payments (listed_at, id) WHERE second = 2;',
+  // Final payments the service contradicted (contradicted = 1) and those an operator marked resolved (2,
+  // sqlite-console.ts): their own filters, walked newest first like the others. A contradiction noted before had
+  // only its timeline line: its payment is marked from it.
+  {
+    sql: `ALTER TABLE payments ADD COLUMN contradicted INTEGER NOT NULL DEFAULT 0;
+   CREATE INDEX payments_contradicted ON payments (listed_at, id) WHERE contradicted = 1;
+   CREATE INDEX payments_resolved ON payments (listed_at, id) WHERE contradicted = 2;`,
+    backfill: backfillContradicted,
+  },
 ];
 
 /** Rows read and written per round of the back-fill: bounded memory whatever the table holds. */
@@ -76,9 +86,32 @@ function backfillListing(db: SqliteConnection): void {
   const write = db.prepare('UPDATE payments SET listed_at = ?, order_id = ?, tag = ?, late = ?, second = ?, expires_at = ? WHERE id = ?');
   for (let after = ''; ; ) {
     const rows = read.all(after, BATCH);
-    for (const row of rows) write.run(...listingColumns(JSON.parse(String(row.record)) as PaymentRecord), String(row.id));
+    // The columns this migration adds: a later one's column is not there yet (and none of its marks either).
+    for (const row of rows) write.run(...listingColumns(JSON.parse(String(row.record)) as PaymentRecord).slice(0, 6), String(row.id));
     if (rows.length < BATCH) return;
     after = String(rows[rows.length - 1]!.id);
+  }
+}
+
+/**
+ * Marks each payment whose timeline holds a contradiction line with the newest one (inside the migration's
+ * transaction). Such lines are few, one per distinct contradiction, so they are read at once.
+ */
+function backfillContradicted(db: SqliteConnection): void {
+  const lines = db.prepare(`SELECT payment_id, entry FROM payment_history WHERE entry LIKE '%"contradiction"%' ORDER BY seq`).all();
+  const newest = new Map<string, { at: number; state: string }>();
+  for (const row of lines) {
+    const entry = JSON.parse(String(row.entry)) as HistoryEntry;
+    if (entry.kind === 'contradiction') newest.set(String(row.payment_id), { at: entry.at, state: entry.state });
+  }
+  const read = db.prepare('SELECT record FROM payments WHERE id = ?');
+  const write = db.prepare('UPDATE payments SET version = ?, record = ?, contradicted = ? WHERE id = ?');
+  const now = Date.now();
+  for (const [id, contradicted] of newest) {
+    const json = read.get(id)?.record;
+    if (json === undefined) continue;
+    const record = marked(JSON.parse(String(json)) as PaymentRecord, contradicted, now);
+    write.run(record.version, JSON.stringify(record), listingColumns(record)[6], id);
   }
 }
 

@@ -68,11 +68,11 @@ export class SqliteStore extends OneProcessStore implements ProxyStore, ConsoleS
       paymentGet: p('SELECT record, version FROM payments WHERE id = ?'),
       paymentInsert: p(
         `INSERT OR IGNORE INTO payments (id, version, record, final, follow_until, updated_at,
-           listed_at, order_id, tag, late, second, expires_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           listed_at, order_id, tag, late, second, expires_at, contradicted) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ),
       paymentUpdate: p(
         `UPDATE payments SET version = ?, record = ?, final = ?, follow_until = ?, updated_at = ?,
-           listed_at = ?, order_id = ?, tag = ?, late = ?, second = ?, expires_at = ? WHERE id = ? AND version = ?`,
+           listed_at = ?, order_id = ?, tag = ?, late = ?, second = ?, expires_at = ?, contradicted = ? WHERE id = ? AND version = ?`,
       ),
       followed: p('SELECT id FROM payments WHERE follow_until IS NOT NULL AND id > ? ORDER BY id LIMIT ?'),
       announcedGet: p('SELECT 1 FROM announced WHERE payment_id = ? AND state = ?'),

@@ -96,7 +96,7 @@ describe('the list', () => {
     expect(answer.headers.get('content-type')).toMatch(/text\/csv/);
     const lines = text.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'id,orderId,method,state,outcome,amount,currency,priced,createdAt,expiresAt,secondPaymentOf,pricedCurrency,refundedAt,refundedBy,refundReference',
+      'id,orderId,method,state,outcome,amount,currency,priced,createdAt,expiresAt,secondPaymentOf,pricedCurrency,refundedAt,refundedBy,refundReference,contradictedState,resolvedAt,resolvedBy,resolutionNote',
     );
     expect(lines).toHaveLength(3);
     expect(text).toContain(",'=cmd,");

@@ -132,7 +132,7 @@ describe('the operator console', () => {
     const csv = readFileSync((await download.path())!, 'utf8');
     const lines = csv.trim().split('\r\n');
     expect(lines[0]).toBe(
-      'id,orderId,method,state,outcome,amount,currency,priced,createdAt,expiresAt,secondPaymentOf,pricedCurrency,refundedAt,refundedBy,refundReference',
+      'id,orderId,method,state,outcome,amount,currency,priced,createdAt,expiresAt,secondPaymentOf,pricedCurrency,refundedAt,refundedBy,refundReference,contradictedState,resolvedAt,resolvedBy,resolutionNote',
     );
     expect(lines.some((l) => l.includes(',C-100,upi,finished,paid,499.00,INR,499.00,'))).toBe(true);
     expect(lines.filter((l) => l.includes(',C-300,'))).toHaveLength(2);

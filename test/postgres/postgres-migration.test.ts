@@ -7,6 +7,7 @@
 import postgres from 'postgres';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/postgres/index.js';
+import { markContradicted } from '../../src/proxy/ledger/contradiction-marks.js';
 import { markRefunded } from '../../src/proxy/ledger/refund-marks.js';
 import { ManualClock } from '../../src/shared/manual-clock.js';
 import { listed } from '../proxy/infrastructure/console-store-contract.js';
@@ -63,12 +64,44 @@ it('brings a version 1 schema forward: its payments are listed, filtered and cou
     await store.appendHistory('old-late', { at: 1, kind: 'state', state: 'finished', outcome: 'paid', source: 'callback' });
     expect(await store.paymentHistory('old-late')).toHaveLength(1);
     const versions = await admin`SELECT version FROM ${admin(schema)}.schema_migrations ORDER BY version`;
-    expect(versions.map((row) => row.version)).toEqual([1, 2, 3]);
+    expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4]);
     // The old second payment, refunded since, is marked so: it leaves the refunds to do (migration 3's column).
     expect(await markRefunded({ store, clock: new ManualClock() }, 'old-second', { operator: 'ana' })).toHaveProperty('marked');
     expect(await ids('second')).toEqual([]);
     expect((await store.listPayments({ filter: 'refunded', limit: 5, now: 0 })).payments.map((p) => p.view.id)).toEqual(['old-second']);
     expect(await store.countPayments(5_300)).toMatchObject({ second: 0, refunded: 1 });
+    // The old expired payment, finished at the service since, is a contradiction to look into (migration 4's column).
+    await markContradicted({ store, clock: new ManualClock() }, 'old-gone', 'finished');
+    expect((await store.listPayments({ filter: 'contradicted', limit: 5, now: 0 })).payments.map((p) => p.view.id)).toEqual(['old-gone']);
+    expect(await store.countPayments(5_300)).toMatchObject({ expired: 1, contradicted: 1, resolved: 0 });
+  } finally {
+    await store.close();
+  }
+});
+
+it('marks, bringing the schema before the contradiction marks forward, each payment whose timeline noted one', async () => {
+  const schema = `v3_${Math.random().toString(36).slice(2)}`;
+  const before = createPostgresStore({ url: server.url, schema, max: 1 });
+  try {
+    await before.putPayment(listed('late-money', 10, { outcome: 'expired' }), 0);
+    await before.putPayment(listed('quiet', 11, { outcome: 'expired' }), 0);
+    const line = { kind: 'contradiction', state: 'finished', recorded: 'expired', outcome: 'expired' } as const;
+    await before.appendHistory('late-money', { at: 500, ...line, state: 'dispute' });
+    await before.appendHistory('late-money', { at: 900, ...line });
+    await before.appendHistory('quiet', { at: 600, kind: 'announcement', state: 'expired', ok: false, error: 'contradiction' });
+  } finally {
+    await before.close();
+  }
+  // What the release before wrote: its schema (version 3) had no contradicted column, and no payment a mark.
+  await admin.unsafe(`ALTER TABLE ${schema}.payments DROP COLUMN contradicted, DROP COLUMN resolved;
+    DELETE FROM ${schema}.schema_migrations WHERE version = 4`);
+
+  const store = createPostgresStore({ url: server.url, schema, max: 2 });
+  try {
+    const page = await store.listPayments({ filter: 'contradicted', limit: 10, now: 0 });
+    expect(page.payments.map((p) => [p.view.id, p.contradicted, p.version])).toEqual([['late-money', { at: 900, state: 'finished' }, 2]]);
+    expect(await store.countPayments(0)).toMatchObject({ expired: 2, contradicted: 1, resolved: 0 });
+    expect((await store.getPayment('quiet'))!.contradicted).toBeUndefined();
   } finally {
     await store.close();
   }
@@ -99,7 +132,7 @@ it('fails its start with a clear error when the database stops under the migrati
     await server.start();
     await store.ready();
     const versions = await admin`SELECT version FROM ${admin(schema)}.schema_migrations ORDER BY version`;
-    expect(versions.map((row) => row.version)).toEqual([1, 2, 3]);
+    expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4]);
     expect(await store.listPayments({ filter: 'paid', limit: 5, now: 0 })).toMatchObject({ payments: [{ view: { id: 'old-paid' } }] });
   } finally {
     await store.close();

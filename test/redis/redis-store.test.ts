@@ -8,6 +8,8 @@ import { Redis } from 'ioredis';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRedisStore, type RedisStore, type RedisStoreOptions } from '../../src/redis/index.js';
 import { RedisConsole } from '../../src/redis/redis-console.js';
+import { markContradicted } from '../../src/proxy/ledger/contradiction-marks.js';
+import { ManualClock } from '../../src/shared/manual-clock.js';
 import { listed } from '../proxy/infrastructure/console-store-contract.js';
 import { describeSharedStoreContract } from '../proxy/infrastructure/shared-store-contract.js';
 import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
@@ -232,6 +234,34 @@ describe('RedisStore on a ledger written before the console', () => {
     expect(counts).toMatchObject({ all: 2, paid: 1, open: 1, stuck: 1 });
     expect(await ids({ orderId: 'O-1' })).toEqual(['old-paid']);
     expect(await ids({ filter: 'stuck' })).toEqual(['old-open']);
+    // Finished at the service after it was recorded otherwise: a contradiction to look into, listed and counted.
+    await markContradicted({ store, clock: new ManualClock() }, 'old-paid', 'dispute');
+    expect(await ids({ filter: 'contradicted' })).toEqual(['old-paid']);
+    expect(await store.countPayments(now)).toMatchObject({ paid: 1, contradicted: 1, resolved: 0 });
+  });
+});
+
+describe('RedisStore on a ledger written before the contradiction marks', () => {
+  it('marks, on its first listing, each payment whose timeline noted a contradiction, as the SQL stores migrate', async () => {
+    // What the release before wrote: payments indexed for the console, timelines, and no mark on any record.
+    const prefix = freshPrefix();
+    const before = open(prefix);
+    await before.putPayment(listed('late-money', 10, { outcome: 'expired' }), 0);
+    await before.putPayment(listed('quiet', 11, { outcome: 'expired' }), 0);
+    const line = { kind: 'contradiction', state: 'finished', recorded: 'expired', outcome: 'expired' } as const;
+    await before.appendHistory('late-money', { at: 500, ...line, state: 'dispute' });
+    await before.appendHistory('late-money', { at: 900, ...line });
+    await before.appendHistory('quiet', { at: 600, kind: 'announcement', state: 'expired', ok: false, error: 'contradiction' });
+    await admin.set(`${prefix}console-indexed`, '1');
+
+    const store = open(prefix);
+    const page = await store.listPayments({ filter: 'contradicted', limit: 10, now: 0 });
+    expect(page.payments.map((p) => [p.view.id, p.contradicted, p.version])).toEqual([['late-money', { at: 900, state: 'finished' }, 2]]);
+    expect(await store.countPayments(0)).toMatchObject({ expired: 2, contradicted: 1, resolved: 0 });
+    expect((await store.getPayment('quiet'))!.contradicted).toBeUndefined();
+    // An instance started later leaves the mark as it is.
+    await open(prefix).listPayments({ filter: 'all', limit: 1, now: 0 });
+    expect((await store.getPayment('late-money'))!.version).toBe(2);
   });
 });
 

@@ -9,6 +9,7 @@ import { openSqlite } from '../../src/sqlite/sqlite-driver.js';
 import { SqliteStore } from '../../src/sqlite/sqlite-store.js';
 import { listed } from '../proxy/infrastructure/console-store-contract.js';
 import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
+import { markContradicted } from '../../src/proxy/ledger/contradiction-marks.js';
 import { markRefunded } from '../../src/proxy/ledger/refund-marks.js';
 import { FIRST_SCHEMA } from './support/first-schema.js';
 
@@ -151,12 +152,16 @@ describe('SqliteStore across a restart', () => {
     insert.run('old-open', JSON.stringify(open), 0, 10);
     old.close();
     const store = createSqliteStore({ path, clock: new ManualClock() });
-    const ids = async (filter: 'all' | 'paid' | 'open' | 'stuck') =>
+    const ids = async (filter: 'all' | 'paid' | 'open' | 'stuck' | 'contradicted') =>
       (await store.listPayments({ filter, limit: 10, now: Date.UTC(2026, 0, 1, 1) })).payments.map((p) => p.view.id);
     expect(await ids('all')).toEqual(['old-paid', 'old-open']);
     expect(await ids('paid')).toEqual(['old-paid']);
     expect(await ids('stuck')).toEqual(['old-open']);
     expect((await store.listPayments({ filter: 'all', orderId: 'A-1', limit: 10, now: 0 })).payments).toHaveLength(2);
+    // Disputed at the service since: a contradiction to look into (the column of the latest migration).
+    await markContradicted({ store, clock: new ManualClock() }, 'old-paid', 'dispute');
+    expect(await ids('contradicted')).toEqual(['old-paid']);
+    expect(await store.countPayments(0)).toMatchObject({ paid: 1, contradicted: 1, resolved: 0 });
     await store.close();
   });
 
@@ -176,6 +181,31 @@ describe('SqliteStore across a restart', () => {
     const store = createSqliteStore({ path, clock: new ManualClock() });
     const page = await store.listPayments({ filter: 'late', limit: 10, now: Date.UTC(2026, 0, 1, 1) });
     expect(page.payments.map((p) => p.view.id)).toEqual(['old-late']);
+    await store.close();
+  });
+
+  it('brings a file of the schema before the contradiction marks forward: a contradiction its timeline noted is listed under contradicted', async (test) => {
+    if (process.versions.bun || process.versions.deno) return test.skip();
+    const path = freshPath();
+    const before = createSqliteStore({ path, clock: new ManualClock() });
+    await before.putPayment(listed('late-money', 10, { outcome: 'expired' }), 0);
+    await before.putPayment(listed('quiet', 11, { outcome: 'expired' }), 0);
+    const line = { kind: 'contradiction', state: 'finished', recorded: 'expired', outcome: 'expired' } as const;
+    await before.appendHistory('late-money', { at: 500, ...line, state: 'dispute' });
+    await before.appendHistory('late-money', { at: 900, ...line });
+    await before.appendHistory('quiet', { at: 600, kind: 'announcement', state: 'expired', ok: false, error: 'no "contradiction" here' });
+    await before.close();
+    // What the release before wrote: its schema (3) had no contradicted column, and no payment a mark.
+    const old = new Database(path);
+    old.exec('DROP INDEX payments_contradicted; DROP INDEX payments_resolved; ALTER TABLE payments DROP COLUMN contradicted;');
+    old.pragma('user_version = 3');
+    old.close();
+
+    const store = createSqliteStore({ path, clock: new ManualClock() });
+    const page = await store.listPayments({ filter: 'contradicted', limit: 10, now: 0 });
+    expect(page.payments.map((p) => [p.view.id, p.contradicted, p.version])).toEqual([['late-money', { at: 900, state: 'finished' }, 2]]);
+    expect(await store.countPayments(0)).toMatchObject({ expired: 2, contradicted: 1, resolved: 0 });
+    expect((await store.getPayment('quiet'))!.contradicted).toBeUndefined();
     await store.close();
   });
 

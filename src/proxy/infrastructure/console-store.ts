@@ -8,8 +8,10 @@
  * opaque cursor: a page never repeats or skips a payment that was already listed, however many arrive meanwhile.
  * Filters are outcomes (`open` = not final), `late` (paid after its expiry), `second` (a second paid payment
  * of an order: a refund to do), `refunded` (a second payment an operator marked refunded: done, and so no longer
- * under `second`, whose count is the refunds still to do), `failing` (an announcement the shop's hook has not taken yet after at least one
- * try) and `stuck` (not final, past its expiry: the service has not said and no reconcile settled it). The last
+ * under `second`, whose count is the refunds still to do), `contradicted` (a final payment the service, asked afresh,
+ * contradicted: money came late or was reversed, to look into at the service), `resolved` (a contradiction an
+ * operator marked dealt with: no longer under `contradicted`, whose count is the work left), `failing` (an
+ * announcement the shop's hook has not taken yet after at least one try) and `stuck` (not final, past its expiry: the service has not said and no reconcile settled it). The last
  * two depend on the outbox and on the time, so a store answers them at query time; the others come from the
  * record alone (`listingOf`), so a store can index them when the record is written.
  */
@@ -17,7 +19,16 @@ import { parseTimestamp } from '../../shared/timestamps.js';
 import { CONSOLE_FILTERS, type ConsoleFilter, type ConsoleStore, type PaymentPage, type PaymentRecord } from './store.js';
 
 export { CONSOLE_FILTERS } from './store.js';
-export type { AuditEntry, ConsoleFilter, ConsoleStore, HistoryEntry, PaymentPage, PaymentQuery, RefundMark } from './store.js';
+export type {
+  AuditEntry,
+  ConsoleFilter,
+  ConsoleStore,
+  HistoryEntry,
+  PaymentPage,
+  PaymentQuery,
+  RefundMark,
+  ResolutionMark,
+} from './store.js';
 
 export const HISTORY_LIMIT = 200;
 
@@ -50,7 +61,13 @@ export function listingOf(record: PaymentRecord): Listing {
     tags.push('late');
   }
   if (record.secondPaymentOf !== undefined) tags.push(record.refunded ? 'refunded' : 'second');
+  if (record.contradicted !== undefined) tags.push(isResolved(record) ? 'resolved' : 'contradicted');
   return expiresAt === undefined ? { listedAt, tags } : { listedAt, expiresAt, tags };
+}
+
+/** True when an operator marked the record's newest contradiction dealt with (not an earlier one it replaced). */
+export function isResolved(record: PaymentRecord): boolean {
+  return record.contradicted !== undefined && record.contradictionResolved?.state === record.contradicted.state;
 }
 
 /** The record's one outcome filter: `open` until it is final, then its outcome (the SQL stores' `tag` column). */

@@ -53,6 +53,18 @@ export interface PaymentRecord {
    * (outside this product): who said so, when, and the refund's reference there. Never cleared.
    */
   refunded?: RefundMark;
+  /**
+   * Set when the service, asked afresh, contradicted the final state the shop was told
+   * (use-cases/final-contradiction.ts): the newest state it said and when that was first confirmed. The view does not change for it; the console lists
+   * the payment as a contradiction to look into until an operator marks that state resolved.
+   */
+  contradicted?: { at: number; state: string };
+  /**
+   * Set by an operator in the console once the contradiction was dealt with at the service (a refund made, the
+   * goods shipped, a dispute answered): who, when, a note, and the contradicted state it answers. A later
+   * contradiction with another state is work again.
+   */
+  contradictionResolved?: ResolutionMark;
 }
 
 /** An operator's word that a second payment was refunded (console-api/console-actions.ts). */
@@ -62,6 +74,17 @@ export interface RefundMark {
   operator: string;
   /** The refund's reference at the service, as the operator gave it (at most 100 characters). */
   reference?: string;
+}
+
+/** An operator's word that a contradicted payment was dealt with (console-api/console-actions.ts). */
+export interface ResolutionMark {
+  /** Epoch ms when it was marked. */
+  at: number;
+  operator: string;
+  /** The contradicted state it answers (`contradicted.state` when marked). */
+  state: string;
+  /** What the operator did, in their words (at most 100 characters). */
+  note?: string;
 }
 
 /**
@@ -224,6 +247,8 @@ export const CONSOLE_FILTERS = [
   'failed',
   'second',
   'refunded',
+  'contradicted',
+  'resolved',
   'failing',
   'stuck',
 ] as const;

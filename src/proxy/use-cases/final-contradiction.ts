@@ -3,9 +3,11 @@
  * callback carries no sequence number to tell news from a late copy. Yet the service may still say something else
  * about a final payment where money is at stake: finished after it expired (the payer's money came late, or a
  * dispute reopened it), or canceled, failed or disputed after it finished (a reversal). No state changes and the
- * shop hears nothing; the operator hears of it in the log, a warning that names both states, and on the payment's
- * timeline in the console (once per distinct contradiction), or the money sits at the service with nobody knowing. Callbacks come late and out of order (a dispute delivered after the finish that
- * ended it), so one is believed only once a fresh status answer says the same.
+ * shop hears nothing; the operator hears of it in the log, a warning that names both states, on the payment's
+ * timeline in the console (once per distinct contradiction), and in the console's list of contradictions to look
+ * into (the record's mark, ledger/contradiction-marks.ts), or the money sits at the service with nobody knowing.
+ * Callbacks come late and out of order (a dispute delivered after the finish that ended it), so one is believed only
+ * once a fresh status answer says the same.
  */
 import { isPaidState } from '../../shared/outcome.js';
 import type { ProxyContext } from '../context.js';
@@ -13,6 +15,7 @@ import type { StoredView } from '../infrastructure/store.js';
 import { type ObservedPayment, unconfirmedFinish } from '../ledger/payment-view-mapper.js';
 import { stageOf } from '../ledger/transitions.js';
 import { appendContradiction } from '../infrastructure/timeline.js';
+import { markContradicted } from '../ledger/contradiction-marks.js';
 
 /**
  * True when `observed` says something about the final `view` that changes whether the shop has the money: paid
@@ -28,7 +31,8 @@ export function contradictsFinal(view: StoredView, observed: ObservedPayment): b
 
 /**
  * Asks the service about a final payment that a callback contradicts and, when its answer does too, warns and notes
- * it on the payment's timeline. Throws when the service cannot answer, so that the callback is delivered again.
+ * it on the payment's timeline and in its record. Throws when the service cannot answer or the mark cannot be written,
+ * so that the callback is delivered again.
  */
 export async function checkContradiction(view: StoredView, ctx: ProxyContext): Promise<void> {
   const fresh = await ctx.ledger.fetchFresh(view.id);
@@ -53,4 +57,5 @@ export async function checkContradiction(view: StoredView, ctx: ProxyContext): P
     recorded: view.state,
     outcome: view.outcome,
   });
+  await markContradicted(options, view.id, fresh.state);
 }

@@ -6,6 +6,7 @@
 import { expect, it } from 'vitest';
 import { isConsoleStore, type ConsoleStore } from '../../../src/proxy/infrastructure/console-store.js';
 import type { PaymentRecord, ProxyStore } from '../../../src/proxy/infrastructure/store.js';
+import { markContradicted, markResolved } from '../../../src/proxy/ledger/contradiction-marks.js';
 import { markRefunded } from '../../../src/proxy/ledger/refund-marks.js';
 import { ManualClock } from '../../../src/shared/manual-clock.js';
 import type { StoreFixture } from './store-contract.js';
@@ -176,6 +177,54 @@ export function consoleContract(fixture: Fixture): void {
   );
 
   cit(
+    'lists a final payment the service contradicted until an operator marks it resolved, and again for a new contradiction',
+    async (store, close) => {
+      const clock = new ManualClock(5_000);
+      await store.putPayment(listed('late-money', 13, { outcome: 'expired', orderId: 'A-1' }), 0);
+      await store.putPayment(listed('reversed', 14, { outcome: 'paid', orderId: 'A-2', finalAt: 20 }), 0);
+      await store.putPayment(listed('quiet', 15, { outcome: 'paid', finalAt: 20 }), 0);
+      const list = async (filter: 'contradicted' | 'resolved' | 'expired' | 'paid', orderId?: string) =>
+        ids((await store.listPayments({ filter, limit: 50, now: 0, ...(orderId ? { orderId } : {}) })).payments);
+      expect(await list('contradicted')).toEqual([]);
+
+      await markContradicted({ store, clock }, 'late-money', 'finished');
+      await markContradicted({ store, clock }, 'reversed', 'dispute');
+      expect(await list('contradicted')).toEqual(['reversed', 'late-money']);
+      expect(await list('contradicted', 'A-1')).toEqual(['late-money']);
+      // The outcome the shop was told stands: still expired, still paid.
+      expect(await list('expired')).toEqual(['late-money']);
+      expect(await list('paid')).toEqual(['quiet', 'reversed']);
+      const marked = await store.getPayment('late-money');
+      expect(marked).toMatchObject({ contradicted: { at: 5_000, state: 'finished' }, version: 2, view: { outcome: 'expired' } });
+      // The same contradiction again (a callback delivered again) writes nothing.
+      await markContradicted({ store, clock }, 'late-money', 'finished');
+      expect((await store.getPayment('late-money'))!.version).toBe(2);
+
+      await clock.advance(1_000);
+      const tries = await Promise.all(
+        ['ana', 'bo'].map((operator) => markResolved({ store, clock }, 'late-money', { operator, note: `refunded by ${operator}` })),
+      );
+      expect(tries.filter((t) => 'marked' in t)).toHaveLength(1);
+      const mark = (await store.getPayment('late-money'))!.contradictionResolved!;
+      expect(mark).toEqual({ at: 6_000, operator: expect.any(String), state: 'finished', note: `refunded by ${mark.operator}` });
+      expect(tries.filter((t) => 'already' in t)).toEqual([{ already: mark }]);
+      expect(await markResolved({ store, clock }, 'quiet', { operator: 'ana' })).toEqual({ refused: 'not-contradicted' });
+      expect(await markResolved({ store, clock }, 'nowhere', { operator: 'ana' })).toEqual({ refused: 'unknown' });
+      expect(await list('contradicted')).toEqual(['reversed']);
+      expect(await list('resolved')).toEqual(['late-money']);
+      expect(await store.countPayments(0)).toMatchObject({ all: 3, contradicted: 1, resolved: 1 });
+
+      // The service says something else again: a new contradiction, work again, the operator's mark kept.
+      await markContradicted({ store, clock }, 'late-money', 'dispute');
+      expect(await list('contradicted')).toEqual(['reversed', 'late-money']);
+      expect(await list('resolved')).toEqual([]);
+      expect((await store.getPayment('late-money'))!.contradictionResolved).toEqual(mark);
+      expect(await store.countPayments(0)).toMatchObject({ contradicted: 2, resolved: 0 });
+      await close?.();
+    },
+  );
+
+  cit(
     'finds stuck payments (open past expiry) and those whose announcement keeps failing, and counts every filter',
     async (store, close) => {
       await store.putPayment(listed('fresh', 100, { expiresAt: 5_000 }), 0);
@@ -200,6 +249,8 @@ export function consoleContract(fixture: Fixture): void {
         failed: 0,
         second: 0,
         refunded: 0,
+        contradicted: 0,
+        resolved: 0,
         failing: 1,
         stuck: 1,
       });

@@ -109,3 +109,30 @@ describe('a contradiction on the payment timeline', () => {
     expect((await t.store.getPayment(t.id))!.view.outcome).toBe('paid');
   });
 });
+
+describe("a contradiction in the console's lists", () => {
+  const listed = async (t: Awaited<ReturnType<typeof finalSetup>>, filter: 'contradicted' | 'expired' | 'paid') =>
+    (await t.store.listPayments({ filter, limit: 10, now: t.clock.now() })).payments.map((p) => p.view.id);
+
+  it('lists a payment whose money came after it expired under contradicted, once however often the service says so', async () => {
+    const t = await finalSetup('expired');
+    expect(await listed(t, 'contradicted')).toEqual([]);
+    t.service.set(t.id, { state: 'finished', status: true });
+    await t.callback(t.service.payments.get(t.id));
+    const marked = (await t.store.getPayment(t.id))!;
+    expect(marked.contradicted).toEqual({ at: t.clock.now(), state: 'finished' });
+    expect(await listed(t, 'contradicted')).toEqual([t.id]);
+    expect(await listed(t, 'expired')).toEqual([t.id]);
+    expect((await t.store.countPayments(t.clock.now())).contradicted).toBe(1);
+    await t.callback(t.service.payments.get(t.id));
+    expect((await t.store.getPayment(t.id))!.version).toBe(marked.version);
+    expect(t.heard()).toEqual(['pending', 'expired']);
+  });
+
+  it('marks nothing for a callback the service does not confirm', async () => {
+    const t = await finalSetup('finished');
+    await t.callback({ ...t.service.payments.get(t.id)!, state: 'dispute', status: false });
+    expect((await t.store.getPayment(t.id))!.contradicted).toBeUndefined();
+    expect(await listed(t, 'contradicted')).toEqual([]);
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * The ledger's writers of a contradiction's marks: the ledger's own, that the service contradicted the final state
+ * the shop was told (use-cases/final-contradiction.ts), and the operator's, that it was dealt with at the service.
+ * Without the first an operator could find such a payment only in the log or by opening it; without the second the
+ * console's count of contradictions would never fall, and so would not say how much work is left. Each is written
+ * over the version that was read, like every write of a payment, so that a state the ledger writes meanwhile is
+ * read again and kept, and of two operators marking at once one wins and the other reads the winner's mark. The
+ * view does not change, so nothing is published or announced.
+ */
+import type { Clock } from '../../shared/clock.js';
+import { isResolved } from '../infrastructure/console-store.js';
+import type { HistoryEntry, PaymentRecord, ProxyStore, ResolutionMark } from '../infrastructure/store.js';
+
+type Writer = { store: ProxyStore; clock: Clock };
+
+/** Writes a lost race over again at most this many times: each loss is another writer's progress. */
+const ATTEMPTS = 16;
+
+/**
+ * Marks the payment contradicted by `state` (confirmed at `at`, now unless said), unless it already is by that state
+ * (the service delivers a callback again until it is answered). Another state replaces the mark: the newest
+ * contradiction is the one to look into.
+ */
+export async function markContradicted({ store, clock }: Writer, paymentId: string, state: string, at = clock.now()): Promise<void> {
+  await writeOver(store, paymentId, undefined, (current) => {
+    if (current.contradicted?.state === state) return { answer: undefined };
+    return { answer: undefined, write: marked(current, { at, state }, clock.now()) };
+  });
+}
+
+/** The record with its contradiction mark, written at `now`. */
+export function marked(record: PaymentRecord, contradicted: { at: number; state: string }, now: number): PaymentRecord {
+  return { ...record, contradicted, version: record.version + 1, updatedAt: now };
+}
+
+/**
+ * The newest contradiction line of a timeline, if any: what a store marks, on its first start of this release, a
+ * payment with that was noted by a release that wrote only the line (its back-fill), so that the console lists it.
+ */
+export function newestContradiction(history: readonly HistoryEntry[]): { at: number; state: string } | undefined {
+  for (let i = history.length - 1; i >= 0; i--) {
+    const line = history[i]!;
+    if (line.kind === 'contradiction') return { at: line.at, state: line.state };
+  }
+  return undefined;
+}
+
+export type ResolutionMarking =
+  | { marked: PaymentRecord }
+  /** Someone marked it first: their mark, to tell the operator who and when. */
+  | { already: ResolutionMark }
+  | { refused: 'unknown' | 'not-contradicted' };
+
+/** Records the operator's word that the payment's contradiction was dealt with, once per contradicted state. */
+export async function markResolved(
+  { store, clock }: Writer,
+  paymentId: string,
+  { operator, note }: { operator: string; note?: string },
+): Promise<ResolutionMarking> {
+  return writeOver<ResolutionMarking>(store, paymentId, { refused: 'unknown' }, (current) => {
+    if (current.contradicted === undefined) return { answer: { refused: 'not-contradicted' } };
+    if (isResolved(current)) return { answer: { already: current.contradictionResolved! } };
+    const at = clock.now();
+    const mark: ResolutionMark = { at, operator, state: current.contradicted.state, ...(note ? { note } : {}) };
+    const next = { ...current, contradictionResolved: mark, version: current.version + 1, updatedAt: at };
+    return { answer: { marked: next }, write: next };
+  });
+}
+
+/**
+ * Reads the record, writes what `decide` makes of it (nothing without `write`) and answers its `answer`; reads and
+ * decides again while another writer wins. `missing` is the answer for a payment the store does not hold.
+ */
+async function writeOver<T>(
+  store: ProxyStore,
+  paymentId: string,
+  missing: T,
+  decide: (current: PaymentRecord) => { answer: T; write?: PaymentRecord },
+): Promise<T> {
+  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
+    const current = await store.getPayment(paymentId);
+    if (!current) return missing;
+    const { answer, write } = decide(current);
+    if (!write || (await store.putPayment(write, current.version))) return answer;
+  }
+  throw new Error(`payment ${paymentId} kept changing under ${ATTEMPTS} attempts to mark its contradiction`);
+}
