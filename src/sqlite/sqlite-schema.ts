@@ -126,6 +126,8 @@ export function migrate(db: SqliteConnection): void {
   }
   for (let version = current; version < SCHEMA_VERSION; version++) {
     inTransaction(db, () => {
+      // Read again under the write lock: another process opening the same file may have migrated it meanwhile.
+      if (Number(db.prepare('PRAGMA user_version').get()?.user_version ?? 0) > version) return;
       const migration = MIGRATIONS[version]!;
       db.exec(typeof migration === 'string' ? migration : migration.sql);
       if (typeof migration !== 'string') migration.backfill(db);

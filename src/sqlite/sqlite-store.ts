@@ -22,6 +22,7 @@ import type {
   PaymentQuery,
 } from '../proxy/infrastructure/console-store.js';
 import { listingColumns, SqliteConsole } from './sqlite-console.js';
+import { BUSY_TIMEOUT_MS, retriedWhileBusy } from './sqlite-busy.js';
 import { SqliteFileCheck } from './sqlite-health.js';
 import { migrate } from './sqlite-schema.js';
 import { inTransaction } from './sqlite-transaction.js';
@@ -53,8 +54,8 @@ export class SqliteStore extends OneProcessStore implements ProxyStore, ConsoleS
     this.#clock = clock;
     this.#ttlMs = settings.ttlMs ?? 24 * 60 * 60 * 1000;
     // busy_timeout first: another connection may hold the file while this one switches it to WAL.
-    db.exec('PRAGMA busy_timeout = 5000');
-    db.exec('PRAGMA journal_mode = WAL');
+    db.exec(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    retriedWhileBusy(() => db.exec('PRAGMA journal_mode = WAL'));
     db.exec('PRAGMA synchronous = NORMAL');
     migrate(db);
     const p = (sql: string) => db.prepare(sql);

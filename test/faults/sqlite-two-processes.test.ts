@@ -5,6 +5,7 @@
  * and the outbox are in the file and every write takes SQLite's write lock. Each order created at both at once
  * makes one payment, and each "paid" is heard once between the two.
  */
+import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { eventually } from '../proxy/sandbox-harness.js';
@@ -22,6 +23,27 @@ afterEach(async () => {
 });
 
 describe('two shop servers on one SQLite file', () => {
+  it('both start when they open a new file at the same moment (8 processes, 4 new files)', async () => {
+    // Each process opens the store (which switches the file to WAL and migrates it) and closes it. SQLite answered
+    // the switch "database is locked" at once, without waiting, to all but one of processes opening a new file together.
+    const opener = `const { createSqliteStore } = await import(process.argv[1]); await createSqliteStore({ path: process.argv[2] }).close();`;
+    const open = (path: string) =>
+      new Promise<string>((resolve) => {
+        const child = spawn(process.execPath, ['--input-type=module', '-e', opener, join(build.build, 'sqlite/index.js'), path]);
+        let said = '';
+        child.stderr.on('data', (chunk) => (said += chunk));
+        const timer = setTimeout(() => child.kill('SIGKILL'), 20_000);
+        child.once('exit', (code) => {
+          clearTimeout(timer);
+          resolve(code === 0 ? 'ok' : (said.split('\n').find((line) => line.includes('Error')) ?? `exit ${code}`));
+        });
+      });
+    for (let round = 0; round < 4; round++) {
+      const path = join(build.dir, `opened-together-${round}.db`);
+      expect(await Promise.all(Array.from({ length: 8 }, () => open(path)))).toEqual(Array(8).fill('ok'));
+    }
+  }, 120_000);
+
   it(`makes one payment per order created at both at once, and each "paid" is heard once (${ORDERS} orders)`, async () => {
     service = await startService();
     const storeUrl = `sqlite:${join(build.dir, 'shared.db')}`;
