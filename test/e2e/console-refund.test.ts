@@ -54,7 +54,7 @@ describe('a second payment refunded at the service', () => {
     await live.page.getByRole('status').getByText('Mark refunded: marked refunded (reference re_3PqR7xE2E)').waitFor();
     await live.page.getByText(`Second payment of the order (first: ${first}): refunded.`).waitFor();
     expect(await fact(live.page, 'Refund')).toMatch(
-      /^marked refunded by console token, \d{1,2} \w{3} \d{4}, [\d:]{8} · reference re_3PqR7xE2E$/,
+      /^marked refunded by console token, \d{1,2} \w{3} \d{4}, [\d:]{8} \S+ · reference re_3PqR7xE2E$/,
     );
     expect(await live.page.getByRole('button', { name: 'Mark refunded' }).count()).toBe(0);
     // The button it pressed is gone: the keyboard is on the payment's heading, not lost at the top of the page.
