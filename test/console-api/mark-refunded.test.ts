@@ -6,20 +6,10 @@
  * again, two operators at once, a payment that is no second payment, a stranger, another site and a request
  * without the CSRF token are refused, and mark nothing.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ConsoleOptions } from '../../src/console-api/console-options.js';
-import { createSqliteStore, type SqliteStore } from '../../src/sqlite/index.js';
-import { eventually, type Live, startLive } from '../proxy/sandbox-harness.js';
-import { OPERATOR_HEADER, operatorOverHttp } from './console-harness.js';
-
-/** Two operators of the shop; anyone else is a stranger. */
-const twoOperators: ConsoleOptions = {
-  authorizeOperator: (request) => ['ana', 'bo'].includes(request.headers.get(OPERATOR_HEADER) ?? ''),
-  operatorName: (request) => request.headers.get(OPERATOR_HEADER) ?? undefined,
-};
+import { describe, expect, it } from 'vitest';
+import { eventually } from '../proxy/sandbox-harness.js';
+import { operatorOverHttp } from './console-harness.js';
+import { useSqliteConsoleWorld } from './sqlite-console-world.js';
 
 interface Mark {
   at: number;
@@ -41,43 +31,32 @@ interface DetailBody {
 }
 type ErrorBody = { error: { code: string; message: string } };
 
-let dir: string;
-let path: string;
-let store: SqliteStore;
-let live: Live;
-
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'payin-refund-'));
-  path = join(dir, 'ledger.db');
-  store = createSqliteStore({ path });
-  live = await startLive({ store, console: twoOperators, reconcileEveryMs: 0 });
-});
-afterEach(async () => {
-  await live.close();
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const world = useSqliteConsoleWorld('payin-refund-');
 
 async function pay(id: string) {
-  const answer = await fetch(`${live.sandboxUrl}/sandbox/payments/${encodeURIComponent(id)}/pay`, { method: 'POST' });
+  const answer = await fetch(`${world.live.sandboxUrl}/sandbox/payments/${encodeURIComponent(id)}/pay`, { method: 'POST' });
   expect(answer.status).toBe(200);
 }
 
 /** The order paid twice: by UPI, then (the shopper had switched) by SBP, which is the refund to do. */
 async function paidTwice(orderId: string): Promise<{ first: string; second: string }> {
-  const first = (await live.create(orderId, 'upi')).body.payment.id as string;
-  const second = (await live.create(orderId, 'sbp')).body.payment.id as string;
+  const first = (await world.live.create(orderId, 'upi')).body.payment.id as string;
+  const second = (await world.live.create(orderId, 'sbp')).body.payment.id as string;
   await pay(first);
-  await eventually(async () => (await store.getPayment(first))?.view.outcome === 'paid', 5_000, 'the first payment paid');
+  await eventually(async () => (await world.store.getPayment(first))?.view.outcome === 'paid', 5_000, 'the first payment paid');
   await pay(second);
-  await eventually(async () => (await store.getPayment(second))?.secondPaymentOf === first, 5_000, 'the second payment marked second');
+  await eventually(
+    async () => (await world.store.getPayment(second))?.secondPaymentOf === first,
+    5_000,
+    'the second payment marked second',
+  );
   return { first, second };
 }
 
 describe('mark refunded', () => {
   it('takes a second payment off the refunds to do and lists it as refunded, with who, when and the reference, in the CSV and the audit, after a restart too', async () => {
     const { first, second } = await paidTwice('R-1');
-    const ana = operatorOverHttp(live.proxyUrl, 'ana');
+    const ana = operatorOverHttp(world.live.proxyUrl, 'ana');
     await ana.signIn();
     const before = await ana.get<ListBody>('/api/payments?filter=second');
     expect(before.body.payments.map((p) => p.id)).toEqual([second]);
@@ -113,10 +92,8 @@ describe('mark refunded', () => {
     expect(rows.find((r) => r.id === first)).toMatchObject({ refundedAt: '', refundedBy: '', refundReference: '' });
 
     // The shop's server restarts: the mark is in the ledger's file, not in the process.
-    await store.close();
-    store = createSqliteStore({ path });
-    await live.restart({ store });
-    const again = operatorOverHttp(live.proxyUrl, 'ana');
+    await world.restart();
+    const again = operatorOverHttp(world.live.proxyUrl, 'ana');
     await again.signIn();
     expect((await again.get<DetailBody>(`/api/payments/${second}`)).body.payment.refunded).toEqual(detail.body.payment.refunded);
     expect((await again.get<ListBody>('/api/payments')).body.counts).toMatchObject({ second: 0, refunded: 1 });
@@ -124,14 +101,14 @@ describe('mark refunded', () => {
 
   it('refuses to mark it twice: of two operators at once one wins, and the other (and anyone later) is told who marked it and when', async () => {
     const { second } = await paidTwice('R-2');
-    const [ana, bo] = [operatorOverHttp(live.proxyUrl, 'ana'), operatorOverHttp(live.proxyUrl, 'bo')];
+    const [ana, bo] = [operatorOverHttp(world.live.proxyUrl, 'ana'), operatorOverHttp(world.live.proxyUrl, 'bo')];
     await Promise.all([ana.signIn(), bo.signIn()]);
     const both = await Promise.all([
       ana.post<ErrorBody>(`/api/payments/${second}/mark-refunded`, { reference: 're_ana' }),
       bo.post<ErrorBody>(`/api/payments/${second}/mark-refunded`, { reference: 're_bo' }),
     ]);
     expect(both.map((b) => b.answer.status).sort()).toEqual([200, 409]);
-    const mark = (await store.getPayment(second))!.refunded!;
+    const mark = (await world.store.getPayment(second))!.refunded!;
     const [winner, loser] = both[0]!.answer.status === 200 ? both : [both[1]!, both[0]!];
     expect(mark.reference).toBe(mark.operator === 'ana' ? 're_ana' : 're_bo');
     expect(loser!.body.error.code).toBe('already_refunded');
@@ -143,7 +120,7 @@ describe('mark refunded', () => {
     const later = await ana.post<ErrorBody>(`/api/payments/${second}/mark-refunded`);
     expect(later.answer.status).toBe(409);
     expect(later.body.error.message).toMatch(new RegExp(`^already marked refunded by ${mark.operator} at `));
-    expect((await store.getPayment(second))!.refunded).toEqual(mark);
+    expect((await world.store.getPayment(second))!.refunded).toEqual(mark);
     // Every try is in the audit log, the refused ones with why.
     const audit = (await ana.get<DetailBody>(`/api/payments/${second}`)).body.audit;
     expect(audit.map((a) => a.action)).toEqual(['mark-refunded', 'mark-refunded', 'mark-refunded']);
@@ -152,8 +129,8 @@ describe('mark refunded', () => {
 
   it('refuses a payment that is no second payment, one that does not exist, and a reference too long or with a control character', async () => {
     const { first, second } = await paidTwice('R-3');
-    const open = (await live.create('R-4', 'upi')).body.payment.id as string;
-    const ana = operatorOverHttp(live.proxyUrl, 'ana');
+    const open = (await world.live.create('R-4', 'upi')).body.payment.id as string;
+    const ana = operatorOverHttp(world.live.proxyUrl, 'ana');
     await ana.signIn();
     for (const id of [first, open]) {
       const refused = await ana.post<ErrorBody>(`/api/payments/${id}/mark-refunded`);
@@ -162,7 +139,7 @@ describe('mark refunded', () => {
         code: 'not_second_payment',
         message: 'only a second payment of an order can be marked refunded: this one is not, so there is no refund to record',
       });
-      expect((await store.getPayment(id))!.refunded).toBeUndefined();
+      expect((await world.store.getPayment(id))!.refunded).toBeUndefined();
     }
     const missing = await ana.post<ErrorBody>(`/api/payments/no-such-payment/mark-refunded`);
     expect(missing.answer.status).toBe(404);
@@ -178,24 +155,24 @@ describe('mark refunded', () => {
       expect([reference, control.answer.status]).toEqual([reference, 400]);
       expect(control.body.error).toMatchObject({ code: 'bad_request', reason: 'reference_control_character' });
     }
-    expect((await store.getPayment(second))!.refunded).toBeUndefined();
+    expect((await world.store.getPayment(second))!.refunded).toBeUndefined();
     // A reference of exactly 100 characters is kept whole.
     expect((await ana.post(`/api/payments/${second}/mark-refunded`, { reference: 'r'.repeat(100) })).answer.status).toBe(200);
-    expect((await store.getPayment(second))!.refunded!.reference).toHaveLength(100);
+    expect((await world.store.getPayment(second))!.refunded!.reference).toHaveLength(100);
   });
 
   it('refuses a stranger, another site and a request without the CSRF token, as the other actions, and marks nothing', async () => {
     const { second } = await paidTwice('R-5');
-    const stranger = operatorOverHttp(live.proxyUrl, null);
+    const stranger = operatorOverHttp(world.live.proxyUrl, null);
     expect((await stranger.post(`/api/payments/${second}/mark-refunded`)).answer.status).toBe(401);
-    const ana = operatorOverHttp(live.proxyUrl, 'ana');
+    const ana = operatorOverHttp(world.live.proxyUrl, 'ana');
     await ana.signIn();
     const forged = await ana.post<ErrorBody>(`/api/payments/${second}/mark-refunded`, {}, { csrf: 'guess' });
     expect(forged.answer.status).toBe(403);
     expect(forged.body.error).toMatchObject({ code: 'forbidden', reason: 'not_console_page' });
     expect((await ana.post(`/api/payments/${second}/mark-refunded`, {}, { site: 'cross-site' })).answer.status).toBe(403);
     expect((await ana.get(`/api/payments/${second}/mark-refunded`)).answer.status).toBe(405);
-    expect((await store.getPayment(second))!.refunded).toBeUndefined();
-    expect(await store.auditLog(second, 10)).toEqual([]);
+    expect((await world.store.getPayment(second))!.refunded).toBeUndefined();
+    expect(await world.store.auditLog(second, 10)).toEqual([]);
   });
 });

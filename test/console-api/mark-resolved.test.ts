@@ -6,15 +6,12 @@
  * as resolved, with who, when and the note, in the CSV and the audit log, and stays so after a restart. Marking it
  * again, a payment the service never contradicted, and a note too long or with a control character are refused.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { markContradicted } from '../../src/proxy/ledger/contradiction-marks.js';
 import { ManualClock } from '../../src/shared/manual-clock.js';
-import { createSqliteStore, type SqliteStore } from '../../src/sqlite/index.js';
-import { eventually, type Live, startLive } from '../proxy/sandbox-harness.js';
-import { OPERATOR_HEADER, operatorOverHttp } from './console-harness.js';
+import { eventually } from '../proxy/sandbox-harness.js';
+import { operatorOverHttp } from './console-harness.js';
+import { useSqliteConsoleWorld } from './sqlite-console-world.js';
 
 interface Row {
   id: string;
@@ -31,42 +28,22 @@ interface DetailBody {
 }
 type ErrorBody = { error: { code: string; message: string; reason?: string } };
 
-let dir: string;
-let path: string;
-let store: SqliteStore;
-let live: Live;
-
-const operators = {
-  authorizeOperator: (request: Request) => ['ana', 'bo'].includes(request.headers.get(OPERATOR_HEADER) ?? ''),
-  operatorName: (request: Request) => request.headers.get(OPERATOR_HEADER) ?? undefined,
-};
-
-beforeEach(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'payin-resolved-'));
-  path = join(dir, 'ledger.db');
-  store = createSqliteStore({ path });
-  live = await startLive({ store, console: operators, reconcileEveryMs: 0 });
-});
-afterEach(async () => {
-  await live.close();
-  await store.close();
-  rmSync(dir, { recursive: true, force: true });
-});
+const world = useSqliteConsoleWorld('payin-resolved-');
 
 /** A payment of `orderId` the sandbox expired, which the service then says is finished (the money came late). */
 async function lateMoney(orderId: string): Promise<string> {
-  const id = (await live.create(orderId, 'upi')).body.payment.id as string;
-  const answer = await fetch(`${live.sandboxUrl}/sandbox/payments/${encodeURIComponent(id)}/expire`, { method: 'POST' });
+  const id = (await world.live.create(orderId, 'upi')).body.payment.id as string;
+  const answer = await fetch(`${world.live.sandboxUrl}/sandbox/payments/${encodeURIComponent(id)}/expire`, { method: 'POST' });
   expect(answer.status).toBe(200);
-  await eventually(async () => (await store.getPayment(id))?.view.outcome === 'expired', 5_000, 'the payment expired');
-  await markContradicted({ store, clock: new ManualClock(Date.now()) }, id, 'finished');
+  await eventually(async () => (await world.store.getPayment(id))?.view.outcome === 'expired', 5_000, 'the payment expired');
+  await markContradicted({ store: world.store, clock: new ManualClock(Date.now()) }, id, 'finished');
   return id;
 }
 
 describe('mark resolved', () => {
   it('takes a contradicted payment off the work left and lists it as resolved, with who, when and the note, in the CSV and the audit, after a restart too', async () => {
     const id = await lateMoney('X-1');
-    const ana = operatorOverHttp(live.proxyUrl, 'ana');
+    const ana = operatorOverHttp(world.live.proxyUrl, 'ana');
     await ana.signIn();
     const before = await ana.get<ListBody>('/api/payments?filter=contradicted');
     expect(before.body.payments.map((p) => [p.id, p.contradicted?.state])).toEqual([[id, 'finished']]);
@@ -102,10 +79,8 @@ describe('mark resolved', () => {
     });
 
     // The shop's server restarts: the mark is in the ledger's file, not in the process.
-    await store.close();
-    store = createSqliteStore({ path });
-    await live.restart({ store });
-    const again = operatorOverHttp(live.proxyUrl, 'ana');
+    await world.restart();
+    const again = operatorOverHttp(world.live.proxyUrl, 'ana');
     await again.signIn();
     expect((await again.get<DetailBody>(`/api/payments/${id}`)).body.payment.resolved).toEqual(detail.body.payment.resolved);
     expect((await again.get<ListBody>('/api/payments')).body.counts).toMatchObject({ contradicted: 0, resolved: 1 });
@@ -113,8 +88,8 @@ describe('mark resolved', () => {
 
   it('refuses to mark it twice, a payment the service never contradicted, and a note too long or with a control character', async () => {
     const id = await lateMoney('X-2');
-    const quiet = (await live.create('X-3', 'upi')).body.payment.id as string;
-    const [ana, bo] = [operatorOverHttp(live.proxyUrl, 'ana'), operatorOverHttp(live.proxyUrl, 'bo')];
+    const quiet = (await world.live.create('X-3', 'upi')).body.payment.id as string;
+    const [ana, bo] = [operatorOverHttp(world.live.proxyUrl, 'ana'), operatorOverHttp(world.live.proxyUrl, 'bo')];
     await Promise.all([ana.signIn(), bo.signIn()]);
 
     const never = await ana.post<ErrorBody>(`/api/payments/${quiet}/mark-resolved`);
@@ -123,11 +98,11 @@ describe('mark resolved', () => {
     expect([long.answer.status, long.body.error.message]).toEqual([400, expect.stringMatching(/longer than 200 characters/)]);
     const control = await ana.post<ErrorBody>(`/api/payments/${id}/mark-resolved`, { note: 'done\u202e' });
     expect(control.body.error).toMatchObject({ code: 'bad_request', reason: 'note_control_character' });
-    expect((await store.getPayment(id))!.contradictionResolved).toBeUndefined();
+    expect((await world.store.getPayment(id))!.contradictionResolved).toBeUndefined();
 
     expect((await bo.post(`/api/payments/${id}/mark-resolved`, { note: 'shipped' })).answer.status).toBe(200);
     const later = await ana.post<ErrorBody>(`/api/payments/${id}/mark-resolved`, { note: 'refunded' });
-    const mark = (await store.getPayment(id))!.contradictionResolved!;
+    const mark = (await world.store.getPayment(id))!.contradictionResolved!;
     expect(later.answer.status).toBe(409);
     expect(later.body.error).toMatchObject({
       code: 'already_resolved',
@@ -138,7 +113,7 @@ describe('mark resolved', () => {
     });
     expect(mark).toMatchObject({ operator: 'bo', note: 'shipped', state: 'finished' });
     // Every try is in the audit log, the refused ones with why.
-    expect((await store.auditLog(id, 10)).map((a) => a.result)).toEqual([
+    expect((await world.store.auditLog(id, 10)).map((a) => a.result)).toEqual([
       expect.stringMatching(/^already marked resolved by bo/),
       'marked resolved (shipped)',
       'the note holds a control character',

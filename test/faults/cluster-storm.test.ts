@@ -13,10 +13,10 @@
  */
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { usePostgresServer } from '../postgres/postgres-server-harness.js';
 import { eventually, seeded } from '../proxy/sandbox-harness.js';
-import { startRedisServer, type RedisServer } from '../redis/redis-server-harness.js';
+import { useRedisServer } from '../redis/redis-server-harness.js';
 import { useCompiledCli } from '../support/compiled-cli.js';
 import { startCluster, type Cluster } from './support/storm-cluster.js';
 import { actAsPayer, pool } from './storm-parts.js';
@@ -27,13 +27,7 @@ const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve,
 
 const build = useCompiledCli();
 const pg = usePostgresServer();
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedisServer();
-}, 60_000);
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = useRedisServer();
 
 const VARIANTS = [
   {

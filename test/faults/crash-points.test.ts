@@ -11,23 +11,17 @@
 import { existsSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import postgres from 'postgres';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { operatorOverHttp } from '../console-api/console-harness.js';
 import { usePostgresServer } from '../postgres/postgres-server-harness.js';
 import { eventually } from '../proxy/sandbox-harness.js';
-import { startRedisServer, type RedisServer } from '../redis/redis-server-harness.js';
+import { useRedisServer } from '../redis/redis-server-harness.js';
 import { useCompiledCli } from '../support/compiled-cli.js';
 import { crashingShop, createUntilAnswered, heardPaid, type CrashingShop } from './support/crashing-shop.js';
 
 const build = useCompiledCli();
 const pg = usePostgresServer();
-let redis: RedisServer;
-beforeAll(async () => {
-  redis = await startRedisServer();
-}, 60_000);
-afterAll(async () => {
-  await redis?.stop();
-});
+const redis = useRedisServer();
 let shop: CrashingShop | undefined;
 afterEach(async () => {
   await shop?.close();

@@ -8,12 +8,11 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import { join } from 'node:path';
 import { Webhook } from 'standardwebhooks';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createSandbox, DEMO_MERCHANT } from '../../src/sandbox/index.js';
+import { createSandbox } from '../../src/sandbox/index.js';
 import { serve } from '../../src/server/serve.js';
 import { eventually } from '../proxy/sandbox-harness.js';
 import { useCompiledCli } from '../support/compiled-cli.js';
-import { freePort } from '../support/free-port.js';
-import { proxyProcess, SERVER_SCRIPT, WEBHOOK_SECRET } from './support/storm-cluster.js';
+import { standaloneProcess, WEBHOOK_SECRET } from './support/storm-cluster.js';
 
 const build = useCompiledCli();
 const closing: (() => Promise<void>)[] = [];
@@ -61,25 +60,13 @@ describe('the standalone server killed while it tells the backend', () => {
       await service.close();
     });
     const backend = await startBackend();
-    const port = await freePort();
-    const server = proxyProcess(
-      `http://127.0.0.1:${port}`,
-      [SERVER_SCRIPT, build.build],
-      {
-        PATH: process.env.PATH ?? '',
-        PORT: String(port),
-        PAYIN_BASE_URL: service.url,
-        PAYIN_MERCHANT_ID: DEMO_MERCHANT.id,
-        PAYIN_TOKEN: DEMO_MERCHANT.token,
-        PAYIN_SECRET: DEMO_MERCHANT.secret,
-        PAYIN_CALLBACK_URL: `http://127.0.0.1:${port}/payin/callback`,
-        PAYIN_RESOLVE_URL: `${backend.url}/price`,
-        PAYIN_WEBHOOK_URL: `${backend.url}/webhook`,
-        PAYIN_WEBHOOK_SECRET: WEBHOOK_SECRET,
-        PAYIN_STORE_URL: `sqlite:${join(build.dir, 'standalone-crash.db')}`,
-      },
-      build.dir,
-    );
+    const server = await standaloneProcess({
+      build: build.build,
+      cwd: build.dir,
+      serviceUrl: service.url,
+      backendUrl: backend.url,
+      storeUrl: `sqlite:${join(build.dir, 'standalone-crash.db')}`,
+    });
     closing.push(() => server.kill());
     await server.start();
     const created = await fetch(`${server.url}/payin/payments`, {

@@ -9,6 +9,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { createConnection } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { afterAll, beforeAll } from 'vitest';
 import { freePort } from '../support/free-port.js';
 
 /** The plain .mjs tool that `npm test` also uses (it installs redis-server up front); it has no type declarations. */
@@ -116,4 +117,24 @@ function stopChild(child: ChildProcess): Promise<void> {
     });
     child.kill('SIGTERM');
   });
+}
+
+/**
+ * A redis-server for the whole test file: started before its tests and stopped after them. What it returns stands
+ * for the server once it is up (its url is read inside the tests).
+ */
+export function useRedisServer(): Pick<RedisServer, 'url'> {
+  let started: RedisServer | undefined;
+  beforeAll(async () => {
+    started = await startRedisServer();
+  }, 60_000);
+  afterAll(async () => {
+    await started?.stop();
+  });
+  return {
+    get url() {
+      if (!started) throw new Error('the test redis-server is not up: useRedisServer() is read before its beforeAll ran');
+      return started.url;
+    },
+  };
 }

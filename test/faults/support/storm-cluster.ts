@@ -29,6 +29,35 @@ export interface ProxyProcess {
   running(): boolean;
 }
 
+/**
+ * The standalone server (SERVER_SCRIPT, from the compiled `build`) on a free port, not started yet: signing for the
+ * demo merchant at `serviceUrl`, asking prices of and telling the shop's backend at `backendUrl` (its /price and
+ * /webhook, with WEBHOOK_SECRET), its ledger at `storeUrl`.
+ */
+export async function standaloneProcess(options: {
+  build: string;
+  cwd: string;
+  serviceUrl: string;
+  backendUrl: string;
+  storeUrl: string;
+}): Promise<ProxyProcess> {
+  const port = await freePort();
+  const env = {
+    PATH: process.env.PATH ?? '',
+    PORT: String(port),
+    PAYIN_BASE_URL: options.serviceUrl,
+    PAYIN_MERCHANT_ID: DEMO_MERCHANT.id,
+    PAYIN_TOKEN: DEMO_MERCHANT.token,
+    PAYIN_SECRET: DEMO_MERCHANT.secret,
+    PAYIN_CALLBACK_URL: `http://127.0.0.1:${port}/payin/callback`,
+    PAYIN_RESOLVE_URL: `${options.backendUrl}/price`,
+    PAYIN_WEBHOOK_URL: `${options.backendUrl}/webhook`,
+    PAYIN_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    PAYIN_STORE_URL: options.storeUrl,
+  };
+  return proxyProcess(`http://127.0.0.1:${port}`, [SERVER_SCRIPT, options.build], env, options.cwd);
+}
+
 export interface Cluster {
   sandbox: Sandbox;
   servers: ProxyProcess[];
@@ -58,21 +87,7 @@ export async function startCluster(options: { build: string; cwd: string; storeU
   const shop = await startShop(webhooks);
   const servers: ProxyProcess[] = [];
   for (let i = 0; i < options.servers; i++) {
-    const port = await freePort();
-    const env = {
-      PATH: process.env.PATH ?? '',
-      PORT: String(port),
-      PAYIN_BASE_URL: service.url,
-      PAYIN_MERCHANT_ID: DEMO_MERCHANT.id,
-      PAYIN_TOKEN: DEMO_MERCHANT.token,
-      PAYIN_SECRET: DEMO_MERCHANT.secret,
-      PAYIN_CALLBACK_URL: `http://127.0.0.1:${port}/payin/callback`,
-      PAYIN_RESOLVE_URL: `${shop.url}/price`,
-      PAYIN_WEBHOOK_URL: `${shop.url}/webhook`,
-      PAYIN_WEBHOOK_SECRET: WEBHOOK_SECRET,
-      PAYIN_STORE_URL: options.storeUrl,
-    };
-    servers.push(proxyProcess(`http://127.0.0.1:${port}`, [SERVER_SCRIPT, options.build], env, options.cwd));
+    servers.push(await standaloneProcess({ ...options, serviceUrl: service.url, backendUrl: shop.url }));
   }
   await Promise.all(servers.map((server) => server.start()));
   return {
