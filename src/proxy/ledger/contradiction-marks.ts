@@ -3,18 +3,15 @@
  * the shop was told (use-cases/final-contradiction.ts), and the operator's, that it was dealt with at the service.
  * Without the first an operator could find such a payment only in the log or by opening it; without the second the
  * console's count of contradictions would never fall, and so would not say how much work is left. Each is written
- * over the version that was read, like every write of a payment, so that a state the ledger writes meanwhile is
- * read again and kept, and of two operators marking at once one wins and the other reads the winner's mark. The
- * view does not change, so nothing is published or announced.
+ * over the version that was read (write-over.ts): of two operators marking at once one wins and the other reads the
+ * winner's mark. The view does not change, so nothing is published or announced.
  */
 import type { Clock } from '../../shared/clock.js';
 import { isResolved } from '../infrastructure/console-store.js';
 import type { HistoryEntry, PaymentRecord, ProxyStore, ResolutionMark } from '../infrastructure/store.js';
+import { writeOver } from './write-over.js';
 
 type Writer = { store: ProxyStore; clock: Clock };
-
-/** Writes a lost race over again at most this many times: each loss is another writer's progress. */
-const ATTEMPTS = 16;
 
 /**
  * Marks the payment contradicted by `state` (confirmed at `at`, now unless said), unless it already is by that state
@@ -22,7 +19,7 @@ const ATTEMPTS = 16;
  * contradiction is the one to look into.
  */
 export async function markContradicted({ store, clock }: Writer, paymentId: string, state: string, at = clock.now()): Promise<void> {
-  await writeOver(store, paymentId, undefined, (current) => {
+  await writeOver(store, paymentId, 'mark its contradiction', undefined, (current) => {
     if (current.contradicted?.state === state) return { answer: undefined };
     return { answer: undefined, write: marked(current, { at, state }, clock.now()) };
   });
@@ -57,7 +54,7 @@ export async function markResolved(
   paymentId: string,
   { operator, note }: { operator: string; note?: string },
 ): Promise<ResolutionMarking> {
-  return writeOver<ResolutionMarking>(store, paymentId, { refused: 'unknown' }, (current) => {
+  return writeOver<ResolutionMarking>(store, paymentId, 'mark its contradiction', { refused: 'unknown' }, (current) => {
     if (current.contradicted === undefined) return { answer: { refused: 'not-contradicted' } };
     if (isResolved(current)) return { answer: { already: current.contradictionResolved! } };
     const at = clock.now();
@@ -65,23 +62,4 @@ export async function markResolved(
     const next = { ...current, contradictionResolved: mark, version: current.version + 1, updatedAt: at };
     return { answer: { marked: next }, write: next };
   });
-}
-
-/**
- * Reads the record, writes what `decide` makes of it (nothing without `write`) and answers its `answer`; reads and
- * decides again while another writer wins. `missing` is the answer for a payment the store does not hold.
- */
-async function writeOver<T>(
-  store: ProxyStore,
-  paymentId: string,
-  missing: T,
-  decide: (current: PaymentRecord) => { answer: T; write?: PaymentRecord },
-): Promise<T> {
-  for (let attempt = 0; attempt < ATTEMPTS; attempt++) {
-    const current = await store.getPayment(paymentId);
-    if (!current) return missing;
-    const { answer, write } = decide(current);
-    if (!write || (await store.putPayment(write, current.version))) return answer;
-  }
-  throw new Error(`payment ${paymentId} kept changing under ${ATTEMPTS} attempts to mark its contradiction`);
 }
