@@ -10,7 +10,7 @@ import { createPostgresStore } from '../../src/postgres/index.js';
 import { markContradicted } from '../../src/proxy/ledger/contradiction-marks.js';
 import { markRefunded } from '../../src/proxy/ledger/refund-marks.js';
 import { ManualClock } from '../../src/shared/manual-clock.js';
-import { listed } from '../proxy/infrastructure/console-store-contract.js';
+import { listed, writeNotedContradictions } from '../proxy/infrastructure/console-store-contract.js';
 import { eventually } from '../proxy/sandbox-harness.js';
 import { usePostgresServer } from './postgres-server-harness.js';
 import { createVersion1Schema } from './schema-version-1.js';
@@ -83,12 +83,7 @@ it('marks, bringing the schema before the contradiction marks forward, each paym
   const schema = `v3_${Math.random().toString(36).slice(2)}`;
   const before = createPostgresStore({ url: server.url, schema, max: 1 });
   try {
-    await before.putPayment(listed('late-money', 10, { outcome: 'expired' }), 0);
-    await before.putPayment(listed('quiet', 11, { outcome: 'expired' }), 0);
-    const line = { kind: 'contradiction', state: 'finished', recorded: 'expired', outcome: 'expired' } as const;
-    await before.appendHistory('late-money', { at: 500, ...line, state: 'dispute' });
-    await before.appendHistory('late-money', { at: 900, ...line });
-    await before.appendHistory('quiet', { at: 600, kind: 'announcement', state: 'expired', ok: false, error: 'contradiction' });
+    await writeNotedContradictions(before);
   } finally {
     await before.close();
   }

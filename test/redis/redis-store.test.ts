@@ -10,7 +10,7 @@ import { createRedisStore, type RedisStore, type RedisStoreOptions } from '../..
 import { RedisConsole } from '../../src/redis/redis-console.js';
 import { markContradicted } from '../../src/proxy/ledger/contradiction-marks.js';
 import { ManualClock } from '../../src/shared/manual-clock.js';
-import { listed } from '../proxy/infrastructure/console-store-contract.js';
+import { listed, writeNotedContradictions } from '../proxy/infrastructure/console-store-contract.js';
 import { describeSharedStoreContract } from '../proxy/infrastructure/shared-store-contract.js';
 import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
 import { startRedisServer, type RedisServer } from './redis-server-harness.js';
@@ -246,12 +246,7 @@ describe('RedisStore on a ledger written before the contradiction marks', () => 
     // What the release before wrote: payments indexed for the console, timelines, and no mark on any record.
     const prefix = freshPrefix();
     const before = open(prefix);
-    await before.putPayment(listed('late-money', 10, { outcome: 'expired' }), 0);
-    await before.putPayment(listed('quiet', 11, { outcome: 'expired' }), 0);
-    const line = { kind: 'contradiction', state: 'finished', recorded: 'expired', outcome: 'expired' } as const;
-    await before.appendHistory('late-money', { at: 500, ...line, state: 'dispute' });
-    await before.appendHistory('late-money', { at: 900, ...line });
-    await before.appendHistory('quiet', { at: 600, kind: 'announcement', state: 'expired', ok: false, error: 'contradiction' });
+    await writeNotedContradictions(before);
     await admin.set(`${prefix}console-indexed`, '1');
 
     const store = open(prefix);

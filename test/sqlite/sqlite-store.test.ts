@@ -7,7 +7,7 @@ import { ManualClock } from '../../src/shared/manual-clock.js';
 import { createSqliteStore } from '../../src/sqlite/index.js';
 import { openSqlite } from '../../src/sqlite/sqlite-driver.js';
 import { SqliteStore } from '../../src/sqlite/sqlite-store.js';
-import { listed } from '../proxy/infrastructure/console-store-contract.js';
+import { listed, writeNotedContradictions } from '../proxy/infrastructure/console-store-contract.js';
 import { describeStoreContract, record } from '../proxy/infrastructure/store-contract.js';
 import { markContradicted } from '../../src/proxy/ledger/contradiction-marks.js';
 import { markRefunded } from '../../src/proxy/ledger/refund-marks.js';
@@ -188,12 +188,7 @@ describe('SqliteStore across a restart', () => {
     if (process.versions.bun || process.versions.deno) return test.skip();
     const path = freshPath();
     const before = createSqliteStore({ path, clock: new ManualClock() });
-    await before.putPayment(listed('late-money', 10, { outcome: 'expired' }), 0);
-    await before.putPayment(listed('quiet', 11, { outcome: 'expired' }), 0);
-    const line = { kind: 'contradiction', state: 'finished', recorded: 'expired', outcome: 'expired' } as const;
-    await before.appendHistory('late-money', { at: 500, ...line, state: 'dispute' });
-    await before.appendHistory('late-money', { at: 900, ...line });
-    await before.appendHistory('quiet', { at: 600, kind: 'announcement', state: 'expired', ok: false, error: 'no "contradiction" here' });
+    await writeNotedContradictions(before);
     await before.close();
     // What the release before wrote: its schema (3) had no contradicted column, and no payment a mark.
     const old = new Database(path);

@@ -76,14 +76,14 @@ export interface RefundMark {
   reference?: string;
 }
 
-/** An operator's word that a contradicted payment was dealt with (console-api/console-actions.ts). */
+/** An operator's word that a contradicted payment was dealt with (console-api/resolve-action.ts). */
 export interface ResolutionMark {
   /** Epoch ms when it was marked. */
   at: number;
   operator: string;
   /** The contradicted state it answers (`contradicted.state` when marked). */
   state: string;
-  /** What the operator did, in their words (at most 100 characters). */
+  /** What the operator did, in their words (at most NOTE_MAX, 200 characters: console-api/resolve-action.ts). */
   note?: string;
 }
 

@@ -13,6 +13,19 @@ import type { StoreFixture } from './store-contract.js';
 
 const iso = (ms: number) => new Date(ms).toISOString();
 
+/**
+ * What a release before the contradiction marks wrote: 'late-money', whose timeline noted two contradictions (the
+ * newest: finished, at 900), and 'quiet', whose timeline only mentions the word. Upgraded, a store marks the first.
+ */
+export async function writeNotedContradictions(store: ProxyStore & ConsoleStore): Promise<void> {
+  await store.putPayment(listed('late-money', 10, { outcome: 'expired' }), 0);
+  await store.putPayment(listed('quiet', 11, { outcome: 'expired' }), 0);
+  const line = { kind: 'contradiction', state: 'finished', recorded: 'expired', outcome: 'expired' } as const;
+  await store.appendHistory('late-money', { at: 500, ...line, state: 'dispute' });
+  await store.appendHistory('late-money', { at: 900, ...line });
+  await store.appendHistory('quiet', { at: 600, kind: 'announcement', state: 'expired', ok: false, error: 'no "contradiction" here' });
+}
+
 /** A payment as the ledger stores it: listed at `listedAt`, expiring an hour later unless said otherwise. */
 export function listed(
   id: string,
