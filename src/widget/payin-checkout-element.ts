@@ -5,12 +5,13 @@
  * reach in on-demand parts (parts/), which the element loads when it first draws them.
  */
 import { adoptStyles, type CSSResultOrNative, html, LitElement, type PropertyValues, supportsAdoptingStyleSheets } from 'lit';
-import { type Clock, systemClock } from '../shared/clock.js';
+import type { Clock } from '../shared/clock.js';
 import type { PaymentView } from '../shared/payment-view.js';
 import { copyText } from './clipboard.js';
 import { MediaQueryController } from './controllers/media-query.js';
 import { PageLanguageController } from './controllers/page-language.js';
 import { PaymentFlowController } from './controllers/payment-flow.js';
+import { pageClock } from './page-clock.js';
 import { loadPart } from './parts/load-part.js';
 import type { PartName, Parts } from './parts/part-types.js';
 import { styles } from './payin-checkout.styles.js';
@@ -165,7 +166,7 @@ export class PayinCheckout extends LitElement {
   noRemember = false;
 
   /** The clock the countdown, the status checks and the hints run on (tests pass a manual one). */
-  clock: Clock = systemClock;
+  clock: Clock = pageClock;
 
   /** Hands the controllers the element's clock, whichever it is when they ask (a test sets it after creating). */
   readonly #clock: Clock = {
