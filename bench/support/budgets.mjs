@@ -14,10 +14,11 @@ export const BUDGETS = {
    * proxy refuses (an order token or a session that expired) says so instead of "the service is not answering"
    * (60 B: a sentence of its own), and since a final screen after money was received (underpaid, or a re-priced
    * order's payment paid anyway) offers no new payment even when the results part is missing (45 B), and since its
-   * text stays at least 16px on a page whose root font size is small (Bootstrap 3's 10px). The guard stands just
+   * text stays at least 16px on a page whose root font size is small (Bootstrap 3's 10px), and since it finds its
+   * parts and languages when a page loads it as a module script (16 B, script-url.ts). The guard stands just
    * above that: nothing may grow the core unnoticed, and a fix is never written smaller to fit under it.
    */
-  core: 16_750,
+  core: 16_760,
   /**
    * The core and every part one payment can load (JOURNEYS), for each kind of payment; and again with the fallback
    * parts (FALLBACKS) loaded too, as for an answer that came without the QR's matrix.

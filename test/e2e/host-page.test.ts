@@ -117,6 +117,14 @@ describe('the script-tag checkout added twice', () => {
   });
 });
 
+describe('the script-tag checkout loaded another way than a plain script tag', () => {
+  it('finds its parts and language beside itself when the page loads it as a module script', async () => {
+    // A module script has no document.currentScript, which is how the core knew where it was.
+    const paid = await payOnPage('<script type="module" src="/payin-checkout.iife.js"></script>');
+    expect(paid).toMatchObject({ errors: [], warnings: [], lang: 'hi' });
+  });
+});
+
 describe("the script-tag checkout under a page's global CSS", () => {
   it('keeps its text readable and its controls finger-sized on a page whose root font size is 10px (Bootstrap 3)', async () => {
     // Bootstrap 3 sets html { font-size: 10px }, and many shops still have it (or the 62.5% of the same trick).

@@ -10,15 +10,13 @@ import { css, html, nothing } from 'lit';
 import { isPaidState } from '../../shared/outcome.js';
 import { routeUrl } from '../api-client.js';
 import { qrPath } from '../qr-code.js';
+import { SCRIPT_URL } from '../script-url.js';
 import { PREFIX } from '../session-store.js';
 import { en } from '../translations/en.script.js';
 import { amountBlock, countdown, money, notices, otherMethod } from '../views/parts.js';
 import { requisites } from '../views/requisites.js';
 import type { KitName } from './kit-modules.js';
 import type { PartLoaders, PartName, Parts } from './part-types.js';
-
-// Read while the script runs: currentScript is gone once it has.
-const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src;
 
 const KIT: Record<KitName, unknown> = {
   css,
@@ -39,7 +37,7 @@ const KIT: Record<KitName, unknown> = {
 function besideTheScript<K extends PartName>(name: K): () => Promise<Parts[K]> {
   return async () => {
     // Without the script's address (not loaded by a script tag) the import fails, and the core draws without it.
-    const part = (await import(/* @vite-ignore */ new URL(`payin-checkout.${name}.part.js`, scriptUrl).href)).default(KIT);
+    const part = (await import(/* @vite-ignore */ new URL(`payin-checkout.${name}.part.js`, SCRIPT_URL).href)).default(KIT);
     // The English of the part's screens joins the core's before the part draws (translations/en.script.ts).
     if (part?.en) Object.assign(en, part.en);
     return part;

@@ -5,15 +5,13 @@
  * come from the same place, and import() carries the script's nonce. From another origin (a CDN) they need CORS
  * headers, as any module does; without them English is shown.
  */
+import { SCRIPT_URL } from '../script-url.js';
 import { LANGUAGE_TAGS } from './language-tags.js';
 import type { Translation } from './translation.js';
 
-// Read while the script runs: currentScript is gone once it has. (Only a browser runs this build: lit needs a document.)
-const scriptUrl = (document.currentScript as HTMLScriptElement | null)?.src;
-
 function besideTheScript(lang: string): () => Promise<Translation> {
   // Without the script's address (not loaded by a script tag) the import fails, and English is shown.
-  return async () => (await import(/* @vite-ignore */ new URL(`payin-checkout.${lang}.js`, scriptUrl).href)).default;
+  return async () => (await import(/* @vite-ignore */ new URL(`payin-checkout.${lang}.js`, SCRIPT_URL).href)).default;
 }
 
 /** By language tag: a Map, so that a tag no language has (an object's own `constructor`) finds nothing. */
