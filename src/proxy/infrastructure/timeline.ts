@@ -1,9 +1,9 @@
 /**
- * The marks the operator's console reads beside a payment's view, written to the store: lines of its timeline (each
+ * The lines of a payment's timeline that the operator's console reads beside its view, written to the store: each
  * state with where it came from, each announcement attempt with its answer, each thing the service said against a
- * final state) and the mark of a second paid payment of an order. Written by the ledger and its outbox (a store
- * write each, so it lives with the store); a store without the console operations keeps no timeline, and a line
- * that could not be stored never fails the payment's own work.
+ * final state. Written by the ledger and its outbox (a store write each, so it lives with the store); a store
+ * without the console operations keeps no timeline, and a line that could not be stored never fails the payment's
+ * own work. (The mark of a second payment is a write of the record: ledger/second-payment-mark.ts.)
  */
 import type { HistoryEntry } from './console-store.js';
 import type { ResolvedOptions } from '../resolved-options.js';
@@ -38,18 +38,4 @@ export async function appendContradiction(options: ResolvedOptions, paymentId: s
 
 function sameContradiction(a: ContradictionEntry, b: ContradictionEntry): boolean {
   return a.state === b.state && a.recorded === b.recorded && a.amount === b.amount && a.currency === b.currency;
-}
-
-/**
- * Marks a paid payment as the second payment of an order that `firstId` paid (a refund to do). The view does not
- * change, so nothing is published; the version still grows, as for any write.
- */
-export async function markSecondPayment(options: ResolvedOptions, paymentId: string, firstId: string): Promise<void> {
-  const { store, clock } = options;
-  for (let attempt = 0; attempt < 16; attempt++) {
-    const current = await store.getPayment(paymentId);
-    if (!current || current.secondPaymentOf === firstId) return;
-    const next = { ...current, secondPaymentOf: firstId, version: current.version + 1, updatedAt: clock.now() };
-    if (await store.putPayment(next, current.version)) return;
-  }
 }

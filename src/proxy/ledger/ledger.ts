@@ -30,7 +30,8 @@ import type { OrderBook } from './orders.js';
 import type { Outbox } from './outbox.js';
 import { UpstreamError, type UpstreamClient } from '../infrastructure/upstream-client.js';
 import type { HistoryEntry } from '../infrastructure/console-store.js';
-import { appendHistory, markSecondPayment } from '../infrastructure/timeline.js';
+import { appendHistory } from '../infrastructure/timeline.js';
+import { markSecondPayment } from './second-payment-mark.js';
 import { describe } from '../http/errors.js';
 import { ORDER_PAID_NEWS, type PublishedChange } from './channel-messages.js';
 
