@@ -15,7 +15,7 @@ describe('the mark of a second paid payment', () => {
     // Every write of the mark loses, as to other writers winning each time (the state writes still go through).
     let refusing = true;
     const put = t.store.putPayment.bind(t.store);
-    t.store.putPayment = (record: PaymentRecord, version?: number) =>
+    t.store.putPayment = (record: PaymentRecord, version: number) =>
       refusing && record.secondPaymentOf ? Promise.resolve(false) : put(record, version);
 
     t.service.set(second, { state: 'finished', status: true });
