@@ -60,13 +60,16 @@ export class ServiceClock {
     if (Math.abs(median - this.#aheadMs) > TOLERANCE_MS) this.#aheadMs = Math.abs(median) > TOLERANCE_MS ? Math.round(median) : 0;
   }
 
-  /** The middle of what was heard; of an even count's two middles, the one nearer what is believed (no majority moved it). */
+  /**
+   * The middle of what was heard; of an even count's two middles (the second and fourth answers after a start), the
+   * one nearer this proxy's own clock: an answer far off is the likelier stray, whichever of the two came first.
+   */
   #median(): number {
     const sorted = [...this.#heard].sort((a, b) => a - b);
     const middle = sorted.length >> 1;
     if (sorted.length % 2) return sorted[middle]!;
     const [low, high] = [sorted[middle - 1]!, sorted[middle]!];
-    return Math.abs(low - this.#aheadMs) <= Math.abs(high - this.#aheadMs) ? low : high;
+    return Math.abs(low) <= Math.abs(high) ? low : high;
   }
 }
 

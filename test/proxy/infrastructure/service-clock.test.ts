@@ -51,6 +51,18 @@ describe("the service's clock as the proxy learns it", () => {
     expect(service.now() - clock.now()).toBe(learned);
   });
 
+  it('believes the second answer after a start over a first one far off, as over a second one far off', () => {
+    const clock = new ManualClock();
+    for (const order of [
+      [3_600_000, 600_000],
+      [600_000, 3_600_000],
+    ]) {
+      const service = new ServiceClock(clock);
+      for (const ahead of order) service.heard(seconds(clock.now() + ahead), clock.now(), clock.now());
+      expect(Math.abs(service.now() - clock.now() - 600_000)).toBeLessThanOrEqual(1_000);
+    }
+  });
+
   it("keeps the clock of most of the service's answers when one answer in three comes from a node of it an hour off", () => {
     const clock = new ManualClock();
     const service = new ServiceClock(clock);
