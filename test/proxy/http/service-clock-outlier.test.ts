@@ -50,6 +50,14 @@ describe("one answer far from the service's clock", () => {
     expect(Math.abs(toExpiry(await poll(t.clock.now())) - left())).toBeLessThanOrEqual(2_000);
   });
 
+  it('is never a callback: anyone may replay a signed one, so its datetime moves no serverTime', async () => {
+    const { t, id, poll } = await followedPayment();
+    const replayed = { ...t.service.payments.get(id)!, datetime: seconds(t.clock.now() + 20 * HOUR) };
+    for (let i = 0; i < 5; i++) expect((await t.callback(replayed)).status).toBe(200);
+    const left = parseTimestamp('2026-01-15T10:15:00Z')! - t.clock.now() - NEXT_POLL_MS;
+    expect(Math.abs(toExpiry(await poll(t.clock.now())) - left)).toBeLessThanOrEqual(2_000);
+  });
+
   it('does not list the payment it confirms as paid late', async () => {
     const { t, id, poll } = await followedPayment();
     t.service.set(id, { state: 'finished' });
