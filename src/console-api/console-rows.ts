@@ -39,6 +39,11 @@ export interface ConsoleRow {
   stuck: boolean;
 }
 
+/** The operator's mark as the console shows it: which contradiction it answers is the store's business. */
+function resolutionOf({ contradictedAt: _, ...shown }: ResolutionMark): Omit<ResolutionMark, 'contradictedAt'> {
+  return shown;
+}
+
 export function rowOf(record: PaymentRecord, now: number): ConsoleRow {
   const { view } = record;
   const { listedAt, tags } = listingOf(record);
@@ -61,8 +66,8 @@ export function rowOf(record: PaymentRecord, now: number): ConsoleRow {
     ...(view.requisites ? { requisites: { ...view.requisites } } : {}),
     ...(record.secondPaymentOf === undefined ? {} : { secondPaymentOf: record.secondPaymentOf }),
     ...(record.refunded ? { refunded: { ...record.refunded } } : {}),
-    ...(record.contradicted ? { contradicted: { ...record.contradicted } } : {}),
-    ...(tags.includes('resolved') ? { resolved: { ...record.contradictionResolved! } } : {}),
+    ...(record.contradicted ? { contradicted: { at: record.contradicted.at, state: record.contradicted.state } } : {}),
+    ...(tags.includes('resolved') ? { resolved: resolutionOf(record.contradictionResolved!) } : {}),
     late: tags.includes('late'),
     stuck: isStuck(record, now),
   };

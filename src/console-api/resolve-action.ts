@@ -2,8 +2,8 @@
  * *mark resolved*: the operator's word that a payment the service contradicted (money that came after it expired, a
  * reversal or a dispute after it was paid) was dealt with at the service, outside this product: a refund made, the
  * goods shipped, a dispute answered. It leaves the contradictions to look into and is listed as resolved, with who,
- * when and the operator's note, so that the count under Contradicted is the work left. Marked once per contradicted
- * state: of two operators at once one wins and the other is told whose mark it is.
+ * when and the operator's note, so that the count under Contradicted is the work left. Marked once per
+ * contradiction: of two operators at once one wins and the other is told whose mark it is.
  */
 import type { ProxyContext } from '../proxy/context.js';
 import type { PaymentRecord } from '../proxy/infrastructure/store.js';

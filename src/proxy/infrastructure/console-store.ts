@@ -65,9 +65,15 @@ export function listingOf(record: PaymentRecord): Listing {
   return expiresAt === undefined ? { listedAt, tags } : { listedAt, expiresAt, tags };
 }
 
-/** True when an operator marked the record's newest contradiction dealt with (not an earlier one it replaced). */
+/**
+ * True when an operator marked the record's newest contradiction dealt with (not an earlier one it replaced, even one
+ * of the same state: a dispute opened again after the one resolved). A mark of the release before, which did not
+ * say which contradiction it answers, answers those confirmed before it was made.
+ */
 export function isResolved(record: PaymentRecord): boolean {
-  return record.contradicted !== undefined && record.contradictionResolved?.state === record.contradicted.state;
+  const { contradicted, contradictionResolved: mark } = record;
+  if (!contradicted || !mark || mark.state !== contradicted.state) return false;
+  return mark.contradictedAt === undefined ? mark.at >= contradicted.at : mark.contradictedAt === contradicted.at;
 }
 
 /** The record's one outcome filter: `open` until it is final, then its outcome (the SQL stores' `tag` column). */

@@ -58,13 +58,25 @@ export interface PaymentRecord {
    * (use-cases/final-contradiction.ts): the newest state it said and when that was first confirmed. The view does not change for it; the console lists
    * the payment as a contradiction to look into until an operator marks that state resolved.
    */
-  contradicted?: { at: number; state: string };
+  contradicted?: ContradictionMark;
   /**
    * Set by an operator in the console once the contradiction was dealt with at the service (a refund made, the
    * goods shipped, a dispute answered): who, when, a note, and the contradicted state it answers. A later
    * contradiction with another state is work again.
    */
   contradictionResolved?: ResolutionMark;
+}
+
+/** What the service said against a final state (ledger/contradiction-marks.ts). */
+export interface ContradictionMark {
+  /** Epoch ms (this proxy's clock) when it was first confirmed. */
+  at: number;
+  state: string;
+  /**
+   * When the service, asked afresh, said the final state the shop was told once more (a dispute it closed): the
+   * same contradiction after this is a new one (a dispute opened again), not a callback of the old one delivered again.
+   */
+  endedAt?: number;
 }
 
 /** An operator's word that a second payment was refunded (console-api/console-actions.ts). */
@@ -83,6 +95,11 @@ export interface ResolutionMark {
   operator: string;
   /** The contradicted state it answers (`contradicted.state` when marked). */
   state: string;
+  /**
+   * The `at` of the contradiction it answers: a later one of the same state (a dispute opened again) is work again.
+   * Left out by the marks of the release before.
+   */
+  contradictedAt?: number;
   /** What the operator did, in their words (at most NOTE_MAX, 200 characters: console-api/resolve-action.ts). */
   note?: string;
 }

@@ -8,20 +8,40 @@
  */
 import type { Clock } from '../../shared/clock.js';
 import { isResolved } from '../infrastructure/console-store.js';
-import type { HistoryEntry, PaymentRecord, ProxyStore, ResolutionMark } from '../infrastructure/store.js';
+import type { ContradictionMark, HistoryEntry, PaymentRecord, ProxyStore, ResolutionMark } from '../infrastructure/store.js';
 import { writeOver } from './write-over.js';
 
 type Writer = { store: ProxyStore; clock: Clock };
 
 /**
  * Marks the payment contradicted by `state` (confirmed at `at`, now unless said), unless it already is by that state
- * (the service delivers a callback again until it is answered). Another state replaces the mark: the newest
- * contradiction is the one to look into.
+ * (the service delivers a callback again until it is answered) and the service has not agreed with the final state
+ * since (contradictionEnded). Another state replaces the mark: the newest contradiction is the one to look into.
  */
 export async function markContradicted({ store, clock }: Writer, paymentId: string, state: string, at = clock.now()): Promise<void> {
   await writeOver(store, paymentId, 'mark its contradiction', undefined, (current) => {
-    if (current.contradicted?.state === state) return { answer: undefined };
+    if (isOngoing(current.contradicted, state)) return { answer: undefined };
     return { answer: undefined, write: marked(current, { at, state }, clock.now()) };
+  });
+}
+
+/** True when `contradicted` is `state`'s and has not ended: what the service says now is that one, delivered again. */
+export function isOngoing(contradicted: ContradictionMark | undefined, state: string): boolean {
+  return contradicted?.state === state && contradicted.endedAt === undefined;
+}
+
+/**
+ * Notes that the service, asked afresh, says the final state the shop was told once more (a dispute it closed in the
+ * shop's favour): the same contradiction heard after this is a new one. The console lists it as before.
+ */
+export async function markContradictionEnded({ store, clock }: Writer, paymentId: string): Promise<void> {
+  await writeOver(store, paymentId, 'mark its contradiction ended', undefined, (current) => {
+    if (!current.contradicted || current.contradicted.endedAt !== undefined) return { answer: undefined };
+    const now = clock.now();
+    return {
+      answer: undefined,
+      write: { ...current, contradicted: { ...current.contradicted, endedAt: now }, version: current.version + 1, updatedAt: now },
+    };
   });
 }
 
@@ -48,7 +68,7 @@ export type ResolutionMarking =
   | { already: ResolutionMark }
   | { refused: 'unknown' | 'not-contradicted' };
 
-/** Records the operator's word that the payment's contradiction was dealt with, once per contradicted state. */
+/** Records the operator's word that the payment's contradiction was dealt with, once per contradiction. */
 export async function markResolved(
   { store, clock }: Writer,
   paymentId: string,
@@ -58,7 +78,8 @@ export async function markResolved(
     if (current.contradicted === undefined) return { answer: { refused: 'not-contradicted' } };
     if (isResolved(current)) return { answer: { already: current.contradictionResolved! } };
     const at = clock.now();
-    const mark: ResolutionMark = { at, operator, state: current.contradicted.state, ...(note ? { note } : {}) };
+    const { state, at: contradictedAt } = current.contradicted;
+    const mark: ResolutionMark = { at, operator, state, contradictedAt, ...(note ? { note } : {}) };
     const next = { ...current, contradictionResolved: mark, version: current.version + 1, updatedAt: at };
     return { answer: { marked: next }, write: next };
   });

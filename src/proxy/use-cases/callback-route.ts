@@ -15,7 +15,7 @@ import type { ProxyContext } from '../context.js';
 import { jsonAnswer, ProxyError } from '../http/errors.js';
 import { type ObservedPayment, unconfirmedFinish } from '../ledger/payment-view-mapper.js';
 import { UpstreamError } from '../infrastructure/upstream-client.js';
-import { checkContradiction, contradictsFinal } from './final-contradiction.js';
+import { checkContradiction, checkContradictionEnded, contradictsFinal } from './final-contradiction.js';
 
 export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): Promise<Answer> {
   const { options, ledger } = ctx;
@@ -51,8 +51,11 @@ export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): 
   const stored = await store.getPayment(notice.id);
   if (!stored) return adoptUnknown(notice.id, ctx);
   if (contradictsFinal(stored.view, notice)) {
-    await checkContradiction(stored.view, ctx);
+    await checkContradiction(stored, ctx);
     return acknowledged();
+  }
+  if (stored.view.final && notice.state === stored.view.state && stored.contradicted && stored.contradicted.endedAt === undefined) {
+    await checkContradictionEnded(stored, ctx);
   }
   let observed: ObservedPayment = notice;
   if (outcomeOf(notice.state) === 'paid' && !stored.view.final) {

@@ -11,11 +11,11 @@
  */
 import { isPaidState } from '../../shared/outcome.js';
 import type { ProxyContext } from '../context.js';
-import type { StoredView } from '../infrastructure/store.js';
+import type { PaymentRecord, StoredView } from '../infrastructure/store.js';
 import { type ObservedPayment, unconfirmedFinish } from '../ledger/payment-view-mapper.js';
 import { stageOf } from '../ledger/transitions.js';
 import { appendContradiction } from '../infrastructure/timeline.js';
-import { markContradicted } from '../ledger/contradiction-marks.js';
+import { markContradicted, markContradictionEnded } from '../ledger/contradiction-marks.js';
 
 /**
  * True when `observed` says something about the final `view` that changes whether the shop has the money: paid
@@ -34,7 +34,8 @@ export function contradictsFinal(view: StoredView, observed: ObservedPayment): b
  * it on the payment's timeline and in its record. Throws when the service cannot answer or the mark cannot be written,
  * so that the callback is delivered again.
  */
-export async function checkContradiction(view: StoredView, ctx: ProxyContext): Promise<void> {
+export async function checkContradiction(record: PaymentRecord, ctx: ProxyContext): Promise<void> {
+  const { view } = record;
   const fresh = await ctx.ledger.fetchFresh(view.id);
   if (!contradictsFinal(view, fresh)) return;
   const { options } = ctx;
@@ -49,13 +50,30 @@ export async function checkContradiction(view: StoredView, ctx: ProxyContext): P
       ...(fresh.amount !== undefined ? { amount: `${fresh.amount} ${fresh.currency ?? view.currency}` } : {}),
     },
   );
-  await appendContradiction(options, view.id, {
-    at: options.clock.now(),
-    kind: 'contradiction',
-    state: fresh.state,
-    ...(fresh.amount !== undefined ? { amount: fresh.amount, currency: fresh.currency ?? view.currency } : {}),
-    recorded: view.state,
-    outcome: view.outcome,
-  });
+  await appendContradiction(
+    options,
+    view.id,
+    {
+      at: options.clock.now(),
+      kind: 'contradiction',
+      state: fresh.state,
+      ...(fresh.amount !== undefined ? { amount: fresh.amount, currency: fresh.currency ?? view.currency } : {}),
+      recorded: view.state,
+      outcome: view.outcome,
+    },
+    record.contradicted?.endedAt !== undefined,
+  );
   await markContradicted(options, view.id, fresh.state);
+}
+
+/**
+ * A callback of the final state itself, on a payment whose contradiction has not ended: when the service, asked
+ * afresh, says that state too (a dispute it closed), the contradiction has ended, and the same one heard later is
+ * a new one (a dispute opened again) that the console lists as work again, however the first was resolved. A late
+ * copy of an older callback is no such news: the status answer still says the contradiction. Throws when the
+ * service cannot answer or the mark cannot be written, so that the callback is delivered again.
+ */
+export async function checkContradictionEnded(record: PaymentRecord, ctx: ProxyContext): Promise<void> {
+  const fresh = await ctx.ledger.fetchFresh(record.view.id);
+  if (fresh.state === record.view.state) await markContradictionEnded(ctx.options, record.view.id);
 }

@@ -219,7 +219,13 @@ export function consoleContract(fixture: Fixture): void {
       );
       expect(tries.filter((t) => 'marked' in t)).toHaveLength(1);
       const mark = (await store.getPayment('late-money'))!.contradictionResolved!;
-      expect(mark).toEqual({ at: 6_000, operator: expect.any(String), state: 'finished', note: `refunded by ${mark.operator}` });
+      expect(mark).toEqual({
+        at: 6_000,
+        operator: expect.any(String),
+        state: 'finished',
+        contradictedAt: 5_000,
+        note: `refunded by ${mark.operator}`,
+      });
       expect(tries.filter((t) => 'already' in t)).toEqual([{ already: mark }]);
       expect(await markResolved({ store, clock }, 'quiet', { operator: 'ana' })).toEqual({ refused: 'not-contradicted' });
       expect(await markResolved({ store, clock }, 'nowhere', { operator: 'ana' })).toEqual({ refused: 'unknown' });
@@ -232,6 +238,13 @@ export function consoleContract(fixture: Fixture): void {
       expect(await list('contradicted')).toEqual(['reversed', 'late-money']);
       expect(await list('resolved')).toEqual([]);
       expect((await store.getPayment('late-money'))!.contradictionResolved).toEqual(mark);
+      expect(await store.countPayments(0)).toMatchObject({ contradicted: 2, resolved: 0 });
+
+      // And then what was resolved once more: a contradiction after the one resolved, so work again.
+      await clock.advance(1_000);
+      await markContradicted({ store, clock }, 'late-money', 'finished');
+      expect(await list('contradicted')).toEqual(['reversed', 'late-money']);
+      expect(await list('resolved')).toEqual([]);
       expect(await store.countPayments(0)).toMatchObject({ contradicted: 2, resolved: 0 });
       await close?.();
     },

@@ -6,6 +6,7 @@
  * with a status call first, and only what the service confirms is logged.
  */
 import { describe, expect, it } from 'vitest';
+import { markResolved } from '../../../src/proxy/ledger/contradiction-marks.js';
 import { capturingLogger, setup } from '../harness.js';
 
 const contradiction = (lines: string[]) => lines.filter((line) => line.includes('contradicts the final state'));
@@ -127,6 +128,45 @@ describe("a contradiction in the console's lists", () => {
     await t.callback(t.service.payments.get(t.id));
     expect((await t.store.getPayment(t.id))!.version).toBe(marked.version);
     expect(t.heard()).toEqual(['pending', 'expired']);
+  });
+
+  /** A paid payment the service disputed, which an operator then marked resolved. */
+  async function resolvedDispute() {
+    const t = await finalSetup('finished');
+    t.service.set(t.id, { state: 'dispute', status: false });
+    await t.callback(t.service.payments.get(t.id));
+    await t.clock.advance(60_000);
+    expect(await markResolved(t, t.id, { operator: 'ana', note: 'answered the dispute' })).toHaveProperty('marked');
+    expect(await listed(t, 'contradicted')).toEqual([]);
+    return t;
+  }
+
+  it('lists a dispute the service opens again after it closed the one an operator marked resolved', async () => {
+    const t = await resolvedDispute();
+    await t.clock.advance(3_600_000);
+    t.service.set(t.id, { state: 'finished', status: true });
+    expect((await t.callback(t.service.payments.get(t.id))).status).toBe(200);
+    await t.clock.advance(3_600_000);
+    t.service.set(t.id, { state: 'dispute', status: false });
+    expect((await t.callback(t.service.payments.get(t.id))).status).toBe(200);
+    expect(await listed(t, 'contradicted')).toEqual([t.id]);
+    expect((await t.store.countPayments(t.clock.now())).contradicted).toBe(1);
+    const lines = (await t.store.paymentHistory(t.id)).filter((h) => h.kind === 'contradiction');
+    expect(lines.map((h) => h.kind === 'contradiction' && h.state)).toEqual(['dispute', 'dispute']);
+    // Delivered again, the second dispute is the same one: listed once, one line.
+    const version = (await t.store.getPayment(t.id))!.version;
+    await t.callback(t.service.payments.get(t.id));
+    expect((await t.store.getPayment(t.id))!.version).toBe(version);
+    expect((await t.store.paymentHistory(t.id)).filter((h) => h.kind === 'contradiction')).toHaveLength(2);
+    expect(t.heard()).toEqual(['pending', 'finished']);
+  });
+
+  it('keeps a dispute resolved when a late copy of the finish arrives while the service still has it disputed', async () => {
+    const t = await resolvedDispute();
+    await t.callback({ ...t.service.payments.get(t.id)!, state: 'finished', status: true });
+    await t.callback(t.service.payments.get(t.id));
+    expect(await listed(t, 'contradicted')).toEqual([]);
+    expect((await t.store.countPayments(t.clock.now())).resolved).toBe(1);
   });
 
   it('marks nothing for a callback the service does not confirm', async () => {
