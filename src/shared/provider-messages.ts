@@ -14,7 +14,7 @@ const nonEmpty = (field: string) => z.string({ error: `${field} must be a string
 export const createPaymentRequestSchema = z.strictObject({
   amount: z
     .string({ error: 'amount must be a string such as "250.00"' })
-    .regex(/^\d{1,15}(\.\d{1,2})?$/, 'amount must be a decimal string with at most 2 fraction digits, such as "250.00"')
+    .regex(/^\d{1,13}(\.\d{1,2})?$/, 'amount must be a decimal string of at most 13 whole digits and 2 fraction digits, such as "250.00"')
     .refine(isPositiveAmount, 'amount must be greater than zero'),
   // Checked, never transformed: the id the shop priced is the id the service gets.
   orderId: z.string({ error: 'orderId must be a string' }).superRefine((value, ctx) => {
