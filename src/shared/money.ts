@@ -74,9 +74,9 @@ export function chargeablePrice(price: { amount?: unknown; currency?: unknown })
 }
 
 /**
- * "499.0000" is 499.00 exactly: a shop's decimal column of four places (Magento's prices, a Django DecimalField)
- * writes its totals so. Only zeros go; "1.2340" keeps its third decimal and stays no price.
+ * "499.0000" is 499.00 exactly: a decimal column of four places (Magento's prices, a Django DecimalField, a
+ * service's own table) writes its sums so. Only zeros go; "1.2340" keeps its third decimal and stays no amount.
  */
-function withoutZerosPastCents(amount: unknown): unknown {
+export function withoutZerosPastCents(amount: unknown): unknown {
   return typeof amount === 'string' ? amount.replace(/^(\s*\d+\.\d\d)0+(\s*)$/, '$1$2') : amount;
 }
