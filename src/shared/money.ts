@@ -59,7 +59,33 @@ export function isPositiveAmount(amount: string): boolean {
 }
 
 /** What chargeablePrice takes, in the words of the errors that refuse a price. */
-export const CHARGEABLE_PRICE = 'a positive amount of at most 13 whole digits and 2 decimals, and a 3-letter currency code';
+export const CHARGEABLE_PRICE =
+  'a positive amount of at most 13 whole digits and 2 decimals, none that its currency lacks (JPY 499.50), and a 3-letter currency code';
+
+const currencyDigits = new Map<string, number>();
+
+/** The decimals of a currency by ISO 4217, as Intl knows them: 0 for JPY, 2 for INR and RUB, 3 for KWD; else 2. */
+function decimalsOf(currency: string): number {
+  let digits = currencyDigits.get(currency);
+  if (digits === undefined) {
+    try {
+      digits = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
+    } catch {
+      digits = 2;
+    }
+    currencyDigits.set(currency, digits);
+  }
+  return digits;
+}
+
+/**
+ * False when a 2-decimal amount has a decimal its currency does not: "499.50" yen is no sum a payer can be asked
+ * for, and the page (Intl's currency format) showed it as ¥500. "499.00" yen is ¥499.
+ */
+export function fitsCurrency(amount: string, currency: string): boolean {
+  const digits = decimalsOf(currency);
+  return digits >= 2 || /^0*$/.test(amount.slice(amount.length - 2 + digits));
+}
 
 /**
  * A shop's price as a payment can be made for it: a positive amount with at most 2 decimals (normalised, "499" is
@@ -70,6 +96,7 @@ export function chargeablePrice(price: { amount?: unknown; currency?: unknown })
   const amount = normalizeAmount(withoutZerosPastCents(price.amount));
   const currency = typeof price.currency === 'string' ? price.currency.trim().toUpperCase() : undefined;
   if (amount === undefined || !isPositiveAmount(amount) || currency === undefined || !/^[A-Z]{3}$/.test(currency)) return undefined;
+  if (!fitsCurrency(amount, currency)) return undefined;
   return { amount, currency };
 }
 

@@ -28,6 +28,22 @@ describe("the shop's price on its way to the service", () => {
     expect(lines.join('\n')).toContain(`amount ${JSON.stringify(JSON.stringify(amount)).slice(1, -1)}`);
   });
 
+  it('refuses a yen price with decimals, which the page showed as another sum, and charges a whole one as written', async () => {
+    const { lines, logger } = capturingLogger();
+    const yen = (amount: string) => () => ({ amount, currency: 'JPY' });
+    live = await startLive({ methods: ['c2c'], resolveOrder: yen('499.50'), logger });
+    // Intl's yen has no decimals: ¥499.50 was created, and the page showed ¥500.
+    expect(new Intl.NumberFormat('en', { style: 'currency', currency: 'JPY' }).format(499.5)).toBe('¥500');
+    const refused = await live.create('A-1', 'c2c');
+    expect(refused.status).toBe(500);
+    expect(live.sandbox.payments()).toEqual([]);
+    expect(lines.join('\n')).toMatch(/none that its currency lacks/);
+    await live.restart({ resolveOrder: yen('499') });
+    const created = await live.create('A-2', 'c2c');
+    expect(created.status).toBe(201);
+    expect(live.sandbox.payments()[0]).toMatchObject({ amount: '499.00', currency: 'JPY' });
+  });
+
   it('charges the largest sum every layer holds exactly as written, and a paisa less of it is underpaid', async () => {
     live = await startLive({ resolveOrder: () => ({ amount: '9999999999999.99', currency: 'INR' }) });
     const { status, body } = await live.create('A-1', 'upi');

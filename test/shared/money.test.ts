@@ -61,4 +61,14 @@ describe('money', () => {
     // Zeros before the digits are no digits.
     expect(normalizeAmount('0009999999999999.99')).toBe('9999999999999.99');
   });
+
+  it('refuse a price with a decimal its currency does not have, and take the ones it has', () => {
+    expect(chargeablePrice({ amount: '499.50', currency: 'JPY' })).toBeUndefined();
+    expect(chargeablePrice({ amount: 499.5, currency: 'krw' })).toBeUndefined();
+    expect(chargeablePrice({ amount: '499.00', currency: 'JPY' })).toEqual({ amount: '499.00', currency: 'JPY' });
+    expect(chargeablePrice({ amount: '12.05', currency: 'KWD' })).toEqual({ amount: '12.05', currency: 'KWD' });
+    expect(chargeablePrice({ amount: '0.01', currency: 'INR' })).toEqual({ amount: '0.01', currency: 'INR' });
+    // A code Intl does not know has the usual 2.
+    expect(chargeablePrice({ amount: '1.99', currency: 'XYZ' })).toEqual({ amount: '1.99', currency: 'XYZ' });
+  });
 });
