@@ -18,7 +18,7 @@ const AMOUNT = /^0*(\d{1,13})(?:\.(\d{1,2}))?$/;
  */
 const FLOAT_ERROR = (value: number) => Math.min(8 * Number.EPSILON * value, 1e-4);
 
-/** "250" | 250 | "250.5" -> "250.50"; undefined for anything but a non-negative amount of <= 13 digits and <= 2 decimals. */
+/** "250" | 250 | "250.5" -> "250.50"; undefined for anything but a non-negative amount of <= 13 digits, <= 2 decimals. */
 export function normalizeAmount(value: unknown): string | undefined {
   let text: string;
   if (typeof value === 'number') {
@@ -64,7 +64,10 @@ export const CHARGEABLE_PRICE =
 
 const currencyDigits = new Map<string, number>();
 
-/** The decimals of a currency by ISO 4217, as Intl knows them: 0 for JPY, 2 for INR and RUB, 3 for KWD; else 2. */
+/**
+ * The decimals Intl's currency format, which the page shows amounts with, writes a currency with (CLDR's, not
+ * always ISO 4217's): 0 for JPY, KRW, HUF, IDR and PKR, 2 for INR and RUB, 3 for KWD; 2 for a code it does not know.
+ */
 function decimalsOf(currency: string): number {
   let digits = currencyDigits.get(currency);
   if (digits === undefined) {
@@ -79,8 +82,9 @@ function decimalsOf(currency: string): number {
 }
 
 /**
- * False when a 2-decimal amount has a decimal its currency does not: "499.50" yen is no sum a payer can be asked
- * for, and the page (Intl's currency format) showed it as ¥500. "499.00" yen is ¥499.
+ * False when a 2-decimal amount has a decimal its currency is not written with: the page (Intl's currency format)
+ * showed "499.50" yen as ¥500 and "499.50" Pakistani rupees as Rs 500, while the service was asked 499.50.
+ * "499.00" yen is ¥499.
  */
 export function fitsCurrency(amount: string, currency: string): boolean {
   const digits = decimalsOf(currency);
