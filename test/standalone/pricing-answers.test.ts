@@ -148,6 +148,7 @@ describe('the pricing endpoint of a standalone shop', () => {
     ['a 14-digit sum', '{"amount":"99999999999999.99","currency":"INR"}'],
     ['a decimal comma', '{"amount":"4,99","currency":"INR"}'],
     ['an exponent', '{"amount":"1e3","currency":"INR"}'],
+    ['a yen price with decimals, which the page would show as ¥500', '{"amount":"499.50","currency":"JPY"}'],
   ])('takes %s as the endpoint giving no price: a 502 for the shopper, a log line naming the order', async (_what, body) => {
     const { ask, log } = pricingAnswering(200, body);
     const error = await ask().then(
