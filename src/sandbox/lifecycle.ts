@@ -87,7 +87,7 @@ export class PaymentLifecycle {
       if (action !== 'pay') throw new SandboxError(400, `amount: only "pay" takes an amount`);
       const paid = normalizeAmount(body.amount);
       if (paid === undefined || !isPositiveAmount(paid)) {
-        throw new SandboxError(400, 'amount must be a positive decimal with at most 2 fraction digits, such as "250.00"');
+        throw new SandboxError(400, 'amount must be a positive decimal of at most 13 whole digits and 2 fraction digits, such as "250.00"');
       }
       record.payment.amount = paid;
       Object.assign(record.payment, charges(paid, this.#deps.config.commissionPercent));

@@ -8,6 +8,7 @@
  * app. In end-to-end tests the element's links are sent here, so the whole hand-off runs in a browser. A link no
  * app would open gets a 400 page saying why. CSP-clean: the script is a file, the form a plain GET.
  */
+import { readServiceAmount } from '../shared/service-amount.js';
 import { PAGE_CSP } from './console-page.js';
 import type { SandboxPaymentView } from './payment-store.js';
 import { escapeHtml, pageShell } from './page-shell.js';
@@ -16,7 +17,11 @@ import { parsePhoneLink, type PhoneLink } from './phone-link.js';
 const OPEN = new Set(['created', 'pending', 'in_check']);
 
 const digitsOf = (text: string) => text.replace(/\D/g, '');
-const sameAmount = (a: string, b: string) => Number(a.replace(',', '.')) === Number(b.replace(',', '.'));
+/** The sum typed as a bank app takes it ("450", "450,00", "1 450.00"), never as only JavaScript reads it ("0x1C2"). */
+const sameAmount = (a: string, typed: string) => {
+  const sum = readServiceAmount(typed);
+  return sum !== undefined && sum === readServiceAmount(a);
+};
 
 /** The open payments a link is for, newest first; for the phone shape, those to `transfer.phone` of `transfer.amount`. */
 export function paymentsForLink(
@@ -63,7 +68,7 @@ export function phonePageHtml(
       ['Amount', `${link.amount ?? '-'} ${link.currency ?? ''}`],
       ['Reference', link.reference ?? '-'],
     ]);
-    return { status: 200, html: page(`Pay with ${link.app}`, details + payList(matches), matches[0]) };
+    return { status: 200, html: page(`Pay with ${link.app}`, details + payList(matches, undefined, link.amount), matches[0]) };
   }
   if (link.qrId) {
     const p = matches[0];
@@ -73,7 +78,7 @@ export function phonePageHtml(
       ['Reference', p?.orderId ?? '-'],
       ['SBP payment', link.qrId],
     ]);
-    return { status: 200, html: page(`${link.app}: pay by SBP`, details + payList(matches), p) };
+    return { status: 200, html: page(`${link.app}: pay by SBP`, details + payList(matches, undefined, link.amount), p) };
   }
   const form = `<form method="get" action="phone" class="transfer">
 <input type="hidden" name="link" value="${escapeHtml(text)}">
@@ -89,13 +94,23 @@ function rows(entries: [string, string][]): string {
   return `<dl>${entries.map(([label, value]) => `<dt>${escapeHtml(label)}</dt><dd>${escapeHtml(value)}</dd>`).join('')}</dl>`;
 }
 
-function payList(matches: readonly SandboxPaymentView[], none = 'No open payment of the sandbox matches this link.'): string {
+/**
+ * The open payments with their Pay buttons. `asked` is the sum the link carries (UPI's `am`, a C2B link's `sum`):
+ * an app pays that, not what the service asked, so a link asking another sum pays it here too, and the service
+ * reports the payment paid with that amount ("success with recalculation"), as it would in production.
+ */
+function payList(
+  matches: readonly SandboxPaymentView[],
+  none = 'No open payment of the sandbox matches this link.',
+  asked?: string,
+): string {
   if (!matches.length) return `<p class="error">${escapeHtml(none)}</p>`;
   const items = matches.map((p) => {
     const to = p.requisites ? `, to ${p.requisites.recipient} (${p.requisites.address})` : '';
-    const label = `Pay ${p.amount} ${p.currency}`;
+    const label = `Pay ${asked ?? p.amount} ${p.currency}`;
+    const sum = asked === undefined ? '' : ` data-amount="${escapeHtml(asked)}"`;
     return `<li>Order ${escapeHtml(p.orderId)}: ${escapeHtml(p.amount)} ${escapeHtml(p.currency)}${escapeHtml(to)}
-<button type="button" class="pay" data-payment="${escapeHtml(p.id)}">${escapeHtml(label)}</button>
+<button type="button" class="pay" data-payment="${escapeHtml(p.id)}"${sum}>${escapeHtml(label)}</button>
 <button type="button" class="cancel" data-payment="${escapeHtml(p.id)}">Cancel</button></li>`;
   });
   return `<ul class="phone-payments">${items.join('')}</ul><p id="status" role="status"></p>`;
@@ -131,7 +146,12 @@ for (const button of document.querySelectorAll('button.pay, button.cancel')) {
   button.addEventListener('click', async () => {
     button.disabled = true;
     try {
-      const answer = await fetch('sandbox/payments/' + encodeURIComponent(button.dataset.payment) + '/' + action, { method: 'POST' });
+      // The sum the link carries, as the app pays it; without one, what the payment asks.
+      const sum = action === 'pay' && button.dataset.amount;
+      const init = sum
+        ? { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ amount: sum }) }
+        : { method: 'POST' };
+      const answer = await fetch('sandbox/payments/' + encodeURIComponent(button.dataset.payment) + '/' + action, init);
       const done = action === 'pay' ? 'Paid.' : 'Cancelled.';
       status.textContent = answer.ok ? done + ' Go back to the shop.' : 'The sandbox refused: HTTP ' + answer.status;
       if (!answer.ok) button.disabled = false;

@@ -4,31 +4,36 @@
  * from status, and the `{status: false, code, message}` failure).
  */
 import { z } from 'zod';
-import { isPositiveAmount } from './money.js';
+import { fitsCurrency, isPositiveAmount } from './money.js';
 import { orderIdProblem } from './order-id.js';
 import { amountText, providerPaymentSchema, stateText, type ProviderPayment } from './provider-payment.js';
 
 // What we send is checked, never rewritten: a trimmed id would be another id.
 const nonEmpty = (field: string) => z.string({ error: `${field} must be a string` }).refine((v) => v.trim() !== '', `${field} is required`);
 
-export const createPaymentRequestSchema = z.strictObject({
-  amount: z
-    .string({ error: 'amount must be a string such as "250.00"' })
-    .regex(/^\d{1,15}(\.\d{1,2})?$/, 'amount must be a decimal string with at most 2 fraction digits, such as "250.00"')
-    .refine(isPositiveAmount, 'amount must be greater than zero'),
-  // Checked, never transformed: the id the shop priced is the id the service gets.
-  orderId: z.string({ error: 'orderId must be a string' }).superRefine((value, ctx) => {
-    const problem = orderIdProblem(value);
-    if (problem) ctx.addIssue({ code: 'custom', message: `orderId ${problem}` });
-  }),
-  currency: z.string({ error: 'currency must be a string' }).regex(/^[A-Z]{3}$/, 'currency must be a 3-letter code such as "INR"'),
-  method: nonEmpty('method').max(32, 'method is longer than 32 characters'),
-  merchantId: nonEmpty('merchantId'),
-  callbackUri: z.url({ protocol: /^https?$/, error: 'callbackUri must be an http(s) URL' }),
-  successUri: z.url({ protocol: /^https?$/ }).optional(),
-  failUri: z.url({ protocol: /^https?$/ }).optional(),
-  payer: z.strictObject({ userId: z.string().optional(), userIp: z.string().optional() }).optional(),
-});
+export const createPaymentRequestSchema = z
+  .strictObject({
+    amount: z
+      .string({ error: 'amount must be a string such as "250.00"' })
+      .regex(/^\d{1,13}(\.\d{1,2})?$/, 'amount must be a decimal string of at most 13 whole digits and 2 fraction digits, such as "250.00"')
+      .refine(isPositiveAmount, 'amount must be greater than zero'),
+    // Checked, never transformed: the id the shop priced is the id the service gets.
+    orderId: z.string({ error: 'orderId must be a string' }).superRefine((value, ctx) => {
+      const problem = orderIdProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: `orderId ${problem}` });
+    }),
+    currency: z.string({ error: 'currency must be a string' }).regex(/^[A-Z]{3}$/, 'currency must be a 3-letter code such as "INR"'),
+    method: nonEmpty('method').max(32, 'method is longer than 32 characters'),
+    merchantId: nonEmpty('merchantId'),
+    callbackUri: z.url({ protocol: /^https?$/, error: 'callbackUri must be an http(s) URL' }),
+    successUri: z.url({ protocol: /^https?$/ }).optional(),
+    failUri: z.url({ protocol: /^https?$/ }).optional(),
+    payer: z.strictObject({ userId: z.string().optional(), userIp: z.string().optional() }).optional(),
+  })
+  .refine((request) => fitsCurrency(request.amount, request.currency), {
+    message: 'amount has decimals its currency does not (JPY has none: "499.00", never "499.50")',
+    path: ['amount'],
+  });
 
 export type CreatePaymentRequest = z.infer<typeof createPaymentRequestSchema>;
 

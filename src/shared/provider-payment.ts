@@ -14,7 +14,11 @@ const idText = z.union([z.string().min(1), z.number()]).transform(String);
 export const amountText = z.union([z.string(), z.number()]).transform((value, ctx) => {
   const normal = readServiceAmount(value);
   if (normal === undefined) {
-    ctx.issues.push({ code: 'custom', message: `not an amount with at most 2 decimals: ${JSON.stringify(value)}`, input: value });
+    ctx.issues.push({
+      code: 'custom',
+      message: `not an amount of at most 13 whole digits and 2 decimals: ${JSON.stringify(value)}`,
+      input: value,
+    });
     return z.NEVER;
   }
   return normal;

@@ -7,7 +7,7 @@
 import type { PayinProxyOptions, PaymentUpdateInfo, PricedOrder } from '../proxy/options.js';
 import { ProxyError } from '../proxy/http/errors.js';
 import { BodyTooLargeError, readBody } from '../shared/body.js';
-import { chargeablePrice } from '../shared/money.js';
+import { CHARGEABLE_PRICE, chargeablePrice } from '../shared/money.js';
 import type { PaymentView } from '../shared/payment-view.js';
 import type { Metrics } from './metrics.js';
 import { verifyOrderToken } from './order-token.js';
@@ -90,7 +90,7 @@ export function resolveOrderVia(
     const price = chargeablePrice(body);
     if (!price) {
       log(
-        `pricing call for ${orderId} answered a price that cannot be charged: amount ${JSON.stringify(body.amount)}, currency ${JSON.stringify(body.currency)} (a positive amount with at most 2 decimals and a 3-letter currency code)`,
+        `pricing call for ${orderId} answered a price that cannot be charged: amount ${JSON.stringify(body.amount)}, currency ${JSON.stringify(body.currency)} (${CHARGEABLE_PRICE})`,
       );
       throw new ProxyError('upstream_error', "the shop's pricing endpoint gave no price");
     }

@@ -122,6 +122,9 @@ describe('creating a payment', () => {
       [createBody({ amount: 250 }), /amount/],
       [createBody({ amount: '0.00' }), /amount must be greater than zero/],
       [createBody({ amount: '1.234' }), /amount/],
+      // More than a double and a count of paise hold exactly: as the proxy refuses to price, the service is not asked.
+      [createBody({ amount: '99999999999999.99' }), /at most 13 whole digits/],
+      [createBody({ amount: '499.50', currency: 'JPY', method: 'c2c' }), /decimals its currency does not/],
       [createBody({ orderId: undefined }), /orderId/],
       [createBody({ currency: 'inr' }), /currency/],
       [createBody({ callbackUri: 'ftp://x.test/' }), /callbackUri/],

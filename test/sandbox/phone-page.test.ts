@@ -42,6 +42,27 @@ describe('GET /phone', () => {
     expect(await (await open(sandbox, link)).text()).toContain('No open payment of the sandbox matches this link');
   });
 
+  it('pays the sum the link asks, as an app does, not the sum of the payment: a link asking less is paid less', async () => {
+    const { sandbox, clock } = setup({ requisitesDelayMs: 0, sbpShape: 'c2b' });
+    const upi = await createPayment(sandbox, { orderId: 'PH-3' });
+    const sbp = await createPayment(sandbox, { orderId: 'S-3', method: 'sbp', currency: 'RUB', amount: '450.00' });
+    await clock.advance(1);
+    const payee = sandbox.payment(upi)!.requisites!.address;
+    // The page showed the link's 200.00 and its Pay button paid the payment's 250.00: a widget whose link asked the
+    // wrong sum was paid in full here, and never in production.
+    const html = await (await open(sandbox, upiLink({ vpa: payee, payeeName: 'Shop', amount: '200.00', reference: 'PH-3' }))).text();
+    expect(html).toContain('<dd>200.00 INR</dd>');
+    expect(html).toContain(`class="pay" data-payment="${upi}" data-amount="200.00">Pay 200.00 INR</button>`);
+    const c2b = sandbox.payment(sbp)!.media[0]!.replace('sum=45000', 'sum=44999');
+    expect(await (await open(sandbox, c2b)).text()).toContain(`data-amount="449.99">Pay 449.99 RUB</button>`);
+    const script = await (await sandbox(new Request(`${BASE}/phone.js`))).text();
+    expect(script).toContain('JSON.stringify({ amount: sum })');
+    // What the script sends for the button.
+    const headers = { 'content-type': 'application/json' };
+    await sandbox(new Request(`${BASE}/sandbox/payments/${upi}/pay`, { method: 'POST', headers, body: '{"amount":"200.00"}' }));
+    expect(sandbox.payment(upi)).toMatchObject({ state: 'finished', amount: '200.00', init_amount: '250.00' });
+  });
+
   it("sends the payer back to the shop's return URL: successUri, or failUri once cancelled in the app", async () => {
     const { sandbox, clock } = setup({ requisitesDelayMs: 0, sbpShape: 'c2b' });
     const back = { successUri: 'https://shop.example/checkout/S-9?paid=1', failUri: 'https://shop.example/checkout/S-9?f=1&x=<2>' };
@@ -88,6 +109,12 @@ describe('GET /phone', () => {
     expect(found).toContain(`data-payment="${id}"`);
     const wrongSum = await (await open(sandbox, link, `&phone=${encodeURIComponent(phone)}&amount=449`)).text();
     expect(wrongSum).toContain('No open SBP payment goes to this number for this amount.');
+    // The sum as a bank app takes it, with a decimal comma; never a number only JavaScript reads as 450.
+    expect(await (await open(sandbox, link, `&phone=${phone.replace(/\D/g, '')}&amount=450,00`)).text()).toContain(`data-payment="${id}"`);
+    for (const odd of ['0x1C2', '4.5e2', '450.001']) {
+      const text = await (await open(sandbox, link, `&phone=${phone.replace(/\D/g, '')}&amount=${encodeURIComponent(odd)}`)).text();
+      expect(text, odd).toContain('No open SBP payment goes to this number for this amount.');
+    }
   });
 
   it('refuses a link no app would open with a 400 page that says why, and HEAD has no body', async () => {

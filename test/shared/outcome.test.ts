@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isFinalState, outcomeOf, stateRank } from '../../src/shared/outcome.js';
+import { isFinalState, outcomeOf, settledOutcome, stateRank } from '../../src/shared/outcome.js';
 import { readPaymentView } from '../../src/shared/payment-view.js';
 
 describe('state -> outcome', () => {
@@ -27,6 +27,15 @@ describe('state -> outcome', () => {
     expect(stateRank('pending')).toBeLessThan(stateRank('in_check'));
     expect(stateRank('in_check')).toBeLessThan(stateRank('finished'));
     expect(stateRank('expired')).toBe(stateRank('finished'));
+  });
+
+  it('never call a finish a paisa short of the price paid, however large the sum', () => {
+    const inr = (amount: string) => ({ amount, currency: 'INR' });
+    expect(settledOutcome('finished', inr('9999999999999.98'), inr('9999999999999.99'))).toBe('underpaid');
+    expect(settledOutcome('finished', inr('9999999999999.99'), inr('9999999999999.99'))).toBe('paid');
+    // Past 15 significant digits two sums a paisa apart were one number of paise, and these were "paid".
+    expect(settledOutcome('finished', inr('99999999999999.00'), inr('99999999999999.01'))).toBe('underpaid');
+    expect(settledOutcome('finished', inr('999999999999999.98'), inr('999999999999999.99'))).toBe('underpaid');
   });
 });
 

@@ -143,6 +143,12 @@ describe('the pricing endpoint of a standalone shop', () => {
     ['a third decimal that is not zero, zeros after it', '{"amount":"1.2340","currency":"INR"}'],
     ['a currency that is not a code', '{"amount":"10.00","currency":"rupees"}'],
     ['an amount that is not a number', '{"amount":{"value":10},"currency":"INR"}'],
+    // Each was charged rounded: 500.00, and a sum whose paise a double cannot tell from its neighbour's.
+    ['a number with decimals the rupee does not have', '{"amount":499.9999999999,"currency":"INR"}'],
+    ['a 14-digit sum', '{"amount":"99999999999999.99","currency":"INR"}'],
+    ['a decimal comma', '{"amount":"4,99","currency":"INR"}'],
+    ['an exponent', '{"amount":"1e3","currency":"INR"}'],
+    ['a yen price with decimals, which the page would show as ¥500', '{"amount":"499.50","currency":"JPY"}'],
   ])('takes %s as the endpoint giving no price: a 502 for the shopper, a log line naming the order', async (_what, body) => {
     const { ask, log } = pricingAnswering(200, body);
     const error = await ask().then(

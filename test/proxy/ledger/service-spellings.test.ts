@@ -105,6 +105,10 @@ describe('a Payment the service writes loosely', () => {
       ['1 600', 'paid', '1600.00'],
       ['1 399,50', 'underpaid', '1399.50'],
       ['999,9', 'underpaid', '999.90'],
+      // A decimal column of four places, as a shop's price may come (money.ts): only zeros past the cents.
+      ['1499.0000', 'paid', '1499.00'],
+      ['1499.000', 'paid', '1499.00'],
+      ['1498.9900', 'underpaid', '1498.99'],
     ];
     for (const [written, outcome, amount] of cases) {
       const t = setup({ resolveOrder: () => ({ amount: '1499.00', currency: 'INR' }) });
@@ -121,7 +125,7 @@ describe('a Payment the service writes loosely', () => {
   });
 
   it('is never paid on an amount that reads two ways ("1,499", "1.499,00") or not at all, and the log names it', async () => {
-    for (const written of ['1,499', '1.499,00', '1 49,00', '1,49,900.00', '14 99.00', '1_499.00']) {
+    for (const written of ['1,499', '1.499,00', '1 49,00', '1,49,900.00', '14 99.00', '1_499.00', '1498.999', '1499.0001']) {
       const log = capturingLogger();
       const t = setup({ resolveOrder: () => ({ amount: '1499.00', currency: 'INR' }), logger: log.logger });
       const { body } = await t.create('A-1');
