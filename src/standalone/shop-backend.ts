@@ -12,6 +12,8 @@ import type { PaymentView } from '../shared/payment-view.js';
 import type { Metrics } from './metrics.js';
 import { verifyOrderToken } from './order-token.js';
 import { answerNote, ShopCallError, type SignedPoster } from './signed-post.js';
+import { RepeatFolder } from '../proxy/infrastructure/folded-repeats.js';
+import { systemClock } from '../shared/clock.js';
 
 /**
  * A price is a few dozen bytes. The answer was read whole: a URL serving a download, or an endpoint echoing a cart
@@ -21,24 +23,42 @@ export const MAX_PRICE_ANSWER_BYTES = 64 * 1024;
 
 export type Pricing = { kind: 'url'; url: string } | { kind: 'token'; secret: string };
 
+/**
+ * `refusals` folds the refusals of order tokens by their reason (folded-repeats.ts): anyone can post a made-up order
+ * id without a token, from as many addresses as they have, so the first of each reason is said with its order id
+ * and the others are counted once a minute. The server flushes it when it closes.
+ */
 export function resolveOrderVia(
   pricing: Pricing,
   poster: SignedPoster,
   now: () => number,
   log: (line: string) => void,
+  refusals: RepeatFolder = new RepeatFolder(systemClock),
 ): PayinProxyOptions['resolveOrder'] {
   if (pricing.kind === 'token') {
+    const seconds = Math.round(refusals.windowMs / 1000);
     return async (orderId, _method, _request, { orderToken }) => {
       if (!orderToken) {
         // Said, as a bad token is: a page whose template forgot the attribute otherwise got 404 with a silent log.
-        log(
-          `refused a create of ${orderId}: no order token (PAYIN_ORDER_TOKEN_SECRET prices orders, so the page's <payin-checkout> needs order-token="...")`,
+        refusals.say('no order token', (repeats) =>
+          log(
+            repeats
+              ? `refused ${repeats} more creates without an order token in the last ${seconds} s`
+              : `refused a create of ${orderId}: no order token (PAYIN_ORDER_TOKEN_SECRET prices orders, so the page's <payin-checkout> needs order-token="...")`,
+          ),
         );
         return null;
       }
       const checked = await verifyOrderToken(pricing.secret, orderToken, orderId, now());
       if (!checked.ok) {
-        log(`refused an order token for ${orderId}: ${checked.reason}`);
+        const { reason } = checked;
+        refusals.say(`order token: ${reason}`, (repeats) =>
+          log(
+            repeats
+              ? `refused ${repeats} more order tokens in the last ${seconds} s: ${reason}`
+              : `refused an order token for ${orderId}: ${reason}`,
+          ),
+        );
         return null;
       }
       return { amount: checked.claims.amount, currency: checked.claims.currency };

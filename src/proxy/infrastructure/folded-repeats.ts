@@ -20,11 +20,58 @@ const MAX_KEYS = 512;
 type Level = keyof ProxyLogger;
 
 interface Watched {
-  level: Level;
-  message: string;
-  fields?: Record<string, unknown>;
+  /** Writes the line: the first time with 0, at the end of a window with the number of repeats folded into it. */
+  write: (repeats: number) => void;
   repeats: number;
   timer: unknown;
+}
+
+/**
+ * The first-then-count rule for lines that repeat under a key of the caller's choosing: the standalone server folds
+ * its refusals of order tokens by their reason, whatever order id each names (folding them word for word would let
+ * a stranger write a line per made-up order id).
+ */
+export class RepeatFolder {
+  readonly #watched = new Map<string, Watched>();
+
+  constructor(
+    private readonly clock: Clock,
+    readonly windowMs = REPEAT_WINDOW_MS,
+  ) {}
+
+  /** Calls write(0) now, unless `key` was said within the window: then the repeat is counted for write(count) later. */
+  say(key: string, write: (repeats: number) => void): void {
+    const entry = this.#watched.get(key);
+    if (entry) {
+      entry.repeats++;
+      return;
+    }
+    write(0);
+    if (this.#watched.size >= MAX_KEYS) return;
+    const fresh: Watched = { write, repeats: 0, timer: undefined };
+    fresh.timer = this.clock.setTimeout(() => this.#endOfWindow(key, fresh), this.windowMs);
+    this.#watched.set(key, fresh);
+  }
+
+  /** Writes the counts not yet written and stops the timers. */
+  flush(): void {
+    for (const entry of this.#watched.values()) {
+      this.clock.clearTimeout(entry.timer);
+      if (entry.repeats > 0) entry.write(entry.repeats);
+    }
+    this.#watched.clear();
+  }
+
+  #endOfWindow(key: string, entry: Watched): void {
+    if (entry.repeats === 0) {
+      this.#watched.delete(key);
+      return;
+    }
+    const repeats = entry.repeats;
+    entry.repeats = 0;
+    entry.write(repeats);
+    entry.timer = this.clock.setTimeout(() => this.#endOfWindow(key, entry), this.windowMs);
+  }
 }
 
 export interface FoldingLogger extends ProxyLogger {
@@ -33,51 +80,16 @@ export interface FoldingLogger extends ProxyLogger {
 }
 
 export function foldRepeats(logger: ProxyLogger, clock: Clock, windowMs = REPEAT_WINDOW_MS): FoldingLogger {
-  const watched = new Map<string, Watched>();
-
-  const writeCount = (entry: Watched) => {
-    const fields = { ...entry.fields, repeats: entry.repeats, inLastSeconds: Math.round(windowMs / 1000) };
-    entry.repeats = 0;
-    logger[entry.level](entry.message, fields);
-  };
-
-  const endOfWindow = (key: string, entry: Watched) => {
-    if (entry.repeats === 0) {
-      watched.delete(key);
-      return;
-    }
-    writeCount(entry);
-    entry.timer = clock.setTimeout(() => endOfWindow(key, entry), windowMs);
-  };
-
+  const folder = new RepeatFolder(clock, windowMs);
+  const inLastSeconds = Math.round(windowMs / 1000);
   const line =
     (level: Level) =>
     (message: string, fields?: Record<string, unknown>): void => {
       const key = keyOf(level, message, fields);
-      const entry = key === undefined ? undefined : watched.get(key);
-      if (entry) {
-        entry.repeats++;
-        return;
-      }
-      logger[level](message, fields);
-      if (key === undefined || watched.size >= MAX_KEYS) return;
-      const fresh: Watched = { level, message, ...(fields ? { fields } : {}), repeats: 0, timer: undefined };
-      fresh.timer = clock.setTimeout(() => endOfWindow(key, fresh), windowMs);
-      watched.set(key, fresh);
+      if (key === undefined) logger[level](message, fields);
+      else folder.say(key, (repeats) => logger[level](message, repeats ? { ...fields, repeats, inLastSeconds } : fields));
     };
-
-  return {
-    info: line('info'),
-    warn: line('warn'),
-    error: line('error'),
-    flush() {
-      for (const entry of watched.values()) {
-        clock.clearTimeout(entry.timer);
-        if (entry.repeats > 0) writeCount(entry);
-      }
-      watched.clear();
-    },
-  };
+  return { info: line('info'), warn: line('warn'), error: line('error'), flush: () => folder.flush() };
 }
 
 /** The line's identity, or undefined for fields that cannot be written as JSON (such a line is never folded). */
