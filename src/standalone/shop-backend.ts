@@ -147,7 +147,20 @@ function unpriced(answer: Response, text: string, body: unknown): string {
   return 'without {amount, currency}';
 }
 
+/**
+ * Sends each announcement as a webhook. A failure is said with why (the status, what the shop's answer suggests),
+ * but only the 1st, 2nd, 4th, 8th... of one webhook: the proxy retries it every 5 minutes at most, for hours while
+ * the shop is down, and a line each wrote 12 an hour for every payment waiting (the metrics count every failure).
+ */
 export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metrics, log: (line: string) => void) {
+  // Failures of the webhooks not taken yet, by webhook id: forgotten when the shop takes one.
+  const failures = new Map<string, number>();
+  const failed = (id: string, words: string) => {
+    const count = (failures.get(id) ?? 0) + 1;
+    failures.set(id, count);
+    metrics.webhookFailed();
+    if ((count & (count - 1)) === 0) log(`${words}; the proxy retries with backoff (failure ${count}, next said at failure ${count * 2})`);
+  };
   return async (payment: PaymentView, info: PaymentUpdateInfo): Promise<void> => {
     // Stable per payment and state, so that the shop can drop a repeat.
     const id = `msg_${payment.id}_${payment.state}`;
@@ -160,15 +173,14 @@ export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metr
       note = answerNote(answer, url);
       await answer.body?.cancel();
     } catch (error) {
-      metrics.webhookFailed();
-      log(`webhook ${id} failed (${(error as Error).message}); the proxy retries with backoff`);
+      failed(id, `webhook ${id} failed (${(error as Error).message})`);
       throw error;
     }
     if (status < 200 || status > 299) {
-      metrics.webhookFailed();
-      log(`webhook ${id} answered HTTP ${status}${note}; the proxy retries with backoff`);
+      failed(id, `webhook ${id} answered HTTP ${status}${note}`);
       throw new ShopCallError(`the webhook answered HTTP ${status}`, status);
     }
+    failures.delete(id);
     metrics.webhookDelivered(payment.outcome);
   };
 }
