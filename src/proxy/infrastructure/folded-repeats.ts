@@ -23,6 +23,8 @@ interface Watched {
   /** Writes the line: the first time with 0, at the end of a window with the number of repeats folded into it. */
   write: (repeats: number) => void;
   repeats: number;
+  /** When the window began (the clock's epoch ms). */
+  since: number;
   timer: unknown;
 }
 
@@ -41,14 +43,21 @@ export class RepeatFolder {
 
   /** Calls write(0) now, unless `key` was said within the window: then the repeat is counted for write(count) later. */
   say(key: string, write: (repeats: number) => void): void {
-    const entry = this.#watched.get(key);
+    let entry = this.#watched.get(key);
+    // A window whose timer never ran (a worker's runtime cancels the timers of a request that has been answered) ends
+    // here: otherwise the line would be counted, and never written, for as long as the process lives.
+    if (entry && this.clock.now() - entry.since >= this.windowMs) {
+      this.clock.clearTimeout(entry.timer);
+      this.#endOfWindow(key, entry);
+      entry = this.#watched.get(key);
+    }
     if (entry) {
       entry.repeats++;
       return;
     }
     write(0);
     if (this.#watched.size >= MAX_KEYS) return;
-    const fresh: Watched = { write, repeats: 0, timer: undefined };
+    const fresh: Watched = { write, repeats: 0, since: this.clock.now(), timer: undefined };
     fresh.timer = this.clock.setTimeout(() => this.#endOfWindow(key, fresh), this.windowMs);
     this.#watched.set(key, fresh);
   }
@@ -69,6 +78,7 @@ export class RepeatFolder {
     }
     const repeats = entry.repeats;
     entry.repeats = 0;
+    entry.since = this.clock.now();
     entry.write(repeats);
     entry.timer = this.clock.setTimeout(() => this.#endOfWindow(key, entry), this.windowMs);
   }

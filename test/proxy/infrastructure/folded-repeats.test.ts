@@ -18,6 +18,23 @@ describe('folded repeats of a log line', () => {
     expect(lines).toHaveLength(4);
   });
 
+  it("writes the line again after a window whose timer never ran (a worker's runtime cancels an answered request's timers)", async () => {
+    const clock = new ManualClock();
+    // The proxy's clock in such a runtime: time goes on, the timers set while answering never fire.
+    const cancelled = { now: () => clock.now(), setTimeout: () => undefined, clearTimeout: () => {} };
+    const { lines, logger } = capturingLogger();
+    const folded = foldRepeats(logger, cancelled);
+    folded.warn('refused a callback');
+    folded.warn('refused a callback');
+    await clock.advance(60_000);
+    folded.warn('refused a callback');
+    folded.warn('refused a callback');
+    expect(lines).toEqual(['refused a callback {}', 'refused a callback {"repeats":1,"inLastSeconds":60}']);
+    await clock.advance(120_000);
+    folded.warn('refused a callback');
+    expect(lines.slice(2)).toEqual(['refused a callback {"repeats":2,"inLastSeconds":60}']);
+  });
+
   it('writes the counts not yet written when flushed, as the proxy closes', () => {
     const clock = new ManualClock();
     const { lines, logger } = capturingLogger();
