@@ -169,6 +169,8 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
       ctx.outbox.close();
       ctx.streams.endAll();
       await Promise.allSettled([...sweeping, ctx.outbox.settled()]);
+      // The counts of folded repeats not written yet: the last minute of a flood or an outage is said too.
+      ctx.options.logger.flush();
     },
   });
 }

@@ -8,7 +8,8 @@ import type { SignatureEncoding } from '../shared/hmac.js';
 import { systemClock, type Clock } from '../shared/clock.js';
 import { clientAddressOf } from './http/client-address.js';
 import { exactOrigin, originProblem } from './http/cors.js';
-import { consoleLogger, type ProxyLogger } from './logger.js';
+import { consoleLogger } from './logger.js';
+import { type FoldingLogger, foldRepeats } from './infrastructure/folded-repeats.js';
 import { createMemoryStore } from './infrastructure/memory-store.js';
 import { nodeTransport } from './infrastructure/node-transport.js';
 import { fetchTransport, type ServiceTransport } from './infrastructure/service-transport.js';
@@ -56,7 +57,7 @@ export interface ResolvedOptions {
   /** The service's clock, learned from its answers: `serverTime` beside its `expiresAt`, and the follow window. */
   serviceClock: ServiceClock;
   random: () => number;
-  logger: ProxyLogger;
+  logger: FoldingLogger;
   clientId: (request: ProxyRequest) => string | undefined;
   console: ConsoleOptions | undefined;
 }
@@ -172,7 +173,9 @@ export function resolveOptions(options: PayinProxyOptions): ResolvedOptions {
     clock,
     serviceClock: new ServiceClock(clock),
     random: options.random ?? Math.random,
-    logger: options.logger ?? consoleLogger,
+    // Folded: a line repeated within a minute (a flood of forged callbacks, an outage seen by every poll) is written
+    // once, then counted (infrastructure/folded-repeats.ts).
+    logger: foldRepeats(options.logger ?? consoleLogger, clock),
     clientId: countedAsClient(options.clientId ? shopClientId(options.clientId) : clientAddressOf),
     console: options.console,
   };

@@ -12,6 +12,8 @@ import type { PaymentView } from '../shared/payment-view.js';
 import type { Metrics } from './metrics.js';
 import { verifyOrderToken } from './order-token.js';
 import { answerNote, ShopCallError, type SignedPoster } from './signed-post.js';
+import { RepeatFolder } from '../proxy/infrastructure/folded-repeats.js';
+import { systemClock } from '../shared/clock.js';
 
 /**
  * A price is a few dozen bytes. The answer was read whole: a URL serving a download, or an endpoint echoing a cart
@@ -21,24 +23,42 @@ export const MAX_PRICE_ANSWER_BYTES = 64 * 1024;
 
 export type Pricing = { kind: 'url'; url: string } | { kind: 'token'; secret: string };
 
+/**
+ * `refusals` folds the refusals of order tokens by their reason (folded-repeats.ts): anyone can post a made-up order
+ * id without a token, from as many addresses as they have, so the first of each reason is said with its order id
+ * and the others are counted once a minute. The server flushes it when it closes.
+ */
 export function resolveOrderVia(
   pricing: Pricing,
   poster: SignedPoster,
   now: () => number,
   log: (line: string) => void,
+  refusals: RepeatFolder = new RepeatFolder(systemClock),
 ): PayinProxyOptions['resolveOrder'] {
   if (pricing.kind === 'token') {
+    const seconds = Math.round(refusals.windowMs / 1000);
     return async (orderId, _method, _request, { orderToken }) => {
       if (!orderToken) {
         // Said, as a bad token is: a page whose template forgot the attribute otherwise got 404 with a silent log.
-        log(
-          `refused a create of ${orderId}: no order token (PAYIN_ORDER_TOKEN_SECRET prices orders, so the page's <payin-checkout> needs order-token="...")`,
+        refusals.say('no order token', (repeats) =>
+          log(
+            repeats
+              ? `refused ${repeats} more creates without an order token in the last ${seconds} s`
+              : `refused a create of ${orderId}: no order token (PAYIN_ORDER_TOKEN_SECRET prices orders, so the page's <payin-checkout> needs order-token="...")`,
+          ),
         );
         return null;
       }
       const checked = await verifyOrderToken(pricing.secret, orderToken, orderId, now());
       if (!checked.ok) {
-        log(`refused an order token for ${orderId}: ${checked.reason}`);
+        const { reason } = checked;
+        refusals.say(`order token: ${reason}`, (repeats) =>
+          log(
+            repeats
+              ? `refused ${repeats} more order tokens in the last ${seconds} s: ${reason}`
+              : `refused an order token for ${orderId}: ${reason}`,
+          ),
+        );
         return null;
       }
       return { amount: checked.claims.amount, currency: checked.claims.currency };
@@ -127,7 +147,20 @@ function unpriced(answer: Response, text: string, body: unknown): string {
   return 'without {amount, currency}';
 }
 
+/**
+ * Sends each announcement as a webhook. A failure is said with why (the status, what the shop's answer suggests),
+ * but only the 1st, 2nd, 4th, 8th... of one webhook: the proxy retries it every 5 minutes at most, for hours while
+ * the shop is down, and a line each wrote 12 an hour for every payment waiting (the metrics count every failure).
+ */
 export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metrics, log: (line: string) => void) {
+  // Failures of the webhooks not taken yet, by webhook id: forgotten when the shop takes one.
+  const failures = new Map<string, number>();
+  const failed = (id: string, words: string) => {
+    const count = (failures.get(id) ?? 0) + 1;
+    failures.set(id, count);
+    metrics.webhookFailed();
+    if ((count & (count - 1)) === 0) log(`${words}; the proxy retries with backoff (failure ${count}, next said at failure ${count * 2})`);
+  };
   return async (payment: PaymentView, info: PaymentUpdateInfo): Promise<void> => {
     // Stable per payment and state, so that the shop can drop a repeat.
     const id = `msg_${payment.id}_${payment.state}`;
@@ -140,15 +173,14 @@ export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metr
       note = answerNote(answer, url);
       await answer.body?.cancel();
     } catch (error) {
-      metrics.webhookFailed();
-      log(`webhook ${id} failed (${(error as Error).message}); the proxy retries with backoff`);
+      failed(id, `webhook ${id} failed (${(error as Error).message})`);
       throw error;
     }
     if (status < 200 || status > 299) {
-      metrics.webhookFailed();
-      log(`webhook ${id} answered HTTP ${status}${note}; the proxy retries with backoff`);
+      failed(id, `webhook ${id} answered HTTP ${status}${note}`);
       throw new ShopCallError(`the webhook answered HTTP ${status}`, status);
     }
+    failures.delete(id);
     metrics.webhookDelivered(payment.outcome);
   };
 }

@@ -24,6 +24,7 @@ import { newMessagesOnly } from '../shared/new-messages-only.js';
 import { shownUrl } from '../shared/shown-url.js';
 import { callbackPathWarning, listenProblem, plainHttpWarning, relativeSqliteFile, sqliteFileNote } from './startup-notes.js';
 import { clientIdFromHeader } from './client-ip-header.js';
+import { RepeatFolder } from '../proxy/infrastructure/folded-repeats.js';
 import { notASetting, unknownPayinVariables } from './settings.js';
 
 export interface StandaloneServer {
@@ -77,6 +78,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
   const webhooks = new InFlight();
   const streams = new EventStreams(metrics);
   const deliver = webhookDelivery(config.webhookUrl, poster, metrics, log);
+  const refusals = new RepeatFolder(systemClock);
   const proxy = createPayinProxy({
     env: config.env,
     basePath: config.basePath,
@@ -88,7 +90,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
     ...(options.reconcileEveryMs === undefined ? {} : { reconcileEveryMs: options.reconcileEveryMs }),
     ...(options.limits ? { limits: options.limits } : {}),
     ...(options.timeouts ? { timeouts: options.timeouts } : {}),
-    resolveOrder: resolveOrderVia(config.pricing, poster, Date.now, log),
+    resolveOrder: resolveOrderVia(config.pricing, poster, Date.now, log, refusals),
     onPaymentUpdate: (payment, info) => webhooks.track(() => deliver(payment, info)),
     // A long-lived process: the shopper's create and the service's callback answer without waiting for the shop's
     // webhook endpoint, which may take its 10 s (and a WordPress one often takes a few).
@@ -191,6 +193,7 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
         await stopped;
       }
       await proxy.close();
+      refusals.flush();
       if (!(await webhooks.settled(grace))) log(`shutdown: ${webhooks.count} webhook(s) unanswered; they are sent again after a restart`);
       // Lets the ledger record the deliveries that just succeeded before the store closes.
       await new Promise((resolve) => setImmediate(resolve));

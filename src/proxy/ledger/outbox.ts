@@ -38,6 +38,14 @@ function keptOnTimeline(attempt: number): boolean {
   return attempt <= FAILURES_ON_TIMELINE || (attempt & (attempt - 1)) === 0;
 }
 
+/**
+ * Failed attempts of one state that the log says: the 1st, 2nd, 4th, 8th... A hook down for hours is retried every
+ * 5 minutes, and a line each wrote 12 an hour for every payment waiting; this way a day of it is about 10.
+ */
+function loggedFailure(attempt: number): boolean {
+  return (attempt & (attempt - 1)) === 0;
+}
+
 export class Outbox {
   #retryTimer: unknown;
   #retryAt = Infinity;
@@ -68,8 +76,9 @@ export class Outbox {
     if (!entry) return false;
     const stopRenewing = this.#keepHeld(paymentId, state);
     let heard = false;
+    let record: PaymentRecord | undefined;
     try {
-      const record = await store.getPayment(paymentId);
+      record = await store.getPayment(paymentId);
       if (!record || record.view.state !== state) {
         // Superseded by a later state before anyone was told: the later one, queued on its own, is what counts.
         await store.commitAnnouncement(paymentId, state);
@@ -90,6 +99,15 @@ export class Outbox {
       heard = true;
       await store.commitAnnouncement(paymentId, state);
       await appendHistory(this.options, paymentId, { at: clock.now(), kind: 'announcement', state, ok: true });
+      if (entry.attempts > 0) {
+        // The failures were said (some of them, see loggedFailure): the end of them is said too.
+        logger.info('onPaymentUpdate heard the state at last', {
+          paymentId,
+          orderId: record.view.orderId,
+          state,
+          failedAttempts: entry.attempts,
+        });
+      }
       return true;
     } catch (error) {
       stopRenewing(); // a hook past its deadline holds nothing any more: its retry must be free to claim the state
@@ -105,13 +123,17 @@ export class Outbox {
         : error instanceof HookDeadlineError
           ? `onPaymentUpdate did not return within ${error.deadlineMs} ms (timeouts.hookMs): taken as failed, it will be called again and what this call answers later is ignored`
           : 'onPaymentUpdate failed; it will be called again';
-      logger.error(what, {
-        paymentId,
-        state,
-        attempt: attempts,
-        retryInMs: delay,
-        error: describe(error),
-      });
+      if (loggedFailure(attempts)) {
+        logger.error(what, {
+          paymentId,
+          ...(record ? { orderId: record.view.orderId } : {}),
+          state,
+          attempt: attempts,
+          retryInMs: delay,
+          nextLineAtAttempt: attempts * 2,
+          error: describe(error),
+        });
+      }
       await this.#reschedule(paymentId, state, clock.now() + delay);
       return false;
     } finally {

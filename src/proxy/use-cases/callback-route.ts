@@ -17,6 +17,9 @@ import { type ObservedPayment, unconfirmedFinish } from '../ledger/payment-view-
 import { UpstreamError } from '../infrastructure/upstream-client.js';
 import { checkContradiction, checkContradictionEnded, contradictsFinal } from './final-contradiction.js';
 
+const UNSIGNED_HINT =
+  'wrong PAYIN_SECRET (during a rotation give the new and the old one, space-separated), or is the body re-serialised before the proxy, by express.json() for example?';
+
 export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): Promise<Answer> {
   const { options, ledger } = ctx;
   const { provider, store, logger } = options;
@@ -31,12 +34,10 @@ export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): 
   // Under the previous secret too during a rotation: the service may have signed it before it switched.
   const signed = await verifiedUnderAny(provider.secrets, bytes, request.headers.get('signature'), provider.signatureEncoding);
   if (!signed) {
-    logger.warn('refused a callback whose Signature does not verify');
-    throw new ProxyError(
-      'bad_request',
-      'the Signature does not verify over the raw body (wrong PAYIN_SECRET, or is the body re-serialised before the proxy, by express.json() for example?)',
-      { status: 401 },
-    );
+    // Anyone can post here: the logger folds a flood of these into one line and a count a minute (folded-repeats.ts),
+    // and the line says what to check, since after a secret rotation the service's own callbacks land here too.
+    logger.warn(`refused a callback whose Signature does not verify: ${UNSIGNED_HINT}`);
+    throw new ProxyError('bad_request', `the Signature does not verify over the raw body (${UNSIGNED_HINT})`, { status: 401 });
   }
   const json = parseJsonBytes(bytes);
   const parsed = json.ok ? parseCallbackBody(json.value) : undefined;
