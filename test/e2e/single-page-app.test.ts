@@ -123,6 +123,24 @@ describe('the element mounted, unmounted and mounted again', () => {
   }, 60_000);
 });
 
+describe('the element given another method while its payment is being created', () => {
+  it('shows a payment by the method it was given last', async () => {
+    const page = await openShop();
+    const shown = await page.evaluate(async () => {
+      const element = (window as unknown as ShopWindow).checkout('METHOD-1');
+      document.body.append(element);
+      await element.updateComplete; // "Preparing payment details…" for UPI
+      element.method = 'c2c';
+      for (let i = 0; i < 100 && element.payment?.method !== 'c2c'; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      return { method: element.payment?.method, screen: element.screen, id: element.payment?.id };
+    });
+    expect(shown).toMatchObject({ method: 'c2c', screen: 'pay' });
+    // The UPI payment was asked for before the change (its answer is dropped); the one shown is the card transfer.
+    expect(await paymentsOf('METHOD-1')).toContain(shown.id);
+    await page.context().close();
+  }, 60_000);
+});
+
 describe('the element given another endpoint once mounted', () => {
   it('creates the payment through the endpoint the app sets after the first one failed', async () => {
     const page = await openShop();
