@@ -1,11 +1,11 @@
 /**
  * The element's life in a single-page app that stays open for hours: mounted and unmounted hundreds of times (route
- * changes, React keys, v-if), moved in the DOM, its attributes changed while a payment is being created or followed.
- * After any number of cycles nothing may be left behind: no open event stream or BroadcastChannel, no listener on
- * the window, the document or a media query, no MutationObserver, no timer, no removed element kept alive, one
- * payment per order, one session key per order. The page counts what the element opens (the WATCH script wraps the
- * constructors); Chromium's DevTools protocol counts listeners and live elements after a full garbage collection.
- * Bundles the package with esbuild; run `npm run build` first.
+ * changes, React keys, v-if), moved in the DOM, its attributes changed while it follows a payment. Nothing may be
+ * left behind: no open event stream or BroadcastChannel, no Web Lock held or waited for, no listener on the window,
+ * the document or a media query, no MutationObserver, no timer, no removed element kept alive; one payment and one
+ * session key per order. The page counts what the element opens (the WATCH script wraps the constructors);
+ * Chromium's DevTools protocol counts listeners and live elements after a full garbage collection. Bundles the
+ * package with esbuild; run `npm run build` first.
  */
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -80,17 +80,26 @@ type Checkout = HTMLElement & {
   updateComplete: Promise<boolean>;
   payment?: { id: string; method: string };
   screen: string;
-  method: string;
+  orderId: string;
 };
 type ShopWindow = Window & {
   checkout(orderId: string, props?: object): Checkout;
   timers: Set<unknown>;
-  __live: { streams: Set<unknown>; mostStreams: number; opened: number; channels: Set<unknown>; observers: Set<unknown>; media: number };
+  __live: {
+    streams: Set<EventSource>;
+    mostStreams: number;
+    opened: number;
+    channels: Set<unknown>;
+    observers: Set<unknown>;
+    media: number;
+  };
 };
 
 interface Open {
   streams: number;
   channels: number;
+  /** Web Locks held or waited for (one per payment followed, in the tab that leads). */
+  locks: number;
   observers: number;
   mediaListeners: number;
   timers: number;
@@ -129,11 +138,13 @@ async function openNow(page: Page): Promise<Open> {
   const windowListeners = await listenerTypes(cdp, 'window');
   const documentListeners = await listenerTypes(cdp, 'document');
   await cdp.detach();
-  const inPage = await page.evaluate(() => {
+  const inPage = await page.evaluate(async () => {
     const { __live: live, timers } = window as unknown as ShopWindow;
+    const { held = [], pending = [] } = await navigator.locks.query();
     return {
       streams: live.streams.size,
       channels: live.channels.size,
+      locks: held.length + pending.length,
       observers: live.observers.size,
       mediaListeners: live.media,
       timers: timers.size,
@@ -148,7 +159,7 @@ async function paymentsOf(orderId: string): Promise<{ id: string; method: string
 }
 
 describe('the element mounted and unmounted 200 times', () => {
-  it('leaves no stream, channel, listener, observer, timer or element behind, and one payment', async () => {
+  it('leaves no stream, channel, lock, listener, observer, timer or element behind, and one payment', async () => {
     const page = await openShop();
     const before = await openNow(page);
     const shown = await page.evaluate(async () => {
@@ -202,10 +213,38 @@ describe('the element moved in the DOM while it follows a payment', () => {
       return element.payment?.id;
     });
     await expect.poll(async () => (await openNow(page)).streams, { timeout: 10_000 }).toBe(1);
-    const { channels, elements } = await openNow(page);
-    expect({ channels, elements }).toEqual({ channels: 1, elements: 1 });
+    const { channels, locks, elements } = await openNow(page);
+    expect({ channels, locks, elements }).toEqual({ channels: 1, locks: 1, elements: 1 });
     expect(await page.evaluate(() => (window as unknown as ShopWindow).__live.mostStreams)).toBe(1);
     expect(await paymentsOf('MOVED-1')).toEqual([{ id: shown, method: 'upi' }]);
+    await page.context().close();
+  }, 60_000);
+});
+
+describe('the element given another language and order while it follows a payment', () => {
+  it('keeps its stream through a language switch, and follows the new order with one stream', async () => {
+    const page = await openShop();
+    const followed = await page.evaluate(async () => {
+      const { checkout, __live: live } = window as unknown as ShopWindow;
+      const element = checkout('SWITCH-1');
+      document.body.append(element);
+      for (let i = 0; i < 100 && !live.streams.size; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      const opened = live.opened;
+      element.lang = 'hi';
+      await element.updateComplete;
+      const afterLanguage = live.opened - opened;
+      const first = element.payment?.id;
+      element.orderId = 'SWITCH-2';
+      for (let i = 0; i < 100 && !(element.payment && element.payment.id !== first && live.streams.size); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const urls = [...live.streams].map((stream) => new URL(stream.url).searchParams.get('paymentId'));
+      return { afterLanguage, urls, shown: element.payment?.id, screen: element.screen };
+    });
+    expect(followed.afterLanguage).toBe(0);
+    expect(followed.urls).toEqual([followed.shown]);
+    expect(followed.screen).toBe('pay');
+    expect((await paymentsOf('SWITCH-2')).map((p) => p.id)).toEqual([followed.shown]);
     await page.context().close();
   }, 60_000);
 });
