@@ -6,18 +6,12 @@
  * each route change adds to). An app may also set the element's endpoint after mounting it (from a configuration
  * it loads): the element follows its settings. Bundles the package with esbuild; run `npm run build` first.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { build } from 'esbuild';
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAppShop } from './support/app-shop.js';
 import { launchBrowser, newContext } from './support/browser.js';
-import { type BundledShop, startBundledShop } from './support/bundled-shop.js';
+import type { BundledShop } from './support/bundled-shop.js';
 import { sandboxPayments } from './support/services.js';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 /**
  * Makes `window.checkout(orderId)`: an element for the order (autostart, UPI) on a clock whose timers never fire
@@ -38,31 +32,15 @@ window.checkout = (orderId) => {
 
 let browser: Browser;
 let shop: BundledShop;
-let dir: string;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'payin-single-page-app-'));
-  await build({
-    stdin: { contents: ENTRY, resolveDir: ROOT },
-    bundle: true,
-    format: 'esm',
-    splitting: true,
-    outdir: dir,
-    entryNames: 'entry',
-    alias: { 'payin-checkout': './dist/widget/index.js' },
-    logLevel: 'silent',
-  });
-  shop = await startBundledShop(
-    '<!doctype html><html lang="en"><link rel="icon" href="data:,"><script type="module" src="/entry.js"></script><body></body></html>',
-    dir,
-  );
+  shop = await startAppShop(ENTRY);
   browser = await launchBrowser();
 }, 60_000);
 
 afterAll(async () => {
   await browser?.close();
   await shop?.close();
-  rmSync(dir, { recursive: true, force: true });
 });
 
 async function openShop(): Promise<Page> {
@@ -83,7 +61,13 @@ interface Probe {
 }
 
 /** The page's side: the element ENTRY makes, and where a test keeps one. */
-type Checkout = HTMLElement & { updateComplete: Promise<boolean>; payment?: { id: string }; screen: string; timers: Set<unknown> };
+type Checkout = HTMLElement & {
+  updateComplete: Promise<boolean>;
+  payment?: { id: string; method: string };
+  screen: string;
+  method: string;
+  timers: Set<unknown>;
+};
 type ShopWindow = { checkout(orderId: string): Checkout; element: Checkout };
 
 describe('the element mounted, unmounted and mounted again', () => {
@@ -135,6 +119,24 @@ describe('the element mounted, unmounted and mounted again', () => {
     expect(shown.first).toBe(shown.second);
     expect(await paymentsOf('REMOUNT-2')).toEqual([shown.second]);
     expect(await paymentsOf('REMOUNT-3')).toEqual([shown.strict]);
+    await page.context().close();
+  }, 60_000);
+});
+
+describe('the element given another method while its payment is being created', () => {
+  it('shows a payment by the method it was given last', async () => {
+    const page = await openShop();
+    const shown = await page.evaluate(async () => {
+      const element = (window as unknown as ShopWindow).checkout('METHOD-1');
+      document.body.append(element);
+      await element.updateComplete; // "Preparing payment details…" for UPI
+      element.method = 'c2c';
+      for (let i = 0; i < 100 && element.payment?.method !== 'c2c'; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      return { method: element.payment?.method, screen: element.screen, id: element.payment?.id };
+    });
+    expect(shown).toMatchObject({ method: 'c2c', screen: 'pay' });
+    // The UPI payment was asked for before the change (its answer is dropped); the one shown is the card transfer.
+    expect(await paymentsOf('METHOD-1')).toContain(shown.id);
     await page.context().close();
   }, 60_000);
 });

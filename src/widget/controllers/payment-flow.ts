@@ -126,10 +126,12 @@ export class PaymentFlowController implements ReactiveController {
     const { endpoint, orderId, methods, autostart, method } = this.#config();
     const open = this.payment;
     // The host named another order or endpoint (also while a create or resume is on its way: an app that sets the
-    // endpoint from a configuration it loads), or another method for an open payment: follow the new configuration
-    // (for another method the proxy makes a new payment; the choice wins over the open one).
+    // endpoint from a configuration it loads), or another method than the open payment's, or the one being created
+    // or resumed, or the one that failed: follow the new configuration (for another method the proxy makes a new
+    // payment; the choice wins over the open one). Only for an open payment, a create's answer for the old method
+    // was shown over the new attribute, and "Try again" asked for the old method again.
     if (this.#order !== undefined && this.#order !== sessionKey(endpoint, orderId)) this.reset(false);
-    else if (open && method && !open.final && open.method !== method) this.reset(true);
+    else if (method && this.#lastMethod && this.#lastMethod !== method && !open?.final) this.reset(true);
     if (this.#state.phase !== 'idle' || this.payment || !orderId) return;
     // The payment this tab has for the order, when it is for the method asked (or one offered): start() resumes it.
     const remembered = loadRecord(endpoint, orderId)?.method;

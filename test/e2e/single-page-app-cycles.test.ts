@@ -1,0 +1,250 @@
+/**
+ * The element's life in a single-page app that stays open for hours: mounted and unmounted hundreds of times (route
+ * changes, React keys, v-if), moved in the DOM, its attributes changed while it follows a payment. Nothing may be
+ * left behind: no open event stream or BroadcastChannel, no Web Lock held or waited for, no listener on the window,
+ * the document or a media query, no MutationObserver, no timer, no removed element kept alive; one payment and one
+ * session key per order. The page counts what the element opens (the WATCH script wraps the constructors);
+ * Chromium's DevTools protocol counts listeners and live elements after a full garbage collection. Bundles the
+ * package with esbuild; run `npm run build` first.
+ */
+import type { Browser, CDPSession, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startAppShop } from './support/app-shop.js';
+import { launchBrowser, newContext } from './support/browser.js';
+import type { BundledShop } from './support/bundled-shop.js';
+import { sandboxPayments } from './support/services.js';
+
+/**
+ * `window.checkout(orderId, props)`: an element for the order (autostart, UPI unless `props` say otherwise) on a
+ * clock whose timers never fire and are counted while pending, one set for every element (`window.timers`).
+ */
+const ENTRY = `import 'payin-checkout';
+const timers = new Set();
+window.timers = timers;
+const clock = {
+  now: () => Date.now(),
+  setTimeout: () => { const handle = {}; timers.add(handle); return handle; },
+  clearTimeout: (handle) => void timers.delete(handle),
+};
+window.checkout = (orderId, props) =>
+  Object.assign(document.createElement('payin-checkout'), { orderId, method: 'upi', autostart: true, clock }, props);`;
+
+/** Counts, before the page's scripts run, what is open: event streams (and the most at once), channels, observers, media-query listeners. */
+const WATCH = `(() => {
+  const live = { streams: new Set(), mostStreams: 0, opened: 0, channels: new Set(), observers: new Set(), media: 0 };
+  window.__live = live;
+  const Stream = window.EventSource;
+  window.EventSource = class extends Stream {
+    constructor(...args) { super(...args); live.opened++; live.streams.add(this); live.mostStreams = Math.max(live.mostStreams, live.streams.size); }
+    close() { live.streams.delete(this); super.close(); }
+  };
+  const Channel = window.BroadcastChannel;
+  window.BroadcastChannel = class extends Channel {
+    constructor(...args) { super(...args); live.channels.add(this); }
+    close() { live.channels.delete(this); super.close(); }
+  };
+  const Observer = window.MutationObserver;
+  window.MutationObserver = class extends Observer {
+    observe(...args) { live.observers.add(this); super.observe(...args); }
+    disconnect() { live.observers.delete(this); super.disconnect(); }
+  };
+  const { addEventListener: add, removeEventListener: remove } = MediaQueryList.prototype;
+  MediaQueryList.prototype.addEventListener = function (...args) { live.media++; return add.apply(this, args); };
+  MediaQueryList.prototype.removeEventListener = function (...args) { live.media--; return remove.apply(this, args); };
+})();`;
+
+let browser: Browser;
+let shop: BundledShop;
+
+beforeAll(async () => {
+  shop = await startAppShop(ENTRY);
+  browser = await launchBrowser();
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  await shop?.close();
+});
+
+async function openShop(): Promise<Page> {
+  const context = await newContext(browser);
+  await context.addInitScript({ content: WATCH });
+  const page = await context.newPage();
+  await page.goto(`${shop.url}/`);
+  await page.waitForFunction(() => 'checkout' in window);
+  return page;
+}
+
+/** The page's side: the element ENTRY makes. */
+type Checkout = HTMLElement & {
+  updateComplete: Promise<boolean>;
+  payment?: { id: string; method: string };
+  screen: string;
+  orderId: string;
+};
+type ShopWindow = Window & {
+  checkout(orderId: string, props?: object): Checkout;
+  timers: Set<unknown>;
+  __live: {
+    streams: Set<EventSource>;
+    mostStreams: number;
+    opened: number;
+    channels: Set<unknown>;
+    observers: Set<unknown>;
+    media: number;
+  };
+};
+
+interface Open {
+  streams: number;
+  channels: number;
+  /** Web Locks held or waited for (one per payment followed, in the tab that leads). */
+  locks: number;
+  observers: number;
+  mediaListeners: number;
+  timers: number;
+  storageKeys: number;
+  /** The types of the listeners on the window and on the document, sorted. */
+  windowListeners: string[];
+  documentListeners: string[];
+  /** <payin-checkout> elements alive after a full garbage collection. */
+  elements: number;
+}
+
+async function listenerTypes(cdp: CDPSession, expression: string): Promise<string[]> {
+  const { result } = await cdp.send('Runtime.evaluate', { expression });
+  const { listeners } = await cdp.send('DOMDebugger.getEventListeners', { objectId: result.objectId! });
+  await cdp.send('Runtime.releaseObject', { objectId: result.objectId! });
+  return listeners.map((l) => l.type).sort();
+}
+
+/** What the page has open now. A heap snapshot collects all the garbage it can first (one collectGarbage call left some behind). */
+async function openNow(page: Page): Promise<Open> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.enable');
+  await cdp.send('HeapProfiler.takeHeapSnapshot', { reportProgress: false });
+  await cdp.send('HeapProfiler.disable');
+  const prototype = await cdp.send('Runtime.evaluate', {
+    expression: "customElements.get('payin-checkout').prototype",
+    objectGroup: 'count',
+  });
+  const { objects } = await cdp.send('Runtime.queryObjects', { prototypeObjectId: prototype.result.objectId!, objectGroup: 'count' });
+  const counted = await cdp.send('Runtime.callFunctionOn', {
+    objectId: objects.objectId!,
+    functionDeclaration: 'function () { return this.length; }',
+    returnByValue: true,
+  });
+  await cdp.send('Runtime.releaseObjectGroup', { objectGroup: 'count' });
+  const windowListeners = await listenerTypes(cdp, 'window');
+  const documentListeners = await listenerTypes(cdp, 'document');
+  await cdp.detach();
+  const inPage = await page.evaluate(async () => {
+    const { __live: live, timers } = window as unknown as ShopWindow;
+    const { held = [], pending = [] } = await navigator.locks.query();
+    return {
+      streams: live.streams.size,
+      channels: live.channels.size,
+      locks: held.length + pending.length,
+      observers: live.observers.size,
+      mediaListeners: live.media,
+      timers: timers.size,
+      storageKeys: sessionStorage.length,
+    };
+  });
+  return { ...inPage, windowListeners, documentListeners, elements: counted.result.value as number };
+}
+
+async function paymentsOf(orderId: string): Promise<{ id: string; method: string }[]> {
+  return (await sandboxPayments(shop.sandboxUrl)).filter((p) => p.orderId === orderId).map(({ id, method }) => ({ id, method }));
+}
+
+describe('the element mounted and unmounted 200 times', () => {
+  it('leaves no stream, channel, lock, listener, observer, timer or element behind, and one payment', async () => {
+    const page = await openShop();
+    const before = await openNow(page);
+    const shown = await page.evaluate(async () => {
+      const { checkout } = window as unknown as ShopWindow;
+      const first = checkout('CYCLES-1');
+      document.body.append(first);
+      for (let i = 0; i < 100 && !first.payment; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      first.remove();
+      // Route changes: most quick (the resume still on its way), every tenth long enough to follow (lead, stream).
+      for (let i = 0; i < 200; i++) {
+        const element = checkout('CYCLES-1');
+        document.body.append(element);
+        await new Promise((resolve) => setTimeout(resolve, i % 10 ? 5 : 150));
+        element.remove();
+      }
+      return first.payment?.id;
+    });
+    // Everything answered after the last removal has settled by then (answers in flight find no element on the page).
+    await expect.poll(async () => (await paymentsOf('CYCLES-1')).length, { timeout: 5_000 }).toBe(1);
+    await expect
+      .poll(
+        async () => {
+          const { streams, channels, timers } = await openNow(page);
+          return streams + channels + timers;
+        },
+        { timeout: 10_000 },
+      )
+      .toBe(0);
+    const after = await openNow(page);
+    expect(after).toEqual({ ...before, storageKeys: 1 });
+    expect(await paymentsOf('CYCLES-1')).toEqual([{ id: shown, method: 'upi' }]);
+    await page.context().close();
+  }, 90_000);
+});
+
+describe('the element moved in the DOM while it follows a payment', () => {
+  it('never has two event streams open, and follows on with one', async () => {
+    const page = await openShop();
+    const shown = await page.evaluate(async () => {
+      const { checkout, __live: live } = window as unknown as ShopWindow;
+      const [left, right] = [document.createElement('div'), document.createElement('div')];
+      document.body.append(left, right);
+      const element = checkout('MOVED-1');
+      left.append(element);
+      for (let i = 0; i < 100 && !live.streams.size; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      // A sidebar that re-parents it, a list that reorders: 20 moves, each in a task of its own.
+      for (let i = 0; i < 20; i++) {
+        (i % 2 ? left : right).append(element);
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return element.payment?.id;
+    });
+    await expect.poll(async () => (await openNow(page)).streams, { timeout: 10_000 }).toBe(1);
+    const { channels, locks, elements } = await openNow(page);
+    expect({ channels, locks, elements }).toEqual({ channels: 1, locks: 1, elements: 1 });
+    expect(await page.evaluate(() => (window as unknown as ShopWindow).__live.mostStreams)).toBe(1);
+    expect(await paymentsOf('MOVED-1')).toEqual([{ id: shown, method: 'upi' }]);
+    await page.context().close();
+  }, 60_000);
+});
+
+describe('the element given another language and order while it follows a payment', () => {
+  it('keeps its stream through a language switch, and follows the new order with one stream', async () => {
+    const page = await openShop();
+    const followed = await page.evaluate(async () => {
+      const { checkout, __live: live } = window as unknown as ShopWindow;
+      const element = checkout('SWITCH-1');
+      document.body.append(element);
+      for (let i = 0; i < 100 && !live.streams.size; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      const opened = live.opened;
+      element.lang = 'hi';
+      await element.updateComplete;
+      const afterLanguage = live.opened - opened;
+      const first = element.payment?.id;
+      element.orderId = 'SWITCH-2';
+      for (let i = 0; i < 100 && !(element.payment && element.payment.id !== first && live.streams.size); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const urls = [...live.streams].map((stream) => new URL(stream.url).searchParams.get('paymentId'));
+      return { afterLanguage, urls, shown: element.payment?.id, screen: element.screen };
+    });
+    expect(followed.afterLanguage).toBe(0);
+    expect(followed.urls).toEqual([followed.shown]);
+    expect(followed.screen).toBe('pay');
+    expect((await paymentsOf('SWITCH-2')).map((p) => p.id)).toEqual([followed.shown]);
+    await page.context().close();
+  }, 60_000);
+});
