@@ -41,6 +41,10 @@ describe('a body parser in front of the proxy', () => {
         /mount the proxy before any body parser \(express\.json\(\)/,
       );
     }
+    // Said once: the same words again within a minute are counted, and the count is said as the proxy closes
+    // (folded-repeats.ts), so a shop taking many payments this way gets a line a minute, not one a request.
+    expect(lines.filter((l) => l.includes('express.json()'))).toHaveLength(1);
+    await proxy.close();
     expect(lines.filter((l) => l.includes('express.json()'))).toHaveLength(2);
   });
 });
