@@ -13,6 +13,7 @@ import type { Metrics } from './metrics.js';
 import { verifyOrderToken } from './order-token.js';
 import { answerNote, ShopCallError, type SignedPoster } from './signed-post.js';
 import { RepeatFolder } from '../proxy/infrastructure/folded-repeats.js';
+import { isLoggedFailure } from '../proxy/infrastructure/logged-failures.js';
 import { systemClock } from '../shared/clock.js';
 
 /**
@@ -149,8 +150,7 @@ function unpriced(answer: Response, text: string, body: unknown): string {
 
 /**
  * Sends each announcement as a webhook. A failure is said with why (the status, what the shop's answer suggests),
- * but only the 1st, 2nd, 4th, 8th... of one webhook: the proxy retries it every 5 minutes at most, for hours while
- * the shop is down, and a line each wrote 12 an hour for every payment waiting (the metrics count every failure).
+ * but only the 1st, 2nd, 4th, 8th... of one webhook (logged-failures.ts says why); the metrics count every failure.
  */
 export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metrics, log: (line: string) => void) {
   // Failures of the webhooks not taken yet, by webhook id: forgotten when the shop takes one.
@@ -159,7 +159,7 @@ export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metr
     const count = (failures.get(id) ?? 0) + 1;
     failures.set(id, count);
     metrics.webhookFailed();
-    if ((count & (count - 1)) === 0) log(`${words}; the proxy retries with backoff (failure ${count}, next said at failure ${count * 2})`);
+    if (isLoggedFailure(count)) log(`${words}; the proxy retries with backoff (failure ${count}, next said at failure ${count * 2})`);
   };
   return async (payment: PaymentView, info: PaymentUpdateInfo): Promise<void> => {
     // Stable per payment and state, so that the shop can drop a repeat.
