@@ -7,7 +7,7 @@
 import type { PayinProxyOptions, PaymentUpdateInfo, PricedOrder } from '../proxy/options.js';
 import { ProxyError } from '../proxy/http/errors.js';
 import { BodyTooLargeError, readBody } from '../shared/body.js';
-import { CHARGEABLE_PRICE, chargeablePrice } from '../shared/money.js';
+import { chargeablePrice, unchargeableNote } from '../shared/money.js';
 import type { PaymentView } from '../shared/payment-view.js';
 import type { Metrics } from './metrics.js';
 import { verifyOrderToken } from './order-token.js';
@@ -110,9 +110,7 @@ export function resolveOrderVia(
     // A price that cannot be charged is the endpoint answering wrongly (502), not a fault of this server (500).
     const price = chargeablePrice(body);
     if (!price) {
-      log(
-        `pricing call for ${orderId} answered a price that cannot be charged: amount ${JSON.stringify(body.amount)}, currency ${JSON.stringify(body.currency)} (${CHARGEABLE_PRICE})`,
-      );
+      log(`pricing call for ${orderId} answered a price that cannot be charged: ${unchargeableNote(body)}`);
       throw new ProxyError('upstream_error', "the shop's pricing endpoint gave no price");
     }
     return price;
