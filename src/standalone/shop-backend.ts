@@ -37,7 +37,7 @@ export function resolveOrderVia(
   refusals: RepeatFolder = new RepeatFolder(systemClock),
 ): PayinProxyOptions['resolveOrder'] {
   if (pricing.kind === 'token') {
-    const seconds = Math.round(refusals.windowMs / 1000);
+    const seconds = refusals.windowSeconds;
     return async (orderId, _method, _request, { orderToken }) => {
       if (!orderToken) {
         // Said, as a bad token is: a page whose template forgot the attribute otherwise got 404 with a silent log.
