@@ -134,6 +134,11 @@ export interface PayinProxyOptions {
   clock?: Clock;
   /** Random numbers in [0, 1) for retry jitter. */
   random?: () => number;
+  /**
+   * Where the proxy's lines go. Default consoleLogger. A line repeated word for word (level, message and fields)
+   * within a minute reaches it once, then as its count a minute later (`repeats`, `inLastSeconds`), so that nobody
+   * outside can flood it (infrastructure/folded-repeats.ts).
+   */
   logger?: ProxyLogger;
   /**
    * Who a request comes from, for per-client limits. Default: the address given as `proxy(request,

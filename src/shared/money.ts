@@ -59,8 +59,13 @@ export function isPositiveAmount(amount: string): boolean {
 }
 
 /** What chargeablePrice takes, in the words of the errors that refuse a price. */
-export const CHARGEABLE_PRICE =
+const CHARGEABLE_PRICE =
   'a positive amount of at most 13 whole digits and 2 decimals, none that its currency lacks (JPY 499.50), and a 3-letter currency code';
+
+/** The words of an error that refuses `price`: the amount and currency as they came, and what chargeablePrice takes. */
+export function unchargeableNote(price: { amount?: unknown; currency?: unknown }): string {
+  return `amount ${JSON.stringify(price.amount)}, currency ${JSON.stringify(price.currency)} (${CHARGEABLE_PRICE})`;
+}
 
 const currencyDigits = new Map<string, number>();
 
@@ -92,9 +97,10 @@ export function fitsCurrency(amount: string, currency: string): boolean {
 }
 
 /**
- * A shop's price as a payment can be made for it: a positive amount with at most 2 decimals (normalised, "499" is
- * "499.00") and a 3-letter currency code, in upper case as the service takes it ("inr", as Stripe writes codes, is
- * "INR"); undefined when it is no such price.
+ * A shop's price as a payment can be made for it: a positive amount of at most 13 whole digits and 2 decimals, none
+ * that its currency is not written with (normalised, "499" is "499.00"; never rounded), and a 3-letter currency
+ * code, in upper case as the service takes it ("inr", as Stripe writes codes, is "INR"); undefined when it is no
+ * such price.
  */
 export function chargeablePrice(price: { amount?: unknown; currency?: unknown }): { amount: string; currency: string } | undefined {
   const amount = normalizeAmount(withoutZerosPastCents(price.amount));

@@ -12,7 +12,7 @@
 import { rotatedSecrets, underAny } from '../proxy/infrastructure/rotated-secrets.js';
 import { bytesToBase64, timingSafeEqual } from '../shared/bytes.js';
 import { signBody } from '../shared/hmac.js';
-import { CHARGEABLE_PRICE, chargeablePrice } from '../shared/money.js';
+import { chargeablePrice, unchargeableNote } from '../shared/money.js';
 
 export interface OrderTokenClaims {
   orderId: string;
@@ -92,7 +92,7 @@ export async function verifyOrderToken(
   if (!price) {
     return {
       ok: false,
-      reason: `its price cannot be charged: amount ${JSON.stringify(claims.amount)}, currency ${JSON.stringify(claims.currency)} (${CHARGEABLE_PRICE})`,
+      reason: `its price cannot be charged: ${unchargeableNote(claims)}`,
     };
   }
   // The price as a payment is made for it ("499" is "499.00", "inr" is "INR").

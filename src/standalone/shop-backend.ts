@@ -7,12 +7,13 @@
 import type { PayinProxyOptions, PaymentUpdateInfo, PricedOrder } from '../proxy/options.js';
 import { ProxyError } from '../proxy/http/errors.js';
 import { BodyTooLargeError, readBody } from '../shared/body.js';
-import { CHARGEABLE_PRICE, chargeablePrice } from '../shared/money.js';
+import { chargeablePrice, unchargeableNote } from '../shared/money.js';
 import type { PaymentView } from '../shared/payment-view.js';
 import type { Metrics } from './metrics.js';
 import { verifyOrderToken } from './order-token.js';
 import { answerNote, ShopCallError, type SignedPoster } from './signed-post.js';
 import { RepeatFolder } from '../proxy/infrastructure/folded-repeats.js';
+import { isLoggedFailure } from '../proxy/infrastructure/logged-failures.js';
 import { systemClock } from '../shared/clock.js';
 
 /**
@@ -36,7 +37,7 @@ export function resolveOrderVia(
   refusals: RepeatFolder = new RepeatFolder(systemClock),
 ): PayinProxyOptions['resolveOrder'] {
   if (pricing.kind === 'token') {
-    const seconds = Math.round(refusals.windowMs / 1000);
+    const seconds = refusals.windowSeconds;
     return async (orderId, _method, _request, { orderToken }) => {
       if (!orderToken) {
         // Said, as a bad token is: a page whose template forgot the attribute otherwise got 404 with a silent log.
@@ -109,9 +110,7 @@ export function resolveOrderVia(
     // A price that cannot be charged is the endpoint answering wrongly (502), not a fault of this server (500).
     const price = chargeablePrice(body);
     if (!price) {
-      log(
-        `pricing call for ${orderId} answered a price that cannot be charged: amount ${JSON.stringify(body.amount)}, currency ${JSON.stringify(body.currency)} (${CHARGEABLE_PRICE})`,
-      );
+      log(`pricing call for ${orderId} answered a price that cannot be charged: ${unchargeableNote(body)}`);
       throw new ProxyError('upstream_error', "the shop's pricing endpoint gave no price");
     }
     return price;
@@ -149,8 +148,7 @@ function unpriced(answer: Response, text: string, body: unknown): string {
 
 /**
  * Sends each announcement as a webhook. A failure is said with why (the status, what the shop's answer suggests),
- * but only the 1st, 2nd, 4th, 8th... of one webhook: the proxy retries it every 5 minutes at most, for hours while
- * the shop is down, and a line each wrote 12 an hour for every payment waiting (the metrics count every failure).
+ * but only the 1st, 2nd, 4th, 8th... of one webhook (logged-failures.ts says why); the metrics count every failure.
  */
 export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metrics, log: (line: string) => void) {
   // Failures of the webhooks not taken yet, by webhook id: forgotten when the shop takes one.
@@ -159,7 +157,7 @@ export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metr
     const count = (failures.get(id) ?? 0) + 1;
     failures.set(id, count);
     metrics.webhookFailed();
-    if ((count & (count - 1)) === 0) log(`${words}; the proxy retries with backoff (failure ${count}, next said at failure ${count * 2})`);
+    if (isLoggedFailure(count)) log(`${words}; the proxy retries with backoff (failure ${count}, next said at failure ${count * 2})`);
   };
   return async (payment: PaymentView, info: PaymentUpdateInfo): Promise<void> => {
     // Stable per payment and state, so that the shop can drop a repeat.

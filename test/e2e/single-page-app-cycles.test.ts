@@ -7,11 +7,9 @@
  * Chromium's DevTools protocol counts listeners and live elements after a full garbage collection. Bundles the
  * package with esbuild; run `npm run build` first.
  */
-import type { Browser, CDPSession, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppShop } from './support/app-shop.js';
-import { launchBrowser, newContext } from './support/browser.js';
-import type { BundledShop } from './support/bundled-shop.js';
+import type { CDPSession, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { useAppShop } from './support/app-shop.js';
 import { sandboxPayments } from './support/services.js';
 
 /**
@@ -53,27 +51,7 @@ const WATCH = `(() => {
   MediaQueryList.prototype.removeEventListener = function (...args) { live.media--; return remove.apply(this, args); };
 })();`;
 
-let browser: Browser;
-let shop: BundledShop;
-
-beforeAll(async () => {
-  shop = await startAppShop(ENTRY);
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await shop?.close();
-});
-
-async function openShop(): Promise<Page> {
-  const context = await newContext(browser);
-  await context.addInitScript({ content: WATCH });
-  const page = await context.newPage();
-  await page.goto(`${shop.url}/`);
-  await page.waitForFunction(() => 'checkout' in window);
-  return page;
-}
+const live = useAppShop(ENTRY);
 
 /** The page's side: the element ENTRY makes. */
 type Checkout = HTMLElement & {
@@ -155,12 +133,12 @@ async function openNow(page: Page): Promise<Open> {
 }
 
 async function paymentsOf(orderId: string): Promise<{ id: string; method: string }[]> {
-  return (await sandboxPayments(shop.sandboxUrl)).filter((p) => p.orderId === orderId).map(({ id, method }) => ({ id, method }));
+  return (await sandboxPayments(live.shop.sandboxUrl)).filter((p) => p.orderId === orderId).map(({ id, method }) => ({ id, method }));
 }
 
 describe('the element mounted and unmounted 200 times', () => {
   it('leaves no stream, channel, lock, listener, observer, timer or element behind, and one payment', async () => {
-    const page = await openShop();
+    const page = await live.open(WATCH);
     const before = await openNow(page);
     const shown = await page.evaluate(async () => {
       const { checkout } = window as unknown as ShopWindow;
@@ -197,7 +175,7 @@ describe('the element mounted and unmounted 200 times', () => {
 
 describe('the element moved in the DOM while it follows a payment', () => {
   it('never has two event streams open, and follows on with one', async () => {
-    const page = await openShop();
+    const page = await live.open(WATCH);
     const shown = await page.evaluate(async () => {
       const { checkout, __live: live } = window as unknown as ShopWindow;
       const [left, right] = [document.createElement('div'), document.createElement('div')];
@@ -223,7 +201,7 @@ describe('the element moved in the DOM while it follows a payment', () => {
 
 describe('the element given another language and order while it follows a payment', () => {
   it('keeps its stream through a language switch, and follows the new order with one stream', async () => {
-    const page = await openShop();
+    const page = await live.open(WATCH);
     const followed = await page.evaluate(async () => {
       const { checkout, __live: live } = window as unknown as ShopWindow;
       const element = checkout('SWITCH-1');

@@ -6,11 +6,8 @@
  * each route change adds to). An app may also set the element's endpoint after mounting it (from a configuration
  * it loads): the element follows its settings. Bundles the package with esbuild; run `npm run build` first.
  */
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startAppShop } from './support/app-shop.js';
-import { launchBrowser, newContext } from './support/browser.js';
-import type { BundledShop } from './support/bundled-shop.js';
+import { describe, expect, it } from 'vitest';
+import { useAppShop } from './support/app-shop.js';
 import { sandboxPayments } from './support/services.js';
 
 /**
@@ -30,28 +27,10 @@ window.checkout = (orderId) => {
   return element;
 };`;
 
-let browser: Browser;
-let shop: BundledShop;
-
-beforeAll(async () => {
-  shop = await startAppShop(ENTRY);
-  browser = await launchBrowser();
-}, 60_000);
-
-afterAll(async () => {
-  await browser?.close();
-  await shop?.close();
-});
-
-async function openShop(): Promise<Page> {
-  const page = await (await newContext(browser)).newPage();
-  await page.goto(`${shop.url}/`);
-  await page.waitForFunction(() => 'checkout' in window);
-  return page;
-}
+const live = useAppShop(ENTRY);
 
 async function paymentsOf(orderId: string): Promise<string[]> {
-  return (await sandboxPayments(shop.sandboxUrl)).filter((p) => p.orderId === orderId).map((p) => p.id);
+  return (await sandboxPayments(live.shop.sandboxUrl)).filter((p) => p.orderId === orderId).map((p) => p.id);
 }
 
 interface Probe {
@@ -72,7 +51,7 @@ type ShopWindow = { checkout(orderId: string): Checkout; element: Checkout };
 
 describe('the element mounted, unmounted and mounted again', () => {
   it('keeps no timer once removed while its payment is being created, and follows the payment when put back', async () => {
-    const page = await openShop();
+    const page = await live.open();
     await page.evaluate(async () => {
       const shop = window as unknown as ShopWindow;
       const element = shop.checkout('REMOUNT-1');
@@ -97,7 +76,7 @@ describe('the element mounted, unmounted and mounted again', () => {
   }, 60_000);
 
   it('shows the same payment in a new element for the order after a route change, and in a StrictMode double mount', async () => {
-    const page = await openShop();
+    const page = await live.open();
     const shown = await page.evaluate(async () => {
       const make = (window as unknown as ShopWindow).checkout;
       // Away mid-create and back at once: the second element asks again before the first answer is in.
@@ -125,7 +104,7 @@ describe('the element mounted, unmounted and mounted again', () => {
 
 describe('the element given another method while its payment is being created', () => {
   it('shows a payment by the method it was given last', async () => {
-    const page = await openShop();
+    const page = await live.open();
     const shown = await page.evaluate(async () => {
       const element = (window as unknown as ShopWindow).checkout('METHOD-1');
       document.body.append(element);
@@ -143,7 +122,7 @@ describe('the element given another method while its payment is being created', 
 
 describe('the element given another endpoint once mounted', () => {
   it('creates the payment through the endpoint the app sets after the first one failed', async () => {
-    const page = await openShop();
+    const page = await live.open();
     await page.evaluate(() => {
       const shop = window as unknown as ShopWindow;
       shop.element = Object.assign(shop.checkout('ENDPOINT-1'), { endpoint: '/not-yet' });

@@ -6,8 +6,8 @@
  * and an outage wrote the same line for every poll of every open checkout. A genuine failure still has its own line
  * at once: its fields name its payment or order, so it is not a repeat of another's.
  *
- * The count is written by a timer on the proxy's clock (never keeping a process alive) or by `flush()` when the
- * proxy closes. A flood that lasts keeps its key for the next minute too, so it costs one line a minute; a key
+ * The count is written by a timer on the proxy's clock (never keeping a process alive), by the line's next repeat
+ * once the window is over where that timer never ran, or by `flush()` when the proxy closes. A flood that lasts keeps its key for the next minute too, so it costs one line a minute; a key
  * quiet for a whole minute is forgotten. At most MAX_KEYS lines are watched at once; past that, lines pass as they
  * are (nothing is ever dropped unsaid).
  */
@@ -40,6 +40,11 @@ export class RepeatFolder {
     private readonly clock: Clock,
     readonly windowMs = REPEAT_WINDOW_MS,
   ) {}
+
+  /** The window in whole seconds, as the lines that count repeats say it ("in the last 60 s"). */
+  get windowSeconds(): number {
+    return Math.round(this.windowMs / 1000);
+  }
 
   /** Calls write(0) now, unless `key` was said within the window: then the repeat is counted for write(count) later. */
   say(key: string, write: (repeats: number) => void): void {
@@ -91,7 +96,7 @@ export interface FoldingLogger extends ProxyLogger {
 
 export function foldRepeats(logger: ProxyLogger, clock: Clock, windowMs = REPEAT_WINDOW_MS): FoldingLogger {
   const folder = new RepeatFolder(clock, windowMs);
-  const inLastSeconds = Math.round(windowMs / 1000);
+  const inLastSeconds = folder.windowSeconds;
   const line =
     (level: Level) =>
     (message: string, fields?: Record<string, unknown>): void => {

@@ -55,14 +55,15 @@ export interface PaymentRecord {
   refunded?: RefundMark;
   /**
    * Set when the service, asked afresh, contradicted the final state the shop was told
-   * (use-cases/final-contradiction.ts): the newest state it said and when that was first confirmed. The view does not change for it; the console lists
-   * the payment as a contradiction to look into until an operator marks that state resolved.
+   * (use-cases/final-contradiction.ts): the newest state it said, when that was first confirmed and, once the service
+   * agreed with the final state again, when. The view does not change for it; the console lists the payment as a
+   * contradiction to look into until an operator marks that contradiction resolved.
    */
   contradicted?: ContradictionMark;
   /**
    * Set by an operator in the console once the contradiction was dealt with at the service (a refund made, the
-   * goods shipped, a dispute answered): who, when, a note, and the contradicted state it answers. A later
-   * contradiction with another state is work again.
+   * goods shipped, a dispute answered): who, when, a note, and the contradiction it answers. A later contradiction,
+   * of another state or of the same one after it ended (a dispute opened again), is work again.
    */
   contradictionResolved?: ResolutionMark;
 }

@@ -22,16 +22,16 @@ export type ContradictionEntry = Extract<HistoryEntry, { kind: 'contradiction' }
  * Adds the line of a contradiction unless the timeline already holds the same one: the service delivers a callback
  * again until it is answered, and checks it on every one, so one contradiction would otherwise fill the timeline.
  * Two identical callbacks at the same instant may both add it (the read and the append are not one step); a
- * timeline line is worth no lock. `again`: the service agreed with the final state since the last one (a dispute it
- * closed and opened again), so the same words are a line of their own.
+ * timeline line is worth no lock. `lastOneEnded`: the service agreed with the final state since the last one (a
+ * dispute it closed and opened again), so the same words are a line of their own.
  */
 export async function appendContradiction(
   options: ResolvedOptions,
   paymentId: string,
   entry: ContradictionEntry,
-  again = false,
+  lastOneEnded = false,
 ): Promise<void> {
-  if (again) return appendHistory(options, paymentId, entry);
+  if (lastOneEnded) return appendHistory(options, paymentId, entry);
   let history: HistoryEntry[];
   try {
     history = (await options.store.paymentHistory?.(paymentId)) ?? [];

@@ -16,18 +16,21 @@ type Writer = { store: ProxyStore; clock: Clock };
 /**
  * Marks the payment contradicted by `state` (confirmed at `at`, now unless said), unless it already is by that state
  * (the service delivers a callback again until it is answered) and the service has not agreed with the final state
- * since (contradictionEnded). Another state replaces the mark: the newest contradiction is the one to look into.
+ * since (markContradictionEnded). Another state replaces the mark: the newest contradiction is the one to look into.
  */
 export async function markContradicted({ store, clock }: Writer, paymentId: string, state: string, at = clock.now()): Promise<void> {
   await writeOver(store, paymentId, 'mark its contradiction', undefined, (current) => {
-    if (isOngoing(current.contradicted, state)) return { answer: undefined };
+    if (current.contradicted?.state === state && isOngoing(current.contradicted)) return { answer: undefined };
     return { answer: undefined, write: marked(current, { at, state }, clock.now()) };
   });
 }
 
-/** True when `contradicted` is `state`'s and has not ended: what the service says now is that one, delivered again. */
-export function isOngoing(contradicted: ContradictionMark | undefined, state: string): boolean {
-  return contradicted?.state === state && contradicted.endedAt === undefined;
+/**
+ * True when the payment is contradicted and the service has not agreed with the final state since: the same
+ * contradiction heard now is that one, delivered again, and a callback of the final state may be the news of its end.
+ */
+export function isOngoing(contradicted: ContradictionMark | undefined): contradicted is ContradictionMark {
+  return contradicted !== undefined && contradicted.endedAt === undefined;
 }
 
 /**
@@ -36,17 +39,14 @@ export function isOngoing(contradicted: ContradictionMark | undefined, state: st
  */
 export async function markContradictionEnded({ store, clock }: Writer, paymentId: string): Promise<void> {
   await writeOver(store, paymentId, 'mark its contradiction ended', undefined, (current) => {
-    if (!current.contradicted || current.contradicted.endedAt !== undefined) return { answer: undefined };
+    if (!isOngoing(current.contradicted)) return { answer: undefined };
     const now = clock.now();
-    return {
-      answer: undefined,
-      write: { ...current, contradicted: { ...current.contradicted, endedAt: now }, version: current.version + 1, updatedAt: now },
-    };
+    return { answer: undefined, write: marked(current, { ...current.contradicted, endedAt: now }, now) };
   });
 }
 
 /** The record with its contradiction mark, written at `now`. */
-export function marked(record: PaymentRecord, contradicted: { at: number; state: string }, now: number): PaymentRecord {
+export function marked(record: PaymentRecord, contradicted: ContradictionMark, now: number): PaymentRecord {
   return { ...record, contradicted, version: record.version + 1, updatedAt: now };
 }
 

@@ -19,6 +19,7 @@ import { toPaymentView } from '../http/payment-answer.js';
 import { appendHistory } from '../infrastructure/timeline.js';
 import { markSecondPayment } from './second-payment-mark.js';
 import { callHook, HookDeadlineError } from '../infrastructure/hook-call.js';
+import { isLoggedFailure } from '../infrastructure/logged-failures.js';
 import { keepRenewing, keepStoreLease } from '../infrastructure/lease-renewal.js';
 import type { PaymentRecord } from '../infrastructure/store.js';
 
@@ -32,18 +33,11 @@ const FAILURES_ON_TIMELINE = 10;
 /**
  * A timeline keeps its last 200 entries (console-store.ts), and a hook down for a weekend fails some 600 times: were
  * every failure written, they would push the payment's states off its timeline, leaving the operator who looks
- * into a failing announcement no record of when it was paid or who said so. Every attempt is in the log.
+ * into a failing announcement no record of when it was paid or who said so. The log says fewer still
+ * (logged-failures.ts), each line with the attempt's number.
  */
 function keptOnTimeline(attempt: number): boolean {
-  return attempt <= FAILURES_ON_TIMELINE || (attempt & (attempt - 1)) === 0;
-}
-
-/**
- * Failed attempts of one state that the log says: the 1st, 2nd, 4th, 8th... A hook down for hours is retried every
- * 5 minutes, and a line each wrote 12 an hour for every payment waiting; this way a day of it is about 10.
- */
-function loggedFailure(attempt: number): boolean {
-  return (attempt & (attempt - 1)) === 0;
+  return attempt <= FAILURES_ON_TIMELINE || isLoggedFailure(attempt);
 }
 
 export class Outbox {
@@ -100,7 +94,7 @@ export class Outbox {
       await store.commitAnnouncement(paymentId, state);
       await appendHistory(this.options, paymentId, { at: clock.now(), kind: 'announcement', state, ok: true });
       if (entry.attempts > 0) {
-        // The failures were said (some of them, see loggedFailure): the end of them is said too.
+        // The failures were said (some of them, logged-failures.ts): the end of them is said too.
         logger.info('onPaymentUpdate heard the state at last', {
           paymentId,
           orderId: record.view.orderId,
@@ -123,7 +117,7 @@ export class Outbox {
         : error instanceof HookDeadlineError
           ? `onPaymentUpdate did not return within ${error.deadlineMs} ms (timeouts.hookMs): taken as failed, it will be called again and what this call answers later is ignored`
           : 'onPaymentUpdate failed; it will be called again';
-      if (loggedFailure(attempts)) {
+      if (isLoggedFailure(attempts)) {
         logger.error(what, {
           paymentId,
           ...(record ? { orderId: record.view.orderId } : {}),

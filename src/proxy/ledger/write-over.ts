@@ -1,8 +1,8 @@
 /**
- * A write of a payment's record that is not a state (an operator's mark, the ledger's own mark of a contradiction):
- * written over the version that was read, like every write of a payment, so that a change the ledger writes
- * meanwhile (a state, a follow window) is read again and kept, and of two writers at once one wins and the other
- * decides again on the winner's record.
+ * A write of a payment's record that is not a state (an operator's mark, the ledger's own marks of a contradiction
+ * and of a second payment): written over the version that was read, like every write of a payment, so that a change
+ * the ledger writes meanwhile (a state, a follow window) is read again and kept, and of two writers at once one wins
+ * and the other decides again on the winner's record.
  */
 import type { PaymentRecord, ProxyStore } from '../infrastructure/store.js';
 

@@ -15,6 +15,7 @@ import type { ProxyContext } from '../context.js';
 import { jsonAnswer, ProxyError } from '../http/errors.js';
 import { type ObservedPayment, unconfirmedFinish } from '../ledger/payment-view-mapper.js';
 import { UpstreamError } from '../infrastructure/upstream-client.js';
+import { isOngoing } from '../ledger/contradiction-marks.js';
 import { checkContradiction, checkContradictionEnded, contradictsFinal } from './final-contradiction.js';
 
 const UNSIGNED_HINT =
@@ -55,7 +56,7 @@ export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): 
     await checkContradiction(stored, ctx);
     return acknowledged();
   }
-  if (stored.view.final && notice.state === stored.view.state && stored.contradicted && stored.contradicted.endedAt === undefined) {
+  if (stored.view.final && notice.state === stored.view.state && isOngoing(stored.contradicted)) {
     await checkContradictionEnded(stored, ctx);
   }
   let observed: ObservedPayment = notice;

@@ -16,7 +16,7 @@
  *    transition table lets it (8. ledger/transitions.ts), and announces it (9. ledger/outbox.ts);
  * then this route issues the token (http/payment-token.ts) and writes the answer (http/payment-answer.ts).
  */
-import { CHARGEABLE_PRICE, chargeablePrice } from '../../shared/money.js';
+import { chargeablePrice, unchargeableNote } from '../../shared/money.js';
 import { orderIdProblem } from '../../shared/order-id.js';
 import type { ProxyContext } from '../context.js';
 import { jsonAnswer, ProxyError } from '../http/errors.js';
@@ -82,9 +82,7 @@ async function priced(
 function checkedPrice(orderId: string, price: { amount: unknown; currency: unknown }): { amount: string; currency: string } {
   const chargeable = chargeablePrice(price);
   if (!chargeable) {
-    throw new Error(
-      `resolveOrder returned an invalid price for order ${orderId}: amount ${JSON.stringify(price.amount)}, currency ${JSON.stringify(price.currency)} (${CHARGEABLE_PRICE})`,
-    );
+    throw new Error(`resolveOrder returned an invalid price for order ${orderId}: ${unchargeableNote(price)}`);
   }
   return chargeable;
 }

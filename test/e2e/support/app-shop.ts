@@ -8,6 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+import type { Browser, Page } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
+import { launchBrowser, newContext } from './browser.js';
 import { type BundledShop, startBundledShop } from './bundled-shop.js';
 
 const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
@@ -33,6 +36,44 @@ export async function startAppShop(entry: string): Promise<BundledShop> {
     async close() {
       await shop.close();
       rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface LiveAppShop {
+  readonly shop: BundledShop;
+  /**
+   * A page of the shop in a context of its own, once the entry has defined `window.checkout`; `initScript` runs
+   * before the page's own scripts (to count what the element opens, say).
+   */
+  open(initScript?: string): Promise<Page>;
+}
+
+/**
+ * The app shop of `entry` and a headless Chromium, started once per test file and stopped after it, as useDemo does
+ * for the demo: a file calls this at the top and reads `live.shop` and opens pages in its tests.
+ */
+export function useAppShop(entry: string): LiveAppShop {
+  const live = {} as { shop: BundledShop; browser: Browser };
+  beforeAll(async () => {
+    live.shop = await startAppShop(entry);
+    live.browser = await launchBrowser();
+  }, 60_000);
+  afterAll(async () => {
+    await live.browser?.close();
+    await live.shop?.close();
+  });
+  return {
+    get shop() {
+      return live.shop;
+    },
+    async open(initScript) {
+      const context = await newContext(live.browser);
+      if (initScript !== undefined) await context.addInitScript({ content: initScript });
+      const page = await context.newPage();
+      await page.goto(`${live.shop.url}/`);
+      await page.waitForFunction(() => 'checkout' in window);
+      return page;
     },
   };
 }
