@@ -9,6 +9,7 @@ import { createHmac } from 'node:crypto';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox/index.js';
 import { ManualClock, serve, type RunningServer } from '../../src/server/index.js';
+import { until } from './helpers.js';
 
 const MERCHANT = { id: 'shop-1', token: 'shop-token', secret: 'shop-secret' };
 const sign = (text: string) => createHmac('sha256', MERCHANT.secret).update(text).digest('hex');
@@ -25,7 +26,7 @@ interface Shop {
   heard: Heard[];
   /** The shop's answer to each callback, in turn; 200 once they run out. */
   answers: number[];
-  create(fields?: Record<string, unknown>): Promise<{ response: Response; text: string }>;
+  create(fields?: Record<string, unknown>, signal?: AbortSignal): Promise<{ response: Response; text: string }>;
   status(query: Record<string, unknown>): Promise<any>;
   /** Stops the service's HTTP server (the payments stay), and starts it again on the same port. */
   stop(): Promise<void>;
@@ -56,10 +57,11 @@ async function shop(options: SandboxOptions = {}): Promise<Shop> {
     return new Response(null, { status: answers.shift() ?? 200 });
   });
   closing.push(() => receiver.close());
-  const post = (path: string, body: unknown) => {
+  const post = (path: string, body: unknown, signal?: AbortSignal) => {
     const text = JSON.stringify(body);
     return fetch(`${url}/api/v2/${path}`, {
       method: 'POST',
+      signal,
       headers: { 'content-type': 'application/json', authorization: `Bearer ${MERCHANT.token}`, signature: sign(text) },
       body: text,
     });
@@ -69,16 +71,20 @@ async function shop(options: SandboxOptions = {}): Promise<Shop> {
     clock,
     heard,
     answers,
-    async create(fields = {}) {
-      const response = await post('payments', {
-        amount: '250.00',
-        orderId: 'order-1',
-        currency: 'RUB',
-        method: 'sbp',
-        merchantId: MERCHANT.id,
-        callbackUri: `${receiver.url}/payin/callback`,
-        ...fields,
-      });
+    async create(fields = {}, signal) {
+      const response = await post(
+        'payments',
+        {
+          amount: '250.00',
+          orderId: 'order-1',
+          currency: 'RUB',
+          method: 'sbp',
+          merchantId: MERCHANT.id,
+          callbackUri: `${receiver.url}/payin/callback`,
+          ...fields,
+        },
+        signal,
+      );
       return { response, text: await response.text() };
     },
     async status(query) {
@@ -214,5 +220,20 @@ describe("a shop's integration test against the sandbox", () => {
     expect(await s.status({ orderId: 'order-1' })).toMatchObject({ status: false, code: 404 });
     const id = await created(s);
     expect(await s.status({ orderId: 'order-1' })).toMatchObject({ id, state: 'created' });
+  });
+
+  it('gives up on a slow create after its own time-out, on the clock it shares with the sandbox, and finds nothing made', async () => {
+    const s = await shop({ faults: { latencyMs: 60_000 } });
+    const giveUp = new AbortController();
+    s.clock.setTimeout(() => giveUp.abort(new Error('the shop waited 15 s')), 15_000);
+    const waiting = s.clock.pending;
+    const refused = expect(s.create({}, giveUp.signal)).rejects.toThrow('the shop waited 15 s');
+    await until(() => s.clock.pending > waiting); // the sandbox holds the request on the clock
+    await s.clock.advance(15_000);
+    await refused;
+    s.sandbox.setFaults({});
+    expect(await s.status({ orderId: 'order-1' })).toMatchObject({ status: false, code: 404 });
+    await s.clock.advance(60_000);
+    expect(s.sandbox.payments()).toEqual([]);
   });
 });
