@@ -10,7 +10,7 @@
  * console can show what the shop answered. Waiting happens on the injected clock; `idle()` tells tests when no
  * attempt is on the wire.
  */
-import type { Clock } from '../shared/clock.js';
+import { systemClock, type Clock } from '../shared/clock.js';
 import { signBody } from '../shared/hmac.js';
 import { toIso } from '../shared/timestamps.js';
 import type { Faults } from './faults.js';
@@ -29,6 +29,9 @@ export interface DispatcherOptions {
   secretOf: (merchantId: string) => string;
   onError: (error: unknown) => void;
 }
+
+/** Real milliseconds an attempt is given at least, whatever its clock says: a loopback answer takes a few. */
+const REAL_TIME_FLOOR_MS = 1000;
 
 interface Message {
   number: number;
@@ -105,7 +108,16 @@ export class CallbackDispatcher {
     const signature = secret ? await signBody(secret, body) : '';
     const controller = new AbortController();
     this.#controllers.add(controller);
-    const timer = clock.setTimeout(() => controller.abort(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    const timeout = () => controller.abort(new Error(`no answer within ${timeoutMs} ms`));
+    // The time-out is on the clock, as the retries are, but the answer comes over a real socket: a test that moves
+    // its clock minutes ahead in one step would otherwise time out (and resend) a callback the shop answered at
+    // once. So an attempt is also given some real time, never more than the time-out itself.
+    let realTimer: unknown;
+    const timer = clock.setTimeout(() => {
+      const realLeft = Math.min(timeoutMs, REAL_TIME_FLOOR_MS) - (performance.now() - startedWall);
+      if (realLeft <= 0) timeout();
+      else realTimer = systemClock.setTimeout(timeout, realLeft);
+    }, timeoutMs);
     let httpStatus: number | undefined;
     let error: string | undefined;
     try {
@@ -122,6 +134,7 @@ export class CallbackDispatcher {
       error = controller.signal.aborted ? describe(controller.signal.reason) : describe(e);
     } finally {
       clock.clearTimeout(timer);
+      systemClock.clearTimeout(realTimer);
       this.#controllers.delete(controller);
     }
     if (this.#closed) return;

@@ -55,7 +55,11 @@ export interface SandboxOptions {
   callbackAttempts?: number;
   /** Delay before the first retry; it doubles after each failed attempt. Default 1000. */
   callbackRetryDelayMs?: number;
-  /** An attempt with no answer after this long counts as failed (measured on `clock`). Default 10000. */
+  /**
+   * An attempt with no answer after this long counts as failed. Measured on `clock`, and at least the smaller of
+   * this and 1 s of real time, so that a test moving its clock minutes ahead at once does not time out a callback
+   * its server answers over the network in a few milliseconds. Default 10000.
+   */
   callbackTimeoutMs?: number;
   /** How long the `reorderCallbacks` fault holds back the callback of a non-final state. Default 3000. */
   reorderDelayMs?: number;

@@ -87,13 +87,15 @@ function decimalsOf(currency: string): number {
 }
 
 /**
- * False when a 2-decimal amount has a decimal its currency is not written with: the page (Intl's currency format)
+ * False when an amount has a decimal its currency is not written with: the page (Intl's currency format)
  * showed "499.50" yen as ¥500 and "499.50" Pakistani rupees as Rs 500, while the service was asked 499.50.
- * "499.00" yen is ¥499.
+ * "499.00" yen is ¥499. Only the digits after the point count, so that a sum written without them ("250", as the
+ * service's create takes it) is whole, and not read as if its last two digits were cents.
  */
 export function fitsCurrency(amount: string, currency: string): boolean {
   const digits = decimalsOf(currency);
-  return digits >= 2 || /^0*$/.test(amount.slice(amount.length - 2 + digits));
+  const fraction = /\.(\d*)$/.exec(amount)?.[1] ?? '';
+  return digits >= 2 || /^0*$/.test(fraction.slice(digits));
 }
 
 /**

@@ -184,6 +184,18 @@ describe('callbacks', () => {
     expect(calls).toBe(2);
   });
 
+  it('are delivered once when a test moves its clock past the timeout in one step while the shop answers', async () => {
+    // The answer comes over a real socket, which a ManualClock jumping 5 minutes does not wait for.
+    const { sandbox, clock, received, id } = await start([], { ttlSeconds: 120 });
+    await clock.advance(300_000);
+    await sandbox.idle();
+    expect(received.map((r) => JSON.parse(r.body).state)).toEqual(['pending', 'expired']);
+    expect(sandbox.payment(id)!.deliveries.map((d) => [d.state, d.ok])).toEqual([
+      ['pending', true],
+      ['expired', true],
+    ]);
+  });
+
   it('stop when the sandbox is closed: no retry is sent and idle() resolves', async () => {
     const { sandbox, clock, received } = await start([500, 500]);
     await clock.advance(1000);

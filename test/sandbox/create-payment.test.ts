@@ -116,6 +116,19 @@ describe('creating a payment', () => {
     }
   });
 
+  it('takes a whole sum of a currency without decimals however it is written, and refuses one with cents', async () => {
+    const { sandbox } = setup();
+    for (const amount of ['250', '2510', '499.00', '499.0', '1000']) {
+      const response = await sandbox(await signedRequest('/api/v2/payments', createBody({ amount, currency: 'JPY', method: 'c2c' })));
+      expect((await readSigned(response)).result, `${amount} yen`).toMatchObject({ amount: expect.stringMatching(/\.00$/) });
+    }
+    for (const amount of ['499.50', '499.5', '499.05']) {
+      const response = await sandbox(await signedRequest('/api/v2/payments', createBody({ amount, currency: 'JPY', method: 'c2c' })));
+      expect((await readRefused(response, 400)).message, `${amount} yen`).toMatch(/decimals its currency does not/);
+    }
+    expect(sandbox.payments()).toHaveLength(5);
+  });
+
   it('refuses a payment with a field missing or wrong, naming the field, and creates nothing', async () => {
     const { sandbox } = setup();
     const cases: [Record<string, unknown>, RegExp][] = [
