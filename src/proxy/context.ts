@@ -15,6 +15,7 @@ import { PaymentTokens } from './http/payment-token.js';
 import { SbpBankList } from './use-cases/sbp-banks.js';
 import { ServicePayments } from './use-cases/create-upstream.js';
 import { UpstreamClient } from './infrastructure/upstream-client.js';
+import { CallbackConfirmations } from './use-cases/callback-confirmations.js';
 
 export interface ProxyContext {
   options: ResolvedOptions;
@@ -26,6 +27,8 @@ export interface ProxyContext {
   sbpBanks: SbpBankList;
   /** The event streams open now, which close() ends. */
   streams: OpenStreams;
+  /** Status answers about final payments that callbacks contradict or confirm, shared against replays. */
+  confirmations: CallbackConfirmations;
 }
 
 export function createContext(options: ResolvedOptions): ProxyContext {
@@ -42,5 +45,6 @@ export function createContext(options: ResolvedOptions): ProxyContext {
     orderPayments: new OrderPayments(options, ledger, orders, upstream, new ServicePayments(options, upstream)),
     sbpBanks: new SbpBankList(options),
     streams: new OpenStreams(),
+    confirmations: new CallbackConfirmations(options, ledger),
   };
 }

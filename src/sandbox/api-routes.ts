@@ -11,7 +11,7 @@ import { createPaymentRequestSchema, describeIssues, statusRequestSchema } from 
 import { textAnswer, type AnswerScope } from './answers.js';
 import { answerSecretOf, authenticate, checkMerchantId, type Merchant } from './auth.js';
 import { MAX_BODY_BYTES, SandboxError } from './errors.js';
-import { garble, injectedError, roll, type Faults } from './faults.js';
+import { garble, gatewayPage, injectedError, roll, type Faults } from './faults.js';
 import { jsonBody } from './json-body.js';
 import type { PaymentLifecycle } from './lifecycle.js';
 import type { ResolvedOptions } from './options.js';
@@ -99,8 +99,9 @@ export function createApiRoutes(deps: ApiDeps) {
       });
     }
     const injected = roll(faults.errorRate, config.random) ? injectedError(config.random) : undefined;
+    const page = injected && faults.htmlErrors ? { page: gatewayPage(injected.status) } : {};
     if (injected && !injected.afterEffect) {
-      throw new SandboxError(injected.status, 'injected fault (errorRate): the request was refused before it took effect; retry it');
+      throw new SandboxError(injected.status, 'injected fault (errorRate): the request was refused before it took effect; retry it', page);
     }
     const merchant = await authenticate(request, bytes, config.merchants);
     scope.secret = answerSecretOf(merchant);
@@ -114,6 +115,7 @@ export function createApiRoutes(deps: ApiDeps) {
       throw new SandboxError(
         injected.status,
         'injected fault (errorRate): the request took effect, but its answer was lost on the way; look the payment up before creating it again',
+        page,
       );
     }
     let text = JSON.stringify(body);

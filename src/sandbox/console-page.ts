@@ -44,6 +44,7 @@ const CONSOLE_HTML = `<!doctype html>
 <form id="faults">
 <label>latencyMs <input name="latencyMs" type="number" min="0" max="120000" step="1" value="0"></label>
 <label>errorRate <input name="errorRate" type="number" min="0" max="1" step="0.05" value="0"></label>
+<label><input name="htmlErrors" type="checkbox"> htmlErrors</label>
 <label>malformedRate <input name="malformedRate" type="number" min="0" max="1" step="0.05" value="0"></label>
 <label><input name="statusAsArray" type="checkbox"> statusAsArray</label>
 <label><input name="duplicateCallbacks" type="checkbox"> duplicateCallbacks</label>

@@ -17,16 +17,19 @@ export class SandboxError extends Error {
   readonly code: number;
   /** For 405: the methods the route does accept. */
   readonly allow: string | undefined;
+  /** A gateway's HTML page answered instead of the service's refusal, with no Signature (the htmlErrors fault). */
+  readonly page: string | undefined;
 
   constructor(
     readonly status: number,
     message: string,
-    options: { code?: number; allow?: string } = {},
+    options: { code?: number; allow?: string; page?: string } = {},
   ) {
     super(message);
     this.name = 'SandboxError';
     this.code = options.code ?? status;
     this.allow = options.allow;
+    this.page = options.page;
   }
 }
 
@@ -48,6 +51,11 @@ const REFUSED_WITH_200 = new Set([400, 404]);
 /** Turns anything thrown while answering into the refusal the client sees. */
 export function errorAnswer(error: unknown, scope: AnswerScope, onError: (error: unknown) => void): Promise<Response> {
   const e = asSandboxError(error, onError);
+  if (e.page !== undefined) {
+    // Not the service's answer: the gateway in front of it neither signs nor speaks JSON.
+    const headers = { 'content-type': 'text/html', 'cache-control': 'no-store' };
+    return Promise.resolve(new Response(e.page, { status: e.status, headers }));
+  }
   const headers: Record<string, string> = {};
   if (e.allow) headers.allow = e.allow;
   const status = scope.authenticated && REFUSED_WITH_200.has(e.status) ? 200 : e.status;

@@ -5,6 +5,9 @@
  *   503) BEFORE anything happens, like a service that refused the request, and half (502, 504) AFTER the request
  *   took effect, like a gateway that lost the service's answer: a create failed that way DID create a payment,
  *   because in production a 5xx never says which of the two it was;
+ * - `htmlErrors` has those 5xx answered as a gateway in front of the service answers them (nginx, a load balancer):
+ *   an HTML page and no Signature header at all, not the service's JSON refusal, so that a client that parses
+ *   every answer as JSON, or looks for a Signature before the status, is caught here and not in production;
  * - `malformedRate` lets the request take effect and then garbles that share of successful answers (the body is
  *   cut short, so it is never valid JSON, but it is still signed): a create that "failed" this way DID create a
  *   payment, which is exactly the case a proxy must guard against with its own idempotency;
@@ -23,6 +26,8 @@ export interface Faults {
   latencyMs: number;
   /** Share (0..1) of API requests failed with a 5xx: 500/503 before they take effect, 502/504 after. */
   errorRate: number;
+  /** Answer errorRate's 5xx as a gateway does: an HTML page with no Signature header. */
+  htmlErrors: boolean;
   /** Share (0..1) of successful API answers whose body is cut short (not valid JSON). */
   malformedRate: number;
   /** Answer single-id status requests with a one-element array. */
@@ -36,6 +41,7 @@ export interface Faults {
 export const NO_FAULTS: Readonly<Faults> = Object.freeze({
   latencyMs: 0,
   errorRate: 0,
+  htmlErrors: false,
   malformedRate: 0,
   statusAsArray: false,
   duplicateCallbacks: false,
@@ -57,6 +63,7 @@ const faultsSchema = z.strictObject({
     .max(120_000, 'latencyMs must be at most 120000')
     .optional(),
   errorRate: rate('errorRate').optional(),
+  htmlErrors: flag('htmlErrors').optional(),
   malformedRate: rate('malformedRate').optional(),
   statusAsArray: flag('statusAsArray').optional(),
   duplicateCallbacks: flag('duplicateCallbacks').optional(),
@@ -82,6 +89,20 @@ export interface InjectedError {
 export function injectedError(random: () => number): InjectedError {
   const status = ([500, 503, 502, 504] as const)[Math.min(3, Math.floor(random() * 4))]!;
   return { status, afterEffect: status === 502 || status === 504 };
+}
+
+/** nginx's words for the statuses errorRate injects. */
+const GATEWAY_TITLES: Record<InjectedError['status'], string> = {
+  500: '500 Internal Server Error',
+  502: '502 Bad Gateway',
+  503: '503 Service Temporarily Unavailable',
+  504: '504 Gateway Time-out',
+};
+
+/** The page a gateway in front of the service answers an injected error with (the htmlErrors fault), as nginx writes it. */
+export function gatewayPage(status: InjectedError['status']): string {
+  const title = GATEWAY_TITLES[status];
+  return `<html>\r\n<head><title>${title}</title></head>\r\n<body>\r\n<center><h1>${title}</h1></center>\r\n<hr><center>nginx</center>\r\n</body>\r\n</html>\r\n`;
 }
 
 /** True for `rate` of the calls. Draws from `random` only when the rate is set, so other draws stay put. */

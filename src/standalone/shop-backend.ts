@@ -15,6 +15,7 @@ import { answerNote, ShopCallError, type SignedPoster } from './signed-post.js';
 import { RepeatFolder } from '../proxy/infrastructure/folded-repeats.js';
 import { isLoggedFailure } from '../proxy/infrastructure/logged-failures.js';
 import { systemClock } from '../shared/clock.js';
+import { WebhookFailures } from './webhook-failures.js';
 
 /**
  * A price is a few dozen bytes. The answer was read whole: a URL serving a download, or an endpoint echoing a cart
@@ -148,14 +149,18 @@ function unpriced(answer: Response, text: string, body: unknown): string {
 
 /**
  * Sends each announcement as a webhook. A failure is said with why (the status, what the shop's answer suggests),
- * but only the 1st, 2nd, 4th, 8th... of one webhook (logged-failures.ts says why); the metrics count every failure.
+ * but only the 1st, 2nd, 4th, 8th... of one webhook (logged-failures.ts says why; webhook-failures.ts keeps the
+ * counts); the metrics count every failure.
  */
-export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metrics, log: (line: string) => void) {
-  // Failures of the webhooks not taken yet, by webhook id: forgotten when the shop takes one.
-  const failures = new Map<string, number>();
-  const failed = (id: string, words: string) => {
-    const count = (failures.get(id) ?? 0) + 1;
-    failures.set(id, count);
+export function webhookDelivery(
+  url: string,
+  poster: SignedPoster,
+  metrics: Metrics,
+  log: (line: string) => void,
+  failures: WebhookFailures = new WebhookFailures(),
+) {
+  const failed = (payment: PaymentView, words: string) => {
+    const count = failures.failed(payment.id, payment.state);
     metrics.webhookFailed();
     if (isLoggedFailure(count)) log(`${words}; the proxy retries with backoff (failure ${count}, next said at failure ${count * 2})`);
   };
@@ -171,14 +176,14 @@ export function webhookDelivery(url: string, poster: SignedPoster, metrics: Metr
       note = answerNote(answer, url);
       await answer.body?.cancel();
     } catch (error) {
-      failed(id, `webhook ${id} failed (${(error as Error).message})`);
+      failed(payment, `webhook ${id} failed (${(error as Error).message})`);
       throw error;
     }
     if (status < 200 || status > 299) {
-      failed(id, `webhook ${id} answered HTTP ${status}${note}`);
+      failed(payment, `webhook ${id} answered HTTP ${status}${note}`);
       throw new ShopCallError(`the webhook answered HTTP ${status}`, status);
     }
-    failures.delete(id);
+    failures.taken(payment.id);
     metrics.webhookDelivered(payment.outcome);
   };
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { control, createPayment, setup } from './helpers.js';
+import { NO_FAULTS } from '../../src/sandbox/index.js';
 
 describe('the console and the hosted payment page', () => {
   it('serves the console as HTML under a strict CSP, with its script and style as separate files', async () => {
@@ -17,7 +18,7 @@ describe('the console and the hosted payment page', () => {
     // No inline script, inline style or external resource.
     expect(html).not.toMatch(/<script>|<script(?![^>]*src=)[^>]*>|<style|\sstyle=|\son\w+=/);
     expect(html).not.toMatch(/https?:\/\//);
-    for (const name of ['latencyMs', 'errorRate', 'malformedRate', 'statusAsArray', 'duplicateCallbacks', 'reorderCallbacks']) {
+    for (const name of Object.keys(NO_FAULTS)) {
       expect(html).toContain(`name="${name}"`);
     }
     const js = await sandbox(control('/console.js'));

@@ -80,6 +80,21 @@ describe('faults', () => {
     expect(sandbox.payments().map((p) => p.orderId)).toEqual(['LOST-2', 'LOST-1']);
   });
 
+  it('htmlErrors answers those 5xx as a gateway does: an HTML page and no Signature header, before and after the effect', async () => {
+    const { sandbox } = setup({ random: draws(0.1, 0.3, 0.1, 0.6), faults: { errorRate: 0.5, htmlErrors: true } });
+    const before = await sandbox(await signedRequest('/api/v2/payments', createBody({ orderId: 'GW-1' })));
+    expect(before.status).toBe(503);
+    expect(before.headers.has('signature')).toBe(false);
+    expect(before.headers.get('content-type')).toMatch(/^text\/html/);
+    expect(await before.text()).toContain('<title>503 Service Temporarily Unavailable</title>');
+    expect(sandbox.payments()).toHaveLength(0);
+    const after = await sandbox(await signedRequest('/api/v2/payments', createBody({ orderId: 'GW-2' })));
+    expect(after.status).toBe(502);
+    expect(after.headers.has('signature')).toBe(false);
+    expect(await after.text()).toMatch(/^<html>[\s\S]*<h1>502 Bad Gateway<\/h1>/);
+    expect(sandbox.payments().map((p) => p.orderId)).toEqual(['GW-2']);
+  });
+
   it('malformedRate garbles a signed answer after the payment was created', async () => {
     const { sandbox } = setup({ random: draws(0.3), faults: { malformedRate: 0.5 } });
     const response = await sandbox(await signedRequest('/api/v2/payments', createBody()));

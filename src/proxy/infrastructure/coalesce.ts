@@ -8,14 +8,14 @@
  */
 import type { Clock } from '../../shared/clock.js';
 
-interface Flight {
-  promise: Promise<void>;
+interface Flight<T> {
+  promise: Promise<T>;
   /** When the work succeeded; undefined while it runs. */
   doneAt?: number;
 }
 
-export class Coalescer {
-  readonly #flights = new Map<string, Flight>();
+export class Coalescer<T = void> {
+  readonly #flights = new Map<string, Flight<T>>();
 
   constructor(
     private readonly clock: Clock,
@@ -27,18 +27,19 @@ export class Coalescer {
    * The work for `key` in flight, or done within `windowMs`; undefined when the caller should do it (and hand it
    * to `track`). `windowMs` 0: work in flight only, for a caller that must not act on an answer from before it asked.
    */
-  shared(key: string, windowMs = this.windowMs): Promise<void> | undefined {
+  shared(key: string, windowMs = this.windowMs): Promise<T> | undefined {
     const existing = this.#flights.get(key);
     if (existing && (existing.doneAt === undefined || inWindow(this.clock.now() - existing.doneAt, windowMs))) return existing.promise;
     return undefined;
   }
 
   /** Shares `work`, which the caller has just started, with whoever asks for `key` while it runs and within the window after. */
-  track(key: string, work: Promise<void>): Promise<void> {
-    const flight: Flight = { promise: work };
+  track(key: string, work: Promise<T>): Promise<T> {
+    const flight: Flight<T> = { promise: work };
     flight.promise = work.then(
-      () => {
+      (value) => {
         flight.doneAt = this.clock.now();
+        return value;
       },
       (error: unknown) => {
         if (this.#flights.get(key) === flight) this.#flights.delete(key);

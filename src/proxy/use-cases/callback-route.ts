@@ -53,7 +53,7 @@ export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): 
   const stored = await store.getPayment(notice.id);
   if (!stored) return adoptUnknown(notice.id, ctx);
   if (contradictsFinal(stored.view, notice)) {
-    await checkContradiction(stored, ctx);
+    await checkContradiction(stored, notice.state, ctx);
     return acknowledged();
   }
   if (stored.view.final && notice.state === stored.view.state && isOngoing(stored.contradicted)) {

@@ -30,13 +30,14 @@ export function contradictsFinal(view: StoredView, observed: ObservedPayment): b
 }
 
 /**
- * Asks the service about a final payment that a callback contradicts and, when its answer does too, warns and notes
- * it on the payment's timeline and in its record. Throws when the service cannot answer or the mark cannot be written,
+ * Asks the service about a final payment that a callback of the state `heard` contradicts and, when its answer does
+ * too, warns and notes it on the payment's timeline and in its record. The answer is shared with the callback's
+ * copies for the coalescing window (callback-confirmations.ts). Throws when the service cannot answer or the mark cannot be written,
  * so that the callback is delivered again.
  */
-export async function checkContradiction(record: PaymentRecord, ctx: ProxyContext): Promise<void> {
+export async function checkContradiction(record: PaymentRecord, heard: string, ctx: ProxyContext): Promise<void> {
   const { view } = record;
-  const fresh = await ctx.ledger.fetchFresh(view.id);
+  const fresh = await ctx.confirmations.answer(view.id, heard);
   if (!contradictsFinal(view, fresh)) return;
   const { options } = ctx;
   options.logger.warn(
@@ -74,6 +75,6 @@ export async function checkContradiction(record: PaymentRecord, ctx: ProxyContex
  * service cannot answer or the mark cannot be written, so that the callback is delivered again.
  */
 export async function checkContradictionEnded(record: PaymentRecord, ctx: ProxyContext): Promise<void> {
-  const fresh = await ctx.ledger.fetchFresh(record.view.id);
+  const fresh = await ctx.confirmations.answer(record.view.id, record.view.state);
   if (fresh.state === record.view.state) await markContradictionEnded(ctx.options, record.view.id);
 }

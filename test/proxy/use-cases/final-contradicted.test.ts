@@ -177,3 +177,45 @@ describe("a contradiction in the console's lists", () => {
     expect(await listed(t, 'contradicted')).toEqual([]);
   });
 });
+
+describe('a captured callback replayed while a contradiction is ongoing', () => {
+  /** A paid payment the service has disputed since: the dispute is marked, and the service still says it. */
+  async function ongoingDispute() {
+    const t = await finalSetup('finished');
+    t.service.set(t.id, { state: 'dispute', status: false });
+    await t.callback(t.service.payments.get(t.id));
+    expect((await t.store.getPayment(t.id))!.contradicted?.state).toBe('dispute');
+    await t.clock.advance(60_000);
+    return t;
+  }
+
+  it('costs one status call per coalescing window however often the final state is replayed', async () => {
+    const t = await ongoingDispute();
+    const finish = { ...t.service.payments.get(t.id)!, state: 'finished', status: true };
+    const before = t.service.paymentStatuses.length;
+    for (let i = 0; i < 20; i++) expect((await t.callback(finish)).status).toBe(200);
+    await Promise.all(Array.from({ length: 20 }, () => t.callback(finish)));
+    expect(t.service.paymentStatuses.length - before).toBe(1);
+    await t.clock.advance(3_000); // coalesceMs
+    for (let i = 0; i < 20; i++) await t.callback(finish);
+    expect(t.service.paymentStatuses.length - before).toBe(2);
+    expect((await t.store.getPayment(t.id))!.contradicted?.endedAt).toBeUndefined();
+  });
+
+  it('costs one status call per coalescing window however often the contradicting state is replayed', async () => {
+    const t = await ongoingDispute();
+    const before = t.service.paymentStatuses.length;
+    for (let i = 0; i < 20; i++) expect((await t.callback(t.service.payments.get(t.id))).status).toBe(200);
+    expect(t.service.paymentStatuses.length - before).toBe(1);
+  });
+
+  it('still hears the end of the dispute from a callback after the window of a replay', async () => {
+    const t = await ongoingDispute();
+    const finish = { ...t.service.payments.get(t.id)!, state: 'finished', status: true };
+    await t.callback(finish);
+    t.service.set(t.id, { state: 'finished', status: true });
+    await t.clock.advance(3_000);
+    await t.callback(t.service.payments.get(t.id));
+    expect((await t.store.getPayment(t.id))!.contradicted?.endedAt).toBe(t.clock.now());
+  });
+});
