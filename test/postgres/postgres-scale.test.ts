@@ -88,6 +88,14 @@ it("reads a payment's timeline and audit, the audit log, the reconcile sweep's a
   expect(scanned).toEqual([]);
 });
 
+it('drops scratch and folds the counts in its background clean-up from indexes', async () => {
+  const scanned = await tablesScannedBy(async (store) => {
+    // A store's first write starts the clean-up; closing the store waits for it.
+    await store.putOrder({ orderId: 'order-late', payments: [] });
+  });
+  expect(scanned).toEqual([]);
+});
+
 it('counts each filter exactly as the listing columns say, at this size', async () => {
   const store = createPostgresStore({ url: server.url, schema: SCHEMA, max: 1 });
   try {
