@@ -29,6 +29,8 @@
 //   CHROME_PATH=/path/to/chrome  the browser for the latency figures
 //   BENCH_CONSOLE_PAYMENTS=100000  payments in the SQLite ledger the console lists
 //   BENCH_CONSOLE_ROUNDS=200     reads of each console figure
+//   BENCH_PG_PAYMENTS=300000     payments in the PostgreSQL ledger the console and the money paths read
+//   BENCH_PG_ROUNDS=100          reads of each of its figures
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
@@ -53,6 +55,7 @@ const SCRIPTS = [
   { id: 'soak-memory', script: 'soak-memory.mjs', title: 'Memory over a soak' },
   { id: 'reconcile', script: 'reconcile.mjs', title: 'Reconcile sweep' },
   { id: 'console-list', script: 'console-list.mjs', title: 'Console list' },
+  { id: 'postgres-console', script: 'postgres-console.mjs', title: 'The PostgreSQL store at scale' },
 ];
 const only = process.env.BENCH_ONLY?.split(',')
   .map((id) => id.trim().replace(/\.mjs$/, ''))

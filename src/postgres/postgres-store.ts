@@ -380,7 +380,12 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
         payments_gone AS (DELETE FROM payments WHERE NOT final AND updated_at < now_ms() - ${ttl}::bigint
           AND (follow_until IS NULL OR follow_until < now_ms() - ${ttl}::bigint) RETURNING id),
         history_gone AS (DELETE FROM payment_history WHERE payment_id IN (SELECT id FROM payments_gone)),
-        orders_gone AS (DELETE FROM orders WHERE NOT paid AND updated_at < now_ms() - ${ttl}::bigint)
+        orders_gone AS (DELETE FROM orders WHERE NOT paid AND updated_at < now_ms() - ${ttl}::bigint),
+        -- The console's counts folded to one row per filter (postgres-schema.ts, version 5), so that a count reads
+        -- those and the changes written since. A change written meanwhile is not seen by this statement, and stays.
+        counts_read AS (DELETE FROM payment_counts RETURNING filter, n),
+        counts_folded AS (INSERT INTO payment_counts (filter, n)
+          SELECT filter, sum(n) FROM counts_read GROUP BY filter HAVING sum(n) <> 0)
       SELECT 1`.catch(() => undefined);
   }
 }

@@ -64,7 +64,7 @@ it('brings a version 1 schema forward: its payments are listed, filtered and cou
     await store.appendHistory('old-late', { at: 1, kind: 'state', state: 'finished', outcome: 'paid', source: 'callback' });
     expect(await store.paymentHistory('old-late')).toHaveLength(1);
     const versions = await admin`SELECT version FROM ${admin(schema)}.schema_migrations ORDER BY version`;
-    expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4]);
+    expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4, 5]);
     // The old second payment, refunded since, is marked so: it leaves the refunds to do (migration 3's column).
     expect(await markRefunded({ store, clock: new ManualClock() }, 'old-second', { operator: 'ana' })).toHaveProperty('marked');
     expect(await ids('second')).toEqual([]);
@@ -87,9 +87,12 @@ it('marks, bringing the schema before the contradiction marks forward, each paym
   } finally {
     await before.close();
   }
-  // What the release before wrote: its schema (version 3) had no contradicted column, and no payment a mark.
-  await admin.unsafe(`ALTER TABLE ${schema}.payments DROP COLUMN contradicted, DROP COLUMN resolved;
-    DELETE FROM ${schema}.schema_migrations WHERE version = 4`);
+  // What the release before wrote: its schema (version 3) had no contradicted column, no payment a mark, and no
+  // counts table (version 5).
+  await admin.unsafe(`DROP TABLE ${schema}.payment_counts; DROP FUNCTION ${schema}.count_payments() CASCADE;
+    DROP FUNCTION ${schema}.payment_filters;
+    ALTER TABLE ${schema}.payments DROP COLUMN contradicted, DROP COLUMN resolved;
+    DELETE FROM ${schema}.schema_migrations WHERE version >= 4`);
 
   const store = createPostgresStore({ url: server.url, schema, max: 2 });
   try {
@@ -127,7 +130,7 @@ it('fails its start with a clear error when the database stops under the migrati
     await server.start();
     await store.ready();
     const versions = await admin`SELECT version FROM ${admin(schema)}.schema_migrations ORDER BY version`;
-    expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4]);
+    expect(versions.map((row) => row.version)).toEqual([1, 2, 3, 4, 5]);
     expect(await store.listPayments({ filter: 'paid', limit: 5, now: 0 })).toMatchObject({ payments: [{ view: { id: 'old-paid' } }] });
   } finally {
     await store.close();

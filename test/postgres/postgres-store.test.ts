@@ -74,7 +74,7 @@ describe('PostgresStore schema', () => {
     const stores = Array.from({ length: 6 }, () => open(schema, { max: 1 }));
     await Promise.all(stores.map((store) => store.ready()));
     const versions = await admin`SELECT version FROM ${admin(schema)}.schema_migrations`;
-    expect(versions.map((row) => row.version).sort()).toEqual([1, 2, 3, 4]);
+    expect(versions.map((row) => row.version).sort()).toEqual([1, 2, 3, 4, 5]);
     await Promise.all(stores.map((store, i) => store.putOrder({ orderId: `A-${i}`, payments: [] })));
     expect(await stores[0]!.getOrder('A-5')).toEqual({ orderId: 'A-5', payments: [] });
   });
@@ -187,6 +187,29 @@ describe('PostgresStore console', () => {
     expect(await ids(2.5)).toEqual(['p3', 'p2', 'p1']);
     expect(await ids(1.5)).toEqual(['p1']);
     await expect(store.listPayments({ filter: 'all', limit: 3, now: 0, cursor: cursor(1e300) })).rejects.toThrow(RangeError);
+  });
+
+  it('keeps its counts exact through the clean-up that drops scratch and folds them, and through SQL of another session', async () => {
+    const schema = freshSchema();
+    const store = open(schema);
+    // Followed by reconciliation, so kept however long since its last write.
+    const followed = { followUntil: Date.now() + 60 * 60_000 };
+    await store.putPayment({ ...listed('stays-open', 10, { expiresAt: 100 }), ...followed }, 0);
+    await store.putPayment(listed('abandoned', 11), 0);
+    await store.putPayment(listed('paid', 12, { outcome: 'paid', expiresAt: 100, finalAt: 200 }), 0);
+    await store.putPayment({ ...listed('stays-open', 10, { expiresAt: 100, version: 2 }), ...followed }, 1);
+    await sleep(20);
+    const other = open(schema, { ttlMs: 10 });
+    await other.putPayment(listed('expired', 13, { outcome: 'expired' }), 0); // its first write prunes and folds, in the background
+    for (let i = 0; i < 200 && (await other.getPayment('abandoned')); i++) await sleep(10);
+    expect(await other.getPayment('abandoned')).toBeUndefined();
+    expect(await other.countPayments(150)).toMatchObject({ all: 3, open: 1, paid: 1, late: 1, expired: 1, stuck: 1 });
+    // Nine rows of changes (the writes' own) folded into one per filter (five), and the clean-up's deletion added two.
+    const [folded] = await admin`SELECT count(*)::int AS rows FROM ${admin(schema)}.payment_counts`;
+    expect(folded!.rows).toBe(7);
+    // An operator's statement in psql, with another search_path, counts into this schema's table.
+    await admin.unsafe(`DELETE FROM ${schema}.payments WHERE id = 'expired'`);
+    expect(await other.countPayments(150)).toMatchObject({ all: 2, open: 1, paid: 1, expired: 0 });
   });
 
   it("drops an open payment's timeline with the payment after its time to live", async () => {
