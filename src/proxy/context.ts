@@ -16,6 +16,7 @@ import { SbpBankList } from './use-cases/sbp-banks.js';
 import { ServicePayments } from './use-cases/create-upstream.js';
 import { UpstreamClient } from './infrastructure/upstream-client.js';
 import { CallbackConfirmations } from './use-cases/callback-confirmations.js';
+import { PaidRechecks } from './use-cases/paid-rechecks.js';
 
 export interface ProxyContext {
   options: ResolvedOptions;
@@ -27,8 +28,10 @@ export interface ProxyContext {
   sbpBanks: SbpBankList;
   /** The event streams open now, which close() ends. */
   streams: OpenStreams;
-  /** Status answers about final payments that callbacks contradict or confirm, shared against replays. */
+  /** The status answers that check what callbacks say, shared against replays. */
   confirmations: CallbackConfirmations;
+  /** The payments a callback said were paid before their status answer did, asked about again soon. */
+  rechecks: PaidRechecks;
 }
 
 export function createContext(options: ResolvedOptions): ProxyContext {
@@ -46,5 +49,6 @@ export function createContext(options: ResolvedOptions): ProxyContext {
     sbpBanks: new SbpBankList(options),
     streams: new OpenStreams(),
     confirmations: new CallbackConfirmations(options, ledger),
+    rechecks: new PaidRechecks(options, ledger),
   };
 }

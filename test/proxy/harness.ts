@@ -93,6 +93,17 @@ export async function drive<T>(
   return promise;
 }
 
+/**
+ * Moves the manual clock forward a second at a time, letting what each second's timers start (a status call over
+ * the fake service) finish before the next (a few event-loop turns each, bounded).
+ */
+export async function passTime(clock: { advance(ms: number): Promise<void> }, ms: number): Promise<void> {
+  for (let elapsed = 0; elapsed < ms; elapsed += 1_000) {
+    await clock.advance(Math.min(1_000, ms - elapsed));
+    for (let turn = 0; turn < 3; turn++) await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
 /** A logger that keeps each line as `message {fields}`, for tests of what the log says. */
 export function capturingLogger(): { lines: string[]; logger: ProxyLogger } {
   const lines: string[] = [];

@@ -260,30 +260,6 @@ export class Ledger {
     await this.observe(await this.fetchFresh(paymentId), undefined, source);
   }
 
-  /**
-   * Asks the service again a few times over the next minute (2, 5, 15 and 45 s), until the payment is final:
-   * for a status answer that lags the service's own callback. The reconcile sweep goes on after that.
-   */
-  recheckSoon(paymentId: string): void {
-    const { clock, store, logger } = this.options;
-    const delays = [2_000, 5_000, 15_000, 45_000];
-    const step = (i: number) => {
-      if (i >= delays.length) return;
-      clock.setTimeout(
-        () => {
-          void (async () => {
-            if ((await store.getPayment(paymentId))?.view.final) return;
-            await this.observe(await this.fetchFresh(paymentId), undefined, 'callback');
-          })()
-            .catch((error) => logger.warn('asking the service again about a payment failed', { paymentId, error: String(error) }))
-            .finally(() => step(i + 1));
-        },
-        delays[i]! - (i === 0 ? 0 : delays[i - 1]!),
-      );
-    };
-    step(0);
-  }
-
   /** A fresh status call, shared with nothing: for confirming a callback's claim that a payment was paid. */
   fetchFresh(paymentId: string): Promise<ObservedPayment> {
     return this.upstream.paymentStatus(paymentId);

@@ -17,6 +17,7 @@ import { type ObservedPayment, unconfirmedFinish } from '../ledger/payment-view-
 import { UpstreamError } from '../infrastructure/upstream-client.js';
 import { isOngoing } from '../ledger/contradiction-marks.js';
 import { checkContradiction, checkContradictionEnded, contradictsFinal } from './final-contradiction.js';
+import { callbackName } from './callback-confirmations.js';
 
 const UNSIGNED_HINT =
   'wrong PAYIN_SECRET (during a rotation give the new and the old one, space-separated), or is the body re-serialised before the proxy, by express.json() for example?';
@@ -49,45 +50,57 @@ export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): 
     throw new ProxyError('bad_request', error);
   }
   const notice = parsed.value;
+  // Which callback this is: its copies (a replay, the service's redelivery) share the status call that checks it.
+  const heard = callbackName(request.headers.get('signature') ?? '', provider.signatureEncoding);
 
   const stored = await store.getPayment(notice.id);
-  if (!stored) return adoptUnknown(notice.id, ctx);
+  if (!stored) return adoptUnknown(notice, heard, ctx);
   if (contradictsFinal(stored.view, notice)) {
-    await checkContradiction(stored, notice.state, ctx);
+    await checkContradiction(stored, heard, ctx);
     return acknowledged();
   }
   if (stored.view.final && notice.state === stored.view.state && isOngoing(stored.contradicted)) {
-    await checkContradictionEnded(stored, ctx);
+    await checkContradictionEnded(stored, heard, ctx);
   }
-  let observed: ObservedPayment = notice;
-  if (outcomeOf(notice.state) === 'paid' && !stored.view.final) {
-    // Paid ships goods: believe the service's status answer, not the notice alone.
-    observed = await ledger.fetchFresh(notice.id);
-    if (outcomeOf(observed.state) !== 'paid' || unconfirmedFinish(observed)) {
-      // The status answer may lag the service's own callback: ask again soon, and the sweep goes on after that.
-      logger.warn('a callback said paid but the status answer disagrees; storing the status answer and asking again soon', {
-        paymentId: notice.id,
-        state: observed.state,
-      });
-      ledger.recheckSoon(notice.id);
-    }
-  }
+  // Paid ships goods: believe the service's status answer, not the notice alone.
+  const observed = outcomeOf(notice.state) === 'paid' && !stored.view.final ? await statusOfPaid(notice, heard, ctx) : notice;
   await ledger.observe(observed, undefined, 'callback');
   return acknowledged();
 }
 
 /**
+ * The status answer that checks a callback's "paid", shared with the callback's copies (callback-confirmations.ts).
+ * When it does not say paid yet it may lag the service's own callback: the payment is asked about again soon
+ * (paid-rechecks.ts), once however many copies arrive, and the sweep goes on after that.
+ */
+async function statusOfPaid(notice: ObservedPayment, heard: string, ctx: ProxyContext): Promise<ObservedPayment> {
+  const observed = await ctx.confirmations.answer(notice.id, heard);
+  if (!isConfirmedPaid(observed)) {
+    ctx.options.logger.warn('a callback said paid but the status answer disagrees; storing the status answer and asking again soon', {
+      paymentId: notice.id,
+      state: observed.state,
+    });
+    ctx.rechecks.soon(notice.id);
+  }
+  return observed;
+}
+
+const isConfirmedPaid = (observed: ObservedPayment) => outcomeOf(observed.state) === 'paid' && !unconfirmedFinish(observed);
+
+/**
  * A verified notice about a payment this proxy has no record of: the store lost it (a restarted memory store)
  * or another deployment created it. The signature proves the service sent it for this merchant, so the payment
  * is looked up and, when the service knows it, recorded and announced: a shop must hear "paid" even after a
- * restart. A service that does not know the payment gets 200 and nothing changes; one that cannot answer now
- * gets 502, so that it delivers the notice again.
+ * restart. The look-up is shared with the notice's copies (callback-confirmations.ts), and a "paid" it does not
+ * confirm yet is asked about again soon, as for a payment the store knows. A service that does not know the
+ * payment gets 200 and nothing changes; one that cannot answer now gets 502, so that it delivers the notice again.
  */
-async function adoptUnknown(paymentId: string, ctx: ProxyContext): Promise<Answer> {
+async function adoptUnknown(notice: ObservedPayment, heard: string, ctx: ProxyContext): Promise<Answer> {
   const { ledger, options } = ctx;
+  const paymentId = notice.id;
   let fresh: ObservedPayment;
   try {
-    fresh = await ledger.fetchFresh(paymentId);
+    fresh = await ctx.confirmations.answer(paymentId, heard);
   } catch (error) {
     if (error instanceof UpstreamError && !error.retryable) {
       options.logger.info('ignored a callback for a payment the service does not know', { paymentId });
@@ -98,6 +111,8 @@ async function adoptUnknown(paymentId: string, ctx: ProxyContext): Promise<Answe
   const record = await ledger.adopt(fresh, 'callback');
   if (!record) {
     options.logger.warn('ignored a callback for an unknown payment the status answer does not describe fully', { paymentId });
+  } else if (outcomeOf(notice.state) === 'paid' && !record.view.final && !isConfirmedPaid(fresh)) {
+    ctx.rechecks.soon(paymentId);
   }
   return acknowledged();
 }

@@ -30,7 +30,7 @@ export function contradictsFinal(view: StoredView, observed: ObservedPayment): b
 }
 
 /**
- * Asks the service about a final payment that a callback of the state `heard` contradicts and, when its answer does
+ * Asks the service about a final payment that the callback named `heard` contradicts and, when its answer does
  * too, warns and notes it on the payment's timeline and in its record. The answer is shared with the callback's
  * copies for the coalescing window (callback-confirmations.ts). Throws when the service cannot answer or the mark cannot be written,
  * so that the callback is delivered again.
@@ -74,7 +74,7 @@ export async function checkContradiction(record: PaymentRecord, heard: string, c
  * copy of an older callback is no such news: the status answer still says the contradiction. Throws when the
  * service cannot answer or the mark cannot be written, so that the callback is delivered again.
  */
-export async function checkContradictionEnded(record: PaymentRecord, ctx: ProxyContext): Promise<void> {
-  const fresh = await ctx.confirmations.answer(record.view.id, record.view.state);
+export async function checkContradictionEnded(record: PaymentRecord, heard: string, ctx: ProxyContext): Promise<void> {
+  const fresh = await ctx.confirmations.answer(record.view.id, heard);
   if (fresh.state === record.view.state) await markContradictionEnded(ctx.options, record.view.id);
 }
