@@ -9,13 +9,12 @@ import { join } from 'node:path';
 import { ms, verdict } from './support/format.mjs';
 import { commandOf, envNumber, report } from './support/section.mjs';
 import { at } from './support/stack.mjs';
-import { summarize } from './support/stats.mjs';
+import { consoleAnswer, timerOf } from './support/console-reads.mjs';
 
 const payments = envNumber('BENCH_CONSOLE_PAYMENTS', 100_000, { min: 1_000, max: 2_000_000 });
 const rounds = envNumber('BENCH_CONSOLE_ROUNDS', 200, { min: 10, max: 10_000 });
 const command = commandOf('console-list.mjs', { BENCH_CONSOLE_PAYMENTS: process.env.BENCH_CONSOLE_PAYMENTS });
 const { createSqliteStore } = await import(at('dist/sqlite/index.js'));
-const { createPayinProxy } = await import(at('dist/proxy/index.js'));
 
 const dir = mkdtempSync(join(tmpdir(), 'payin-bench-console-'));
 const NOW = Date.UTC(2026, 10, 1);
@@ -26,35 +25,12 @@ try {
   for (let i = 0; i < payments; i++) await store.putPayment(recordOf(i), 0);
   const madeMs = performance.now() - madeAt;
 
-  const time = async (operation) => {
-    for (let i = 0; i < 10; i++) await operation();
-    const samples = [];
-    for (let i = 0; i < rounds; i++) {
-      const started = performance.now();
-      await operation();
-      samples.push(performance.now() - started);
-    }
-    return summarize(samples);
-  };
+  const time = timerOf(rounds);
   const page = (query) => store.listPayments({ limit: 50, now: NOW, ...query });
   let cursor;
   for (let i = 0; i < payments / 2 / 200; i++) cursor = (await store.listPayments({ filter: 'all', limit: 200, now: NOW, cursor })).next;
 
-  const proxy = createPayinProxy({
-    provider: { baseUrl: 'http://127.0.0.1:9', merchantId: 'm', token: 't', secret: 's' },
-    callbackUrl: 'http://127.0.0.1:9/payin/callback',
-    store,
-    clock,
-    reconcileEveryMs: 0,
-    env: {},
-    resolveOrder: () => null,
-    console: { authorizeOperator: () => true },
-  });
-  const apiPage = async () => {
-    const answer = await proxy(new Request('http://127.0.0.1/payin/console/api/payments?filter=all&limit=50'));
-    if (answer.status !== 200) throw new Error(`the console answered ${answer.status}`);
-    await answer.text();
-  };
+  const consoleApi = consoleAnswer(store, clock);
 
   const figures = [
     ['newest page of 50 (all)', await time(() => page({ filter: 'all' }))],
@@ -65,9 +41,9 @@ try {
     ['newest page of refunded second payments', await time(() => page({ filter: 'refunded' }))],
     ["one order's payments", await time(() => page({ filter: 'all', orderId: 'order-77777' }))],
     ['counts of every filter', await time(() => store.countPayments(NOW))],
-    ['the console API answer (page + counts)', await time(apiPage)],
+    ['the console API answer (page + counts)', await time(consoleApi.read)],
   ];
-  await proxy.close();
+  await consoleApi.close();
   const counts = await store.countPayments(NOW);
   await report({
     id: 'console-list',

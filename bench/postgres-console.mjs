@@ -8,8 +8,8 @@
 // the outbox's due announcements. Target: each under 50 ms (p95), as bench/console-list.mjs holds SQLite to.
 import { ms, verdict } from './support/format.mjs';
 import { commandOf, envNumber, report } from './support/section.mjs';
-import { at, createPayinProxy } from './support/stack.mjs';
-import { summarize } from './support/stats.mjs';
+import { at } from './support/stack.mjs';
+import { consoleAnswer, timerOf } from './support/console-reads.mjs';
 
 const payments = envNumber('BENCH_PG_PAYMENTS', 300_000, { min: 10_000, max: 5_000_000 });
 const rounds = envNumber('BENCH_PG_ROUNDS', 100, { min: 10, max: 10_000 });
@@ -32,36 +32,13 @@ try {
   const madeMs = performance.now() - madeAt;
   const [{ size }] = await admin`SELECT pg_size_pretty(pg_total_relation_size('payin.payments')) AS size`;
 
-  const time = async (operation) => {
-    for (let i = 0; i < 10; i++) await operation();
-    const samples = [];
-    for (let i = 0; i < rounds; i++) {
-      const started = performance.now();
-      await operation();
-      samples.push(performance.now() - started);
-    }
-    return summarize(samples);
-  };
+  const time = timerOf(rounds);
   const page = (query) => store.listPayments({ limit: 50, now: NOW, ...query });
   const half = await store.listPayments({ filter: 'all', limit: Math.floor(payments / 2), now: NOW });
   const cursor = half.next;
   const id = `p${String(Math.floor(payments / 2)).padStart(8, '0')}`;
 
-  const proxy = createPayinProxy({
-    provider: { baseUrl: 'http://127.0.0.1:9', merchantId: 'm', token: 't', secret: 's' },
-    callbackUrl: 'http://127.0.0.1:9/payin/callback',
-    store,
-    clock,
-    reconcileEveryMs: 0,
-    env: {},
-    resolveOrder: () => null,
-    console: { authorizeOperator: () => true },
-  });
-  const apiPage = async () => {
-    const answer = await proxy(new Request('http://127.0.0.1/payin/console/api/payments?filter=all&limit=50'));
-    if (answer.status !== 200) throw new Error(`the console answered ${answer.status}`);
-    await answer.text();
-  };
+  const consoleApi = consoleAnswer(store, clock);
 
   const figures = [
     ['newest page of 50 (all)', await time(() => page({ filter: 'all' }))],
@@ -73,12 +50,12 @@ try {
     ["one order's payments", await time(() => page({ filter: 'all', orderId: 'order-777' }))],
     ['a payment found by id', await time(() => store.getPayment(id))],
     ['counts of every filter', await time(() => store.countPayments(NOW))],
-    ['the console API answer (page + counts)', await time(apiPage)],
+    ['the console API answer (page + counts)', await time(consoleApi.read)],
     ["a payment's timeline and audit", await time(() => Promise.all([store.paymentHistory(id), store.auditLog(id, 50)]))],
     ['reconcile: 100 followed payments', await time(() => store.followedPayments(100))],
     ['outbox: 100 due announcements', await time(() => store.dueAnnouncements(NOW, 100))],
   ];
-  await proxy.close();
+  await consoleApi.close();
   const counts = await store.countPayments(NOW);
   await report({
     id: 'postgres-console',
