@@ -13,7 +13,7 @@ import { BodyConsumedError, BodyTooLargeError, parseJsonBytes, readBody } from '
 import type { Answer, ProxyRequest } from '../http/exchange.js';
 import type { ProxyContext } from '../context.js';
 import { jsonAnswer, ProxyError } from '../http/errors.js';
-import { type ObservedPayment, unconfirmedFinish } from '../ledger/payment-view-mapper.js';
+import { confirmsPaid, type ObservedPayment } from '../ledger/payment-view-mapper.js';
 import { UpstreamError } from '../infrastructure/upstream-client.js';
 import { isOngoing } from '../ledger/contradiction-marks.js';
 import { checkContradiction, checkContradictionEnded, contradictsFinal } from './final-contradiction.js';
@@ -75,7 +75,7 @@ export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): 
  */
 async function statusOfPaid(notice: ObservedPayment, heard: string, ctx: ProxyContext): Promise<ObservedPayment> {
   const observed = await ctx.confirmations.answer(notice.id, heard);
-  if (!isConfirmedPaid(observed)) {
+  if (!confirmsPaid(observed)) {
     ctx.options.logger.warn('a callback said paid but the status answer disagrees; storing the status answer and asking again soon', {
       paymentId: notice.id,
       state: observed.state,
@@ -84,8 +84,6 @@ async function statusOfPaid(notice: ObservedPayment, heard: string, ctx: ProxyCo
   }
   return observed;
 }
-
-const isConfirmedPaid = (observed: ObservedPayment) => outcomeOf(observed.state) === 'paid' && !unconfirmedFinish(observed);
 
 /**
  * A verified notice about a payment this proxy has no record of: the store lost it (a restarted memory store)
@@ -111,7 +109,7 @@ async function adoptUnknown(notice: ObservedPayment, heard: string, ctx: ProxyCo
   const record = await ledger.adopt(fresh, 'callback');
   if (!record) {
     options.logger.warn('ignored a callback for an unknown payment the status answer does not describe fully', { paymentId });
-  } else if (outcomeOf(notice.state) === 'paid' && !record.view.final && !isConfirmedPaid(fresh)) {
+  } else if (outcomeOf(notice.state) === 'paid' && !record.view.final && !confirmsPaid(fresh)) {
     ctx.rechecks.soon(paymentId);
   }
   return acknowledged();

@@ -12,7 +12,7 @@
 import { isPaidState } from '../../shared/outcome.js';
 import type { ProxyContext } from '../context.js';
 import type { PaymentRecord, StoredView } from '../infrastructure/store.js';
-import { type ObservedPayment, unconfirmedFinish } from '../ledger/payment-view-mapper.js';
+import { confirmsPaid, type ObservedPayment } from '../ledger/payment-view-mapper.js';
 import { stageOf } from '../ledger/transitions.js';
 import { appendContradiction } from '../infrastructure/timeline.js';
 import { markContradicted, markContradictionEnded } from '../ledger/contradiction-marks.js';
@@ -25,8 +25,7 @@ import { markContradicted, markContradictionEnded } from '../ledger/contradictio
 export function contradictsFinal(view: StoredView, observed: ObservedPayment): boolean {
   if (!view.final || observed.state === view.state) return false;
   if (observed.state === 'dispute') return true;
-  const paidNow = isPaidState(observed.state) && !unconfirmedFinish(observed);
-  return stageOf(observed.state) === 'final' && paidNow !== isPaidState(view.state);
+  return stageOf(observed.state) === 'final' && confirmsPaid(observed) !== isPaidState(view.state);
 }
 
 /**
