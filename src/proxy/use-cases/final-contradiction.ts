@@ -31,8 +31,8 @@ export function contradictsFinal(view: StoredView, observed: ObservedPayment): b
 /**
  * Asks the service about a final payment that the callback named `heard` contradicts and, when its answer does
  * too, warns and notes it on the payment's timeline and in its record. The answer is shared with the callback's
- * copies for the coalescing window (callback-confirmations.ts). Throws when the service cannot answer or the mark cannot be written,
- * so that the callback is delivered again.
+ * copies for the coalescing window (callback-confirmations.ts). Throws when the service cannot answer or the mark
+ * cannot be written, so that the callback is delivered again.
  */
 export async function checkContradiction(record: PaymentRecord, heard: string, ctx: ProxyContext): Promise<void> {
   const { view } = record;
