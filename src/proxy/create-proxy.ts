@@ -168,7 +168,7 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
       stopLoop();
       ctx.outbox.close();
       ctx.streams.endAll();
-      await Promise.allSettled([...sweeping, ctx.outbox.settled()]);
+      await Promise.allSettled([...sweeping, ctx.outbox.settled(), ctx.rechecks.close()]);
       // The counts of folded repeats not written yet: the last minute of a flood or an outage is said too.
       ctx.options.logger.flush();
     },

@@ -86,12 +86,18 @@ export async function verifySignature(
   encoding: SignatureEncoding = 'hex',
   using: HmacProvider = provider,
 ): Promise<boolean> {
-  if (typeof signature !== 'string') return false;
-  const offered = signature.trim();
-  if (offered === '') return false;
-  const mac = encoding === 'hex' ? hexToBytes(offered) : base64ToBytes(offered);
+  const mac = typeof signature === 'string' ? decodedSignature(signature, encoding) : undefined;
   if (mac?.length !== 32) return false;
   return sameBytes(await macOf(secret, body, using), mac);
+}
+
+/**
+ * The bytes a signature header offers, as verification reads them (surrounding spaces dropped); undefined when it
+ * is not in `encoding`. Hex in either case and base64 with or without padding give the same bytes.
+ */
+export function decodedSignature(signature: string, encoding: SignatureEncoding): Uint8Array | undefined {
+  const offered = signature.trim();
+  return encoding === 'hex' ? hexToBytes(offered) : base64ToBytes(offered);
 }
 
 /** Equal 32-byte MACs, compared in time that does not depend on where they differ. */

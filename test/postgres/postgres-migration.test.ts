@@ -163,3 +163,48 @@ it('lets close() end a migration that waits for a lock, leaving the schema as it
     await operator.end({ timeout: 1 });
   }
 });
+
+it('counts each payment once, bringing the schema before the counts table forward while the release before writes', async () => {
+  const schema = `v4_${Math.random().toString(36).slice(2)}`;
+  const before = createPostgresStore({ url: server.url, schema, max: 2 });
+  try {
+    await before.ready();
+    // What the release before wrote: its schema (version 4) had no counts table (version 5).
+    await admin.unsafe(`DROP TABLE ${schema}.payment_counts; DROP FUNCTION ${schema}.count_payments() CASCADE;
+      DROP FUNCTION ${schema}.payment_filters; DELETE FROM ${schema}.schema_migrations WHERE version = 5`);
+    // It goes on writing (new payments, then each one paid) all through the migration; 300 writes at most.
+    let stop = false;
+    const writing = (async () => {
+      for (let i = 0; i < 150 && !stop; i++) {
+        await before.putPayment(listed(`w-${i}`, 1_000 + i), 0);
+        await before.putPayment(listed(`w-${i}`, 1_000 + i, { outcome: 'paid', finalAt: 2_000, version: 2 }), 1);
+      }
+    })();
+    const written = async () => Number((await admin.unsafe(`SELECT count(*) AS n FROM ${schema}.payments`))[0]!.n);
+    await eventually(async () => (await written()) >= 20, 5_000, 'the release before to have written 20 payments');
+    const store = createPostgresStore({ url: server.url, schema, max: 2 });
+    try {
+      await store.ready();
+      expect(await written()).toBeLessThan(150); // the migration ran while the writes went on
+    } finally {
+      stop = true;
+      await writing;
+    }
+    try {
+      // A statement rolled back with its transaction moves no count.
+      const rolledBack = admin.begin(async (tx) => {
+        await tx.unsafe(`DELETE FROM ${schema}.payments WHERE id = 'w-0'`);
+        throw new Error('rolled back');
+      });
+      await expect(rolledBack).rejects.toThrow('rolled back');
+      const [exact] = await admin.unsafe(`SELECT count(*)::int AS "all", count(*) FILTER (WHERE tag = 'paid')::int AS paid,
+        count(*) FILTER (WHERE tag = 'open')::int AS open FROM ${schema}.payments`);
+      expect(exact!.all).toBeGreaterThan(20);
+      expect(await store.countPayments(0)).toMatchObject({ all: exact!.all, paid: exact!.paid, open: exact!.open });
+    } finally {
+      await store.close();
+    }
+  } finally {
+    await before.close();
+  }
+});

@@ -260,7 +260,10 @@ export class Ledger {
     await this.observe(await this.fetchFresh(paymentId), undefined, source);
   }
 
-  /** A fresh status call, shared with nothing: for confirming a callback's claim that a payment was paid. */
+  /**
+   * A fresh status call, shared with nothing here: for what must not act on an answer from before it asked (what a
+   * callback says, whose copies share it in callback-confirmations.ts; the re-checks after it; an operator's re-check).
+   */
   fetchFresh(paymentId: string): Promise<ObservedPayment> {
     return this.upstream.paymentStatus(paymentId);
   }

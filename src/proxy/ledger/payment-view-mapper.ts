@@ -124,6 +124,11 @@ export function unconfirmedFinish(observed: ObservedPayment): boolean {
   return outcomeOf(observed.state) === 'paid' && observed.status === false;
 }
 
+/** True when `observed` says paid and means it: a paid state that is not an unconfirmed finish. */
+export function confirmsPaid(observed: ObservedPayment): boolean {
+  return outcomeOf(observed.state) === 'paid' && !unconfirmedFinish(observed);
+}
+
 /**
  * False when `p` names an amount or currency other than `price`; an answer that leaves them out may be it. Amount
  * and currency come only from resolveOrder (docs/security.md), and the sum of the view is what the widget asks

@@ -19,8 +19,8 @@ import { UpstreamError } from '../infrastructure/upstream-client.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { ObservedPayment } from '../ledger/payment-view-mapper.js';
 import type { ResolvedOptions } from '../resolved-options.js';
-import { base64ToBytes, bytesToHex, hexToBytes } from '../../shared/bytes.js';
-import type { SignatureEncoding } from '../../shared/hmac.js';
+import { bytesToHex } from '../../shared/bytes.js';
+import { decodedSignature, type SignatureEncoding } from '../../shared/hmac.js';
 
 /**
  * The name of a verified callback: its signature, decoded and written one way, so that a copy with the hex in
@@ -28,9 +28,7 @@ import type { SignatureEncoding } from '../../shared/hmac.js';
  * same one and no other callback can.
  */
 export function callbackName(signature: string, encoding: SignatureEncoding): string {
-  const offered = signature.trim();
-  const mac = encoding === 'hex' ? hexToBytes(offered) : base64ToBytes(offered);
-  return bytesToHex(mac ?? new Uint8Array());
+  return bytesToHex(decodedSignature(signature, encoding) ?? new Uint8Array());
 }
 
 /** What the service said: the payment, or its refusal to describe it. */

@@ -13,7 +13,7 @@ import { BodyConsumedError, BodyTooLargeError, parseJsonBytes, readBody } from '
 import type { Answer, ProxyRequest } from '../http/exchange.js';
 import type { ProxyContext } from '../context.js';
 import { jsonAnswer, ProxyError } from '../http/errors.js';
-import { type ObservedPayment, unconfirmedFinish } from '../ledger/payment-view-mapper.js';
+import { confirmsPaid, type ObservedPayment, unconfirmedFinish } from '../ledger/payment-view-mapper.js';
 import { UpstreamError } from '../infrastructure/upstream-client.js';
 import { isOngoing } from '../ledger/contradiction-marks.js';
 import { checkContradiction, checkContradictionEnded, contradictsFinal } from './final-contradiction.js';
@@ -75,7 +75,7 @@ export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): 
  */
 async function statusOfPaid(notice: ObservedPayment, heard: string, ctx: ProxyContext): Promise<ObservedPayment> {
   const observed = await ctx.confirmations.answer(notice.id, heard);
-  if (!isConfirmedPaid(observed)) {
+  if (!confirmsPaid(observed)) {
     ctx.options.logger.warn('a callback said paid but the status answer disagrees; storing the status answer and asking again soon', {
       paymentId: notice.id,
       state: observed.state,
@@ -85,15 +85,14 @@ async function statusOfPaid(notice: ObservedPayment, heard: string, ctx: ProxyCo
   return observed;
 }
 
-const isConfirmedPaid = (observed: ObservedPayment) => outcomeOf(observed.state) === 'paid' && !unconfirmedFinish(observed);
-
 /**
  * A verified notice about a payment this proxy has no record of: the store lost it (a restarted memory store)
  * or another deployment created it. The signature proves the service sent it for this merchant, so the payment
  * is looked up and, when the service knows it, recorded and announced: a shop must hear "paid" even after a
  * restart. The look-up is shared with the notice's copies (callback-confirmations.ts), and a "paid" it does not
  * confirm yet is asked about again soon, as for a payment the store knows. A service that does not know the
- * payment gets 200 and nothing changes; one that cannot answer now gets 502, so that it delivers the notice again.
+ * payment gets 200 and nothing changes; one that cannot answer now, or answers a finish it does not confirm yet
+ * (which is not recorded, so nothing here would ask again), gets 502, so that it delivers the notice again.
  */
 async function adoptUnknown(notice: ObservedPayment, heard: string, ctx: ProxyContext): Promise<Answer> {
   const { ledger, options } = ctx;
@@ -109,9 +108,13 @@ async function adoptUnknown(notice: ObservedPayment, heard: string, ctx: ProxyCo
     throw error;
   }
   const record = await ledger.adopt(fresh, 'callback');
+  if (!record && confirmsPaid(notice) && unconfirmedFinish(fresh)) {
+    // An unconfirmed finish is not recorded, so no re-check or sweep follows this payment: the service must ask again.
+    throw new ProxyError('upstream_error', 'the service does not confirm this paid payment yet; deliver the callback again');
+  }
   if (!record) {
     options.logger.warn('ignored a callback for an unknown payment the status answer does not describe fully', { paymentId });
-  } else if (outcomeOf(notice.state) === 'paid' && !record.view.final && !isConfirmedPaid(fresh)) {
+  } else if (outcomeOf(notice.state) === 'paid' && !record.view.final && !confirmsPaid(fresh)) {
     ctx.rechecks.soon(paymentId);
   }
   return acknowledged();

@@ -12,7 +12,7 @@
 import { isPaidState } from '../../shared/outcome.js';
 import type { ProxyContext } from '../context.js';
 import type { PaymentRecord, StoredView } from '../infrastructure/store.js';
-import { type ObservedPayment, unconfirmedFinish } from '../ledger/payment-view-mapper.js';
+import { confirmsPaid, type ObservedPayment } from '../ledger/payment-view-mapper.js';
 import { stageOf } from '../ledger/transitions.js';
 import { appendContradiction } from '../infrastructure/timeline.js';
 import { markContradicted, markContradictionEnded } from '../ledger/contradiction-marks.js';
@@ -25,15 +25,14 @@ import { markContradicted, markContradictionEnded } from '../ledger/contradictio
 export function contradictsFinal(view: StoredView, observed: ObservedPayment): boolean {
   if (!view.final || observed.state === view.state) return false;
   if (observed.state === 'dispute') return true;
-  const paidNow = isPaidState(observed.state) && !unconfirmedFinish(observed);
-  return stageOf(observed.state) === 'final' && paidNow !== isPaidState(view.state);
+  return stageOf(observed.state) === 'final' && confirmsPaid(observed) !== isPaidState(view.state);
 }
 
 /**
  * Asks the service about a final payment that the callback named `heard` contradicts and, when its answer does
  * too, warns and notes it on the payment's timeline and in its record. The answer is shared with the callback's
- * copies for the coalescing window (callback-confirmations.ts). Throws when the service cannot answer or the mark cannot be written,
- * so that the callback is delivered again.
+ * copies for the coalescing window (callback-confirmations.ts). Throws when the service cannot answer or the mark
+ * cannot be written, so that the callback is delivered again.
  */
 export async function checkContradiction(record: PaymentRecord, heard: string, ctx: ProxyContext): Promise<void> {
   const { view } = record;

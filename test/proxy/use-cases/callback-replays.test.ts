@@ -16,11 +16,11 @@ const RECHECKS_DONE_MS = 45_000;
 
 type Proxy = ReturnType<typeof setup>;
 
-/** 20 copies one after another, then 20 at once; every one answered 200. */
-async function replay(t: Proxy, notice: unknown): Promise<void> {
-  for (let i = 0; i < 20; i++) expect((await t.callback(notice)).status).toBe(200);
+/** 20 copies one after another, then 20 at once; every one answered `status`. */
+async function replay(t: Proxy, notice: unknown, status = 200): Promise<void> {
+  for (let i = 0; i < 20; i++) expect((await t.callback(notice)).status).toBe(status);
   const answers = await Promise.all(Array.from({ length: 20 }, () => t.callback(notice)));
-  expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+  expect(answers.map((a) => a.status)).toEqual(Array(20).fill(status));
 }
 
 const paid = (t: Proxy) => t.updates.filter((u) => u.payment.outcome === 'paid');
@@ -136,5 +136,18 @@ describe('a captured callback replayed about a payment the store has no record o
     await passTime(t.clock, RECHECKS_DONE_MS);
     expect(t.service.paymentStatuses).toHaveLength(2);
     expect(paid(t)).toHaveLength(1);
+  });
+
+  it('answers 502 while the status answer has it finished but not paid yet, so that the service delivers it again', async () => {
+    const t = setup({ reconcileEveryMs: 0 });
+    // An unconfirmed finish is never recorded, so nothing in the proxy would ask about this payment again.
+    const payment = t.service.add({ orderId: 'B-4', state: 'finished', status: false });
+    const notice = { ...payment, status: true };
+    await replay(t, notice, 502);
+    expect(t.service.paymentStatuses).toHaveLength(1);
+    t.service.set(payment.id, { state: 'finished', status: true });
+    await passTime(t.clock, COALESCE_MS);
+    expect((await t.callback(notice)).status).toBe(200);
+    expect(paid(t).map((u) => u.payment.id)).toEqual([payment.id]);
   });
 });

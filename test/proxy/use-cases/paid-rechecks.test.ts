@@ -52,3 +52,16 @@ describe('re-checks of payments a callback said were paid', () => {
     expect((await t.store.getPayment(t.ids[0]!))!.view.state).toBe('finished');
   });
 });
+
+describe('closing the proxy', () => {
+  it('ends the re-checks under way: the service is not asked again after close()', async () => {
+    const t = setup({ reconcileEveryMs: 0 });
+    const id = (await t.create('A-1')).body.payment.id;
+    // The service's "finished" callback, while its status answer still says pending: a series of re-checks starts.
+    expect((await t.callback({ ...t.service.payments.get(id)!, state: 'finished', status: true })).status).toBe(200);
+    const asked = t.service.paymentStatuses.length;
+    await t.proxy.close();
+    await passTime(t.clock, 45_000);
+    expect(t.service.paymentStatuses.length - asked).toBe(0);
+  });
+});
