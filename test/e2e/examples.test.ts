@@ -8,16 +8,15 @@
  * the package by its public name, from the built dist/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { Miniflare } from 'miniflare';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
 import { serve, type RunningServer } from '../../src/server/index.js';
 import { freePort } from '../support/free-port.js';
 import { decoded } from '../support/read-qr-matrix.js';
+import { runWorker } from './support/worker.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const npx = process.platform === 'win32' ? 'npx.cmd' : 'npx';
@@ -105,44 +104,9 @@ describe('examples/', () => {
     return { output: () => output, stop };
   }
 
-  /** The worker's deployment as the example's wrangler configuration gives it. */
-  const wrangler = JSON.parse(readFileSync(new URL('../../examples/cloudflare-worker.wrangler.json', import.meta.url), 'utf8')) as {
-    compatibility_date: string;
-    compatibility_flags?: string[];
-  };
-
-  async function startWorker(port: number, flags = wrangler.compatibility_flags ?? []): Promise<Started> {
-    // As a shop deploys it: bundled (wrangler does the same with esbuild), then run by workerd.
-    const bundle = await build({
-      entryPoints: ['examples/cloudflare-worker.ts'],
-      absWorkingDir: root,
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      // Wrangler's resolution: the workerd, worker and browser export conditions, then a package's module or main
-      // field (CommonJS dependencies such as ipaddr.js are bundled as they are for any worker).
-      conditions: ['workerd', 'worker', 'browser', 'import'],
-      mainFields: ['module', 'main'],
-      write: false,
-      logLevel: 'error',
-    });
-    let output = '';
-    const mf = new Miniflare({
-      modules: true,
-      script: bundle.outputFiles[0]!.text,
-      host: '127.0.0.1',
-      port,
-      compatibilityDate: wrangler.compatibility_date,
-      compatibilityFlags: flags,
-      bindings: variables(port),
-      handleRuntimeStdio(stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) {
-        stdout.on('data', (chunk: Buffer) => (output += chunk));
-        stderr.on('data', (chunk: Buffer) => (output += chunk));
-      },
-    });
-    await mf.ready;
-    return { output: () => output, stop: () => mf.dispose() };
-  }
+  /** The example worker, as a shop deploys it (support/worker.ts). */
+  const startWorker = (port: number, flags?: string[]): Promise<Started> =>
+    runWorker({ entryPoints: ['examples/cloudflare-worker.ts'] }, { port, bindings: variables(port), ...(flags ? { flags } : {}) });
 
   it.each([...EXAMPLES, ['a Cloudflare worker (workerd)', '', []] as (typeof EXAMPLES)[number]])(
     '%s takes a payment end to end',

@@ -6,21 +6,15 @@
  * through miniflare, against a throwaway PostgreSQL and the sandbox on loopback. Should workerd ever allow it,
  * this fails and the warning goes.
  */
-import { build } from 'esbuild';
-import { Miniflare } from 'miniflare';
-import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSandbox, DEMO_MERCHANT, type Sandbox } from '../../src/sandbox/index.js';
 import { serve, type RunningServer } from '../../src/server/index.js';
 import { usePostgresServer } from '../postgres/postgres-server-harness.js';
 import { freePort } from '../support/free-port.js';
+import { runWorker, WRANGLER } from './support/worker.js';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const wrangler = JSON.parse(readFileSync(new URL('../../examples/cloudflare-worker.wrangler.json', import.meta.url), 'utf8')) as {
-  compatibility_date: string;
-  compatibility_flags?: string[];
-};
 
 /** The documented worker, its store the Postgres one, made once per isolate with the proxy. */
 const WORKER = `
@@ -51,42 +45,24 @@ describe('the Postgres store on a Cloudflare worker', () => {
   });
 
   it('made once per isolate, fails the requests after the one that opened its connection', async () => {
-    const bundle = await build({
-      stdin: { contents: WORKER, resolveDir: root, loader: 'js' },
-      bundle: true,
-      format: 'esm',
-      platform: 'neutral',
-      conditions: ['workerd', 'worker', 'browser', 'import'],
-      mainFields: ['module', 'main'],
-      // postgres.js reaches PostgreSQL through workerd's own sockets, with Node's compatibility modules.
-      external: ['cloudflare:sockets', 'node:*'],
-      write: false,
-      logLevel: 'error',
-    });
-    let output = '';
     const port = await freePort();
-    const mf = new Miniflare({
-      modules: true,
-      script: bundle.outputFiles[0]!.text,
-      host: '127.0.0.1',
-      port,
-      compatibilityDate: wrangler.compatibility_date,
-      compatibilityFlags: [...(wrangler.compatibility_flags ?? []), 'nodejs_compat'],
-      bindings: {
-        PAYIN_BASE_URL: service.url,
-        PAYIN_MERCHANT_ID: DEMO_MERCHANT.id,
-        PAYIN_TOKEN: DEMO_MERCHANT.token,
-        PAYIN_SECRET: DEMO_MERCHANT.secret,
-        PAYIN_CALLBACK_URL: 'http://127.0.0.1:9/payin/callback',
-        PAYIN_STORE_URL: postgres.url,
+    const worker = await runWorker(
+      // postgres.js reaches PostgreSQL through workerd's own sockets, with Node's compatibility modules.
+      { stdin: { contents: WORKER, resolveDir: root, loader: 'js' }, external: ['cloudflare:sockets', 'node:*'] },
+      {
+        port,
+        flags: [...(WRANGLER.compatibility_flags ?? []), 'nodejs_compat'],
+        bindings: {
+          PAYIN_BASE_URL: service.url,
+          PAYIN_MERCHANT_ID: DEMO_MERCHANT.id,
+          PAYIN_TOKEN: DEMO_MERCHANT.token,
+          PAYIN_SECRET: DEMO_MERCHANT.secret,
+          PAYIN_CALLBACK_URL: 'http://127.0.0.1:9/payin/callback',
+          PAYIN_STORE_URL: postgres.url,
+        },
       },
-      handleRuntimeStdio(stdout: NodeJS.ReadableStream, stderr: NodeJS.ReadableStream) {
-        stdout.on('data', (chunk: Buffer) => (output += chunk));
-        stderr.on('data', (chunk: Buffer) => (output += chunk));
-      },
-    });
+    );
     try {
-      await mf.ready;
       const statuses: number[] = [];
       for (let order = 1; order <= 4; order++) {
         const created = await fetch(`http://127.0.0.1:${port}/payin/payments`, {
@@ -96,11 +72,12 @@ describe('the Postgres store on a Cloudflare worker', () => {
         });
         statuses.push(created.status);
       }
+      const output = worker.output();
       expect(statuses[0], output).toBe(201);
       expect(statuses, output).toContain(503);
       expect(output).toContain('Cannot perform I/O on behalf of a different request');
     } finally {
-      await mf.dispose();
+      await worker.stop();
     }
   }, 60_000);
 });
