@@ -37,9 +37,10 @@ export interface PaymentView {
   qr?: string;
   /**
    * The module matrix of `qr`, encoded by the proxy when it answers (never stored), so that the browser only draws
-   * it (qr-modules.ts has the form). Without it, or when it is garbled, the widget encodes `qr` itself.
+   * it (qr-modules.ts has the form). `null` when no QR can hold `qr`: the widget shows the requisites without
+   * trying to encode it. Without it, or when it is garbled, the widget encodes `qr` itself.
    */
-  qrMatrix?: QrModules;
+  qrMatrix?: QrModules | null;
   /** The service's hosted payment page. */
   payUrl?: string;
 }
@@ -80,7 +81,7 @@ export function readPaymentView(value: unknown): PaymentView | undefined {
   if (!copyStrings(value, view as never, STRING_FIELDS, true)) return undefined;
   copyStrings(value, view as never, ['initAmount', 'qr', 'payUrl']);
   const matrix = (value as { qrMatrix?: unknown }).qrMatrix;
-  if (view.qr && isQrModules(matrix)) view.qrMatrix = { size: matrix.size, dark: matrix.dark };
+  if (view.qr && (matrix === null || isQrModules(matrix))) view.qrMatrix = matrix;
   // The two outcomes taken from the answer, which only the proxy can know: a finished payment short of its price
   // (`underpaid`), and a payment of a re-priced order (`superseded`). Neither can ever turn into a "paid".
   const derived = outcomeOf(view.state);

@@ -1,7 +1,8 @@
 /**
  * A QR code as one SVG <path>, drawn in a Lit template: no canvas, no innerHTML, nothing a strict Content
  * Security Policy refuses. The module matrix comes with the payment from the proxy (PaymentView.qrMatrix); without
- * it, from the qr-encoder part, which encodes in the browser (lean-qr). The
+ * it, from the qr-encoder part, which encodes in the browser (lean-qr); not at all when the proxy said no QR can
+ * hold the text (a `null` matrix). The
  * drawing is ours. The symbol keeps the 4-module quiet zone the standard asks for, stays black on white in dark
  * mode (inverted codes defeat many readers) and is drawn at >= 4 CSS px per module, which phone cameras read easily.
  */
@@ -36,14 +37,15 @@ let last: { text: string; sent: string | undefined; matrix: QrMatrix | undefined
 /**
  * The module matrix of the payment's `qr`: the one the proxy sent, else the qr-encoder part's (`encoder()` asks
  * for it: undefined while it loads, and the element draws again once it is there, or when it failed). Undefined
- * without a QR, or when none can be had: too long for a QR, or neither the proxy's matrix nor the part.
+ * without a QR, or when none can be had: too long for a QR (as the proxy's `null` says without the part), or
+ * neither the proxy's matrix nor the part.
  */
 export function paymentQrMatrix(payment: PaymentView, encoder: () => QrEncoderPart | undefined): QrMatrix | undefined {
   const text = payment.qr;
   if (!text) return undefined;
   if (last?.text === text && last.sent === payment.qrMatrix?.dark) return last.matrix;
   let matrix = unpackQrModules(payment.qrMatrix);
-  if (!matrix) {
+  if (!matrix && payment.qrMatrix !== null) {
     const part = encoder();
     if (!part) return undefined;
     try {

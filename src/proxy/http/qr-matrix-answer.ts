@@ -4,7 +4,9 @@
  * script-tag core does not carry it). Encoded with the qrcode package's own encoder at error correction level M,
  * in the form of shared/qr-modules.ts. Status polls repeat the same text every few seconds, so each text is
  * encoded once: a small map keeps the last texts' matrices, bounded, the least recently used out first. A text too
- * long for any QR gets no matrix (the widget then shows the requisites, as it always did). The text is the
+ * long for any QR gets `null` for its matrix: the widget then shows the requisites, as it always did, and does not
+ * fetch its own encoder for a text that no encoder can draw (an absent matrix, from a server that does not send
+ * one, is what makes it fetch the encoder). The text is the
  * service's (a hosted page, an SBP link, requisites), so its length is checked before the encoder sees it: the
  * encoder analyses the whole text before it finds it too long (8 s of event loop for a mixed 1 MB text).
  */
@@ -66,13 +68,16 @@ function encoded(text: string): { modules: QrModules; json: string } | null {
 /** One per process: the texts are the payments' own, the same for every proxy in it. */
 const shared = new QrMatrixCache(256);
 
-/** `view` with the matrix of its `qr`, when it has one that a QR can hold. */
-export function withQrMatrix<V extends { qr?: string }>(view: V, cache = shared): V & { qrMatrix?: QrModules } {
-  const entry = view.qr === undefined ? undefined : cache.get(view.qr);
-  return entry ? { ...view, qrMatrix: entry.modules } : view;
+/** `view` with the matrix of its `qr`, or with `null` when no QR can hold it; a view without `qr` as it is. */
+export function withQrMatrix<V extends { qr?: string }>(view: V, cache = shared): V & { qrMatrix?: QrModules | null } {
+  if (view.qr === undefined) return view;
+  return { ...view, qrMatrix: cache.get(view.qr)?.modules ?? null };
 }
 
-/** The JSON text of the matrix of `qr`, for an answer written as text (payment-answer.ts's paymentAnswerJson). */
+/**
+ * The JSON text of the matrix of `qr` (`null` when no QR can hold it), for an answer written as text
+ * (payment-answer.ts's paymentAnswerJson); undefined without `qr`.
+ */
 export function qrMatrixJson(qr: string | undefined, cache = shared): string | undefined {
-  return qr === undefined ? undefined : cache.get(qr)?.json;
+  return qr === undefined ? undefined : (cache.get(qr)?.json ?? 'null');
 }

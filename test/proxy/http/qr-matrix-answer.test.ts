@@ -1,7 +1,7 @@
 /**
  * The QR's module matrix in the proxy's answers (http/qr-matrix-answer.ts): read back with a QR reader, it
  * is exactly the payment's `qr`, in the create answer, the status answer and the event stream, over real HTTP to
- * the real sandbox. A text no QR can hold gets no matrix and no error (at unit level: a long order id reaches the
+ * the real sandbox. A text no QR can hold gets a `null` matrix and no error (at unit level: a long order id reaches the
  * link percent-encoded, which the encoder packs small); the encoded texts are kept in a bounded map.
  */
 import { afterEach, describe, expect, it } from 'vitest';
@@ -82,16 +82,22 @@ describe('the QR matrix in the answers', () => {
 describe('qr-matrix-answer', () => {
   const tooLong = `upi://pay?pa=shop%40bank&tn=${'x'.repeat(2400)}`; // over the 2,331 bytes of a version 40 code at level M
 
-  it('gives a text too long for a QR no matrix, and no error', () => {
+  it('gives a text too long for a QR a null matrix, which tells the widget not to encode it, and no error', () => {
     const cache = new QrMatrixCache(4);
     const view = { id: 'p', qr: tooLong };
-    expect(withQrMatrix(view, cache)).toEqual(view);
-    expect(qrMatrixJson(view.qr, cache)).toBeUndefined();
+    expect(withQrMatrix(view, cache)).toEqual({ ...view, qrMatrix: null });
+    expect(qrMatrixJson(view.qr, cache)).toBe('null');
+    const stored = { ...view, createdAt: '2026-01-15T10:00:00.000Z', expiresAt: '2026-01-15T10:15:00.000Z' };
+    const answer = JSON.parse(paymentAnswerJson(stored as StoredView, 0, qrMatrixJson(view.qr, cache)));
+    expect(answer.payment.qrMatrix).toBe(null);
+    // Past the most characters any QR holds, the same, without the encoder asked.
+    expect(withQrMatrix({ qr: '1'.repeat(5_597) }, cache).qrMatrix).toBe(null);
   });
 
   it('gives a view without qr no matrix', () => {
     const view: { id: string; qr?: string } = { id: 'p' };
     expect(withQrMatrix(view, new QrMatrixCache(4))).toEqual({ id: 'p' });
+    expect(qrMatrixJson(undefined, new QrMatrixCache(4))).toBeUndefined();
   });
 
   it('adds the matrix as the payment member of a status answer, which stays JSON', () => {
