@@ -56,7 +56,7 @@ describe('the checkout with assistive technology', () => {
     await search.waitFor();
     // A live region added with its words is often not read: it must be on the page, empty, before the search changes it.
     const found = page.locator('payin-checkout [part="bank-chooser"] [role="status"]');
-    expect(await found.count(), 'the search\'s live region, before anything is typed').toBe(1);
+    expect(await found.count(), "the search's live region, before anything is typed").toBe(1);
     expect(await found.textContent()).toBe('');
     await search.fill('альфа');
     await expect.poll(() => found.textContent()).toBe('1 bank');
