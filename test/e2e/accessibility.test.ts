@@ -7,6 +7,7 @@
 import type { BrowserContextOptions, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { newContext } from './support/browser.js';
+import { newPhoneContext } from './support/phone.js';
 import { placeOrder } from './support/services.js';
 import { waitForScreen } from './support/shopper.js';
 import { useDemo } from './support/use-demo.js';
@@ -58,5 +59,30 @@ describe('the checkout with assistive technology', () => {
     const ru = await payScreen({}, 'UPI', 'ru');
     await expect.poll(() => buttonNames(ru)).toEqual(['Копировать Сумма', 'Копировать UPI ID', 'Выбрать другой способ']);
     await ru.context().close();
+  });
+
+  it('says how many banks the search kept, as the shopper types, in a live region there before the first key', async () => {
+    const context = await newPhoneContext(live.browser, 'android', live.demo.sandboxUrl);
+    const page = await context.newPage();
+    const order = await placeOrder(live.demo.storeUrl);
+    await page.goto(`${live.demo.storeUrl}/shop/checkout/${encodeURIComponent(order.id)}?method=choice`);
+    await waitForScreen(page, 'choose');
+    await page.locator('payin-checkout [part="method-button"]', { hasText: 'SBP' }).tap();
+    const search = page.locator('payin-checkout [part="bank-search"]');
+    await search.waitFor();
+    // A live region added with its words is often not read: it must be on the page, empty, before the search changes it.
+    const found = page.locator('payin-checkout [part="bank-chooser"] [role="status"]');
+    expect(await found.count(), "the search's live region, before anything is typed").toBe(1);
+    expect(await found.textContent()).toBe('');
+    await search.fill('альфа');
+    await expect.poll(() => found.textContent()).toBe('1 bank');
+    await search.fill('банк');
+    const shown = await page.locator('payin-checkout [part="bank-link"]').count();
+    expect(shown).toBeGreaterThan(1);
+    await expect.poll(() => found.textContent()).toBe(`${shown} banks`);
+    await search.fill('no such bank anywhere');
+    await expect.poll(() => found.textContent()).toBe('No such bank.');
+    expect(await found.isVisible(), 'no bank is said on screen too').toBe(true);
+    await context.close();
   });
 });

@@ -3,7 +3,9 @@
  * banks first, in a box that scrolls after about six), each a link that opens that bank's app at the payment (a
  * C2B link) or, for a transfer to a phone number, opens the app after copying the number. Logos come only from
  * the proxy's origin; a bank without one shows its initial. Its search asks the phone's keyboard not to correct
- * what is typed: a bank's name in Latin letters ("sber") is no word of its dictionary, and would be replaced.
+ * what is typed: a bank's name in Latin letters ("sber") is no word of its dictionary, and would be replaced. A
+ * live region under it, there from the start (one added with its words is often not read), tells a screen reader
+ * how many banks are left as the shopper types; "no such bank" is also shown.
  */
 import { html, nothing, type TemplateResult } from 'lit';
 import type { PaymentView } from '../../shared/payment-view.js';
@@ -49,7 +51,8 @@ export function bankChooser(
         ? html`<input part="bank-search" class="search" type="search" autocomplete="off" autocorrect="off"
           spellcheck="false" maxlength=${MAX_BANK_QUERY}
           aria-label=${t.findBank} placeholder=${t.findBank} .value=${ctx.bankQuery}
-          @input=${(e: Event) => ctx.filterBanks((e.target as HTMLInputElement).value)}>`
+          @input=${(e: Event) => ctx.filterBanks((e.target as HTMLInputElement).value)}>
+          <p class=${found.length ? 'sr-only' : 'hint'} role="status">${ctx.bankQuery ? (found.length ? t.banksFound(found.length) : t.noBank) : ''}</p>`
         : nothing
     }
     <ul class="banks" aria-labelledby="banks-label">
@@ -59,6 +62,5 @@ export function bankChooser(
           <span>${bank.bankName}</span></a></li>`,
       )}
     </ul>
-    ${found.length ? nothing : html`<p class="hint" role="status">${t.noBank}</p>`}
   </div>`;
 }

@@ -42,6 +42,7 @@ export const bn: Translation = {
   chooseBank: 'আপনার ব্যাংক বেছে নিন',
   findBank: 'ব্যাংক খুঁজুন',
   noBank: 'এমন কোনো ব্যাংক নেই।',
+  banksFound: (count) => `ব্যাংক পাওয়া গেছে: ${count}`,
   sbpPhoneHint: (phone) => `ব্যাংক বেছে নিলে নম্বরটি কপি হবে: SBP দিয়ে ${phone} নম্বরে পাঠান।`,
   hints: {
     checking: 'এই পেজটি খোলা রাখুন।',

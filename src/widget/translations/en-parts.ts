@@ -23,6 +23,7 @@ export const enSbpBanks: SbpBanksTexts = {
   chooseBank: 'Choose your bank',
   findBank: 'Find your bank',
   noBank: 'No such bank.',
+  banksFound: (count) => (count === 1 ? '1 bank' : `${count} banks`),
   sbpPhoneHint: (phone) => `Choosing a bank copies the number: transfer by SBP to ${phone}.`,
 };
 

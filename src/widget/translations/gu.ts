@@ -42,6 +42,7 @@ export const gu: Translation = {
   chooseBank: 'તમારી બેંક પસંદ કરો',
   findBank: 'બેંક શોધો',
   noBank: 'આવી કોઈ બેંક નથી.',
+  banksFound: (count) => `મળેલી બેંકો: ${count}`,
   sbpPhoneHint: (phone) => `બેંક પસંદ કરતાં જ નંબર કૉપિ થશે: SBPથી ${phone} પર મોકલો.`,
   hints: {
     checking: 'આ પેજ ખુલ્લું રાખો.',

@@ -41,6 +41,7 @@ export const hi: Translation = {
   chooseBank: 'अपना बैंक चुनें',
   findBank: 'बैंक खोजें',
   noBank: 'ऐसा कोई बैंक नहीं।',
+  banksFound: (count) => `मिले बैंक: ${count}`,
   sbpPhoneHint: (phone) => `बैंक चुनते ही नंबर कॉपी होगा: SBP से ${phone} पर भेजें।`,
   hints: {
     checking: 'यह पेज खुला रखें।',

@@ -43,6 +43,7 @@ export const kn: Translation = {
   chooseBank: 'ನಿಮ್ಮ ಬ್ಯಾಂಕ್ ಆಯ್ಕೆಮಾಡಿ',
   findBank: 'ಬ್ಯಾಂಕ್ ಹುಡುಕಿ',
   noBank: 'ಅಂತಹ ಬ್ಯಾಂಕ್ ಇಲ್ಲ.',
+  banksFound: (count) => `ಸಿಕ್ಕ ಬ್ಯಾಂಕುಗಳು: ${count}`,
   sbpPhoneHint: (phone) => `ಬ್ಯಾಂಕ್ ಆಯ್ಕೆಮಾಡಿದಾಗ ಸಂಖ್ಯೆ ನಕಲಾಗುತ್ತದೆ: SBP ಮೂಲಕ ${phone} ಸಂಖ್ಯೆಗೆ ಕಳುಹಿಸಿ.`,
   hints: {
     checking: 'ಈ ಪುಟವನ್ನು ತೆರೆದೇ ಇಡಿ.',

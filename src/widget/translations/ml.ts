@@ -43,6 +43,7 @@ export const ml: Translation = {
   chooseBank: 'നിങ്ങളുടെ ബാങ്ക് തിരഞ്ഞെടുക്കുക',
   findBank: 'ബാങ്ക് തിരയുക',
   noBank: 'അങ്ങനെയൊരു ബാങ്കില്ല.',
+  banksFound: (count) => `കണ്ടെത്തിയ ബാങ്കുകൾ: ${count}`,
   sbpPhoneHint: (phone) => `ബാങ്ക് തിരഞ്ഞെടുക്കുമ്പോൾ നമ്പർ പകർത്തും: SBP വഴി ${phone} എന്ന നമ്പറിലേക്ക് അയയ്ക്കുക.`,
   hints: {
     checking: 'ഈ പേജ് തുറന്നുവയ്ക്കുക.',

@@ -43,6 +43,7 @@ export const mr: Translation = {
   chooseBank: 'तुमची बँक निवडा',
   findBank: 'बँक शोधा',
   noBank: 'अशी बँक नाही.',
+  banksFound: (count) => `सापडलेल्या बँका: ${count}`,
   sbpPhoneHint: (phone) => `बँक निवडताच नंबर कॉपी होईल: SBP ने ${phone} वर पाठवा.`,
   hints: {
     checking: 'हे पेज उघडे ठेवा.',

@@ -43,6 +43,7 @@ export const or: Translation = {
   chooseBank: 'ଆପଣଙ୍କ ବ୍ୟାଙ୍କ ବାଛନ୍ତୁ',
   findBank: 'ବ୍ୟାଙ୍କ ଖୋଜନ୍ତୁ',
   noBank: 'ଏପରି କୌଣସି ବ୍ୟାଙ୍କ ନାହିଁ।',
+  banksFound: (count) => `ମିଳିଥିବା ବ୍ୟାଙ୍କ: ${count}`,
   sbpPhoneHint: (phone) => `ବ୍ୟାଙ୍କ ବାଛିଲେ ନମ୍ବର କପି ହେବ: SBP ଦ୍ୱାରା ${phone} ନମ୍ବରକୁ ପଠାନ୍ତୁ।`,
   hints: {
     checking: 'ଏହି ପେଜ୍ ଖୋଲା ରଖନ୍ତୁ।',

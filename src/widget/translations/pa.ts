@@ -42,6 +42,7 @@ export const pa: Translation = {
   chooseBank: 'ਆਪਣਾ ਬੈਂਕ ਚੁਣੋ',
   findBank: 'ਬੈਂਕ ਲੱਭੋ',
   noBank: 'ਅਜਿਹਾ ਕੋਈ ਬੈਂਕ ਨਹੀਂ।',
+  banksFound: (count) => `ਮਿਲੇ ਬੈਂਕ: ${count}`,
   sbpPhoneHint: (phone) => `ਬੈਂਕ ਚੁਣਦੇ ਹੀ ਨੰਬਰ ਕਾਪੀ ਹੋ ਜਾਵੇਗਾ: SBP ਰਾਹੀਂ ${phone} 'ਤੇ ਭੇਜੋ।`,
   hints: {
     checking: 'ਇਹ ਪੰਨਾ ਖੁੱਲ੍ਹਾ ਰੱਖੋ।',

@@ -40,6 +40,7 @@ export const ru: Translation = {
   chooseBank: 'Выберите свой банк',
   findBank: 'Найти банк',
   noBank: 'Такого банка нет.',
+  banksFound: (count) => `Найдено банков: ${count}`,
   sbpPhoneHint: (phone) => `Номер скопируется при выборе банка: переведите по СБП на ${phone}.`,
   hints: {
     checking: 'Не закрывайте страницу.',

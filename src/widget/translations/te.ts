@@ -42,6 +42,7 @@ export const te: Translation = {
   chooseBank: 'మీ బ్యాంక్‌ను ఎంచుకోండి',
   findBank: 'బ్యాంక్‌ను వెతకండి',
   noBank: 'అలాంటి బ్యాంక్ లేదు.',
+  banksFound: (count) => `దొరికిన బ్యాంకులు: ${count}`,
   sbpPhoneHint: (phone) => `బ్యాంక్‌ను ఎంచుకుంటే నంబర్ కాపీ అవుతుంది: SBP ద్వారా ${phone} నంబర్‌కు పంపండి.`,
   hints: {
     checking: 'ఈ పేజీని తెరిచే ఉంచండి.',

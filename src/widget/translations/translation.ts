@@ -98,6 +98,8 @@ export interface SbpBanksTexts {
   chooseBank: string;
   findBank: string;
   noBank: string;
+  /** How many banks the search kept, said to a screen reader as the shopper types. */
+  banksFound(count: number): string;
   /** For a transfer to a phone number: the number is copied when a bank is chosen. */
   sbpPhoneHint(phone: string): string;
 }

@@ -58,6 +58,7 @@ export const ur: Translation = {
   chooseBank: 'اپنا بینک منتخب کریں',
   findBank: 'بینک تلاش کریں',
   noBank: 'ایسا کوئی بینک نہیں۔',
+  banksFound: (count) => `ملنے والے بینک: ${count}`,
   sbpPhoneHint: (phone) => `بینک منتخب کرتے ہی نمبر کاپی ہو جائے گا: SBP سے ${ltr(phone)} پر بھیجیں۔`,
   hints: {
     checking: 'یہ صفحہ کھلا رکھیں۔',
