@@ -8,7 +8,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useAppShop } from './support/app-shop.js';
-import { sandboxPayments } from './support/services.js';
+import { act, sandboxPayments } from './support/services.js';
 
 /**
  * Makes `window.checkout(orderId)`: an element for the order (autostart, UPI) on a clock whose timers never fire
@@ -98,6 +98,50 @@ describe('the element mounted, unmounted and mounted again', () => {
     expect(shown.first).toBe(shown.second);
     expect(await paymentsOf('REMOUNT-2')).toEqual([shown.second]);
     expect(await paymentsOf('REMOUNT-3')).toEqual([shown.strict]);
+    await page.context().close();
+  }, 60_000);
+
+  it('announces the payment paid by the element put on the page after a route change while the first one resumed it', async () => {
+    const page = await live.open();
+    const id = await page.evaluate(async () => {
+      const element = (window as unknown as ShopWindow).checkout('REMOUNT-4');
+      document.body.append(element);
+      for (let i = 0; i < 100 && !element.payment; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      element.remove();
+      return element.payment?.id;
+    });
+    // Paid in the bank app; the proxy knows it (asked as the tab would, with the token the tab keeps).
+    await act(live.shop.sandboxUrl, id!, 'pay');
+    await page.evaluate(async () => {
+      const key = Object.keys(sessionStorage).find((k) => k.endsWith('|REMOUNT-4'))!;
+      const { paymentId, token } = JSON.parse(sessionStorage.getItem(key)!);
+      const body = JSON.stringify({ paymentId, token });
+      for (let i = 0; i < 100; i++) {
+        const answer = await fetch('/payin/status', { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+        if ((await answer.json()).payment.final) return;
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    });
+    const heard = await page.evaluate(async () => {
+      const make = (window as unknown as ShopWindow).checkout;
+      const heard: string[] = [];
+      document.addEventListener('payin-paid', (event) => heard.push((event.target as Element).id));
+      // Back on the order's page: the element resumes the payment, and the app re-renders it with another key
+      // before the answer is in (the first one's answer arrives while it is off the page).
+      const first = Object.assign(make('REMOUNT-4'), { id: 'first' });
+      document.body.append(first);
+      await first.updateComplete;
+      first.remove();
+      await new Promise((resolve) => setTimeout(resolve, 0));
+      const second = Object.assign(make('REMOUNT-4'), { id: 'second' });
+      document.body.append(second);
+      for (let i = 0; i < 100 && (second.screen !== 'paid' || first.screen !== 'paid'); i++) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      return heard;
+    });
+    // The shop's listener (on the document, or on the element it shows) hears it once, from the element on the page.
+    expect(heard).toEqual(['second']);
     await page.context().close();
   }, 60_000);
 });

@@ -77,6 +77,8 @@ export class PaymentFlowController implements ReactiveController {
   #graceTimer: unknown;
   /** The payment whose grace window is over: its "expired" is final now. */
   #graceOver: string | undefined;
+  /** Whether the last final state was found after a reload: what its event says when it is announced late. */
+  #finalResumed = false;
 
   readonly #host: ReactiveControllerHost & HTMLElement;
   readonly #config: () => FlowConfig;
@@ -225,6 +227,8 @@ export class PaymentFlowController implements ReactiveController {
 
   hostConnected(): void {
     if (this.#unsettled && this.#state.phase === 'active') this.#follow();
+    // A final state is announced once per page, so this announces only one learned off the page.
+    else if (this.payment?.final) this.#finish(this.payment, this.#finalResumed);
   }
 
   /**
@@ -269,6 +273,10 @@ export class PaymentFlowController implements ReactiveController {
   #finish(payment: PaymentView, resumed: boolean): void {
     this.feed.stop();
     this.tabs.leave();
+    // Off the page (removed while the answer was on its way: a route change) the event reaches no listener, and its
+    // claim kept the element the app shows next for the payment from announcing it: said once back on a page.
+    this.#finalResumed = resumed;
+    if (!this.#host.isConnected) return;
     const before = claimFinalAnnouncement(this.#config().endpoint, payment.id);
     if (before === undefined) return;
     // Only a final payment gets here, so its outcome is one of the five.
