@@ -207,6 +207,8 @@ export class PayinCheckout extends LitElement {
   #said: Localized | undefined;
   /** The parts whose styles this element's shadow root has adopted. */
   readonly #styledParts = new Set<PartName>();
+  /** Taken off the page in this task: torn down once it ends, unless put back by then (disconnectedCallback says why). */
+  #leaving = false;
 
   /** The payment shown, if any (read-only). */
   get payment(): PaymentView | undefined {
@@ -231,6 +233,30 @@ export class PayinCheckout extends LitElement {
   /** Forgets the payment in this tab and shows the start again. */
   reset(): void {
     this.#flow.reset(true);
+  }
+
+  override connectedCallback(): void {
+    // Put back in the task that took it off: nothing was torn down, so nothing starts again (its ancestors' `lang` may differ).
+    if (this.#leaving) {
+      this.#leaving = false;
+      this.requestUpdate();
+      return;
+    }
+    super.connectedCallback();
+  }
+
+  /**
+   * Torn down at the end of the task, unless put back by then: a move in the DOM (a list that reorders, a layout
+   * that re-parents the element, a framework's insertBefore) takes it off and puts it back at once, and a teardown
+   * closed its event stream and gave up the lead, then opened a new stream with a status check, on every move.
+   */
+  override disconnectedCallback(): void {
+    this.#leaving = true;
+    queueMicrotask(() => {
+      if (!this.#leaving) return;
+      this.#leaving = false;
+      super.disconnectedCallback();
+    });
   }
 
   get #methodList(): string[] {
