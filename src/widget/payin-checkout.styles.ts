@@ -79,7 +79,10 @@ export const styles = css`
   .amount, .requisites { background: var(--payin-color-surface); border-radius: var(--payin-radius); padding: 0.75em }
   .amount, dd { display: flex; flex-wrap: wrap; gap: 0.5em; align-items: center; justify-content: space-between }
   .amount .label { flex-basis: 100% }
-  .amount .value { font-size: 1.6em }
+  /* Where the amount's box is narrow (a phone with its text at 200%) the amount shrinks towards the text's size
+     (never below it) rather than break inside the number, after "₹499.0"; only a number longer than that still wraps. */
+  .amount { container-type: inline-size }
+  .amount .value { font-size: clamp(1em, 16cqi, 1.6em) }
   .value { font-weight: 700; overflow-wrap: anywhere; font-variant-numeric: tabular-nums; unicode-bidi: plaintext }
   .requisites { display: grid; gap: 0.75em }
   .mono { font-family: ui-monospace, Menlo, Consolas, monospace }

@@ -85,4 +85,18 @@ describe('the checkout with assistive technology', () => {
     expect(await found.isVisible(), 'no bank is said on screen too').toBe(true);
     await context.close();
   });
+
+  it('keeps the amount on one line on a phone whose text is set to 200%, never broken inside the number', async () => {
+    const page = await payScreen({ viewport: { width: 375, height: 667 } }, 'UPI');
+    // The phone's text size: the page's root font doubled, which the element's rem and em sizes follow.
+    await page.addStyleTag({ content: 'html { font-size: 200% }' });
+    const lines = await page.locator('payin-checkout [part="amount"] .value').evaluate((value) => {
+      const range = document.createRange();
+      range.selectNodeContents(value);
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+    });
+    expect(lines, 'the lines the amount ₹499.00 is drawn on').toBe(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), 'nothing scrolls sideways').toBeLessThanOrEqual(375);
+    await page.context().close();
+  });
 });
