@@ -11,6 +11,7 @@ import { createContext } from './context.js';
 import { rememberClientAddress, type ProxyRequestInfo } from './http/client-address.js';
 import { corsHeaders, preflightAnswer, withHeaders } from './http/cors.js';
 import { errorAnswer, ProxyError } from './http/errors.js';
+import { subjectOf } from './http/request-subject.js';
 import { after, type MaybePromise } from './maybe-async.js';
 import { handleCallback } from './use-cases/callback-route.js';
 import { handleCreate } from './use-cases/create-route.js';
@@ -122,12 +123,12 @@ export function createPayinProxy(options: PayinProxyOptions): PayinProxy {
       }
       answer = route.handle(request, ctx);
     } catch (error) {
-      answer = errorAnswer(error, logger);
+      answer = errorAnswer(error, logger, subjectOf(request));
     }
     if (!(answer instanceof Promise)) return withHeaders(answer, cors);
     return answer.then(
       (done) => withHeaders(done, cors),
-      (error) => withHeaders(errorAnswer(error, logger), cors),
+      (error) => withHeaders(errorAnswer(error, logger, subjectOf(request)), cors),
     );
   };
   const handler = async function payinProxy(request: Request, info?: ProxyRequestInfo): Promise<Response> {

@@ -45,6 +45,40 @@ describe("the proxy's log under a flood", () => {
     expect(lines.some((line) => line.includes('fetch failed') && /"repeats":\d+/.test(line))).toBe(true);
   });
 
+  it('names the payment and order of a callback it cannot confirm, folds its copies, and says another payment at once', async () => {
+    const { lines, logger } = capturingLogger();
+    // Every copy asks the service anew (no coalescing window), so each 502 is a failure of its own.
+    const t = setup({ logger, reconcileEveryMs: 0, timeouts: { coalesceMs: 0 } });
+    const a = (await t.create('A-stuck')).body.payment.id;
+    const b = (await t.create('B-stuck')).body.payment.id;
+    t.service.onStatus = () => 'network-error';
+    const paid = (id: string) => t.callback({ ...t.service.payments.get(id)!, state: 'finished', status: true });
+    for (let i = 0; i < 10; i++) expect((await drive(t.clock, paid(a), 1_000)).status).toBe(502);
+    expect((await drive(t.clock, paid(b), 1_000)).status).toBe(502);
+    // Each line said at once, the first for its payment; the counts of repeats follow (by the minute, and at close).
+    const said = (id: string) => lines.filter((line) => line.includes('could not be used just now') && line.includes(id));
+    const first = (id: string) => said(id).filter((line) => !line.includes('repeats'));
+    expect(first(a)).toHaveLength(1);
+    expect(first(a)[0]).toContain(`"paymentId":"${a}","orderId":"A-stuck","code":"upstream_error"`);
+    expect(first(b)).toHaveLength(1);
+    expect(first(b)[0]).toContain(`"paymentId":"${b}","orderId":"B-stuck"`);
+    await t.proxy.close();
+    const repeats = said(a).map((line) => Number(/"repeats":(\d+)/.exec(line)?.[1] ?? 0));
+    expect(repeats.reduce((sum, n) => sum + n)).toBe(9);
+  });
+
+  it('names the payment and order of a status call the service cannot answer, never its token', async () => {
+    const { lines, logger } = capturingLogger();
+    const t = setup({ logger, reconcileEveryMs: 0, timeouts: { coalesceMs: 0 } });
+    const { body } = await t.create('A-polled');
+    t.service.onStatus = () => 'network-error';
+    expect((await drive(t.clock, t.status(body.payment.id, body.token), 1_000)).response.status).toBe(502);
+    const stuck = lines.filter((line) => line.includes('could not be used just now'));
+    expect(stuck).toHaveLength(1);
+    expect(stuck[0]).toContain(`"paymentId":"${body.payment.id}","orderId":"A-polled"`);
+    expect(lines.join('\n')).not.toContain(body.token);
+  });
+
   it('says once that the store failed while every request fails on it, then how often', async () => {
     const { lines, logger } = capturingLogger();
     const clock = new ManualClock();

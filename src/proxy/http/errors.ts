@@ -9,6 +9,7 @@ import { ERROR_CODES, type ApiErrorBody, type ErrorCode } from '../../shared/err
 import type { ProxyLogger } from '../logger.js';
 import { UpstreamError } from '../infrastructure/upstream-client.js';
 import { StoreFailure } from '../infrastructure/store-failure.js';
+import type { RequestSubject } from './request-subject.js';
 
 export interface ProxyErrorOptions {
   /** Seconds, for 429. */
@@ -51,15 +52,20 @@ export function jsonTextAnswer(status: number, json: string, headers?: Record<st
   return { status, headers: Object.assign({}, JSON_HEADERS, headers), body: json };
 }
 
-/** Turns anything thrown by a route into the answer the browser (or the service) gets. */
-export function errorAnswer(error: unknown, logger: ProxyLogger): Answer {
-  if (error instanceof UpstreamError) return errorAnswer(fromUpstream(error), logger);
+/**
+ * Turns anything thrown by a route into the answer the browser (or the service) gets. `about` is the payment and
+ * order the request was found to be about (request-subject.ts), named in the log line of a 5xx so that an operator
+ * can tell which payment is stuck; a store that failed has its own line, about the store (one per outage, not one
+ * per open checkout).
+ */
+export function errorAnswer(error: unknown, logger: ProxyLogger, about: RequestSubject = {}): Answer {
+  if (error instanceof UpstreamError) return errorAnswer(fromUpstream(error), logger, about);
   if (error instanceof StoreFailure) return storeUnavailable(error, logger);
   if (!(error instanceof ProxyError)) {
-    logger.error('unexpected error in the payin proxy', { error: describe(error) });
-    return errorAnswer(new ProxyError('internal', 'internal error'), logger);
+    logger.error('unexpected error in the payin proxy', { ...about, error: describe(error) });
+    return errorAnswer(new ProxyError('internal', 'internal error'), logger, about);
   }
-  if (error.status >= 500) logger.warn(error.message, { code: error.code, cause: describe(error.options.cause) });
+  if (error.status >= 500) logger.warn(error.message, { ...about, code: error.code, cause: describe(error.options.cause) });
   const headers: Record<string, string> = {};
   if (error.options.retryAfter !== undefined) headers['retry-after'] = String(Math.max(1, Math.ceil(error.options.retryAfter)));
   if (error.options.allow) headers.allow = error.options.allow.join(', ');

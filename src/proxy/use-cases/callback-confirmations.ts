@@ -12,7 +12,15 @@
  * answered from the call made for the first, and waited for a re-check. A genuine redelivery within a window of a
  * replay is answered from the replay's status call, at most `coalesceMs` old; a "paid" it does not confirm yet is
  * asked about again by the re-checks (paid-rechecks.ts). A refusal (the service knows no such payment) is an answer
- * too and shared as one; an outage is not kept, so the next copy asks again.
+ * too and shared as one.
+ *
+ * So is a failure (the service down, timing out, answering a gateway's page) for the window after it: while the
+ * service struggles, a copy posted right after a failed call was a call of its own, so a captured callback posted N
+ * times made N calls to the service when it could least take them, each holding a socket of the proxy for up to
+ * `statusDeadlineMs`. Every copy still gets the failure, and so 502 (504 for a time-out), never a 200 for what was
+ * not confirmed, and the service delivers the callback again; its redelivery after the window asks afresh, so a
+ * "paid" the service confirms by then is recorded. The answers are kept in the Coalescer's bounded map (10,000
+ * callbacks, each for `coalesceMs`), whatever they were.
  */
 import { Coalescer } from '../infrastructure/coalesce.js';
 import { UpstreamError } from '../infrastructure/upstream-client.js';
@@ -31,8 +39,8 @@ export function callbackName(signature: string, encoding: SignatureEncoding): st
   return bytesToHex(decodedSignature(signature, encoding) ?? new Uint8Array());
 }
 
-/** What the service said: the payment, or its refusal to describe it. */
-type Said = { payment: ObservedPayment } | { refusal: UpstreamError };
+/** What came of asking the service: the payment, or its refusal to describe it, or its failure to answer. */
+type Said = { payment: ObservedPayment } | { error: UpstreamError };
 
 export class CallbackConfirmations {
   readonly #answers: Coalescer<Said>;
@@ -46,13 +54,13 @@ export class CallbackConfirmations {
 
   /**
    * What the service says of the payment now, for the callback named `heard` (`callbackName`); shared as above.
-   * Rejects with the service's refusal (an UpstreamError that is not `retryable`) or its failure, as
+   * Rejects with the service's refusal (an UpstreamError that is not `retryable`) or its failure (one that is), as
    * `ledger.fetchFresh` does.
    */
   async answer(paymentId: string, heard: string): Promise<ObservedPayment> {
     const key = JSON.stringify([paymentId, heard]);
     const said = await (this.#answers.shared(key) ?? this.#answers.track(key, this.#ask(paymentId)));
-    if ('refusal' in said) throw said.refusal;
+    if ('error' in said) throw said.error;
     return said.payment;
   }
 
@@ -60,7 +68,8 @@ export class CallbackConfirmations {
     try {
       return { payment: await this.ledger.fetchFresh(paymentId) };
     } catch (error) {
-      if (error instanceof UpstreamError && !error.retryable) return { refusal: error };
+      // Anything else is no word of the service's but a fault here, and is not kept.
+      if (error instanceof UpstreamError) return { error };
       throw error;
     }
   }

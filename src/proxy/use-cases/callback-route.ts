@@ -18,6 +18,7 @@ import { UpstreamError } from '../infrastructure/upstream-client.js';
 import { isOngoing } from '../ledger/contradiction-marks.js';
 import { checkContradiction, checkContradictionEnded, contradictsFinal } from './final-contradiction.js';
 import { callbackName } from './callback-confirmations.js';
+import { rememberSubject } from '../http/request-subject.js';
 
 const UNSIGNED_HINT =
   'wrong PAYIN_SECRET (during a rotation give the new and the old one, space-separated), or is the body re-serialised before the proxy, by express.json() for example?';
@@ -54,6 +55,8 @@ export async function handleCallback(request: ProxyRequest, ctx: ProxyContext): 
   const heard = callbackName(request.headers.get('signature') ?? '', provider.signatureEncoding);
 
   const stored = await store.getPayment(notice.id);
+  // Signed, so the ids are the service's: a 5xx from here on names the payment in the log (request-subject.ts).
+  rememberSubject(request, { paymentId: notice.id, orderId: stored?.view.orderId ?? notice.orderId });
   if (!stored) return adoptUnknown(notice, heard, ctx);
   if (contradictsFinal(stored.view, notice)) {
     await checkContradiction(stored, heard, ctx);

@@ -26,6 +26,7 @@ import { enforceRate } from '../http/rate-limit.js';
 import { toPaymentView } from '../http/payment-answer.js';
 import type { CreateContext } from '../ledger/payment-view-mapper.js';
 import { withQrMatrix } from '../http/qr-matrix-answer.js';
+import { rememberSubject } from '../http/request-subject.js';
 
 const MAX_ORDER_TOKEN_CHARS = 4096;
 
@@ -35,6 +36,8 @@ export async function handleCreate(request: ProxyRequest, ctx: ProxyContext): Pr
   const orderId = exactOrderId(body.orderId);
   await enforceRate(options, request, 'create', `order:${orderId}`);
   const order = await priced(request, ctx, orderId, body);
+  // The shop priced it, so it is the shop's order: a 5xx from here on names it in the log (request-subject.ts).
+  rememberSubject(request, { orderId });
   const { record, created } = await ctx.orderPayments.paymentFor(order);
   const token = await ctx.tokens.issue(record.view.id);
   return jsonAnswer(created ? 201 : 200, { payment: withQrMatrix(toPaymentView(record.view, options.serviceClock.now())), token });

@@ -73,7 +73,7 @@ export async function handleEvents(request: ProxyRequest, ctx: ProxyContext): Pr
   const token = query.get('token') ?? '';
   if (!paymentId || !token) throw new ProxyError('bad_request', 'paymentId and token are required in the query');
   await enforceRate(options, request, 'status', `payment:${paymentId}`);
-  const record = await readableRecord(ctx, paymentId, token);
+  const record = await readableRecord(ctx, request, paymentId, token);
   let sent = lastEventId(request);
   if (sent > record.version) sent = 0; // an id from elsewhere: start over
   // A finished payment the browser has already seen: 204 tells EventSource to stop reconnecting.

@@ -16,6 +16,7 @@ import { enforceRate } from '../http/rate-limit.js';
 import type { PaymentRecord } from '../infrastructure/store.js';
 import { qrMatrixJson } from '../http/qr-matrix-answer.js';
 import { PAID_BY_ANOTHER, paidByAnother } from '../ledger/orders.js';
+import { rememberSubject } from '../http/request-subject.js';
 
 const FIELDS = ['paymentId', 'token'] as const;
 
@@ -26,15 +27,18 @@ export function handleStatus(request: ProxyRequest, ctx: ProxyContext): MaybePro
     const paymentId = requireText(body.paymentId, 'paymentId');
     return after(enforceRate(options, request, 'status', `payment:${paymentId}`), () => {
       const token = requireText(body.token, 'token', 256);
-      return after(readableRecord(ctx, paymentId, token), (record) =>
-        record.view.final && !isIncomplete(record.view) ? answerOf(record, ctx) : refreshed(ctx, paymentId, record),
+      return after(readableRecord(ctx, request, paymentId, token), (record) =>
+        record.view.final && !isIncomplete(record.view) ? answerOf(record, ctx) : refreshed(ctx, request, paymentId, record),
       );
     });
   });
 }
 
 /** An open payment (or one whose view lacks what the service has not said yet): asked about through the coalescer. */
-async function refreshed(ctx: ProxyContext, paymentId: string, record: PaymentRecord): Promise<Answer> {
+async function refreshed(ctx: ProxyContext, request: ProxyRequest, paymentId: string, record: PaymentRecord): Promise<Answer> {
+  // The token was issued for it: a service that cannot answer now is logged with the payment and its order
+  // (request-subject.ts). Only here, where the service is asked anyway, not on a final payment's quick answer.
+  rememberSubject(request, { paymentId, orderId: record.view.orderId });
   await ctx.ledger.refresh(paymentId, 'status');
   const now = (await ctx.options.store.getPayment(paymentId)) ?? record;
   // Only open payments cost this read of their order; they cost a call to the service anyway.
