@@ -15,6 +15,7 @@ import { describe } from '../proxy/http/errors.js';
 import { audit, auditAction, markRefunded, recheck, redeliver, referenceOf } from './console-actions.js';
 import { ConsoleError, errorJson, html, json, noPayment, redirect, refusal, text } from './console-answers.js';
 import { cookie, csrfFor, operatorOf, refuseCrossSite, requireCsrf } from './console-guard.js';
+import { cookieOf } from './token-login.js';
 import type { ConsoleOptions } from './console-options.js';
 import {
   CONSOLE_CSS,
@@ -31,7 +32,10 @@ import { readPayment, listPage, exportRows } from './console-reads.js';
 import { markResolved, noteOf } from './resolve-action.js';
 import { csvOf } from './console-rows.js';
 
-/** Wrong tokens a client may try in LOGIN_WINDOW_MS before it is told to wait; the whole console, ten times that. */
+/**
+ * Wrong tokens a client may try in LOGIN_WINDOW_MS before it is told to wait; the whole console, ten times that; a
+ * browser with the mark of a past sign-in, as many as a client, counted by its mark instead of the whole console.
+ */
 const LOGIN_TRIES = 10;
 const LOGIN_WINDOW_MS = 15 * 60_000;
 
@@ -85,7 +89,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
         }
         throw error;
       }
-      return html(200, consolePage(linksFor(request)));
+      return html(200, consolePage(linksFor(request)), await knownBrowserCookie(request));
     }
     if (!path.startsWith('/api/')) throw new ConsoleError(404, 'not_found', 'no such console route');
     return api(request, path.slice('/api'.length), method);
@@ -145,6 +149,18 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     return json(200, { ...done, ...(await auditAction(ctx, store, { operator, action, result: done.result, paymentId: id })) });
   };
 
+  const known = options.login?.knownBrowser;
+  /** The request's mark of a past sign-in (ConsoleLogin.knownBrowser) when it is a good one. */
+  const knownMark = async (request: ProxyRequest): Promise<string | undefined> => {
+    const value = known && cookieOf(request.headers.get('cookie'), known.cookieName);
+    return value && (await known.check(value)) ? value : undefined;
+  };
+  /** The mark for a browser that has just opened the console signed in, unless it has a good one already. */
+  const knownBrowserCookie = async (request: ProxyRequest): Promise<Record<string, string>> => {
+    if (!known || (await knownMark(request))) return {};
+    return { 'set-cookie': cookie(request, known.cookieName, await known.issue(), cookiePath, known.maxAgeSeconds) };
+  };
+
   const login = async (request: ProxyRequest): Promise<Answer> => {
     const link = linksFor(request);
     try {
@@ -155,7 +171,11 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
       throw error;
     }
     const client = ctx.options.clientId(request) ?? 'unknown';
-    const keys = [`console-login:${client}`, 'console-login:*'];
+    // A browser that has signed in before is counted by its mark instead of the whole console: strangers fill that
+    // count from ten addresses, and then kept the operator out as well. A stolen mark gets ten tries, as one client.
+    const mark = await knownMark(request);
+    const keys = [`console-login:${client}`, mark ? `console-login-known:${mark}` : 'console-login:*'];
+    const limits = [LOGIN_TRIES, mark ? LOGIN_TRIES : LOGIN_TRIES * 10];
     const window = Math.floor(ctx.options.clock.now() / LOGIN_WINDOW_MS);
     // The tries are counted in the store; when it cannot be reached the operator stays on the form and is told why
     // (a plain form post would otherwise land on a page of JSON).
@@ -170,7 +190,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     // whole console's count hears only the tries a client may still make, so that one client cannot fill it alone.
     let right: boolean;
     try {
-      if ((await count(keys[0]!, 1)) > LOGIN_TRIES || (await count(keys[1]!, 1)) > LOGIN_TRIES * 10) {
+      if ((await count(keys[0]!, 1)) > limits[0]! || (await count(keys[1]!, 1)) > limits[1]!) {
         return html(429, loginPage(link, LOGIN_MESSAGES.tooManyTries), { 'retry-after': String(LOGIN_WINDOW_MS / 1000) });
       }
       right = token !== '' && (await options.login!.check(token));
