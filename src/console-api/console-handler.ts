@@ -13,9 +13,10 @@ import { CONSOLE_FILTERS, type ConsoleFilter, isConsoleStore } from '../proxy/in
 import type { ProxyContext } from '../proxy/context.js';
 import { describe } from '../proxy/http/errors.js';
 import { audit, auditAction, markRefunded, recheck, redeliver, referenceOf } from './console-actions.js';
-import { ConsoleError, errorJson, html, json, noPayment, redirect, refusal, text } from './console-answers.js';
+import { ConsoleError, errorJson, html, json, noPayment, redirect, refusal, text, unauthorized } from './console-answers.js';
 import { cookie, csrfFor, operatorOf, refuseCrossSite, requireCsrf } from './console-guard.js';
 import { cookieOf } from './token-login.js';
+import { signedOutSessions } from './signed-out-sessions.js';
 import type { ConsoleOptions } from './console-options.js';
 import {
   CONSOLE_CSS,
@@ -61,6 +62,14 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     return (route) => relativeLink(here, `${base}${route}`);
   };
 
+  const signedOut = options.login && signedOutSessions(store, options.login);
+  /** operatorOf, and for the token sign-in a session its operator has not signed out of. */
+  const signedInOperator = async (request: ProxyRequest): Promise<string> => {
+    const operator = await operatorOf(request, options);
+    if (signedOut && (await signedOut.isSignedOut(request))) throw unauthorized();
+    return operator;
+  };
+
   const route = async (request: ProxyRequest): Promise<Answer> => {
     const path = routeUnder(pathnameOf(request), base) || '/';
     const method = request.method;
@@ -74,6 +83,8 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     if (path === '/login' && method === 'POST' && options.login) return login(request);
     if (path === '/logout' && method === 'POST') {
       requireCsrf(request);
+      // Only a session that opens the console is written down: anyone may post this with a cookie of their making.
+      if (signedOut && (await operatorOf(request, options).catch(() => undefined))) await signedOut.signOut(request);
       const name = options.login?.cookieName;
       return json(200, { ok: true }, name ? { 'set-cookie': cookie(request, name, '', cookiePath, 0) } : {});
     }
@@ -81,7 +92,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
       // A link from elsewhere may open the page (it holds no data); its SameSite=Strict session cookie does not
       // come along then, and the API it calls is same-origin.
       try {
-        await operatorOf(request, options);
+        await signedInOperator(request);
       } catch (error) {
         // A page either way, never a JSON error in the browser: the token form, or where to sign in instead.
         if (error instanceof ConsoleError) {
@@ -96,7 +107,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
   };
 
   const api = async (request: ProxyRequest, path: string, method: string): Promise<Answer> => {
-    const operator = await operatorOf(request, options);
+    const operator = await signedInOperator(request);
     if (method === 'POST') requireCsrf(request);
     else if (method === 'GET') refuseCrossSite(request);
     else throw new ConsoleError(405, 'method_not_allowed', 'use GET or POST');
