@@ -13,8 +13,10 @@ import { CONSOLE_FILTERS, type ConsoleFilter, isConsoleStore } from '../proxy/in
 import type { ProxyContext } from '../proxy/context.js';
 import { describe } from '../proxy/http/errors.js';
 import { audit, auditAction, markRefunded, recheck, redeliver, referenceOf } from './console-actions.js';
-import { ConsoleError, errorJson, html, json, noPayment, redirect, refusal, text } from './console-answers.js';
+import { ConsoleError, errorJson, html, json, noPayment, redirect, refusal, text, unauthorized } from './console-answers.js';
 import { cookie, csrfFor, operatorOf, refuseCrossSite, requireCsrf } from './console-guard.js';
+import { cookieOf } from './token-login.js';
+import { signedOutSessions } from './signed-out-sessions.js';
 import type { ConsoleOptions } from './console-options.js';
 import {
   CONSOLE_CSS,
@@ -31,7 +33,10 @@ import { readPayment, listPage, exportRows } from './console-reads.js';
 import { markResolved, noteOf } from './resolve-action.js';
 import { csvOf } from './console-rows.js';
 
-/** Wrong tokens a client may try in LOGIN_WINDOW_MS before it is told to wait; the whole console, ten times that. */
+/**
+ * Wrong tokens a client may try in LOGIN_WINDOW_MS before it is told to wait; the whole console, ten times that; a
+ * browser with the mark of a past sign-in, as many as a client, counted by its mark instead of the whole console.
+ */
 const LOGIN_TRIES = 10;
 const LOGIN_WINDOW_MS = 15 * 60_000;
 
@@ -57,6 +62,14 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     return (route) => relativeLink(here, `${base}${route}`);
   };
 
+  const signedOut = options.login && signedOutSessions(store, options.login);
+  /** operatorOf, and for the token sign-in a session its operator has not signed out of. */
+  const signedInOperator = async (request: ProxyRequest): Promise<string> => {
+    const operator = await operatorOf(request, options);
+    if (signedOut && (await signedOut.isSignedOut(request))) throw unauthorized();
+    return operator;
+  };
+
   const route = async (request: ProxyRequest): Promise<Answer> => {
     const path = routeUnder(pathnameOf(request), base) || '/';
     const method = request.method;
@@ -70,6 +83,8 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     if (path === '/login' && method === 'POST' && options.login) return login(request);
     if (path === '/logout' && method === 'POST') {
       requireCsrf(request);
+      // Only a session that opens the console is written down: anyone may post this with a cookie of their making.
+      if (signedOut && (await operatorOf(request, options).catch(() => undefined))) await signedOut.signOut(request);
       const name = options.login?.cookieName;
       return json(200, { ok: true }, name ? { 'set-cookie': cookie(request, name, '', cookiePath, 0) } : {});
     }
@@ -77,7 +92,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
       // A link from elsewhere may open the page (it holds no data); its SameSite=Strict session cookie does not
       // come along then, and the API it calls is same-origin.
       try {
-        await operatorOf(request, options);
+        await signedInOperator(request);
       } catch (error) {
         // A page either way, never a JSON error in the browser: the token form, or where to sign in instead.
         if (error instanceof ConsoleError) {
@@ -85,14 +100,14 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
         }
         throw error;
       }
-      return html(200, consolePage(linksFor(request)));
+      return html(200, consolePage(linksFor(request)), await knownBrowserCookie(request));
     }
     if (!path.startsWith('/api/')) throw new ConsoleError(404, 'not_found', 'no such console route');
     return api(request, path.slice('/api'.length), method);
   };
 
   const api = async (request: ProxyRequest, path: string, method: string): Promise<Answer> => {
-    const operator = await operatorOf(request, options);
+    const operator = await signedInOperator(request);
     if (method === 'POST') requireCsrf(request);
     else if (method === 'GET') refuseCrossSite(request);
     else throw new ConsoleError(405, 'method_not_allowed', 'use GET or POST');
@@ -145,6 +160,18 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     return json(200, { ...done, ...(await auditAction(ctx, store, { operator, action, result: done.result, paymentId: id })) });
   };
 
+  const known = options.login?.knownBrowser;
+  /** The request's mark of a past sign-in (ConsoleLogin.knownBrowser) when it is a good one. */
+  const knownMark = async (request: ProxyRequest): Promise<string | undefined> => {
+    const value = known && cookieOf(request.headers.get('cookie'), known.cookieName);
+    return value && (await known.check(value)) ? value : undefined;
+  };
+  /** The mark for a browser that has just opened the console signed in, unless it has a good one already. */
+  const knownBrowserCookie = async (request: ProxyRequest): Promise<Record<string, string>> => {
+    if (!known || (await knownMark(request))) return {};
+    return { 'set-cookie': cookie(request, known.cookieName, await known.issue(), cookiePath, known.maxAgeSeconds) };
+  };
+
   const login = async (request: ProxyRequest): Promise<Answer> => {
     const link = linksFor(request);
     try {
@@ -155,7 +182,11 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
       throw error;
     }
     const client = ctx.options.clientId(request) ?? 'unknown';
-    const keys = [`console-login:${client}`, 'console-login:*'];
+    // A browser that has signed in before is counted by its mark instead of the whole console: strangers fill that
+    // count from ten addresses, and then kept the operator out as well. A stolen mark gets ten tries, as one client.
+    const mark = await knownMark(request);
+    const keys = [`console-login:${client}`, mark ? `console-login-known:${mark}` : 'console-login:*'];
+    const limits = [LOGIN_TRIES, mark ? LOGIN_TRIES : LOGIN_TRIES * 10];
     const window = Math.floor(ctx.options.clock.now() / LOGIN_WINDOW_MS);
     // The tries are counted in the store; when it cannot be reached the operator stays on the form and is told why
     // (a plain form post would otherwise land on a page of JSON).
@@ -170,7 +201,7 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     // whole console's count hears only the tries a client may still make, so that one client cannot fill it alone.
     let right: boolean;
     try {
-      if ((await count(keys[0]!, 1)) > LOGIN_TRIES || (await count(keys[1]!, 1)) > LOGIN_TRIES * 10) {
+      if ((await count(keys[0]!, 1)) > limits[0]! || (await count(keys[1]!, 1)) > limits[1]!) {
         return html(429, loginPage(link, LOGIN_MESSAGES.tooManyTries), { 'retry-after': String(LOGIN_WINDOW_MS / 1000) });
       }
       right = token !== '' && (await options.login!.check(token));

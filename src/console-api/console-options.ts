@@ -30,4 +30,21 @@ export interface ConsoleLogin {
   cookieName: string;
   /** How long a session lasts, in seconds. */
   maxAgeSeconds: number;
+  /**
+   * The mark a browser keeps once it has opened the console signed in. Its sign-ins are counted against its own
+   * tries rather than the whole console's, which strangers can use up from a handful of addresses: an operator who
+   * signed in before is never kept out by them. Without it every sign-in counts against the whole console's tries.
+   */
+  knownBrowser?: KnownBrowser;
+}
+
+export interface KnownBrowser {
+  /** The cookie's name; HttpOnly, SameSite=Strict, scoped to the console's path, like the session's. */
+  cookieName: string;
+  /** How long a browser stays known, in seconds. */
+  maxAgeSeconds: number;
+  /** A new mark's value. */
+  issue(): Promise<string>;
+  /** True when `value` is a mark this console issued and it has not expired (compared in constant time). */
+  check(value: string): Promise<boolean>;
 }

@@ -3,7 +3,9 @@
  * server's PAYIN_CONSOLE_TOKEN, the demo). The operator types the token into the login form once; the answer is a
  * session cookie `<expiry>.<HMAC of the expiry under the token>`: the token itself never leaves the form, never
  * enters a URL or a cookie, and a new token ends every session made with the old one. Tokens are compared in
- * constant time; wrong ones are rate-limited by the console's router (console-handler.ts).
+ * constant time; wrong ones are rate-limited by the console's router (console-handler.ts). A browser that has
+ * opened the console signed in keeps a mark of it for 90 days (`<expiry>.<HMAC>` under its own label), which lets it
+ * sign in again while strangers have used up the whole console's tries.
  */
 import { signBody } from '../shared/hmac.js';
 import { timingSafeEqual } from '../shared/bytes.js';
@@ -11,6 +13,9 @@ import type { ConsoleOptions } from './console-options.js';
 
 const COOKIE = 'payin_console';
 const SESSION_SECONDS = 12 * 60 * 60;
+/** The mark of a browser that has signed in (ConsoleLogin.knownBrowser): a quarter of a year, within every browser's cap. */
+const KNOWN_COOKIE = 'payin_console_known';
+const KNOWN_SECONDS = 90 * 24 * 60 * 60;
 /** Shorter tokens are refused at start: a console token must not be guessable within the login rate limit. */
 export const MIN_TOKEN_LENGTH = 16;
 
@@ -30,13 +35,20 @@ export function consoleTokenAuth(token: string | undefined, options: TokenAuthOp
   const secret = token.trim();
   const now = options.now ?? Date.now;
   const mac = (expiry: string) => signBody(secret, `payin-console-session:${expiry}`);
+  // Under its own label, so that a browser's mark is never a session, nor a session a mark.
+  const knownMac = (expiry: string) => signBody(secret, `payin-console-known:${expiry}`);
+  /** `<expiry>.<MAC of the expiry>`, before its expiry, as `sign` makes them. */
+  const signedUntil = async (value: string | undefined, sign: (expiry: string) => Promise<string>) => {
+    const [expiry, offered] = value?.split('.') ?? [];
+    if (!expiry || !offered || !/^\d+$/.test(expiry) || Number(expiry) * 1000 <= now()) return false;
+    return timingSafeEqual(await sign(expiry), offered);
+  };
+  const issued = async (seconds: number, sign: (expiry: string) => Promise<string>) => {
+    const expiry = String(Math.floor(now() / 1000) + seconds);
+    return `${expiry}.${await sign(expiry)}`;
+  };
   return {
-    async authorizeOperator(request) {
-      const value = cookieOf(request.headers.get('cookie'), COOKIE);
-      const [expiry, offered] = value?.split('.') ?? [];
-      if (!expiry || !offered || !/^\d+$/.test(expiry) || Number(expiry) * 1000 <= now()) return false;
-      return timingSafeEqual(await mac(expiry), offered);
-    },
+    authorizeOperator: (request) => signedUntil(cookieOf(request.headers.get('cookie'), COOKIE), mac),
     operatorName: () => 'console token',
     login: {
       cookieName: COOKIE,
@@ -46,9 +58,12 @@ export function consoleTokenAuth(token: string | undefined, options: TokenAuthOp
         const [a, b] = await Promise.all([mac(`login:${offered}`), mac(`login:${secret}`)]);
         return timingSafeEqual(a, b);
       },
-      issue: async () => {
-        const expiry = String(Math.floor(now() / 1000) + SESSION_SECONDS);
-        return `${expiry}.${await mac(expiry)}`;
+      issue: () => issued(SESSION_SECONDS, mac),
+      knownBrowser: {
+        cookieName: KNOWN_COOKIE,
+        maxAgeSeconds: KNOWN_SECONDS,
+        issue: () => issued(KNOWN_SECONDS, knownMac),
+        check: (value) => signedUntil(value, knownMac),
       },
     },
   };

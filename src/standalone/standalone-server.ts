@@ -44,6 +44,12 @@ export interface StandaloneOptions {
   timeouts?: PayinProxyOptions['timeouts'];
   /** How long a shutdown waits for requests and webhooks in flight. Default 10 s. */
   shutdownGraceMs?: number;
+  /**
+   * Connections one client (an IPv4 address, an IPv6 /64) may hold open, when browsers reach the server directly.
+   * Default 100, a tenth of the server's 1,000: one address can no longer hold them all. Behind a web server
+   * (PAYIN_CLIENT_IP_HEADER set) every connection is that server's, and this is not applied.
+   */
+  maxConnectionsPerClient?: number;
   /** How often the store is checked with nobody asking /healthz, so that the log tells an outage and the recovery. Default 5 s; 0 for never. */
   storeCheckEveryMs?: number;
 }
@@ -137,7 +143,11 @@ export async function startStandalone(config: StandaloneConfig, options: Standal
         const response = await answer(request);
         return closing ? lastOnItsConnection(response) : response;
       },
-      { port: config.port, host: config.host },
+      {
+        port: config.port,
+        host: config.host,
+        ...(config.clientIpHeader ? {} : { maxConnectionsPerClient: options.maxConnectionsPerClient ?? MAX_CONNECTIONS_PER_CLIENT }),
+      },
     );
   } catch (error) {
     // The store is open (a Redis or PostgreSQL connection would keep the program that started this alive).
@@ -237,6 +247,12 @@ function serviceUrlTest(baseUrl: string): (input: Parameters<typeof fetch>[0]) =
 }
 
 const NO_STORE = { 'cache-control': 'no-store' };
+
+/**
+ * A browser keeps up to 6 connections to a server and an event stream per open checkout (10 at most per client),
+ * and shoppers behind one NAT share an address: 100 is room for them, and a tenth of the server's 1,000.
+ */
+const MAX_CONNECTIONS_PER_CLIENT = 100;
 
 /** An answer given while shutting down closes its connection, so that the server can finish closing. */
 function lastOnItsConnection(response: Response): Response {

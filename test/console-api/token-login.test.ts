@@ -8,7 +8,8 @@ const TOKEN = 'a-console-token-of-some-length';
 const alertOf = (page: string) => /<p role="alert" class="error">(.*?)<\/p>/s.exec(page)?.[1];
 
 function world(origin = 'http://shop.test') {
-  const w = setup({ console: consoleTokenAuth(TOKEN), clientId: () => 'client-1' });
+  // Sessions are issued and expire on the test's clock.
+  const w = setup({ console: consoleTokenAuth(TOKEN, { now: () => w.clock.now() }), clientId: () => 'client-1' });
   const login = (token: string) =>
     w.proxy(
       new Request(`${origin}/payin/console/login`, {
@@ -113,6 +114,30 @@ describe('the console token login', () => {
       body: 'filter=all',
     });
     expect(exported.status).toBe(200);
+  });
+
+  it('ends the session on the server when the operator signs out: a copy of its cookie is refused from then on', async () => {
+    const w = world();
+    const session = (await w.login(TOKEN)).headers.get('set-cookie')!.split(';')[0]!;
+    await w.clock.advance(1_000);
+    const other = (await w.login(TOKEN)).headers.get('set-cookie')!.split(';')[0]!;
+    const asked = await w.proxy(
+      new Request('http://shop.test/payin/console/api/session', { headers: { cookie: session, 'sec-fetch-site': 'same-origin' } }),
+    );
+    const { csrf } = (await asked.json()) as { csrf: string };
+    const csrfCookie = asked.headers.get('set-cookie')!.split(';')[0]!;
+    const signOut = await w.proxy(
+      new Request('http://shop.test/payin/console/logout', {
+        method: 'POST',
+        headers: { cookie: `${session}; ${csrfCookie}`, 'sec-fetch-site': 'same-origin', 'x-payin-csrf': csrf },
+      }),
+    );
+    expect(signOut.status).toBe(200);
+    // A copy taken before (another browser's, a stolen one) no longer opens the console or its API.
+    expect((await w.get('/api/payments', session)).status).toBe(401);
+    expect((await w.get('', session)).status).toBe(401);
+    // Another sign-in's session is its own.
+    expect((await w.get('/api/payments', other)).status).toBe(200);
   });
 
   it('tells an operator whose browser does not say where a request comes from that the Host header is not passed on', async () => {

@@ -176,4 +176,33 @@ describe('serve() against slow clients', () => {
     expect(refused).toBe(true);
     for (const socket of held) socket.destroy();
   });
+
+  it('closes at once a connection past maxConnectionsPerClient from one address, and serves another address meanwhile', async () => {
+    const { createConnection } = await import('node:net');
+    running = await serve(() => new Response('ok'), { maxConnectionsPerClient: 3 });
+    const port = running.port;
+    const open = (localAddress: string) =>
+      new Promise<{ socket: import('node:net').Socket; closed: Promise<void> }>((resolve) => {
+        const socket = createConnection({ host: '127.0.0.1', port, localAddress });
+        socket.on('error', () => {});
+        const closed = new Promise<void>((done) => socket.once('close', () => done()));
+        socket.resume();
+        socket.once('connect', () => resolve({ socket, closed }));
+      });
+    const held = [await open('127.0.0.1'), await open('127.0.0.1'), await open('127.0.0.1')];
+    const extra = await open('127.0.0.1');
+    // At once: the headers timeout (10 s) would close it too, later.
+    const closedAtOnce = await Promise.race([extra.closed.then(() => true), new Promise((resolve) => setTimeout(resolve, 2_000, false))]);
+    expect(closedAtOnce).toBe(true);
+    const other = await new Promise<number>((resolve, reject) => {
+      const req = httpRequest({ host: '127.0.0.1', port, localAddress: '127.0.0.2', agent: false }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      });
+      req.on('error', reject);
+      req.end();
+    });
+    expect(other).toBe(200);
+    for (const { socket } of held) socket.destroy();
+  });
 });
