@@ -1,14 +1,15 @@
 /**
  * consoleTokenAuth(token): the console's sign-in for a shop without its own operator sessions (the standalone
  * server's PAYIN_CONSOLE_TOKEN, the demo). The operator types the token into the login form once; the answer is a
- * session cookie `<expiry>.<HMAC of the expiry under the token>`: the token itself never leaves the form, never
+ * session cookie `<expiry>.<random>.<HMAC of both under the token>`: each sign-in's own (two operators who sign in
+ * within the same second do not share one, so that one signing out leaves the other's), and the token itself never leaves the form, never
  * enters a URL or a cookie, and a new token ends every session made with the old one. Tokens are compared in
  * constant time; wrong ones are rate-limited by the console's router (console-handler.ts). A browser that has
- * opened the console signed in keeps a mark of it for 90 days (`<expiry>.<HMAC>` under its own label), which lets it
+ * opened the console signed in keeps a mark of it for 90 days (made the same way under its own label), which lets it
  * sign in again while strangers have used up the whole console's tries.
  */
 import { signBody } from '../shared/hmac.js';
-import { timingSafeEqual } from '../shared/bytes.js';
+import { randomToken, timingSafeEqual } from '../shared/bytes.js';
 import type { ConsoleOptions } from './console-options.js';
 
 const COOKIE = 'payin_console';
@@ -34,18 +35,18 @@ export function consoleTokenAuth(token: string | undefined, options: TokenAuthOp
   }
   const secret = token.trim();
   const now = options.now ?? Date.now;
-  const mac = (expiry: string) => signBody(secret, `payin-console-session:${expiry}`);
+  const mac = (signed: string) => signBody(secret, `payin-console-session:${signed}`);
   // Under its own label, so that a browser's mark is never a session, nor a session a mark.
-  const knownMac = (expiry: string) => signBody(secret, `payin-console-known:${expiry}`);
-  /** `<expiry>.<MAC of the expiry>`, before its expiry, as `sign` makes them. */
-  const signedUntil = async (value: string | undefined, sign: (expiry: string) => Promise<string>) => {
-    const [expiry, offered] = value?.split('.') ?? [];
-    if (!expiry || !offered || !/^\d+$/.test(expiry) || Number(expiry) * 1000 <= now()) return false;
-    return timingSafeEqual(await sign(expiry), offered);
+  const knownMac = (signed: string) => signBody(secret, `payin-console-known:${signed}`);
+  /** `<expiry>.<random>.<MAC of both>`, before its expiry, as `issued` makes them with `sign`. */
+  const signedUntil = async (value: string | undefined, sign: (signed: string) => Promise<string>) => {
+    const [expiry, random, offered, ...more] = value?.split('.') ?? [];
+    if (!expiry || !random || !offered || more.length > 0 || !/^\d+$/.test(expiry) || Number(expiry) * 1000 <= now()) return false;
+    return timingSafeEqual(await sign(`${expiry}.${random}`), offered);
   };
-  const issued = async (seconds: number, sign: (expiry: string) => Promise<string>) => {
-    const expiry = String(Math.floor(now() / 1000) + seconds);
-    return `${expiry}.${await sign(expiry)}`;
+  const issued = async (seconds: number, sign: (signed: string) => Promise<string>) => {
+    const signed = `${Math.floor(now() / 1000) + seconds}.${randomToken(12)}`;
+    return `${signed}.${await sign(signed)}`;
   };
   return {
     authorizeOperator: (request) => signedUntil(cookieOf(request.headers.get('cookie'), COOKIE), mac),
