@@ -27,6 +27,20 @@ async function payScreen(options: BrowserContextOptions, method: 'UPI' | 'SBP', 
   return page;
 }
 
+/** The lines `text` takes where the amount's value draws it (the value written as the shopper sees it contains it). */
+async function linesOf(page: Page, text: string): Promise<number> {
+  return page.locator('payin-checkout [part="amount"] .value').evaluate((value, wanted) => {
+    // Lit's markers are comments beside the text.
+    const node = [...value.childNodes].find((child): child is Text => child instanceof Text && child.data.includes(wanted));
+    if (!node) throw new Error(`the amount reads "${value.textContent}", without "${wanted}"`);
+    const start = node.data.indexOf(wanted);
+    const range = document.createRange();
+    range.setStart(node, start);
+    range.setEnd(node, start + wanted.length);
+    return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
+  }, text);
+}
+
 /** The accessible names of the element's buttons, as a screen reader's list of buttons shows them. */
 async function buttonNames(page: Page): Promise<string[]> {
   const snapshot = await page.locator('payin-checkout').ariaSnapshot();
@@ -90,12 +104,17 @@ describe('the checkout with assistive technology', () => {
     const page = await payScreen({ viewport: { width: 375, height: 667 } }, 'UPI');
     // The phone's text size: the page's root font doubled, which the element's rem and em sizes follow.
     await page.addStyleTag({ content: 'html { font-size: 200% }' });
-    const lines = await page.locator('payin-checkout [part="amount"] .value').evaluate((value) => {
-      const range = document.createRange();
-      range.selectNodeContents(value);
-      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size;
-    });
-    expect(lines, 'the lines the amount ₹499.00 is drawn on').toBe(1);
+    expect(await linesOf(page, '₹499.00'), 'the lines the amount ₹499.00 is drawn on').toBe(1);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), 'nothing scrolls sideways').toBeLessThanOrEqual(375);
+    await page.context().close();
+  });
+
+  it('breaks roubles as English writes them ("RUB 450.00") at 200% text after the code, never inside the number', async () => {
+    const page = await payScreen({ viewport: { width: 375, height: 667 } }, 'SBP');
+    await page.addStyleTag({ content: 'html { font-size: 200% }' });
+    // Too wide for one line at this size: it was broken as "RUB 450.0" and "0", the shopper who types the sum into
+    // their bank app reading it off two lines.
+    expect(await linesOf(page, '450.00'), 'the lines the number 450.00 is drawn on').toBe(1);
     expect(await page.evaluate(() => document.documentElement.scrollWidth), 'nothing scrolls sideways').toBeLessThanOrEqual(375);
     await page.context().close();
   });

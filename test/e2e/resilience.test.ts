@@ -1,13 +1,15 @@
 /**
  * The paths a shopper takes without meaning to: reloading the page while paying, opening the same order in two
- * tabs, and losing the connection while the payer pays. Each must end with one payment, the element saying paid,
- * and the shop announcing "paid" once.
+ * tabs, losing the connection while the payer pays, and tapping a method on a phone that has lost it (a train in a
+ * tunnel). Each must end with one payment, the element saying paid (or, back online, showing the payment without
+ * another tap), and the shop announcing "paid" once.
  */
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { events, newContext } from './support/browser.js';
+import { newPhoneContext } from './support/phone.js';
 import { useDemo } from './support/use-demo.js';
-import { act, pendingPaymentOf, sandboxPayments, shopOrder, waitFor } from './support/services.js';
+import { act, pendingPaymentOf, placeOrder, sandboxPayments, shopOrder, waitFor } from './support/services.js';
 import { checkoutOnShop, expectOneFinalEvent, expectPaidAndAnnouncedOnce, waitForScreen } from './support/shopper.js';
 
 const live = useDemo();
@@ -85,6 +87,28 @@ describe('a shopper who', () => {
     await waitForScreen(page, 'paid');
     await expectOneFinalEvent(page, 'payin-paid');
     await expectPaidAndAnnouncedOnce(live.demo.storeUrl, live.demo.sandboxUrl, orderId, { amount: '499.00', currency: 'INR' });
+    await context.close();
+  });
+
+  it('taps a method on a phone without a connection, is told so, and back online sees the payment without tapping again', async () => {
+    const context = await newPhoneContext(live.browser, 'android', live.demo.sandboxUrl);
+    const page = await context.newPage();
+    const order = await placeOrder(live.demo.storeUrl);
+    await page.goto(`${live.demo.storeUrl}/shop/checkout/${encodeURIComponent(order.id)}?method=choice`);
+    await waitForScreen(page, 'choose');
+
+    await context.setOffline(true);
+    await page.locator('payin-checkout [part="method-button"]', { hasText: 'UPI' }).tap();
+    await waitForScreen(page, 'error');
+    await page.locator('payin-checkout [part="error"]', { hasText: 'No connection' }).waitFor();
+    expect(await paymentsOf(order.id), 'nothing reached the shop offline').toHaveLength(0);
+
+    // Back online the screen said "No connection. Check your internet and try again." until the shopper, whose
+    // connection was fine by then, tapped "Try again": the element repeats the create by itself now.
+    await context.setOffline(false);
+    await waitForScreen(page, 'pay', 10_000);
+    expect(await paymentsOf(order.id)).toHaveLength(1);
+    expect((await events(page)).filter((e) => e.type === 'payin-created')).toHaveLength(1);
     await context.close();
   });
 });

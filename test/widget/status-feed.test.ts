@@ -200,6 +200,7 @@ describe('following the payment', () => {
       onPayment: () => seen++,
       onTrouble: () => {},
       onDeadline: () => deadline++,
+      onOnline: () => {},
       pollInterval: () => 250,
       clock,
     });

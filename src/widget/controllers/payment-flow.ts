@@ -99,6 +99,10 @@ export class PaymentFlowController implements ReactiveController {
       // A held "expired" ends with its grace timer; anything else not final by now is stalled.
       onDeadline: () => !this.#state.payment?.final && this.#set({ stalled: true }),
       pollInterval: () => this.#config().pollInterval,
+      // Back online after a create or resume failed for want of a connection: repeated at once, as "Try again"
+      // would (never a second payment). The feed checks a followed payment then, but nothing repeated a failed
+      // create, and the screen said "No connection" to a shopper out of the tunnel until they tapped again.
+      onOnline: () => this.#state.error?.code === 'network_error' && void this.retry(),
     });
     this.tabs = new TabCoordinationController(host, {
       onLead: () => this.feed.follow(this.#deadline()),

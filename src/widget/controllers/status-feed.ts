@@ -32,6 +32,8 @@ export interface StatusFeedOptions {
   onTrouble: (error: PayinError | undefined) => void;
   /** The deadline passed without a final state. */
   onDeadline: () => void;
+  /** The browser is back online (after the feed's own check of a followed payment). */
+  onOnline: () => void;
   pollInterval: () => number;
   clock: Clock;
 }
@@ -215,5 +217,6 @@ export class StatusFeedController implements ReactiveController {
     this.#streamFailures = 0;
     if (this.#deadline && !this.#stream) this.#openStream();
     void this.checkNow();
+    this.#options.onOnline();
   };
 }

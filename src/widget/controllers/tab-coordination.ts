@@ -4,7 +4,8 @@
  * every state it learns on a BroadcastChannel; the other tabs listen, and take over when the leader's tab closes
  * (the lock passes to the next in line), or when it goes into the background, where a phone may suspend it (it
  * follows on by itself), as does a tab given the lead while in the background. Without Web Locks (insecure
- * origins) every tab follows on its own, and without BroadcastChannel tabs simply do not share.
+ * origins), or refused them (a frame of another site where third-party storage is blocked), every tab follows on
+ * its own, and without BroadcastChannel tabs simply do not share.
  */
 import type { ReactiveController, ReactiveControllerHost } from 'lit';
 import { type PaymentView, readPaymentView } from '../../shared/payment-view.js';
@@ -66,9 +67,10 @@ export class TabCoordinationController implements ReactiveController {
           this.#onVisibility();
         });
       })
-      .catch(() => {
-        // Aborted while waiting in line: nothing to release.
-      });
+      // Aborted while waiting in line: nothing to release. Refused (a frame of another site, where a browser that
+      // blocks third-party storage answers SecurityError): as without Web Locks, this tab follows by itself, or
+      // nothing follows the payment at all and the screen says "Preparing payment details…" for good.
+      .catch(() => release.signal.aborted || this.#lead());
   }
 
   /** Tells the other tabs about a state this tab learned. */

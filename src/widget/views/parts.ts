@@ -25,7 +25,11 @@ export function money(ctx: ViewContext, payment: PaymentView, amount = payment.a
 export function amountBlock(ctx: ViewContext, payment: PaymentView, copyable: boolean): TemplateResult {
   return html`<div part="amount" class="amount">
     <span class="label" id="amount-label">${ctx.t.amountLabel}</span>
-    <span class="value">${money(ctx, payment)}</span>
+    <span class="value">${
+      // A currency written as its code ("RUB 450.00", English roubles) may break after it: Intl joins the two with a
+      // no-break space, and where the line is too short (a phone's text at 200%) the break fell inside the number.
+      money(ctx, payment).replace(/([A-Z]{3})\xa0/, '$1 ')
+    }</span>
     ${copyable ? copyButton(ctx, 'amount', payment.amount) : nothing}
   </div>`;
 }
