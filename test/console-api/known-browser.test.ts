@@ -62,7 +62,9 @@ describe('an operator whose browser has signed in before', () => {
     // Without the mark nothing tells the operator from a guesser: the whole console's count holds.
     expect((await w.login('home', TOKEN)).status).toBe(429);
     // Kept for 90 days, for the console's path only, never to scripts or other sites.
-    expect(mark).toMatch(/^payin_console_known=\d+\.[\w-]{16}\.[0-9a-f]{64}; Path=\/payin\/console; HttpOnly; SameSite=Strict; Max-Age=7776000$/);
+    expect(mark).toMatch(
+      /^payin_console_known=\d+\.[\w-]{16}\.[0-9a-f]{64}; Path=\/payin\/console; HttpOnly; SameSite=Strict; Max-Age=7776000$/,
+    );
   });
 
   it('gets ten wrong tries with the mark, however many addresses send it: a stolen mark adds no guesses', async () => {

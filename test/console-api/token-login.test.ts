@@ -40,7 +40,9 @@ describe('the console token login', () => {
     expect(answer.status).toBe(303);
     expect(new URL(answer.headers.get('location')!, 'http://shop.test/payin/console/login').pathname).toBe('/payin/console');
     const setCookie = answer.headers.get('set-cookie')!;
-    expect(setCookie).toMatch(/^payin_console=\d+\.[\w-]{16}\.[0-9a-f]{64}; Path=\/payin\/console; HttpOnly; SameSite=Strict; Max-Age=43200$/);
+    expect(setCookie).toMatch(
+      /^payin_console=\d+\.[\w-]{16}\.[0-9a-f]{64}; Path=\/payin\/console; HttpOnly; SameSite=Strict; Max-Age=43200$/,
+    );
     expect(setCookie).not.toContain(TOKEN);
     const cookie = setCookie.split(';')[0]!;
     expect((await w.get('/api/payments', cookie)).status).toBe(200);
