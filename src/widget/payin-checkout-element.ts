@@ -207,7 +207,7 @@ export class PayinCheckout extends LitElement {
   #said: Localized | undefined;
   /** The parts whose styles this element's shadow root has adopted. */
   readonly #styledParts = new Set<PartName>();
-  /** Taken off the page in this task: torn down once it ends, unless put back by then (disconnectedCallback says why). */
+  /** Taken off the page, and not torn down yet: disconnectedCallback's microtask does it unless it is put back first. */
   #leaving = false;
 
   /** The payment shown, if any (read-only). */
@@ -236,7 +236,7 @@ export class PayinCheckout extends LitElement {
   }
 
   override connectedCallback(): void {
-    // Put back in the task that took it off: nothing was torn down, so nothing starts again (its ancestors' `lang` may differ).
+    // Put back before the teardown: nothing was torn down, so nothing starts again (its new ancestors' `lang` may differ).
     if (this.#leaving) {
       this.#leaving = false;
       this.requestUpdate();
@@ -246,9 +246,10 @@ export class PayinCheckout extends LitElement {
   }
 
   /**
-   * Torn down at the end of the task, unless put back by then: a move in the DOM (a list that reorders, a layout
-   * that re-parents the element, a framework's insertBefore) takes it off and puts it back at once, and a teardown
-   * closed its event stream and gave up the lead, then opened a new stream with a status check, on every move.
+   * Torn down in a microtask, once the code that took it off has run, unless it is back by then: a move in the DOM
+   * (a list that reorders, a layout that re-parents the element, a framework's insertBefore) takes it off and puts
+   * it back at once, and a teardown at once would close its event stream and give up the lead, then open a new
+   * stream with a status check, on every move.
    */
   override disconnectedCallback(): void {
     this.#leaving = true;
