@@ -16,7 +16,7 @@ import { audit, auditAction, markRefunded, recheck, redeliver, referenceOf } fro
 import { ConsoleError, errorJson, html, json, noPayment, redirect, refusal, text, unauthorized } from './console-answers.js';
 import { cookie, csrfFor, operatorOf, refuseCrossSite, requireCsrf } from './console-guard.js';
 import { cookieOf } from './token-login.js';
-import { signedOutSessions } from './signed-out-sessions.js';
+import { openSessions } from './open-sessions.js';
 import type { ConsoleOptions } from './console-options.js';
 import {
   CONSOLE_CSS,
@@ -62,11 +62,11 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     return (route) => relativeLink(here, `${base}${route}`);
   };
 
-  const signedOut = options.login && signedOutSessions(store, options.login);
-  /** operatorOf, and for the token sign-in a session its operator has not signed out of. */
+  const sessions = options.login && openSessions(store, options.login);
+  /** operatorOf, and for the token sign-in a session the store holds open. */
   const signedInOperator = async (request: ProxyRequest): Promise<string> => {
     const operator = await operatorOf(request, options);
-    if (signedOut && (await signedOut.isSignedOut(request))) throw unauthorized();
+    if (sessions && !(await sessions.isOpen(request))) throw unauthorized();
     return operator;
   };
 
@@ -83,8 +83,8 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     if (path === '/login' && method === 'POST' && options.login) return login(request);
     if (path === '/logout' && method === 'POST') {
       requireCsrf(request);
-      // Only a session that opens the console is written down: anyone may post this with a cookie of their making.
-      if (signedOut && (await operatorOf(request, options).catch(() => undefined))) await signedOut.signOut(request);
+      // Only a session signed by the console is written down: anyone may post this with a cookie of their making.
+      if (sessions && (await operatorOf(request, options).catch(() => undefined))) await sessions.shut(request);
       const name = options.login?.cookieName;
       return json(200, { ok: true }, name ? { 'set-cookie': cookie(request, name, '', cookiePath, 0) } : {});
     }
@@ -214,8 +214,14 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     // Only now: anyone may post this form, with a Referer of their choosing, and the warning is said once.
     checkCookiePath(request);
     const { cookieName, maxAgeSeconds } = options.login!;
+    const session = await options.login!.issue();
+    try {
+      await sessions!.open(session);
+    } catch (error) {
+      return unreachable(error);
+    }
     // A relative Location, resolved by the browser against the address it posted to (RFC 9110).
-    return redirect(link(''), { 'set-cookie': cookie(request, cookieName, await options.login!.issue(), cookiePath, maxAgeSeconds) });
+    return redirect(link(''), { 'set-cookie': cookie(request, cookieName, session, cookiePath, maxAgeSeconds) });
   };
 
   return async (request) => {

@@ -2,11 +2,11 @@
  * consoleTokenAuth(token): the console's sign-in for a shop without its own operator sessions (the standalone
  * server's PAYIN_CONSOLE_TOKEN, the demo). The operator types the token into the login form once; the answer is a
  * session cookie `<expiry>.<random>.<HMAC of both under the token>`: each sign-in's own (two operators who sign in
- * within the same second do not share one, so that one signing out leaves the other's), and the token itself never leaves the form, never
- * enters a URL or a cookie, and a new token ends every session made with the old one. Tokens are compared in
- * constant time; wrong ones are rate-limited by the console's router (console-handler.ts). A browser that has
- * opened the console signed in keeps a mark of it for 90 days (made the same way under its own label), which lets it
- * sign in again while strangers have used up the whole console's tries.
+ * within the same second do not share one, so that one signing out leaves the other's). The token itself never
+ * leaves the form, never enters a URL or a cookie, and a new token ends every session made with the old one. Tokens
+ * are compared in constant time; wrong ones are rate-limited by the console's router (console-handler.ts). A browser
+ * that has opened the console signed in keeps a mark of it for 90 days (made the same way under its own label),
+ * which lets it sign in again while strangers have used up the whole console's tries.
  */
 import { signBody } from '../shared/hmac.js';
 import { randomToken, timingSafeEqual } from '../shared/bytes.js';

@@ -10,7 +10,7 @@ import type { PaymentView } from '../shared/payment-view.js';
 import { copyText } from './clipboard.js';
 import { MediaQueryController } from './controllers/media-query.js';
 import { PageLanguageController } from './controllers/page-language.js';
-import { PaymentFlowController } from './controllers/payment-flow.js';
+import { type FlowState, PaymentFlowController } from './controllers/payment-flow.js';
 import { pageClock } from './page-clock.js';
 import { loadPart } from './parts/load-part.js';
 import type { PartName, Parts } from './parts/part-types.js';
@@ -207,8 +207,11 @@ export class PayinCheckout extends LitElement {
   #said: Localized | undefined;
   /** The parts whose styles this element's shadow root has adopted. */
   readonly #styledParts = new Set<PartName>();
-  /** Taken off the page in this task: torn down once it ends, unless put back by then (disconnectedCallback says why). */
-  #leaving = false;
+  /**
+   * The flow's state when the element was taken off the page, while it is not torn down yet: disconnectedCallback's
+   * microtask does that unless the element is put back first.
+   */
+  #leaving: FlowState | undefined;
 
   /** The payment shown, if any (read-only). */
   get payment(): PaymentView | undefined {
@@ -236,25 +239,30 @@ export class PayinCheckout extends LitElement {
   }
 
   override connectedCallback(): void {
-    // Put back in the task that took it off: nothing was torn down, so nothing starts again (its ancestors' `lang` may differ).
-    if (this.#leaving) {
-      this.#leaving = false;
+    const left = this.#leaving;
+    this.#leaving = undefined;
+    // Put back before the teardown: nothing was torn down, so nothing starts again (its new ancestors' `lang` may differ).
+    if (left === this.#flow.state) {
       this.requestUpdate();
       return;
     }
+    // The flow learned something while the element was off the page (an answer taken in between the two steps of a
+    // move), and what it skipped there, following the payment or announcing it, is done by setting up again.
+    if (left) super.disconnectedCallback();
     super.connectedCallback();
   }
 
   /**
-   * Torn down at the end of the task, unless put back by then: a move in the DOM (a list that reorders, a layout
-   * that re-parents the element, a framework's insertBefore) takes it off and puts it back at once, and a teardown
-   * closed its event stream and gave up the lead, then opened a new stream with a status check, on every move.
+   * Torn down in a microtask, once the code that took it off has run, unless it is back by then: a move in the DOM
+   * (a list that reorders, a layout that re-parents the element, a framework's insertBefore) takes it off and puts
+   * it back at once, and a teardown at once would close its event stream and give up the lead, then open a new
+   * stream with a status check, on every move.
    */
   override disconnectedCallback(): void {
-    this.#leaving = true;
+    this.#leaving = this.#flow.state;
     queueMicrotask(() => {
       if (!this.#leaving) return;
-      this.#leaving = false;
+      this.#leaving = undefined;
       super.disconnectedCallback();
     });
   }

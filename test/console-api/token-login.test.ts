@@ -9,7 +9,11 @@ const alertOf = (page: string) => /<p role="alert" class="error">(.*?)<\/p>/s.ex
 
 function world(origin = 'http://shop.test') {
   // Sessions are issued and expire on the test's clock.
-  const w = setup({ console: consoleTokenAuth(TOKEN, { now: () => w.clock.now() }), clientId: () => 'client-1' });
+  const w = setup({
+    console: consoleTokenAuth(TOKEN, { now: () => w.clock.now() }),
+    // One client, unless a test speaks for many.
+    clientId: (request) => request.headers.get('x-test-client') ?? 'client-1',
+  });
   const login = (token: string) =>
     w.proxy(
       new Request(`${origin}/payin/console/login`, {
@@ -21,6 +25,21 @@ function world(origin = 'http://shop.test') {
   const get = (path: string, cookie?: string) =>
     w.proxy(new Request(`${origin}/payin/console${path}`, { headers: cookie ? { cookie } : {} }));
   return { ...w, login, get };
+}
+
+/** Signs `session` out as its page does: with the CSRF token the console's API hands it. */
+async function signOut(w: ReturnType<typeof world>, session: string): Promise<Response> {
+  const asked = await w.proxy(
+    new Request('http://shop.test/payin/console/api/session', { headers: { cookie: session, 'sec-fetch-site': 'same-origin' } }),
+  );
+  const { csrf } = (await asked.json()) as { csrf: string };
+  const csrfCookie = asked.headers.get('set-cookie')!.split(';')[0]!;
+  return w.proxy(
+    new Request('http://shop.test/payin/console/logout', {
+      method: 'POST',
+      headers: { cookie: `${session}; ${csrfCookie}`, 'sec-fetch-site': 'same-origin', 'x-payin-csrf': csrf },
+    }),
+  );
 }
 
 describe('the console token login', () => {
@@ -124,23 +143,36 @@ describe('the console token login', () => {
     // Another operator signs in within the same second: a session of their own.
     const other = (await w.login(TOKEN)).headers.get('set-cookie')!.split(';')[0]!;
     expect(other).not.toBe(session);
-    const asked = await w.proxy(
-      new Request('http://shop.test/payin/console/api/session', { headers: { cookie: session, 'sec-fetch-site': 'same-origin' } }),
-    );
-    const { csrf } = (await asked.json()) as { csrf: string };
-    const csrfCookie = asked.headers.get('set-cookie')!.split(';')[0]!;
-    const signOut = await w.proxy(
-      new Request('http://shop.test/payin/console/logout', {
-        method: 'POST',
-        headers: { cookie: `${session}; ${csrfCookie}`, 'sec-fetch-site': 'same-origin', 'x-payin-csrf': csrf },
-      }),
-    );
-    expect(signOut.status).toBe(200);
+    expect((await signOut(w, session)).status).toBe(200);
     // A copy taken before (another browser's, a stolen one) no longer opens the console or its API.
     expect((await w.get('/api/payments', session)).status).toBe(401);
     expect((await w.get('', session)).status).toBe(401);
     // Another sign-in's session is its own.
     expect((await w.get('/api/payments', other)).status).toBe(200);
+  });
+
+  it('keeps a session shut once signed out, however many other clients the store counts meanwhile', async () => {
+    const w = world();
+    const session = (await w.login(TOKEN)).headers.get('set-cookie')!.split(';')[0]!;
+    const other = (await w.login(TOKEN)).headers.get('set-cookie')!.split(';')[0]!;
+    expect((await signOut(w, session)).status).toBe(200);
+    // A busy shop, or strangers from many addresses: the status calls of 10,000 clients, each counted in the store.
+    for (let i = 0; i < 10_000; i++) await w.post('/status', { paymentId: 'P-1', token: 'x' }, { 'x-test-client': `shopper-${i}` });
+    // The copy kept elsewhere still opens nothing.
+    expect((await w.get('/api/payments', session)).status).toBe(401);
+    expect((await w.get('', session)).status).toBe(401);
+    // A session the memory store has forgotten since is shut too: its operator signs in again.
+    expect((await w.get('/api/payments', other)).status).toBe(401);
+    // And a copy of it posted to the sign-out (its CSRF cookie and header of the poster's making) opens nothing either.
+    const shut = await w.proxy(
+      new Request('http://shop.test/payin/console/logout', {
+        method: 'POST',
+        headers: { cookie: `${other}; payin_console_csrf=made-up`, 'sec-fetch-site': 'same-origin', 'x-payin-csrf': 'made-up' },
+      }),
+    );
+    expect(shut.status).toBe(200);
+    expect((await w.get('/api/payments', other)).status).toBe(401);
+    expect((await w.login(TOKEN)).status).toBe(303);
   });
 
   it('tells an operator whose browser does not say where a request comes from that the Host header is not passed on', async () => {

@@ -209,6 +209,35 @@ describe('the element moved in the DOM while it follows a payment', () => {
   }, 60_000);
 });
 
+describe('the element moved in two steps as its payment is created', () => {
+  it('follows the payment it learned while off the page, once put back before its teardown', async () => {
+    const page = await live.open(WATCH);
+    const moved = await page.evaluate(async () => {
+      const { checkout, __live: live } = window as unknown as ShopWindow;
+      const [left, right] = [document.createElement('div'), document.createElement('div')];
+      document.body.append(left, right);
+      const element = checkout('MOVED-2');
+      // An app that shows the payment in another column: the render it queues on the event puts the element there,
+      // and the old column lets go of it at once, while the create's answer is still being taken in.
+      element.addEventListener(
+        'payin-created',
+        () => {
+          queueMicrotask(() => right.append(element));
+          element.remove();
+        },
+        { once: true },
+      );
+      left.append(element);
+      for (let i = 0; i < 100 && !live.streams.size; i++) await new Promise((resolve) => setTimeout(resolve, 50));
+      return { id: element.payment?.id, onPage: element.parentElement === right, streams: live.streams.size };
+    });
+    expect(moved).toEqual({ id: expect.any(String), onPage: true, streams: 1 });
+    await act(live.shop.sandboxUrl, moved.id!, 'pay');
+    await page.waitForFunction(() => document.querySelector<Checkout>('payin-checkout')?.screen === 'paid', undefined, { timeout: 30_000 });
+    await page.context().close();
+  }, 60_000);
+});
+
 describe('the element given another language and order while it follows a payment', () => {
   it('keeps its stream through a language switch, and follows the new order with one stream', async () => {
     const page = await live.open(WATCH);

@@ -34,14 +34,17 @@ afterEach(async () => {
 /**
  * The proxy and the sandbox, and the service's "finished" callback of an open payment as it was delivered once
  * while the gateway failed (and answered 502): the bytes and Signature an attacker on the way could have kept.
+ * With `redeliverAfterMs` the sandbox delivers it once more that long after, on the proxy's clock.
  */
-async function paidDuringOutage(faults: SandboxOptions['faults']) {
+async function paidDuringOutage(faults: SandboxOptions['faults'], redeliverAfterMs?: number) {
   const clock = new ManualClock(Date.now());
   const delivered: Captured[] = [];
+  const redelivery = redeliverAfterMs === undefined ? {} : { clock, callbackAttempts: 2, callbackRetryDelayMs: redeliverAfterMs };
   live = await startLive(
     { clock, timeouts: TIMEOUTS, reconcileEveryMs: 0, random: () => 0 },
     {
       callbackAttempts: 1,
+      ...redelivery,
       fetch: async (url, init) => {
         delivered.push({ body: String(init?.body), signature: new Headers(init?.headers).get('signature') ?? '' });
         return fetch(url, init);
@@ -54,9 +57,16 @@ async function paidDuringOutage(faults: SandboxOptions['faults']) {
   live.sandbox.act(id, 'pay');
   await live.sandbox.idle();
   const paid = delivered.filter((d) => JSON.parse(d.body).state === 'finished').at(-1)!;
-  expect(live.sandbox.payment(id)!.deliveries.map((d) => d.httpStatus)).toEqual([200, 502]);
+  expect(finishedDeliveries(live, id)).toEqual([502]);
   return { live, clock, id, paid, statusCalls: () => live!.apiCalls.filter((c) => c.path === '/api/v2/status').length };
 }
+
+/** What the proxy answered each delivery of the payment's "finished" callback. */
+const finishedDeliveries = (to: Live, id: string) =>
+  to.sandbox
+    .payment(id)!
+    .deliveries.filter((d) => d.state === 'finished')
+    .map((d) => d.httpStatus);
 
 function post(to: Live, captured: Captured): Promise<number> {
   return fetch(`${to.proxyUrl}/payin/callback`, {
@@ -110,6 +120,18 @@ describe('a captured "paid" callback replayed while the service is down', () => 
     expect(await post(t.live, t.paid)).toBe(200);
     expect(t.statusCalls() - before).toBe(1);
     expect(await replay(t.live, t.paid)).toEqual(Array(2 * COPIES).fill(200));
+    expect(paidAnnouncements(t.live)).toBe(1);
+  });
+
+  it("records the service's own redelivery a second later, inside the window of the failure: it is other bytes, asked about at once", async () => {
+    const t = await paidDuringOutage(GATEWAY_DOWN, 1_000);
+    expect(await replay(t.live, t.paid)).toEqual(Array(2 * COPIES).fill(502));
+    t.live.sandbox.setFaults({});
+    // The redelivery carries the second it is sent in (`datetime`), so its Signature is another, and no failure of
+    // the captured copy's answers it; 1 s of the proxy's 3 s window has passed.
+    await t.clock.advance(1_000);
+    await t.live.sandbox.idle();
+    expect(finishedDeliveries(t.live, t.id)).toEqual([502, 200]);
     expect(paidAnnouncements(t.live)).toBe(1);
   });
 });

@@ -18,9 +18,10 @@
  * service struggles, a copy posted right after a failed call was a call of its own, so a captured callback posted N
  * times made N calls to the service when it could least take them, each holding a socket of the proxy for up to
  * `statusDeadlineMs`. Every copy still gets the failure, and so 502 (504 for a time-out), never a 200 for what was
- * not confirmed, and the service delivers the callback again; its redelivery after the window asks afresh, so a
- * "paid" the service confirms by then is recorded. The answers are kept in the Coalescer's bounded map (10,000
- * callbacks, each for `coalesceMs`), whatever they were.
+ * not confirmed, and the service delivers the callback again; its redelivery, stamped with the second it is sent in
+ * (`datetime`), is other bytes once sent in a later second and asks afresh at once (any copy after the window does
+ * too), so a "paid" the service confirms by then is recorded. The answers are kept in the Coalescer's bounded map
+ * (10,000 callbacks, each for `coalesceMs`), whatever they were.
  */
 import { Coalescer } from '../infrastructure/coalesce.js';
 import { UpstreamError } from '../infrastructure/upstream-client.js';

@@ -277,8 +277,9 @@ export class PaymentFlowController implements ReactiveController {
   #finish(payment: PaymentView, resumed: boolean): void {
     this.feed.stop();
     this.tabs.leave();
-    // Off the page (removed while the answer was on its way: a route change) the event reaches no listener, and its
-    // claim kept the element the app shows next for the payment from announcing it: said once back on a page.
+    // Off the page (removed by a route change while the answer was on its way) the event would reach no listener,
+    // and its claim would keep the element the app shows instead from announcing the payment: hostConnected() says
+    // it once this element is back on a page.
     this.#finalResumed = resumed;
     if (!this.#host.isConnected) return;
     const before = claimFinalAnnouncement(this.#config().endpoint, payment.id);
