@@ -12,6 +12,7 @@ import type { ProxyLogger } from '../../src/proxy/logger.js';
 import { createRedisStore } from '../../src/redis/index.js';
 import { createSandbox, DEMO_MERCHANT } from '../../src/sandbox/index.js';
 import { serve } from '../../src/server/serve.js';
+import { systemClock } from '../../src/shared/clock.js';
 import type { PaymentView } from '../../src/shared/payment-view.js';
 import { usePostgresServer } from '../postgres/postgres-server-harness.js';
 import { eventually, pricedByMethod, seeded } from '../proxy/sandbox-harness.js';
@@ -51,9 +52,9 @@ interface Instance {
 
 /**
  * Two instances on one store named afresh; callbacks go to a relay that copies each to both (or to A only, where the
- * balancer sends them), `copies` times.
+ * balancer sends them), `copies` times. B's clock may run ahead of A's (hosts whose clocks are not in step).
  */
-async function twoInstances(open: (name: string) => SharedStore, { copies = 1, callbacksTo = ['A', 'B'] } = {}) {
+async function twoInstances(open: (name: string) => SharedStore, { copies = 1, callbacksTo = ['A', 'B'], bClockAheadMs = 0 } = {}) {
   const sandbox = createSandbox({ requisitesDelayMs: 0, callbackRetryDelayMs: 50, random: seeded(5) });
   const sandboxServer = await serve(sandbox);
   cleanup.push(
@@ -105,6 +106,7 @@ async function twoInstances(open: (name: string) => SharedStore, { copies = 1, c
         return fetch(input, init);
       },
       reconcileEveryMs: 0,
+      ...(id === 'B' ? { clock: { ...systemClock, now: () => Date.now() + bClockAheadMs } } : {}),
       store,
       logger,
       env: {},
@@ -223,5 +225,26 @@ describe.each(sharedStores)('two instances on one $store', ({ open }) => {
       (l) => l.message === 'onPaymentUpdate heard the state at last' && l.fields?.paymentId === paymentId,
     );
     expect(atLast.map((l) => l.fields?.failedAttempts)).toEqual([1]);
+  });
+
+  it("keep one payment per order and one announcement when B's clock is 8 s ahead of A's", async () => {
+    const { sandbox, a, b, paidHeard, create } = await twoInstances(open, { bClockAheadMs: 8_000 });
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => create(i % 2 ? a : b, 'SKEW-1')));
+    expect(sandbox.payments()).toHaveLength(1);
+    expect(new Set(answers.map((answer) => answer.status))).toEqual(new Set([200, 201]));
+    const { id } = answers[0]!.body.payment;
+    a.hookFails = true;
+    sandbox.act(id, 'pay');
+    await eventually(
+      async () => {
+        await Promise.all([a.proxy.reconcile(), b.proxy.reconcile()]);
+        return paidHeard(id).length > 0;
+      },
+      10_000,
+      'paid to be heard',
+    );
+    a.hookFails = false;
+    await Promise.all([a.proxy.reconcile(), b.proxy.reconcile()]);
+    expect(paidHeard(id)).toHaveLength(1);
   });
 });
