@@ -238,11 +238,11 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
     );
   }
 
-  async rescheduleAnnouncement(paymentId: string, state: string, dueAt: number): Promise<void> {
+  async rescheduleAnnouncement(paymentId: string, state: string, dueAt: number, failed = true): Promise<void> {
     await this.#run(
       'rescheduleAnnouncement',
       (sql) =>
-        sql`UPDATE announcements SET attempts = attempts + 1, due_at = ${dueAt}, held_until = 0
+        sql`UPDATE announcements SET attempts = attempts + ${failed ? 1 : 0}, due_at = ${dueAt}, held_until = 0
           WHERE payment_id = ${paymentId} AND state = ${state} AND NOT announced`,
     );
   }

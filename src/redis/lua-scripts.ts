@@ -217,7 +217,10 @@ redis.call('SET', KEYS[3], '1')
 return 1`,
 };
 
-/** The hook failed: one more attempt counted, the claim given back, the entry due again at ARGV[2]. */
+/**
+ * The hook failed: ARGV[3] more attempts counted (1; 0 when the hook was not called, its order busy), the claim given
+ * back, the entry due again at ARGV[2].
+ */
 export const RESCHEDULE_ANNOUNCEMENT: LuaScript = {
   name: 'payinRescheduleAnnouncement',
   numberOfKeys: 2,
@@ -225,7 +228,7 @@ export const RESCHEDULE_ANNOUNCEMENT: LuaScript = {
 if redis.call('EXISTS', KEYS[1]) == 0 then
   return 0
 end
-redis.call('HINCRBY', KEYS[1], 'attempts', 1)
+redis.call('HINCRBY', KEYS[1], 'attempts', tonumber(ARGV[3] or '1'))
 redis.call('HSET', KEYS[1], 'dueAt', ARGV[2], 'heldUntil', 0)
 redis.call('ZADD', KEYS[2], ARGV[2], ARGV[1])
 return 1`,

@@ -207,9 +207,9 @@ export class RedisStore implements ProxyStore, ConsoleStore {
     await runScript(this.#redis, COMMIT_ANNOUNCEMENT, keys, [outboxMember(paymentId, state)]);
   }
 
-  async rescheduleAnnouncement(paymentId: string, state: string, dueAt: number): Promise<void> {
+  async rescheduleAnnouncement(paymentId: string, state: string, dueAt: number, failed = true): Promise<void> {
     const keys = [this.#keys.outboxEntry(paymentId, state), this.#keys.outbox()];
-    await runScript(this.#redis, RESCHEDULE_ANNOUNCEMENT, keys, [outboxMember(paymentId, state), dueAt]);
+    await runScript(this.#redis, RESCHEDULE_ANNOUNCEMENT, keys, [outboxMember(paymentId, state), dueAt, failed ? 1 : 0]);
   }
 
   async wasAnnounced(paymentId: string, state: string): Promise<boolean> {

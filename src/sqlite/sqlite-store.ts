@@ -84,7 +84,7 @@ export class SqliteStore extends OneProcessStore implements ProxyStore, ConsoleS
       outboxHold: p('UPDATE outbox SET held_until = ? WHERE payment_id = ? AND state = ?'),
       outboxExtend: p('UPDATE outbox SET held_until = ? WHERE payment_id = ? AND state = ? AND held_until > ?'),
       outboxDelete: p('DELETE FROM outbox WHERE payment_id = ? AND state = ?'),
-      outboxReschedule: p('UPDATE outbox SET attempts = attempts + 1, due_at = ?, held_until = 0 WHERE payment_id = ? AND state = ?'),
+      outboxReschedule: p('UPDATE outbox SET attempts = attempts + ?, due_at = ?, held_until = 0 WHERE payment_id = ? AND state = ?'),
       pruneLeases: p('DELETE FROM leases WHERE expires_at <= ?'),
       // An open payment's time to live runs from its last write or from the end of its follow window, whichever is
       // later: one payable for days (a bank transfer) stays while reconciliation asks about it.
@@ -214,8 +214,8 @@ export class SqliteStore extends OneProcessStore implements ProxyStore, ConsoleS
     });
   }
 
-  async rescheduleAnnouncement(paymentId: string, state: string, dueAt: number): Promise<void> {
-    this.#sql.outboxReschedule!.run(dueAt, paymentId, state);
+  async rescheduleAnnouncement(paymentId: string, state: string, dueAt: number, failed = true): Promise<void> {
+    this.#sql.outboxReschedule!.run(failed ? 1 : 0, dueAt, paymentId, state);
   }
 
   async wasAnnounced(paymentId: string, state: string): Promise<boolean> {

@@ -181,4 +181,28 @@ describe.each(STORES)('the shop server killed with SIGKILL mid-payment, on $name
     await shop.start({ env: longSweepLease });
     await eventually(() => heard(shop, 'done', id) === 1, 5_000, '"paid" to be heard after the restart');
   }, 60_000);
+
+  it('marks a second paid payment, and tells the hook so once, when killed before the mark was written', async () => {
+    const { shop } = await shopOnStore();
+    const { reached } = await shop.startArmed('in-second-mark');
+    const first: string = (await shop.post('/payments', { orderId: 'K-8', method: 'upi' })).body.payment.id;
+    const second: string = (await shop.post('/payments', { orderId: 'K-8', method: 'sbp' })).body.payment.id;
+    shop.sandbox.act(first, 'pay');
+    await eventually(() => heard(shop, 'done', first) === 1, 10_000, 'the first "paid" to be heard');
+    shop.sandbox.act(second, 'pay'); // the shopper switched methods and paid both
+    await reached;
+    await shop.kill();
+    expect(heard(shop, 'called', second)).toBe(0);
+
+    await shop.start();
+    await eventually(() => heard(shop, 'done', second) === 1, 10_000, 'the second "paid" to be heard after the restart');
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const lines = shop.hookLines();
+    expect([heard(shop, 'called', second), lines.filter((line) => line.startsWith('second ')).length]).toEqual([1, 1]);
+    expect(lines).toContain(`second ${second} of ${first}`);
+    const operator = operatorOverHttp(shop.url, 'ana');
+    await operator.signIn();
+    const listed = await operator.get<{ payments: { id: string }[] }>('/api/payments?filter=second');
+    expect(listed.body.payments.map((p) => p.id)).toEqual([second]);
+  }, 60_000);
 });

@@ -174,10 +174,10 @@ export class MemoryStore extends OneProcessStore implements ProxyStore, ConsoleS
     this.#announced.add(key);
   }
 
-  async rescheduleAnnouncement(paymentId: string, state: string, dueAt: number): Promise<void> {
+  async rescheduleAnnouncement(paymentId: string, state: string, dueAt: number, failed = true): Promise<void> {
     const entry = this.#outbox.get(pairKey(paymentId, state));
     if (!entry) return;
-    entry.attempts += 1;
+    if (failed) entry.attempts += 1;
     entry.dueAt = dueAt;
     entry.heldUntil = 0;
   }

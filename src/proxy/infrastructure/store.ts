@@ -223,8 +223,13 @@ export interface ProxyStore extends Partial<ConsoleStore> {
   extendAnnouncement(paymentId: string, state: string, leaseMs: number): Promise<boolean>;
   /** The hook succeeded: the entry leaves the outbox and (payment, state) is remembered as announced, for good. */
   commitAnnouncement(paymentId: string, state: string): Promise<void>;
-  /** The hook failed: the claim is given back, `attempts` grows by one and the entry is due again at `dueAt`. */
-  rescheduleAnnouncement(paymentId: string, state: string, dueAt: number): Promise<void>;
+  /**
+   * The hook failed: the claim is given back, `attempts` grows by one and the entry is due again at `dueAt`. With
+   * `failed` false the hook was not called (a create on some instance holds the order the paid state settles), and
+   * `attempts` stays as it is: a wait is no failure, to count in the console's `failing` or in the backoff of the
+   * next real one. A store written before the argument existed counts it all the same.
+   */
+  rescheduleAnnouncement(paymentId: string, state: string, dueAt: number, failed?: boolean): Promise<void>;
   /** True once (payment, state) was committed. */
   wasAnnounced(paymentId: string, state: string): Promise<boolean>;
 

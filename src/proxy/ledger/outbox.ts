@@ -25,7 +25,10 @@ import type { PaymentRecord } from '../infrastructure/store.js';
 
 const FIRST_RETRY_MS = 1_000;
 const MAX_RETRY_MS = 5 * 60_000;
-/** A busy order (a create holds its lease) is asked again this soon. */
+/**
+ * A busy order (a create holds its lease, on any instance) is asked again this soon. The wait is no failed delivery:
+ * the hook was not called, so it counts no attempt (the console's `failing`, the backoff of a later real failure).
+ */
 const BUSY_RETRY_MS = 250;
 /** Failed attempts of one state that all go on the payment's timeline; after them, only the 16th, 32nd, 64th... */
 const FAILURES_ON_TIMELINE = 10;
@@ -82,7 +85,7 @@ export class Outbox {
       if (record.view.outcome === 'paid') {
         const settled = await this.orders.settle(record);
         if (settled === 'busy') {
-          await this.#reschedule(paymentId, state, clock.now() + BUSY_RETRY_MS);
+          await this.#reschedule(paymentId, state, clock.now() + BUSY_RETRY_MS, false);
           return false;
         }
         info = { ...info, ...settled };
@@ -252,8 +255,8 @@ export class Outbox {
     this.options.clock.clearTimeout(this.#retryTimer);
   }
 
-  async #reschedule(paymentId: string, state: string, dueAt: number): Promise<void> {
-    await this.options.store.rescheduleAnnouncement(paymentId, state, dueAt);
+  async #reschedule(paymentId: string, state: string, dueAt: number, failed = true): Promise<void> {
+    await this.options.store.rescheduleAnnouncement(paymentId, state, dueAt, failed);
     this.#wakeAt(dueAt);
   }
 

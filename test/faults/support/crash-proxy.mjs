@@ -7,9 +7,10 @@
 //   in-hook       the hook is called with paid and has not returned;
 //   in-sweep      a reconcile sweep holds its lease and is asking the service about the followed payments;
 //   in-redelivery the hook is called with paid a second time (an operator's redelivery) and has not returned;
-//   in-sweep-after-paid  as in-sweep, once the hook has been called with paid.
+//   in-sweep-after-paid  as in-sweep, once the hook has been called with paid;
+//   in-second-mark  a second paid payment of an order is recorded, its mark as the second not written yet.
 // The hook writes one line per call to HOOK_LOG, synchronously (`called <id> <state> <outcome>` on entry, `done ...`
-// on return), so what the shop heard survives the kill; with HOOK_FAILS set it throws (the shop's database is down)
+// on return; `second <id> of <first>` first for a second payment), so what the shop heard survives the kill; with HOOK_FAILS set it throws (the shop's database is down)
 // after its `called` line. Leases are short (1.5 s) so that a restart takes over in seconds; SWEEP_LEASE_MS
 // lengthens the sweep's. The operator console lets in requests with the header `x-test-operator: ana`.
 // Argument: the compiled build's folder.
@@ -44,13 +45,23 @@ if (crashAt === 'after-record') {
   };
 }
 
+if (crashAt === 'in-second-mark') {
+  const put = store.putPayment.bind(store);
+  store.putPayment = async (record, ...rest) => {
+    if (record.secondPaymentOf) await crashPoint('in-second-mark');
+    return put(record, ...rest);
+  };
+}
+
 let paidCalls = 0;
 const proxy = createPayinProxy({
   provider: { baseUrl: env.SERVICE_URL, merchantId: env.PAYIN_MERCHANT_ID, token: env.PAYIN_TOKEN, secret: env.PAYIN_SECRET },
   callbackUrl: env.CALLBACK_URL || `http://127.0.0.1:${port}/payin/callback`,
-  resolveOrder: () => ({ amount: '499.00', currency: 'INR' }),
-  onPaymentUpdate: async (payment) => {
+  // SBP in roubles: its rails carry no rupees (the sandbox refuses them).
+  resolveOrder: (_orderId, method) => (method === 'sbp' ? { amount: '450.00', currency: 'RUB' } : { amount: '499.00', currency: 'INR' }),
+  onPaymentUpdate: async (payment, info) => {
     const what = `${payment.id} ${payment.state} ${payment.outcome}`;
+    if (info.secondPaymentOf) appendFileSync(hookLog, `second ${payment.id} of ${info.secondPaymentOf}\n`);
     appendFileSync(hookLog, `called ${what}\n`);
     if (payment.outcome === 'paid') paidCalls++;
     if (crashAt === 'in-hook' && payment.outcome === 'paid') await crashPoint('in-hook');

@@ -15,7 +15,14 @@ import { freePort } from '../../support/free-port.js';
 const SCRIPT = fileURLToPath(new URL('./crash-proxy.mjs', import.meta.url));
 const STARTED_WITHIN_MS = 20_000;
 
-export type CrashPoint = 'after-create' | 'after-record' | 'in-hook' | 'in-sweep' | 'in-redelivery' | 'in-sweep-after-paid';
+export type CrashPoint =
+  | 'after-create'
+  | 'after-record'
+  | 'in-hook'
+  | 'in-sweep'
+  | 'in-redelivery'
+  | 'in-sweep-after-paid'
+  | 'in-second-mark';
 
 /** How the server is started: where the service sends callbacks (default: to it), and more of crash-proxy.mjs's variables. */
 export interface StartSettings {

@@ -221,6 +221,19 @@ export function describeStoreContract(name: string, makeStore: MakeStore): void 
       await close?.();
     });
 
+    it('reschedules a delivery that waited for its busy order without counting it an attempt', async () => {
+      const { store, close } = await fixture();
+      const id = unique();
+      await store.enqueueAnnouncement(id, 'finished', 0);
+      await store.claimAnnouncement(id, 'finished', 10_000);
+      await store.rescheduleAnnouncement(id, 'finished', 5_000); // the hook failed once
+      await store.claimAnnouncement(id, 'finished', 10_000);
+      await store.rescheduleAnnouncement(id, 'finished', 6_000, false); // then its order was busy
+      const due = (await store.dueAnnouncements(6_000, 1_000)).filter((e) => e.paymentId === id);
+      expect(due).toEqual([{ paymentId: id, state: 'finished', attempts: 1, dueAt: 6_000 }]);
+      await close?.();
+    });
+
     it('leaves a held entry out of the due list, whatever time the list is asked for', async () => {
       // The outbox asks for the next entry of all (due at the end of time) to set its retry timer: a held one, whose
       // due time has passed, would have it wake at once, again and again, for as long as the hook runs.
