@@ -62,14 +62,16 @@ export async function readPayment(store: Store, record: PaymentRecord, now: numb
     store.getOrder(record.view.orderId),
     store.listPayments({ filter: 'all', orderId: record.view.orderId, limit: 50, now }),
   ]);
-  const last = [...history].reverse().find((entry) => entry.kind === 'announcement');
+  // Of the current state: a failure of a state the payment has left is over (it is never told), as on the list.
+  const last = [...history].reverse().find((entry) => entry.kind === 'announcement' && entry.state === record.view.state);
+  const lastFailed = last?.kind === 'announcement' && !last.ok;
   const announced = await store.wasAnnounced(id, record.view.state);
   return {
     payment: rowOf(record, now),
     listedAt: listingOf(record).listedAt,
     history,
     audit,
-    announcement: { state: record.view.state, announced, failing: !announced && last?.ok === false },
+    announcement: { state: record.view.state, announced, failing: !announced && lastFailed },
     order: {
       orderId: record.view.orderId,
       ...(order?.paidBy ? { paidBy: order.paidBy } : {}),

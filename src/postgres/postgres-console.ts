@@ -25,8 +25,13 @@ export type Runner = <T>(operation: string, statement: (sql: Sql) => Promise<T>)
 /** The outcome filters that are a value of the `tag` column. */
 const TAGGED = new Set<ConsoleFilter>(['open', 'paid', 'underpaid', 'superseded', 'expired', 'failed']);
 
-/** An announcement the hook has not taken yet after at least one try (index announcements_failing). */
-const failingIds = (sql: Sql) => sql`SELECT payment_id FROM announcements WHERE attempts > 0 AND NOT announced`;
+/**
+ * Payments whose current state's announcement the hook has not taken yet after at least one try (index
+ * announcements_failing). A state the payment has left waits for its retry, which skips it without calling the hook
+ * (outbox.ts): it fails nothing any more, so it is matched against the state in the record.
+ */
+const failingIds = (sql: Sql) => sql`SELECT a.payment_id FROM announcements a JOIN payments q ON q.id = a.payment_id
+  WHERE a.attempts > 0 AND NOT a.announced AND a.state = q.record->'view'->>'state'`;
 
 function filterSql(sql: Sql, filter: ConsoleFilter, now: number): Fragment {
   if (TAGGED.has(filter)) return sql`tag = ${filter}`;

@@ -4,7 +4,7 @@
  * member; a payment's members are moved between the sets by the script that writes its record (lua-scripts.ts,
  * whose `index` writes only for the version it was given, so an older writer cannot undo a newer one).
  * The keys (the listing sets, timelines, the audit log) are laid out in redis-keys.ts. `failing` is read from the
- * outbox itself. An open payment whose record Redis expired (scratch) may stay in the sets until a listing meets
+ * outbox itself and the records of the entries tried. An open payment whose record Redis expired (scratch) may stay in the sets until a listing meets
  * it; the listing then drops it, and counts may include it until then.
  */
 import type { Redis } from 'ioredis';
@@ -213,18 +213,25 @@ export class RedisConsole {
     return this.redis.zrangebyscore(this.keys.openExpiry(), '-inf', `(${now}`, 'LIMIT', 0, SCAN_LIMIT);
   }
 
-  /** The listing members of payments with an announcement tried and not taken: read off the outbox. */
+  /**
+   * The listing members of payments whose current state's announcement was tried and not taken: read off the
+   * outbox, then the records of those tried. A state the payment has left waits there for its retry, which skips
+   * it without calling the hook (outbox.ts): it fails nothing any more.
+   */
   async #failingMembers(): Promise<string[]> {
     const entries = await this.redis.zrange(this.keys.outbox(), 0, String(SCAN_LIMIT - 1));
     const pairs = entries.map((entry) => fromOutboxMember(entry));
-    const pipeline = this.redis.pipeline();
-    for (const [paymentId, state] of pairs) pipeline.hget(this.keys.outboxEntry(paymentId, state), 'attempts');
-    for (const [paymentId] of pairs) pipeline.hget(this.keys.payment(paymentId), 'lm');
-    const replies = (await pipeline.exec()) ?? [];
+    const attempts = this.redis.pipeline();
+    for (const [paymentId, state] of pairs) attempts.hget(this.keys.outboxEntry(paymentId, state), 'attempts');
+    const tried = ((await attempts.exec()) ?? []).flatMap(([, n], i) => (Number(n ?? 0) > 0 ? [pairs[i]!] : []));
+    const records = this.redis.pipeline();
+    for (const [paymentId] of tried) records.hmget(this.keys.payment(paymentId), 'lm', 'record');
+    const replies = (await records.exec()) ?? [];
     const found = new Set<string>();
-    pairs.forEach((_, i) => {
-      const listed = replies[pairs.length + i]?.[1];
-      if (Number(replies[i]?.[1] ?? 0) > 0 && typeof listed === 'string') found.add(listed);
+    tried.forEach(([, state], i) => {
+      const [listed, json] = (replies[i]?.[1] ?? []) as (string | null)[];
+      const current = typeof json === 'string' ? (JSON.parse(json) as PaymentRecord).view.state : undefined;
+      if (typeof listed === 'string' && current === state) found.add(listed);
     });
     return [...found];
   }

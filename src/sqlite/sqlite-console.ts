@@ -44,6 +44,14 @@ export function listingColumns(record: PaymentRecord): [number, string, string, 
   return [listedAt, record.view.orderId, tagOf(record), tags.includes('late') ? 1 : 0, second, expiresAt ?? null, contradicted];
 }
 
+/**
+ * Payments whose current state's announcement was tried and not taken yet (index outbox_failing). A state the payment
+ * has left waits in the outbox for its retry, which skips it without calling the hook (outbox.ts): it fails nothing
+ * any more, so it is matched against the state in the record.
+ */
+const FAILING_IDS = `SELECT o.payment_id FROM outbox o JOIN payments q ON q.id = o.payment_id
+  WHERE o.attempts > 0 AND o.state = json_extract(q.record, '$.view.state')`;
+
 const FILTER_SQL: Record<ConsoleFilter, string> = {
   all: '1 = 1',
   open: "tag = 'open'",
@@ -58,7 +66,7 @@ const FILTER_SQL: Record<ConsoleFilter, string> = {
   contradicted: `contradicted = ${CONTRADICTED}`,
   resolved: `contradicted = ${RESOLVED}`,
   stuck: "tag = 'open' AND expires_at < ?",
-  failing: 'id IN (SELECT payment_id FROM outbox WHERE attempts > 0)',
+  failing: `id IN (${FAILING_IDS})`,
 };
 
 export class SqliteConsole {
@@ -79,7 +87,7 @@ export class SqliteConsole {
            (SELECT COUNT(*) FROM payments WHERE contradicted = ${RESOLVED}) AS resolved`,
       ),
       countStuck: p("SELECT COUNT(*) AS n FROM payments WHERE tag = 'open' AND expires_at < ?"),
-      countFailing: p('SELECT COUNT(DISTINCT o.payment_id) AS n FROM outbox o JOIN payments p ON p.id = o.payment_id WHERE o.attempts > 0'),
+      countFailing: p(`SELECT COUNT(*) AS n FROM payments WHERE id IN (${FAILING_IDS})`),
       historyPut: p('INSERT INTO payment_history (payment_id, entry) VALUES (?, ?)'),
       historyTrim: p(
         `DELETE FROM payment_history WHERE payment_id = ? AND seq <= (

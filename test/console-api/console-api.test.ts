@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../src/proxy/infrastructure/memory-store.js';
-import { drive, setup } from '../proxy/harness.js';
+import { drive, setup, until } from '../proxy/harness.js';
 import { consoleSetup } from './console-harness.js';
 
 interface Row {
@@ -254,6 +254,40 @@ describe('a payment whose announcement has failed for days', () => {
     expect(failures.length).toBeLessThan(60);
     expect(failures[failures.length - 1]!.attempt).toBeGreaterThan(500);
     expect(detail.announcement.failing).toBe(true);
+  });
+});
+
+describe('a payment paid after the hook failed on its pending state', () => {
+  it('is no failing announcement, on the list or on its page, while the hook takes the paid', async () => {
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let paidCalled = false;
+    const world = consoleSetup({
+      reconcileEveryMs: 0,
+      onPaymentUpdate: async (payment) => {
+        if (payment.state === 'pending') throw new Error('the shop database is down');
+        paidCalled = true;
+        await held;
+      },
+    });
+    await world.signIn();
+    const { body } = await world.create('A-1');
+    const id = body.payment.id;
+    expect((await world.get<DetailBody>(`/api/payments/${id}`)).body.announcement.failing).toBe(true);
+    world.service.set(id, { state: 'finished', status: true });
+    const answered = world.callback({ ...world.service.payments.get(id)!, state: 'finished', status: true });
+    await until(() => paidCalled, 'the hook to be called with paid');
+    const list = await world.get<ListBody>('/api/payments?filter=failing');
+    const detail = await world.get<DetailBody>(`/api/payments/${id}`);
+    expect({ listed: list.body.payments, count: list.body.counts.failing, page: detail.body.announcement.failing }).toEqual({
+      listed: [],
+      count: 0,
+      page: false,
+    });
+    release();
+    expect((await answered).status).toBe(200);
   });
 });
 

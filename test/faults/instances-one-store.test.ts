@@ -190,6 +190,22 @@ describe.each(sharedStores)('two instances on one $store', ({ open }) => {
     expect((await a.store.countPayments(Date.now())).failing).toBe(0);
   });
 
+  it('leave no retry of a pending state the hook failed on at A once B has told paid, nor list it as failing', async () => {
+    const callbacksTo: string[] = []; // none at first: only A's create records pending, and A's hook fails on it
+    const { sandbox, a, b, paidHeard, create } = await twoInstances(open, { callbacksTo });
+    a.hookFails = true;
+    const { body } = await create(a, 'LEFT-1');
+    const id = body.payment.id;
+    await eventually(() => a.logs.some((l) => l.message.startsWith('onPaymentUpdate failed')), 10_000, "A's hook to fail on pending");
+    await a.proxy.close(); // A's retry timer goes with it, as in a restart: nothing but a sweep would retry pending
+    callbacksTo.push('B');
+    sandbox.act(id, 'pay');
+    await eventually(() => paidHeard(id).length > 0, 10_000, 'B to tell paid');
+    const left = async () => (await b.store.dueAnnouncements(Number.MAX_SAFE_INTEGER, 10)).filter((e) => e.paymentId === id);
+    await eventually(async () => (await left()).length === 0, 3_000, 'the pending state to leave the outbox').catch(() => {});
+    expect({ left: await left(), failing: (await b.store.countPayments(Date.now())).failing }).toEqual({ left: [], failing: 0 });
+  });
+
   it('count no failure of the hook while a create on A holds the order that a paid payment settles', async () => {
     const { sandbox, a, b, paidHeard, tried, create } = await twoInstances(open);
     const upi = await create(b, 'BUSY-1', 'upi');

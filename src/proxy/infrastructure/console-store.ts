@@ -10,8 +10,9 @@
  * of an order: a refund to do), `refunded` (a second payment an operator marked refunded: done, and so no longer
  * under `second`, whose count is the refunds still to do), `contradicted` (a final payment the service, asked afresh,
  * contradicted: money came late or was reversed, to look into at the service), `resolved` (a contradiction an
- * operator marked dealt with: no longer under `contradicted`, whose count is the work left), `failing` (an
- * announcement the shop's hook has not taken yet after at least one try) and `stuck` (not final, past its expiry: the service has not said and no reconcile settled it). The last
+ * operator marked dealt with: no longer under `contradicted`, whose count is the work left), `failing` (the
+ * payment's current state, tried at least once, not taken by the shop's hook yet: a state the payment has left is
+ * never told, outbox.ts, so its failures are over) and `stuck` (not final, past its expiry: the service has not said and no reconcile settled it). The last
  * two depend on the outbox and on the time, so a store answers them at query time; the others come from the
  * record alone (`listingOf`), so a store can index them when the record is written.
  */

@@ -220,10 +220,15 @@ export class MemoryStore extends OneProcessStore implements ProxyStore, ConsoleS
     for (const kept of this.#openPayments.values()) yield kept.record;
   }
 
-  /** Payments with an announcement that was tried and not taken yet. */
+  /**
+   * Payments whose current state's announcement was tried and not taken yet. A state the payment has left waits in
+   * the outbox for its retry, which skips it without calling the hook (outbox.ts): it fails nothing any more.
+   */
   #failing(): Set<string> {
     const ids = new Set<string>();
-    for (const entry of this.#outbox.values()) if (entry.attempts > 0) ids.add(entry.paymentId);
+    for (const entry of this.#outbox.values()) {
+      if (entry.attempts > 0 && this.getPaymentNow(entry.paymentId)?.view.state === entry.state) ids.add(entry.paymentId);
+    }
     return ids;
   }
 }

@@ -317,7 +317,7 @@ export class Ledger {
     // The order is paid because the ledger recorded a payment of it paid, not because a hook heard of it: a
     // proxy with no hook must refuse the order's next create too, even once its unpaid record would expire.
     if (record.view.outcome === 'paid') await this.#settleOrLater(record, 0);
-    if (!isIncomplete(record.view)) await this.outbox.announce(record, source);
+    if (!isIncomplete(record.view)) await this.outbox.announce(record, source, previous?.state);
   }
 
   /**

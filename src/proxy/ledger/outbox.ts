@@ -207,14 +207,21 @@ export class Outbox {
   /**
    * Queues and delivers a freshly recorded state; a reconcile sweep only queues, and delivers when it drains. A
    * store with putPaymentAndEnqueue queued it with the record (ledger.ts): delivering then finds it held or
-   * announced when another path came first.
+   * announced when another path came first. `left` is the state the record was written over, skipped after it.
    */
-  async announce(record: PaymentRecord, source: PaymentUpdateSource): Promise<void> {
+  async announce(record: PaymentRecord, source: PaymentUpdateSource, left?: string): Promise<void> {
     const { store, onPaymentUpdate, announceInBackground } = this.options;
-    const queued = store.putPaymentAndEnqueue ? onPaymentUpdate !== undefined : await this.enqueue(record);
-    if (!queued || source === 'reconcile') return;
-    const delivery = this.deliver(record.view.id, record.view.state, source);
-    if (!announceInBackground) return void (await delivery);
+    if (!onPaymentUpdate) return;
+    const { id, state } = record.view;
+    const queued = store.putPaymentAndEnqueue ? true : await this.enqueue(record);
+    const deliverNow = queued && source !== 'reconcile';
+    const skipLeft = left !== undefined && left !== state;
+    if (!deliverNow && !skipLeft) return;
+    const delivery = (async () => {
+      if (deliverNow) await this.deliver(id, state, source);
+      if (skipLeft) await this.#skipLeft(id, left, source);
+    })();
+    if (!announceInBackground || !deliverNow) return void (await delivery);
     // The request answers now; a delivery that fails on the store's side is in the outbox still, for its retry.
     const settled = delivery.then(
       () => {},
@@ -222,6 +229,20 @@ export class Outbox {
     );
     this.#unawaited.add(settled);
     void settled.finally(() => this.#unawaited.delete(settled));
+  }
+
+  /**
+   * A state the payment left before the hook took it (a pending the hook failed on, then paid) is never told
+   * (guarantees.md): deliver() finds it overtaken and commits it without calling the hook. Done as soon as the newer
+   * state is recorded, rather than at the retry that a hook failing for long puts 5 minutes away, meanwhile waking
+   * instances for nothing. A call under way holds it (its retry skips it), and so does the store's failure here.
+   */
+  async #skipLeft(paymentId: string, state: string, source: PaymentUpdateSource): Promise<void> {
+    try {
+      await this.deliver(paymentId, state, source);
+    } catch (error) {
+      this.options.logger.warn('a state the payment left waits for its retry to be skipped', { paymentId, state, error: describe(error) });
+    }
   }
 
   /** Resolves once every delivery that a request left running (announceInBackground) has settled. */

@@ -288,6 +288,35 @@ export function consoleContract(fixture: Fixture): void {
     },
   );
 
+  cit(
+    'stops listing a payment as failing once a newer state replaces the one the hook failed on, however long its retry is',
+    async (store, close) => {
+      const failing = async () => ids((await store.listPayments({ filter: 'failing', limit: 50, now: 0 })).payments);
+      const failingCount = async () => (await store.countPayments(0)).failing;
+      const failOnce = async (state: string) => {
+        expect(await store.claimAnnouncement('moved-on', state, 10_000)).toBeDefined();
+        await store.rescheduleAnnouncement('moved-on', state, 300_000);
+      };
+      await store.putPayment(listed('moved-on', 100), 0);
+      await store.enqueueAnnouncement('moved-on', 'pending', 0);
+      await failOnce('pending');
+      expect([await failing(), await failingCount()]).toEqual([['moved-on'], 1]);
+
+      // Paid, and not tried yet: the pending state will never be told (an overtaken state is skipped), so nothing fails.
+      await store.putPayment(listed('moved-on', 100, { outcome: 'paid', finalAt: 500, version: 2 }), 1);
+      await store.enqueueAnnouncement('moved-on', 'finished', 0);
+      expect([await failing(), await failingCount()]).toEqual([[], 0]);
+      // The current state failing is listed, once.
+      await failOnce('finished');
+      expect([await failing(), await failingCount()]).toEqual([['moved-on'], 1]);
+      // Heard: nothing fails, though the pending state's entry waits 5 minutes for its retry to skip it.
+      expect(await store.claimAnnouncement('moved-on', 'finished', 10_000)).toBeDefined();
+      await store.commitAnnouncement('moved-on', 'finished');
+      expect([await failing(), await failingCount()]).toEqual([[], 0]);
+      await close?.();
+    },
+  );
+
   cit("keeps a payment's timeline oldest first, the newest 200 entries", async (store, close) => {
     expect(await store.paymentHistory('p1')).toEqual([]);
     await store.appendHistory('p1', { at: 1, kind: 'state', state: 'pending', outcome: 'waiting', source: 'create' });

@@ -5,6 +5,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { MemoryStore } from '../../../src/proxy/infrastructure/memory-store.js';
+import { ManualClock } from '../../../src/shared/manual-clock.js';
+import { createSqliteStore } from '../../../src/sqlite/index.js';
 import { drive, setup, until } from '../harness.js';
 
 const paidUpdates = (t: ReturnType<typeof setup>) => t.updates.filter((u) => u.payment.outcome === 'paid');
@@ -154,6 +156,33 @@ describe('the ledger tells the shop once, and until it hears', () => {
     for (let second = 0; second < 15 * 60; second += 5) await t.clock.advance(5_000);
     await t.proxy.reconcile();
     expect(heard).toEqual(['finished']);
+  });
+
+  // SQLite writes the payment and queues its announcement in one step (putPaymentAndEnqueue), the memory store in two.
+  it.each([
+    { name: 'memory', make: (clock: ManualClock) => new MemoryStore({ clock }) },
+    { name: 'SQLite', make: (clock: ManualClock) => createSqliteStore({ path: ':memory:', clock }) },
+  ])('leaves no retry of a pending state the hook failed on once paid is recorded, nor lists it as failing ($name)', async ({ make }) => {
+    const clock = new ManualClock();
+    const store = make(clock);
+    const heard: string[] = [];
+    const t = setup({
+      clock,
+      store,
+      reconcileEveryMs: 0,
+      onPaymentUpdate: (payment) => {
+        if (payment.state === 'pending') throw new Error('database is down');
+        heard.push(payment.state);
+      },
+    });
+    const { body } = await t.create('A-1');
+    // Failed for long: its next try minutes away.
+    for (let i = 0; i < 9; i++) await clock.advance(300_000);
+    t.service.set(body.payment.id, { state: 'finished', status: true });
+    await t.callback(t.service.payments.get(body.payment.id)!);
+    expect(heard).toEqual(['finished']);
+    expect(await store.dueAnnouncements(Number.MAX_SAFE_INTEGER, 10)).toEqual([]);
+    expect((await store.countPayments(clock.now())).failing).toBe(0);
   });
 
   it('never announces paid again for a finished callback replayed a day later, after 3,500 other payments', async () => {
