@@ -8,6 +8,7 @@
 import postgres from 'postgres';
 import { processEnv } from '../shared/env.js';
 import { optionNames, refuseUnknownNames } from '../shared/option-names.js';
+import { guardedSockets } from './postgres-socket.js';
 import { PostgresStore } from './postgres-store.js';
 import { SCHEMA_NAME } from './postgres-schema.js';
 
@@ -70,6 +71,13 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
     postgres(url, {
       max,
       connect_timeout: options.connectTimeoutSeconds ?? 10,
+      // Opened here, so that a connection closed before the database answered fails its statement (postgres-socket.ts).
+      // A documented option (its README's `socket: fn`) that its types leave out.
+      ...({ socket: guardedSockets() } as object),
+      // No query of its own on each new connection to learn the array types: when that connection broke, postgres.js
+      // rejected the query with nobody waiting for it, an unhandled rejection that ends a Node process. The store
+      // hands no array to a statement (publish passes JSON).
+      fetch_types: false,
       backoff: reconnectDelaySeconds,
       // Its notices (such as "schema already exists, skipping") are not the shop's business.
       onnotice: () => {},

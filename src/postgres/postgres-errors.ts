@@ -27,6 +27,8 @@ const MEANINGS: Record<string, string> = {
   CONNECTION_ENDED: 'the connection to PostgreSQL was closed (nothing was written); it reconnects on the next request',
   CONNECTION_DESTROYED: 'the connection to PostgreSQL was dropped (nothing was written)',
   ECONNRESET: 'PostgreSQL reset the connection mid-operation (nothing was written); it reconnects on the next request',
+  CLOSED_UNANSWERED:
+    'the connection to PostgreSQL was closed before the database answered (nothing was written): does a balancer, PgBouncer or a published port in front of it reach it from this host?',
   '57P01': 'PostgreSQL is shutting down (nothing was written); requests succeed again once it is back',
   '57P02': 'PostgreSQL is shutting down after a crash (nothing was written)',
   '57P03': 'PostgreSQL is starting up or in recovery and takes no requests yet',

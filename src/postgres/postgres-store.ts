@@ -303,10 +303,12 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
     }
     // A long message's pieces in one statement, so in one transaction: every listener gets them together
     // (notify-pieces.ts). PostgreSQL evaluates a volatile output column such as pg_notify after the ORDER BY sort,
-    // so the pieces are queued in their order.
+    // so the pieces are queued in their order. Handed over as JSON, not text[]: the connections fetch no array types
+    // (create-postgres-store.ts), and JSON needs none.
     await this.#run(
       'publish',
-      (sql) => sql`SELECT pg_notify(${this.#channel}, piece) FROM unnest(${payloads}::text[]) WITH ORDINALITY AS p (piece, n) ORDER BY n`,
+      (sql) =>
+        sql`SELECT pg_notify(${this.#channel}, piece) FROM jsonb_array_elements_text(${sql.json(payloads)}) WITH ORDINALITY AS p (piece, n) ORDER BY n`,
     );
   }
 
