@@ -39,6 +39,13 @@ export interface PostgresStoreOptions {
    * transaction) before it fails, nothing written, and the request gets the retryable 503. Default 5.
    */
   lockTimeoutSeconds?: number;
+  /**
+   * Seconds an operation may wait for the database's answer before it fails and the request gets the retryable 503:
+   * a database whose packets are dropped on the way (a firewall, a host gone in a failover) neither answers nor
+   * closes the connection, and a request waited until TCP gave up, a quarter of an hour. Longer than
+   * lockTimeoutSeconds. Default lockTimeoutSeconds + 5 (10).
+   */
+  answerTimeoutSeconds?: number;
 }
 
 export const DEFAULT_SCHEMA = 'payin';
@@ -50,6 +57,7 @@ const OPTION_NAMES = optionNames<PostgresStoreOptions>({
   connectTimeoutSeconds: true,
   closeTimeoutSeconds: true,
   lockTimeoutSeconds: true,
+  answerTimeoutSeconds: true,
 });
 
 export function createPostgresStore(options: PostgresStoreOptions = {}): PostgresStore {
@@ -66,6 +74,12 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
   const lockTimeoutSeconds = options.lockTimeoutSeconds ?? 5;
   if (!(typeof lockTimeoutSeconds === 'number' && lockTimeoutSeconds > 0 && Number.isFinite(lockTimeoutSeconds))) {
     throw new TypeError('createPostgresStore: lockTimeoutSeconds must be a positive number of seconds, such as 5.');
+  }
+  const answerTimeoutSeconds = options.answerTimeoutSeconds ?? lockTimeoutSeconds + 5;
+  if (!(typeof answerTimeoutSeconds === 'number' && answerTimeoutSeconds > lockTimeoutSeconds && Number.isFinite(answerTimeoutSeconds))) {
+    throw new TypeError(
+      `createPostgresStore: answerTimeoutSeconds must be a number of seconds longer than lockTimeoutSeconds (${lockTimeoutSeconds}), such as ${lockTimeoutSeconds + 5}.`,
+    );
   }
   const client = (max: number) =>
     postgres(url, {
@@ -104,6 +118,7 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
     ttlMs: options.ttlMs ?? 24 * 60 * 60 * 1000,
     closeTimeoutSeconds: options.closeTimeoutSeconds ?? 2,
     lockTimeoutSeconds,
+    answerTimeoutSeconds,
     // A URL that opened the pool opens this one too.
     migrationClient: () => client(1),
   });

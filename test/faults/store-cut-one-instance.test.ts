@@ -1,7 +1,8 @@
 /**
  * Two proxy instances on one real PostgreSQL (and one real Redis), and the network between one of them (A) and the
  * store cut while the store, and B, go on (support/two-instances.ts, ../support/cuttable-relay.ts): a create on A,
- * the service's callback reaching A only, and B sweeping meanwhile. What must hold: no payment lost, none made twice
+ * the service's callback reaching A only, and B sweeping meanwhile; cut with resets (something in front of the store
+ * closing A's connections) and silently (packets dropped). What must hold: no payment lost, none made twice
  * for an order, no "paid" that the service did not say, and the shop's hook told each new state once.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -47,7 +48,13 @@ const sharedStores: { store: string; cutOffA: () => Promise<{ open: OpenStore; r
       atEnd(() => relay.close());
       const viaRelay = postgresServer.url.replace(`:${postgresServer.port}/`, `:${relay.port}/`);
       const open: OpenStore = (name, id) =>
-        createPostgresStore({ url: id === 'A' ? viaRelay : postgresServer.url, schema: name, connectTimeoutSeconds: 2 });
+        createPostgresStore({
+          url: id === 'A' ? viaRelay : postgresServer.url,
+          schema: name,
+          connectTimeoutSeconds: 2,
+          lockTimeoutSeconds: 1,
+          answerTimeoutSeconds: 3,
+        });
       return { open, relay };
     },
   },
@@ -87,6 +94,18 @@ describe.each(sharedStores)('two instances on one $store, A cut off from it', ({
     expect((await create(a, 'CUT-1')).body.payment.id).toBe(made.body.payment.id);
     expect(sandbox.payments()).toHaveLength(1);
     expect((await status(a, made.body.payment.id, made.body.token)).body.payment.outcome).not.toBe('paid');
+  });
+
+  it('answers a create on A with a 503 within seconds when the packets between A and the store are dropped', async () => {
+    const { open, relay } = await cutOffA();
+    const { sandbox, a, b, create } = await twoInstances(open);
+    expect((await create(a, 'WARM-1')).status).toBe(201); // A's connections are open
+    // A firewall or a failover drops them on the way: no answer, and no end of the connection either.
+    relay.cut({ silent: true });
+    const refused = await within(6_000, "A's create", create(a, 'SILENT-1'));
+    expect(refused.status).toBe(503);
+    expect(sandbox.payments().filter((payment) => payment.orderId === 'SILENT-1')).toHaveLength(0);
+    expect((await create(b, 'SILENT-1')).status).toBe(201);
   });
 
   it('makes no second payment when A is cut off after the service made its payment: the retry through B finds it', async () => {

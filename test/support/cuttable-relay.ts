@@ -1,15 +1,17 @@
 /**
  * A TCP relay on loopback between one client and its server (an instance and its store), which a test cuts and mends:
  * the network between one host and the database failing while the database itself, and every other host, goes on.
- * Cut, every connection through it is reset and each new one is reset as soon as it opens, so the client learns at once
- * (a refused or dropped connection, not a silent one that waits on its timeouts).
+ * Cut, every connection through it is closed and each new one is closed as soon as it opens, unanswered (what a
+ * balancer or a published port in front of a database does when it cannot reach it); cut silently, nothing more
+ * passes either way and nothing is closed (packets dropped by a firewall, a host gone in a failover).
  */
 import { createConnection, createServer, type Socket } from 'node:net';
 
 export interface CuttableRelay {
   /** The relay's port on 127.0.0.1, to put in the client's URL in place of the server's. */
   port: number;
-  cut(): void;
+  /** Resets every connection and each new one; `silent`, holds them all unanswered instead (packets dropped). */
+  cut(how?: { silent?: boolean }): void;
   /** Connections opened to it while cut (each reset at once): how hard the client knocks meanwhile. */
   readonly refused: number;
   mend(): void;
@@ -18,13 +20,17 @@ export interface CuttableRelay {
 
 export async function cuttableRelay(target: number): Promise<CuttableRelay> {
   const sockets = new Set<Socket>();
+  const pairs = new Set<[Socket, Socket]>();
   let cutOff = false;
+  let silent = false;
+  const held = new Set<Socket>();
   let refused = 0;
   const server = createServer((client) => {
     client.on('error', () => {});
     if (cutOff) {
       refused++;
-      client.destroy();
+      if (silent) held.add(client);
+      else client.destroy();
       return;
     }
     const upstream = createConnection({ host: '127.0.0.1', port: target });
@@ -34,6 +40,9 @@ export async function cuttableRelay(target: number): Promise<CuttableRelay> {
       socket.on('error', () => {});
     }
     client.pipe(upstream).pipe(client);
+    const pair: [Socket, Socket] = [client, upstream];
+    pairs.add(pair);
+    client.on('close', () => pairs.delete(pair));
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -44,16 +53,25 @@ export async function cuttableRelay(target: number): Promise<CuttableRelay> {
     get refused() {
       return refused;
     },
-    cut: () => {
+    cut: (how = {}) => {
       cutOff = true;
-      for (const socket of sockets) socket.destroy();
+      silent = how.silent === true;
+      if (!silent) for (const socket of sockets) socket.destroy();
+      // Silent: nothing more goes either way, and nobody is told.
+      else
+        for (const [client, upstream] of pairs) {
+          client.unpipe(upstream);
+          upstream.unpipe(client);
+          client.pause();
+          upstream.pause();
+        }
     },
     mend: () => {
       cutOff = false;
     },
     close: () =>
       new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
+        for (const socket of [...sockets, ...held]) socket.destroy();
         server.close(() => resolve());
       }),
   };
