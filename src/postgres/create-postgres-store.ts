@@ -8,6 +8,7 @@
 import postgres from 'postgres';
 import { processEnv } from '../shared/env.js';
 import { optionNames, refuseUnknownNames } from '../shared/option-names.js';
+import { guardedSockets } from './postgres-socket.js';
 import { PostgresStore } from './postgres-store.js';
 import { SCHEMA_NAME } from './postgres-schema.js';
 
@@ -38,6 +39,13 @@ export interface PostgresStoreOptions {
    * transaction) before it fails, nothing written, and the request gets the retryable 503. Default 5.
    */
   lockTimeoutSeconds?: number;
+  /**
+   * Seconds an operation may wait for the database's answer before it fails and the request gets the retryable 503:
+   * a database whose packets are dropped on the way (a firewall, a host gone in a failover) neither answers nor
+   * closes the connection, and a request waited until TCP gave up, a quarter of an hour. Longer than
+   * lockTimeoutSeconds. Default lockTimeoutSeconds + 5 (10).
+   */
+  answerTimeoutSeconds?: number;
 }
 
 export const DEFAULT_SCHEMA = 'payin';
@@ -49,6 +57,7 @@ const OPTION_NAMES = optionNames<PostgresStoreOptions>({
   connectTimeoutSeconds: true,
   closeTimeoutSeconds: true,
   lockTimeoutSeconds: true,
+  answerTimeoutSeconds: true,
 });
 
 export function createPostgresStore(options: PostgresStoreOptions = {}): PostgresStore {
@@ -66,10 +75,23 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
   if (!(typeof lockTimeoutSeconds === 'number' && lockTimeoutSeconds > 0 && Number.isFinite(lockTimeoutSeconds))) {
     throw new TypeError('createPostgresStore: lockTimeoutSeconds must be a positive number of seconds, such as 5.');
   }
+  const answerTimeoutSeconds = options.answerTimeoutSeconds ?? lockTimeoutSeconds + 5;
+  if (!(typeof answerTimeoutSeconds === 'number' && answerTimeoutSeconds > lockTimeoutSeconds && Number.isFinite(answerTimeoutSeconds))) {
+    throw new TypeError(
+      `createPostgresStore: answerTimeoutSeconds must be a number of seconds longer than lockTimeoutSeconds (${lockTimeoutSeconds}), such as ${lockTimeoutSeconds + 5}.`,
+    );
+  }
   const client = (max: number) =>
     postgres(url, {
       max,
       connect_timeout: options.connectTimeoutSeconds ?? 10,
+      // Opened here, so that a connection closed before the database answered fails its statement (postgres-socket.ts).
+      // A documented option (its README's `socket: fn`) that its types leave out.
+      ...({ socket: guardedSockets() } as object),
+      // No query of its own on each new connection to learn the array types: when that connection broke, postgres.js
+      // rejected the query with nobody waiting for it, an unhandled rejection that ends a Node process. The store
+      // hands no array to a statement (publish passes JSON).
+      fetch_types: false,
       backoff: reconnectDelaySeconds,
       // Its notices (such as "schema already exists, skipping") are not the shop's business.
       onnotice: () => {},
@@ -96,6 +118,7 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
     ttlMs: options.ttlMs ?? 24 * 60 * 60 * 1000,
     closeTimeoutSeconds: options.closeTimeoutSeconds ?? 2,
     lockTimeoutSeconds,
+    answerTimeoutSeconds,
     // A URL that opened the pool opens this one too.
     migrationClient: () => client(1),
   });

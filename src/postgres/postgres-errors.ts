@@ -27,6 +27,10 @@ const MEANINGS: Record<string, string> = {
   CONNECTION_ENDED: 'the connection to PostgreSQL was closed (nothing was written); it reconnects on the next request',
   CONNECTION_DESTROYED: 'the connection to PostgreSQL was dropped (nothing was written)',
   ECONNRESET: 'PostgreSQL reset the connection mid-operation (nothing was written); it reconnects on the next request',
+  ANSWER_TIMEOUT:
+    'PostgreSQL did not answer within answerTimeoutSeconds while the connection stayed open (is a firewall or a failover dropping the packets between this host and the database?)',
+  CLOSED_UNANSWERED:
+    'the connection to PostgreSQL was closed before the database answered (nothing was written): does a balancer, PgBouncer or a published port in front of it reach it from this host?',
   '57P01': 'PostgreSQL is shutting down (nothing was written); requests succeed again once it is back',
   '57P02': 'PostgreSQL is shutting down after a crash (nothing was written)',
   '57P03': 'PostgreSQL is starting up or in recovery and takes no requests yet',
@@ -57,4 +61,23 @@ export function storeError(operation: string, error: unknown, lockTimeoutSeconds
   return new PostgresStoreError(`payin-checkout/postgres: ${operation} failed: ${meaning}${key ? ` (${key})` : ''}`, key, {
     cause: error,
   });
+}
+
+/**
+ * `statement`, failed with ANSWER_TIMEOUT when the database has not answered within `seconds`. A connection whose
+ * packets are dropped (a firewall, a host gone in a failover) neither answers nor closes, and postgres.js waits
+ * until TCP gives up, a quarter of an hour. The statement may still reach the database later, whole (each operation
+ * is one statement), as a Redis command past the Redis store's commandTimeoutMs may.
+ */
+export async function answeredWithin<T>(seconds: number | undefined, statement: Promise<T>): Promise<T> {
+  if (seconds === undefined) return statement;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(Object.assign(new Error(`no answer within ${seconds} s`), { code: 'ANSWER_TIMEOUT' })), seconds * 1000);
+  });
+  try {
+    return await Promise.race([statement, late]);
+  } finally {
+    clearTimeout(timer);
+  }
 }

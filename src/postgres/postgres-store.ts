@@ -28,7 +28,7 @@ import type {
 } from '../proxy/infrastructure/console-store.js';
 import type { OrderRecord, OutboxEntry, PaymentRecord, ProxyStore } from '../proxy/infrastructure/store.js';
 import { PostgresConsole } from './postgres-console.js';
-import { storeError } from './postgres-errors.js';
+import { answeredWithin, storeError } from './postgres-errors.js';
 import { listingColumns } from './postgres-listing.js';
 import { migrate } from './postgres-schema.js';
 import { notifyPayloads, PayloadReader } from './notify-pieces.js';
@@ -43,6 +43,8 @@ export interface PostgresStoreSettings {
   pruneEveryMs?: number;
   /** The connections' lock_timeout, in seconds: said in the error of a statement that waited that long. */
   lockTimeoutSeconds?: number;
+  /** How long a statement may wait for the database's answer before it fails, in seconds (no bound when unset). */
+  answerTimeoutSeconds?: number;
   /**
    * Opens a client like `sql` (same database and settings) with one connection, for a schema migration's
    * transaction (migration-session.ts); it is ended when the migration is over.
@@ -303,10 +305,12 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
     }
     // A long message's pieces in one statement, so in one transaction: every listener gets them together
     // (notify-pieces.ts). PostgreSQL evaluates a volatile output column such as pg_notify after the ORDER BY sort,
-    // so the pieces are queued in their order.
+    // so the pieces are queued in their order. Handed over as JSON, not text[]: the connections fetch no array types
+    // (create-postgres-store.ts), and JSON needs none.
     await this.#run(
       'publish',
-      (sql) => sql`SELECT pg_notify(${this.#channel}, piece) FROM unnest(${payloads}::text[]) WITH ORDINALITY AS p (piece, n) ORDER BY n`,
+      (sql) =>
+        sql`SELECT pg_notify(${this.#channel}, piece) FROM jsonb_array_elements_text(${sql.json(payloads)}) WITH ORDINALITY AS p (piece, n) ORDER BY n`,
     );
   }
 
@@ -360,7 +364,7 @@ export class PostgresStore implements ProxyStore, ConsoleStore {
   async #run<T>(operation: string, statement: (sql: Sql) => Promise<T>): Promise<T> {
     await this.ready();
     try {
-      return await statement(this.#sql);
+      return await answeredWithin(this.#settings.answerTimeoutSeconds, statement(this.#sql));
     } catch (error) {
       throw storeError(operation, error, this.#settings.lockTimeoutSeconds);
     }

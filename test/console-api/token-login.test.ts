@@ -175,6 +175,20 @@ describe('the console token login', () => {
     expect((await w.login(TOKEN)).status).toBe(303);
   });
 
+  it("keeps an idle operator's session open while 10,000 other clients' counts come and expire", async () => {
+    const w = world();
+    const session = (await w.login(TOKEN)).headers.get('set-cookie')!.split(';')[0]!;
+    // A busy shop over twenty minutes, the console left unused: 500 new shoppers a minute, each one's count of
+    // status calls dead a minute later. The store's 10,000 counters fill with dead counts and the session.
+    for (let minute = 0; minute < 20; minute++) {
+      for (let i = 0; i < 500; i++)
+        await w.post('/status', { paymentId: 'P-1', token: 'x' }, { 'x-test-client': `shopper-${minute}-${i}` });
+      await w.clock.advance(61_000);
+    }
+    // The counts that went on past the bound pushed out dead ones, not the operator.
+    expect((await w.get('/api/payments', session)).status).toBe(200);
+  });
+
   it('tells an operator whose browser does not say where a request comes from that the Host header is not passed on', async () => {
     // A browser without Sec-Fetch-Site: only its Origin and the Host that arrived can be compared.
     const w = world('http://127.0.0.1:8787');

@@ -235,6 +235,12 @@ describe('createPostgresStore', () => {
     expect(() => createPostgresStore({ url: server.url, schema: 'Robert"; DROP' })).toThrow(/schema must be/);
   });
 
+  it('refuses an answer timeout no longer than the lock timeout: a statement waiting for a lock would fail as unanswered', () => {
+    expect(() => createPostgresStore({ url: server.url, lockTimeoutSeconds: 5, answerTimeoutSeconds: 5 })).toThrow(
+      /answerTimeoutSeconds must be a number of seconds longer than lockTimeoutSeconds \(5\), such as 10/,
+    );
+  });
+
   it('refuses an option it does not know, naming it and those it takes', () => {
     // postgres.js's own name for the pool size: the store kept its 10 connections.
     expect(() => createPostgresStore({ url: server.url, schema: freshSchema(), maxConnections: 2 } as never)).toThrow(

@@ -37,6 +37,19 @@ describe('SqliteStore scratch', () => {
     expect(await store.followedPayments(10)).toEqual(['followed']);
     await store.close();
   });
+
+  it("keeps a console session's counter while 100,000 clients' counts of a minute come and expire", async () => {
+    const clock = new ManualClock();
+    const store = createSqliteStore({ path: freshPath(), clock });
+    await store.count('console-session:s', 1, 12 * 60 * 60_000);
+    // Its counters live in the process, 100,000 at most: 2,000 new clients a minute for an hour fill them.
+    for (let minute = 0; minute < 60; minute++) {
+      for (let i = 0; i < 2_000; i++) await store.count(`rate:status:client:${minute}-${i}:${minute}`, 1, 60_000);
+      await clock.advance(61_000);
+    }
+    expect(await store.count('console-session:s', 0, 12 * 60 * 60_000)).toBe(1);
+    await store.close();
+  });
 });
 
 describe('SqliteStore on a full disk', () => {

@@ -21,7 +21,7 @@ export interface MemoryStoreOptions {
   clock?: Clock;
   /** How long records of unfinished work (open payments, unpaid orders) are kept after their last write. Default 24 hours. */
   ttlMs?: number;
-  /** Entries per kind of scratch data (open payments, unpaid orders, leases, counters) before the oldest go. Default 10,000. */
+  /** Entries per kind of scratch data (open payments, unpaid orders, leases, counters) kept: past it an expired one goes, else the oldest. Default 10,000. */
   maxEntries?: number;
 }
 

@@ -1,0 +1,184 @@
+/**
+ * Two proxy instances on one real PostgreSQL (and one real Redis), and the network between one of them (A) and the
+ * store cut while the store, and B, go on (support/two-instances.ts, ../support/cuttable-relay.ts): a create on A,
+ * the service's callback reaching A only, and B sweeping meanwhile; cut with resets (something in front of the store
+ * closing A's connections) and silently (packets dropped). What must hold: no payment lost, none made twice
+ * for an order, no "paid" that the service did not say, and the shop's hook told each new state once.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { createPostgresStore } from '../../src/postgres/index.js';
+import { createRedisStore } from '../../src/redis/index.js';
+import { usePostgresServer } from '../postgres/postgres-server-harness.js';
+import { eventually } from '../proxy/sandbox-harness.js';
+import { startRedisServer, type RedisServer } from '../redis/redis-server-harness.js';
+import { type CuttableRelay, cuttableRelay } from '../support/cuttable-relay.js';
+import { atEnd, closeInstances, type OpenStore, twoInstances } from './support/two-instances.js';
+
+const postgresServer = usePostgresServer();
+let redisServer: RedisServer | undefined;
+beforeAll(async () => {
+  redisServer = await startRedisServer();
+});
+afterAll(async () => {
+  await redisServer?.stop();
+});
+afterEach(closeInstances);
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** The answer of `request`, or a failure naming `what` when none comes within `ms`. */
+async function within<T>(ms: number, what: string, request: Promise<T>): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer to ${what} within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([request, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** The store for A goes through a relay the test cuts; B reaches the store directly. */
+const sharedStores: { store: string; cutOffA: () => Promise<{ open: OpenStore; relay: CuttableRelay }> }[] = [
+  {
+    store: 'PostgreSQL',
+    cutOffA: async () => {
+      const relay = await cuttableRelay(postgresServer.port);
+      atEnd(() => relay.close());
+      const viaRelay = postgresServer.url.replace(`:${postgresServer.port}/`, `:${relay.port}/`);
+      const open: OpenStore = (name, id) =>
+        createPostgresStore({
+          url: id === 'A' ? viaRelay : postgresServer.url,
+          schema: name,
+          connectTimeoutSeconds: 2,
+          lockTimeoutSeconds: 1,
+          answerTimeoutSeconds: 3,
+        });
+      return { open, relay };
+    },
+  },
+  {
+    store: 'Redis',
+    cutOffA: async () => {
+      const relay = await cuttableRelay(redisServer!.port);
+      atEnd(() => relay.close());
+      const open: OpenStore = (name, id) =>
+        createRedisStore({
+          url: id === 'A' ? `redis://127.0.0.1:${relay.port}` : redisServer!.url,
+          keyPrefix: `${name}:`,
+          onError: () => {},
+          redisOptions: { retryStrategy: () => 50 },
+        });
+      return { open, relay };
+    },
+  },
+];
+
+describe.each(sharedStores)('two instances on one $store, A cut off from it', ({ cutOffA }) => {
+  it('refuses a create on A with a retryable 503 and makes no payment; the retry through B makes the one payment', async () => {
+    const { open, relay } = await cutOffA();
+    const { sandbox, a, b, create, status } = await twoInstances(open);
+    relay.cut();
+    // A balancer or a published port in front of the store takes A's connections and closes them unanswered.
+    const refused = await within(5_000, "A's create", create(a, 'CUT-1'));
+    expect(refused.status).toBe(503);
+    expect(sandbox.payments()).toHaveLength(0);
+    // And A knocks at the pool's backoff meanwhile, not thousands of times a second.
+    expect(relay.refused).toBeLessThan(50);
+    const made = await create(b, 'CUT-1');
+    expect(made.status).toBe(201);
+    relay.mend();
+    // Once A reaches the store again it answers with the payment B made.
+    await eventually(async () => (await create(a, 'CUT-1')).status === 200, 10_000, 'A to answer the order again');
+    expect((await create(a, 'CUT-1')).body.payment.id).toBe(made.body.payment.id);
+    expect(sandbox.payments()).toHaveLength(1);
+    expect((await status(a, made.body.payment.id, made.body.token)).body.payment.outcome).not.toBe('paid');
+  });
+
+  it('answers a create on A with a 503 within seconds when the packets between A and the store are dropped', async () => {
+    const { open, relay } = await cutOffA();
+    const { sandbox, a, b, create } = await twoInstances(open);
+    expect((await create(a, 'WARM-1')).status).toBe(201); // A's connections are open
+    // A firewall or a failover drops them on the way: no answer, and no end of the connection either.
+    relay.cut({ silent: true });
+    const refused = await within(6_000, "A's create", create(a, 'SILENT-1'));
+    expect(refused.status).toBe(503);
+    expect(sandbox.payments().filter((payment) => payment.orderId === 'SILENT-1')).toHaveLength(0);
+    expect((await create(b, 'SILENT-1')).status).toBe(201);
+  });
+
+  it('makes no second payment when A is cut off after the service made its payment: the retry through B finds it', async () => {
+    const { open, relay } = await cutOffA();
+    // A's hold on the order, which A cannot let go of, lapses in 5 s rather than a minute.
+    const { sandbox, a, b, create, paidHeard } = await twoInstances(open, { timeouts: { claimLeaseMs: 5_000 } });
+    a.afterCreateAnswer = () => relay.cut();
+    const lost = await within(5_000, "A's create", create(a, 'CUT-2'));
+    expect(lost.status).toBeGreaterThanOrEqual(500);
+    expect(sandbox.payments()).toHaveLength(1);
+    // The shopper retries; the balancer sends it to B. B may wait for A's hold on the order to lapse.
+    let retried = await create(b, 'CUT-2');
+    for (let i = 0; i < 30 && retried.status >= 400; i++) {
+      await sleep(500);
+      retried = await create(b, 'CUT-2');
+    }
+    expect(retried.status).toBeLessThan(300);
+    expect(sandbox.payments()).toHaveLength(1);
+    const paymentId = sandbox.payments()[0]!.id;
+    expect(retried.body.payment.id).toBe(paymentId);
+    sandbox.act(paymentId, 'pay');
+    await eventually(() => paidHeard(paymentId).length > 0, 15_000, 'paid to be heard');
+    relay.mend();
+    await eventually(async () => (await create(a, 'CUT-2')).status === 409, 10_000, 'A to refuse the paid order');
+    await Promise.all([a.proxy.reconcile(), b.proxy.reconcile()]);
+    await sleep(500);
+    expect(sandbox.payments()).toHaveLength(1);
+    expect(paidHeard(paymentId)).toHaveLength(1);
+  }, 40_000);
+
+  it("answers the service's callback to the cut-off A with a 5xx; B's sweep tells the shop once, and A mended adds nothing", async () => {
+    const { open, relay } = await cutOffA();
+    const { sandbox, a, b, create, status, heard, paidHeard, relayAnswers } = await twoInstances(open, { callbacksTo: ['A'] });
+    const { body } = await create(b, 'CUT-3');
+    await sleep(300); // the service's callback of the new payment, taken by A
+    relay.cut();
+    const before = relayAnswers.length;
+    sandbox.act(body.payment.id, 'pay');
+    await eventually(() => relayAnswers.length >= before + 2, 10_000, 'the callback to be refused and sent again');
+    expect(relayAnswers.slice(before).every((answer) => answer >= 500)).toBe(true);
+    expect(paidHeard(body.payment.id)).toEqual([]);
+    await b.proxy.reconcile();
+    await eventually(() => paidHeard(body.payment.id).length > 0, 10_000, "B's sweep to tell the shop");
+    relay.mend();
+    // A reaches the store again: its sweep and the service's deliveries that are left record nothing new.
+    await sleep(1_000);
+    await Promise.all([a.proxy.reconcile(), b.proxy.reconcile()]);
+    await sleep(500);
+    expect(heard.filter((h) => h.payment.outcome === 'paid').map((h) => h.by)).toEqual(['B']);
+    expect((await status(a, body.payment.id, body.token)).body.payment.outcome).toBe('paid');
+  });
+
+  it("lets B's sweep tell the shop once what A's failed hook left, while A cannot reach the store to retry it", async () => {
+    const { open, relay } = await cutOffA();
+    const { sandbox, a, b, create, tried, paidHeard } = await twoInstances(open, { callbacksTo: ['A'] });
+    const { body } = await create(a, 'CUT-4');
+    a.hookFails = true;
+    sandbox.act(body.payment.id, 'pay');
+    await eventually(() => tried.includes(`${body.payment.id} paid`), 10_000, "A's hook to be tried with paid");
+    relay.cut();
+    a.hookFails = false;
+    await sleep(1_500); // A's own retry, due in about a second, fails against the store
+    await eventually(
+      async () => {
+        await b.proxy.reconcile();
+        return paidHeard(body.payment.id).length > 0;
+      },
+      15_000,
+      'B to tell the shop',
+    );
+    relay.mend();
+    await sleep(2_500); // A's retries, with the store back
+    await Promise.all([a.proxy.reconcile(), b.proxy.reconcile()]);
+    expect(paidHeard(body.payment.id).map((h) => h.by)).toEqual(['B']);
+  });
+});

@@ -1,0 +1,78 @@
+/**
+ * A TCP relay on loopback between one client and its server (an instance and its store), which a test cuts and mends:
+ * the network between one host and the database failing while the database itself, and every other host, goes on.
+ * Cut, every connection through it is closed and each new one is closed as soon as it opens, unanswered (what a
+ * balancer or a published port in front of a database does when it cannot reach it); cut silently, nothing more
+ * passes either way and nothing is closed (packets dropped by a firewall, a host gone in a failover).
+ */
+import { createConnection, createServer, type Socket } from 'node:net';
+
+export interface CuttableRelay {
+  /** The relay's port on 127.0.0.1, to put in the client's URL in place of the server's. */
+  port: number;
+  /** Resets every connection and each new one; `silent`, holds them all unanswered instead (packets dropped). */
+  cut(how?: { silent?: boolean }): void;
+  /** Connections opened to it while cut (each reset at once): how hard the client knocks meanwhile. */
+  readonly refused: number;
+  mend(): void;
+  close(): Promise<void>;
+}
+
+export async function cuttableRelay(target: number): Promise<CuttableRelay> {
+  const sockets = new Set<Socket>();
+  const pairs = new Set<[Socket, Socket]>();
+  let cutOff = false;
+  let silent = false;
+  const held = new Set<Socket>();
+  let refused = 0;
+  const server = createServer((client) => {
+    client.on('error', () => {});
+    if (cutOff) {
+      refused++;
+      if (silent) held.add(client);
+      else client.destroy();
+      return;
+    }
+    const upstream = createConnection({ host: '127.0.0.1', port: target });
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+      socket.on('error', () => {});
+    }
+    client.pipe(upstream).pipe(client);
+    const pair: [Socket, Socket] = [client, upstream];
+    pairs.add(pair);
+    client.on('close', () => pairs.delete(pair));
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    port,
+    get refused() {
+      return refused;
+    },
+    cut: (how = {}) => {
+      cutOff = true;
+      silent = how.silent === true;
+      if (!silent) for (const socket of sockets) socket.destroy();
+      // Silent: nothing more goes either way, and nobody is told.
+      else
+        for (const [client, upstream] of pairs) {
+          client.unpipe(upstream);
+          upstream.unpipe(client);
+          client.pause();
+          upstream.pause();
+        }
+    },
+    mend: () => {
+      cutOff = false;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of [...sockets, ...held]) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
