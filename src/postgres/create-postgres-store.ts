@@ -49,6 +49,9 @@ export interface PostgresStoreOptions {
 }
 
 export const DEFAULT_SCHEMA = 'payin';
+
+/** Whether this runs in workerd (Cloudflare Workers say so in navigator.userAgent). */
+const onCloudflareWorkers = () => globalThis.navigator?.userAgent === 'Cloudflare-Workers';
 const OPTION_NAMES = optionNames<PostgresStoreOptions>({
   url: true,
   schema: true,
@@ -86,8 +89,10 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
       max,
       connect_timeout: options.connectTimeoutSeconds ?? 10,
       // Opened here, so that a connection closed before the database answered fails its statement (postgres-socket.ts).
-      // A documented option (its README's `socket: fn`) that its types leave out.
-      ...({ socket: guardedSockets() } as object),
+      // A documented option (its README's `socket: fn`) that its types leave out. Not on Cloudflare Workers, where
+      // postgres.js opens workerd's own sockets: Node's there (nodejs_compat) hid workerd's refusal of a connection
+      // opened by another request, and such a request waited out answerTimeoutSeconds instead of failing at once.
+      ...(onCloudflareWorkers() ? {} : ({ socket: guardedSockets() } as object)),
       // No query of its own on each new connection to learn the array types: when that connection broke, postgres.js
       // rejected the query with nobody waiting for it, an unhandled rejection that ends a Node process. The store
       // hands no array to a statement (publish passes JSON).
