@@ -58,13 +58,16 @@ describe("the service's gateway answering its own HTML 5xx", () => {
     const finished = live.sandbox.payment(id)!.deliveries.filter((d) => d.state === 'finished');
     expect(finished.map((d) => d.httpStatus)).toEqual([502]);
 
-    for (let i = 0; i < 8; i++) {
-      const answer = await live.status(id, body.token);
-      expect(answer.status).toBe(502);
-      expect(answer.body.error.code).toBe('upstream_error');
-    }
+    // Each a retryable failure: the gateway's page (502), or, on a loaded machine, a retry that ran out of the short
+    // deadline before the page came (504); never an answer of a state.
+    const failed = (answer: { status: number; body: { error: { code: string } } }) => [answer.status, answer.body.error.code];
+    const gatewayOrLate = [
+      [502, 'upstream_error'],
+      [504, 'upstream_timeout'],
+    ];
+    for (let i = 0; i < 8; i++) expect(gatewayOrLate).toContainEqual(failed(await live.status(id, body.token)));
     expect(await live.proxy.reconcile()).toEqual({ checked: 0, changed: 0, announced: 0 });
-    expect((await live.status(id, body.token)).status).toBe(502);
+    expect(gatewayOrLate).toContainEqual(failed(await live.status(id, body.token)));
     expect(live.updates.map((u) => u.payment.state)).toEqual(['pending']);
 
     // Nine failing status calls and a sweep: a line for each distinct failure (the gateway's four statuses, the
