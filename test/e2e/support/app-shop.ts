@@ -18,7 +18,8 @@ const ROOT = fileURLToPath(new URL('../../..', import.meta.url));
 const PAGE =
   '<!doctype html><html lang="en"><link rel="icon" href="data:,"><script type="module" src="/entry.js"></script><body></body></html>';
 
-export async function startAppShop(entry: string): Promise<BundledShop> {
+/** `define`: esbuild's replacements, for a framework's build flags (React and Vue read `process.env.NODE_ENV`). */
+export async function startAppShop(entry: string, define: Record<string, string> = {}): Promise<BundledShop> {
   const dir = mkdtempSync(join(tmpdir(), 'payin-app-'));
   await build({
     stdin: { contents: entry, resolveDir: ROOT },
@@ -27,6 +28,7 @@ export async function startAppShop(entry: string): Promise<BundledShop> {
     splitting: true,
     outdir: dir,
     entryNames: 'entry',
+    define,
     alias: { 'payin-checkout': './dist/widget/index.js' },
     logLevel: 'silent',
   });
@@ -53,10 +55,10 @@ export interface LiveAppShop {
  * The app shop of `entry` and a headless Chromium, started once per test file and stopped after it, as useDemo does
  * for the demo: a file calls this at the top and reads `live.shop` and opens pages in its tests.
  */
-export function useAppShop(entry: string): LiveAppShop {
+export function useAppShop(entry: string, define?: Record<string, string>): LiveAppShop {
   const live = {} as { shop: BundledShop; browser: Browser };
   beforeAll(async () => {
-    live.shop = await startAppShop(entry);
+    live.shop = await startAppShop(entry, define);
     live.browser = await launchBrowser();
   }, 60_000);
   afterAll(async () => {
