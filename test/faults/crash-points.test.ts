@@ -17,7 +17,7 @@ import { usePostgresServer } from '../postgres/postgres-server-harness.js';
 import { eventually } from '../proxy/sandbox-harness.js';
 import { useRedisServer } from '../redis/redis-server-harness.js';
 import { useCompiledCli } from '../support/compiled-cli.js';
-import { crashingShop, createUntilAnswered, heardPaid, type CrashingShop } from './support/crashing-shop.js';
+import { type CrashingShop, crashingShop, createUntilAnswered, heardPaid, LEASE_MS, QUIET_MS } from './support/crashing-shop.js';
 
 const build = useCompiledCli();
 const pg = usePostgresServer();
@@ -52,6 +52,7 @@ const STORES: { name: string; storeUrl(): Promise<{ url: string; wal?: string }>
   { name: 'Redis', storeUrl: async () => ({ url: `${redis.url}/${++fresh % 16}` }) },
 ];
 
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const heard = (shop: CrashingShop, word: 'called' | 'done', id: string) => heardPaid(shop.hookLines(), word, id);
 
 describe.each(STORES)('the shop server killed with SIGKILL mid-payment, on $name', (store) => {
@@ -96,7 +97,7 @@ describe.each(STORES)('the shop server killed with SIGKILL mid-payment, on $name
     await shop.start();
     await eventually(() => heard(shop, 'done', body.payment.id) === 1, 10_000, '"paid" to be heard after the restart');
     await shop.sandbox.idle();
-    await new Promise((resolve) => setTimeout(resolve, 2_000)); // sweeps and lapsed leases: nothing more is heard
+    await sleep(QUIET_MS); // sweeps and lapsed leases: nothing more is heard
     expect([heard(shop, 'called', body.payment.id), heard(shop, 'done', body.payment.id)]).toEqual([1, 1]);
     expect((await shop.post('/payments', { orderId: 'K-2', method: 'upi' })).status).toBe(409);
   }, 60_000);
@@ -113,7 +114,7 @@ describe.each(STORES)('the shop server killed with SIGKILL mid-payment, on $name
     await shop.start();
     await eventually(() => heard(shop, 'done', body.payment.id) === 1, 10_000, 'the cut-off "paid" to be heard again');
     await shop.sandbox.idle();
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await sleep(QUIET_MS);
     expect([heard(shop, 'called', body.payment.id), heard(shop, 'done', body.payment.id)]).toEqual([2, 1]);
   }, 60_000);
 
@@ -130,7 +131,7 @@ describe.each(STORES)('the shop server killed with SIGKILL mid-payment, on $name
 
     await shop.start(nowhere);
     await eventually(() => heard(shop, 'done', body.payment.id) === 1, 10_000, 'the sweep after the restart to hear "paid"');
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await sleep(QUIET_MS);
     expect(heard(shop, 'called', body.payment.id)).toBe(1);
   }, 60_000);
 
@@ -150,14 +151,14 @@ describe.each(STORES)('the shop server killed with SIGKILL mid-payment, on $name
     expect([heard(shop, 'called', id), heard(shop, 'done', id)]).toEqual([2, 1]);
 
     await shop.start();
-    await new Promise((resolve) => setTimeout(resolve, 2_000)); // sweeps and lapsed leases: the restart sends nothing
+    await sleep(QUIET_MS); // sweeps and lapsed leases: the restart sends nothing
     expect([heard(shop, 'called', id), heard(shop, 'done', id)]).toEqual([2, 1]);
     const again = operatorOverHttp(shop.url, 'ana');
     await again.signIn();
-    // A press within the killed redelivery's lease (hookLeaseMs, 1.5 s here: lapsed by now) is answered 409 busy.
+    // A press within the killed redelivery's lease (hookLeaseMs, LEASE_MS here: lapsed by now) is answered 409 busy.
     let pressed = await again.post<{ outcome?: string }>(`/api/payments/${id}/redeliver`);
     for (let i = 0; i < 50 && pressed.answer.status === 409; i++) {
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleep(LEASE_MS / 3);
       pressed = await again.post<{ outcome?: string }>(`/api/payments/${id}/redeliver`);
     }
     expect([pressed.answer.status, pressed.body.outcome]).toEqual([200, 'sent']);
@@ -196,7 +197,7 @@ describe.each(STORES)('the shop server killed with SIGKILL mid-payment, on $name
 
     await shop.start();
     await eventually(() => heard(shop, 'done', second) === 1, 10_000, 'the second "paid" to be heard after the restart');
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await sleep(QUIET_MS);
     const lines = shop.hookLines();
     expect([heard(shop, 'called', second), lines.filter((line) => line.startsWith('second ')).length]).toEqual([1, 1]);
     expect(lines).toContain(`second ${second} of ${first}`);

@@ -12,7 +12,7 @@ import { createSandbox } from '../../src/sandbox/index.js';
 import { serve } from '../../src/server/serve.js';
 import { eventually } from '../proxy/sandbox-harness.js';
 import { useCompiledCli } from '../support/compiled-cli.js';
-import { standaloneProcess, WEBHOOK_SECRET } from './support/storm-cluster.js';
+import { LEASE_MS, RECONCILE_EVERY_MS, standaloneProcess, WEBHOOK_SECRET } from './support/storm-cluster.js';
 
 const build = useCompiledCli();
 const closing: (() => Promise<void>)[] = [];
@@ -85,8 +85,8 @@ describe('the standalone server killed while it tells the backend', () => {
     await eventually(() => paid().length === 2, 15_000, 'the backend to be told "paid" again after the restart');
     paid()[1]!.answer.writeHead(204).end();
     expect(paid()[1]!.id).toBe(paid()[0]!.id);
-    // Its sweeps (every 2 s) and lapsed leases (3 s) bring nothing more once the backend has answered.
-    await new Promise((resolve) => setTimeout(resolve, 7_000));
+    // Its lapsed leases and the two sweeps after them bring nothing more once the backend has answered.
+    await new Promise((resolve) => setTimeout(resolve, LEASE_MS + 2 * RECONCILE_EVERY_MS));
     expect(paid().map((h) => h.id)).toEqual([`msg_${payment.id}_finished`, `msg_${payment.id}_finished`]);
   }, 90_000);
 });

@@ -110,8 +110,9 @@ describe.each(sharedStores)('two instances on one $store, A cut off from it', ({
 
   it('makes no second payment when A is cut off after the service made its payment: the retry through B finds it', async () => {
     const { open, relay } = await cutOffA();
-    // A's hold on the order, which A cannot let go of, lapses in 5 s rather than a minute.
-    const { sandbox, a, b, create, paidHeard } = await twoInstances(open, { timeouts: { claimLeaseMs: 5_000 } });
+    // A's hold on the order, which A cannot let go of, lapses in 2 s rather than a minute (it is renewed every third
+    // of that while A can reach the store, so it lapses only once A is cut off).
+    const { sandbox, a, b, create, paidHeard } = await twoInstances(open, { timeouts: { claimLeaseMs: 2_000 } });
     a.afterCreateAnswer = () => relay.cut();
     const lost = await within(5_000, "A's create", create(a, 'CUT-2'));
     expect(lost.status).toBeGreaterThanOrEqual(500);

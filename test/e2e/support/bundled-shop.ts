@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createPayinProxy, silentLogger } from '../../../src/proxy/index.js';
+import { createPayinProxy, type PayinProxy, silentLogger } from '../../../src/proxy/index.js';
 import { createSandbox, DEMO_MERCHANT } from '../../../src/sandbox/index.js';
 import { serve } from '../../../src/server/serve.js';
 
@@ -19,12 +19,7 @@ export interface BundledShop {
 export async function startBundledShop(page: string | (() => string), dir: string): Promise<BundledShop> {
   const sandbox = createSandbox({ requisitesDelayMs: 0 });
   const sandboxServer = await serve(sandbox);
-  const proxy = createPayinProxy({
-    provider: { baseUrl: sandboxServer.url, merchantId: DEMO_MERCHANT.id, token: DEMO_MERCHANT.token, secret: DEMO_MERCHANT.secret },
-    callbackUrl: 'http://127.0.0.1:9/payin/callback',
-    resolveOrder: async () => ({ amount: '499.00', currency: 'INR' }),
-    logger: silentLogger,
-  });
+  let proxy!: PayinProxy;
   const files = fileServer(dir);
   const shop = await serve(async (request) => {
     const { pathname } = new URL(request.url);
@@ -32,6 +27,14 @@ export async function startBundledShop(page: string | (() => string), dir: strin
     const html = { 'content-type': 'text/html; charset=utf-8' };
     if (pathname === '/') return new Response(typeof page === 'string' ? page : page(), { headers: html });
     return files(request);
+  });
+  // The service's callbacks reach the shop, as they do a shop on the internet: a checkout hears "paid" when it is
+  // made, not at its event stream's next status refresh (pingMs, 8 s), which is all a callback sent nowhere left.
+  proxy = createPayinProxy({
+    provider: { baseUrl: sandboxServer.url, merchantId: DEMO_MERCHANT.id, token: DEMO_MERCHANT.token, secret: DEMO_MERCHANT.secret },
+    callbackUrl: `${shop.url}/payin/callback`,
+    resolveOrder: async () => ({ amount: '499.00', currency: 'INR' }),
+    logger: silentLogger,
   });
   return {
     url: shop.url,

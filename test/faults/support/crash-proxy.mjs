@@ -11,8 +11,8 @@
 //   in-second-mark  a second paid payment of an order is recorded, its mark as the second not written yet.
 // The hook writes one line per call to HOOK_LOG, synchronously (`called <id> <state> <outcome>` on entry, `done ...`
 // on return; `second <id> of <first>` first for a second payment), so what the shop heard survives the kill; with HOOK_FAILS set it throws (the shop's database is down)
-// after its `called` line. Leases are short (1.5 s) so that a restart takes over in seconds; SWEEP_LEASE_MS
-// lengthens the sweep's. The operator console lets in requests with the header `x-test-operator: ana`.
+// after its `called` line. Leases are short (LEASE_MS) and sweeps frequent (RECONCILE_EVERY_MS) so that a restart
+// takes over within a second; SWEEP_LEASE_MS lengthens the sweep's lease. The operator console lets in requests with the header `x-test-operator: ana`.
 // Argument: the compiled build's folder.
 import { appendFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -84,8 +84,12 @@ const proxy = createPayinProxy({
     operatorName: (request) => request.headers.get('x-test-operator') ?? undefined,
   },
   logger: silentLogger,
-  reconcileEveryMs: 500,
-  timeouts: { claimLeaseMs: 1_500, hookLeaseMs: 1_500, sweepLeaseMs: Number(env.SWEEP_LEASE_MS || 1_500) },
+  reconcileEveryMs: Number(env.RECONCILE_EVERY_MS),
+  timeouts: {
+    claimLeaseMs: Number(env.LEASE_MS),
+    hookLeaseMs: Number(env.LEASE_MS),
+    sweepLeaseMs: Number(env.SWEEP_LEASE_MS || env.LEASE_MS),
+  },
   env: {},
   store,
 });

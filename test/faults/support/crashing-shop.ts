@@ -14,6 +14,15 @@ import { freePort } from '../../support/free-port.js';
 
 const SCRIPT = fileURLToPath(new URL('./crash-proxy.mjs', import.meta.url));
 const STARTED_WITHIN_MS = 20_000;
+/**
+ * The server's leases (an order's claim, a hook's, a sweep's) and how often it sweeps: short, so that a restart takes
+ * over what the killed process held within a second. Leases are renewed while their work runs, so a short one
+ * lapses only when its holder is gone.
+ */
+export const LEASE_MS = 600;
+export const RECONCILE_EVERY_MS = 200;
+/** A wait in which whatever the killed process left would be heard: its leases lapse, and two sweeps run after. */
+export const QUIET_MS = LEASE_MS + 2 * RECONCILE_EVERY_MS;
 
 export type CrashPoint =
   | 'after-create'
@@ -82,6 +91,8 @@ export async function crashingShop(options: { build: string; storeUrl: string; s
         HOOK_LOG: hookLog,
         CRASH_AT: crashAt,
         CALLBACK_URL: callbackUrl,
+        LEASE_MS: String(LEASE_MS),
+        RECONCILE_EVERY_MS: String(RECONCILE_EVERY_MS),
         ...env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

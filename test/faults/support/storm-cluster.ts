@@ -15,6 +15,13 @@ import { freePort } from '../../support/free-port.js';
 
 export const WEBHOOK_SECRET = `whsec_${Buffer.from('the cluster storm shares this one').toString('base64')}`;
 export const SERVER_SCRIPT = fileURLToPath(new URL('./storm-server.mjs', import.meta.url));
+/**
+ * The servers' leases (an order's claim, a webhook's, a sweep's) and the time between their sweeps: what a killed
+ * server held is taken over about this long after the kill. A lease is renewed every third of it while its work
+ * runs, so it lapses only when its holder is gone.
+ */
+export const LEASE_MS = 1_500;
+export const RECONCILE_EVERY_MS = 1_000;
 
 export interface ProxyProcess {
   url: string;
@@ -54,6 +61,8 @@ export async function standaloneProcess(options: {
     PAYIN_WEBHOOK_URL: `${options.backendUrl}/webhook`,
     PAYIN_WEBHOOK_SECRET: WEBHOOK_SECRET,
     PAYIN_STORE_URL: options.storeUrl,
+    LEASE_MS: String(LEASE_MS),
+    RECONCILE_EVERY_MS: String(RECONCILE_EVERY_MS),
   };
   return proxyProcess(`http://127.0.0.1:${port}`, [SERVER_SCRIPT, options.build], env, options.cwd);
 }
