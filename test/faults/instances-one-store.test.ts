@@ -3,27 +3,18 @@
  * (support/two-instances.ts): callbacks to both at once in copies, a sweep on one while the callback reaches the
  * other, a hook failing on one instance only, a create holding an order on the other, clocks 8 s apart.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/postgres/index.js';
 import { createRedisStore } from '../../src/redis/index.js';
-import { usePostgresServer } from '../postgres/postgres-server-harness.js';
 import { eventually } from '../proxy/sandbox-harness.js';
-import { startRedisServer, type RedisServer } from '../redis/redis-server-harness.js';
-import { closeInstances, type OpenStore, twoInstances } from './support/two-instances.js';
+import { type OpenStore, twoInstances, useSharedStoreServers } from './support/two-instances.js';
 
-const postgresServer = usePostgresServer();
-let redisServer: RedisServer | undefined;
-beforeAll(async () => {
-  redisServer = await startRedisServer();
-});
-afterAll(async () => {
-  await redisServer?.stop();
-});
-afterEach(closeInstances);
+const servers = useSharedStoreServers();
+const postgresServer = servers.postgres;
 
 const sharedStores: { store: string; open: OpenStore }[] = [
   { store: 'PostgreSQL', open: (name) => createPostgresStore({ url: postgresServer.url, schema: name, connectTimeoutSeconds: 2 }) },
-  { store: 'Redis', open: (name) => createRedisStore({ url: redisServer!.url, keyPrefix: `${name}:` }) },
+  { store: 'Redis', open: (name) => createRedisStore({ url: servers.redis().url, keyPrefix: `${name}:` }) },
 ];
 
 describe.each(sharedStores)('two instances on one $store', ({ open }) => {

@@ -5,24 +5,15 @@
  * closing A's connections) and silently (packets dropped). What must hold: no payment lost, none made twice
  * for an order, no "paid" that the service did not say, and the shop's hook told each new state once.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/postgres/index.js';
 import { createRedisStore } from '../../src/redis/index.js';
-import { usePostgresServer } from '../postgres/postgres-server-harness.js';
 import { eventually } from '../proxy/sandbox-harness.js';
-import { startRedisServer, type RedisServer } from '../redis/redis-server-harness.js';
 import { type CuttableRelay, cuttableRelay } from '../support/cuttable-relay.js';
-import { atEnd, closeInstances, type OpenStore, twoInstances } from './support/two-instances.js';
+import { atEnd, type OpenStore, twoInstances, useSharedStoreServers } from './support/two-instances.js';
 
-const postgresServer = usePostgresServer();
-let redisServer: RedisServer | undefined;
-beforeAll(async () => {
-  redisServer = await startRedisServer();
-});
-afterAll(async () => {
-  await redisServer?.stop();
-});
-afterEach(closeInstances);
+const servers = useSharedStoreServers();
+const postgresServer = servers.postgres;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -61,11 +52,11 @@ const sharedStores: { store: string; cutOffA: () => Promise<{ open: OpenStore; r
   {
     store: 'Redis',
     cutOffA: async () => {
-      const relay = await cuttableRelay(redisServer!.port);
+      const relay = await cuttableRelay(servers.redis().port);
       atEnd(() => relay.close());
       const open: OpenStore = (name, id) =>
         createRedisStore({
-          url: id === 'A' ? `redis://127.0.0.1:${relay.port}` : redisServer!.url,
+          url: id === 'A' ? `redis://127.0.0.1:${relay.port}` : servers.redis().url,
           keyPrefix: `${name}:`,
           onError: () => {},
           redisOptions: { retryStrategy: () => 50 },

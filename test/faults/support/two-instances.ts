@@ -12,7 +12,10 @@ import { createSandbox, DEMO_MERCHANT } from '../../../src/sandbox/index.js';
 import { serve } from '../../../src/server/serve.js';
 import { systemClock } from '../../../src/shared/clock.js';
 import type { PaymentView } from '../../../src/shared/payment-view.js';
+import { afterAll, afterEach, beforeAll } from 'vitest';
+import { usePostgresServer } from '../../postgres/postgres-server-harness.js';
 import { pricedByMethod, seeded } from '../../proxy/sandbox-harness.js';
+import { type RedisServer, startRedisServer } from '../../redis/redis-server-harness.js';
 
 export type SharedStore = ProxyStore & { close(): Promise<void>; countPayments(now: number): Promise<Record<string, number>> };
 
@@ -36,6 +39,23 @@ export interface Instance {
 const cleanup: (() => unknown)[] = [];
 
 /** Stops what twoInstances started, and whatever a test added with atEnd; for afterEach. */
+/**
+ * A real PostgreSQL and a real Redis for a test file (started before its tests, stopped after them), and every
+ * file's instances closed after each test. The Redis server is there once the file's tests run.
+ */
+export function useSharedStoreServers(): { postgres: ReturnType<typeof usePostgresServer>; redis: () => RedisServer } {
+  const postgres = usePostgresServer();
+  let redis: RedisServer | undefined;
+  beforeAll(async () => {
+    redis = await startRedisServer();
+  });
+  afterAll(async () => {
+    await redis?.stop();
+  });
+  afterEach(closeInstances);
+  return { postgres, redis: () => redis! };
+}
+
 export async function closeInstances(): Promise<void> {
   for (const step of cleanup.reverse()) await Promise.resolve(step()).catch(() => {});
   cleanup.length = 0;
