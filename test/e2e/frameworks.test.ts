@@ -10,7 +10,7 @@
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import { useAppShop } from './support/app-shop.js';
-import { openNow, WATCH, type WatchedWindow } from './support/page-watch.js';
+import { NEVER_FIRING_CLOCK, openNow, WATCH, type WatchedWindow } from './support/page-watch.js';
 import { act, sandboxPayments } from './support/services.js';
 
 /**
@@ -24,13 +24,7 @@ import { createElement as r, StrictMode, Suspense, use } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createPortal, flushSync } from 'react-dom';
 import { createApp, h, KeepAlive, reactive, Teleport } from 'vue';
-const timers = new Set();
-window.timers = timers;
-const clock = {
-  now: () => Date.now(),
-  setTimeout: () => { const handle = {}; timers.add(handle); return handle; },
-  clearTimeout: (handle) => void timers.delete(handle),
-};
+${NEVER_FIRING_CLOCK}
 window.heard = [];
 document.addEventListener('payin-paid', (event) => window.heard.push(event.detail.payment.id));
 window.until = async (probe) => {
@@ -130,6 +124,18 @@ async function leftBehind(page: Page): Promise<{ streams: number; channels: numb
   return { streams, channels, locks, timers, mostStreams };
 }
 
+/** Sets the Vue app's props (mounting it the first time) and waits until Vue has rendered them. */
+function vueProps(page: Page): (change: object) => Promise<void> {
+  return (change) =>
+    page.evaluate(async (change) => {
+      const w = window as unknown as { vue: object; mountVue(): void; unmountVue?: () => void };
+      Object.assign(w.vue, change);
+      if (!w.unmountVue) w.mountVue();
+      // Vue renders in a microtask; a task later the DOM is there.
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }, change);
+}
+
 const NOTHING = { streams: 0, channels: 0, locks: 0, timers: 0, mostStreams: 1 };
 
 describe('React 19', () => {
@@ -201,14 +207,7 @@ describe('React 19', () => {
 describe('Vue 3', () => {
   it('keeps one stream through keyed v-for reorders and a Teleport into a modal, and resumes after v-if', async () => {
     const page = await live.open(WATCH);
-    const set = (change: object) =>
-      page.evaluate(async (change) => {
-        const w = window as unknown as { vue: object; mountVue(): void; unmountVue?: () => void };
-        Object.assign(w.vue, change);
-        if (!w.unmountVue) w.mountVue();
-        // Vue renders in a microtask; a task later the DOM is there.
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }, change);
+    const set = vueProps(page);
     await set({ orderId: 'VUE-1', order: ['a', 'checkout', 'b'], keepAlive: 'other' });
     const id = await followed(page, 'VUE-1');
     const before = await page.evaluate(() => (window as unknown as ShopWindow).__live.opened);
@@ -232,13 +231,7 @@ describe('Vue 3', () => {
 
   it('lets go of the stream while <KeepAlive> keeps the checkout off the page, and hears it paid once back', async () => {
     const page = await live.open(WATCH);
-    const set = (change: object) =>
-      page.evaluate(async (change) => {
-        const w = window as unknown as { vue: object; mountVue(): void; unmountVue?: () => void };
-        Object.assign(w.vue, change);
-        if (!w.unmountVue) w.mountVue();
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }, change);
+    const set = vueProps(page);
     await set({ orderId: 'VUE-2', show: false, keepAlive: 'checkout' });
     const id = await followed(page, 'VUE-2-kept');
     await set({ keepAlive: 'other' });

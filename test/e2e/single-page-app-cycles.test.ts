@@ -9,7 +9,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useAppShop } from './support/app-shop.js';
-import { openNow, WATCH, type WatchedWindow } from './support/page-watch.js';
+import { NEVER_FIRING_CLOCK, openNow, WATCH, type WatchedWindow } from './support/page-watch.js';
 import { act, sandboxPayments } from './support/services.js';
 
 /**
@@ -17,13 +17,7 @@ import { act, sandboxPayments } from './support/services.js';
  * clock whose timers never fire and are counted while pending, one set for every element (`window.timers`).
  */
 const ENTRY = `import 'payin-checkout';
-const timers = new Set();
-window.timers = timers;
-const clock = {
-  now: () => Date.now(),
-  setTimeout: () => { const handle = {}; timers.add(handle); return handle; },
-  clearTimeout: (handle) => void timers.delete(handle),
-};
+${NEVER_FIRING_CLOCK}
 window.checkout = (orderId, props) =>
   Object.assign(document.createElement('payin-checkout'), { orderId, method: 'upi', autostart: true, clock }, props);`;
 

@@ -2,9 +2,21 @@
  * What a page of an app shop has open, for tests that mount, unmount and move the element (single-page apps,
  * frameworks): WATCH, an init script, counts what the element opens (it wraps the constructors); openNow adds what
  * Chromium's DevTools protocol counts, listeners and live elements after a full garbage collection. The page's clock
- * keeps its pending timers in `window.timers` (app-shop entries make it, see single-page-app-cycles.test.ts).
+ * keeps its pending timers in `window.timers` (NEVER_FIRING_CLOCK, in the app shops' entries).
  */
 import type { CDPSession, Page } from 'playwright-core';
+
+/**
+ * For an app shop's entry (the page's own code): `clock`, a clock whose timers never fire, each kept in
+ * `window.timers` while pending, so that a test sees what an element leaves behind and nothing moves on its own.
+ */
+export const NEVER_FIRING_CLOCK = `const timers = new Set();
+window.timers = timers;
+const clock = {
+  now: () => Date.now(),
+  setTimeout: () => { const handle = {}; timers.add(handle); return handle; },
+  clearTimeout: (handle) => void timers.delete(handle),
+};`;
 
 /** Counts, before the page's scripts run, what is open: event streams (and the most at once), channels, observers, media-query listeners. */
 export const WATCH = `(() => {
