@@ -10,6 +10,7 @@ import { createRedisStore, type RedisStore } from '../../src/redis/index.js';
 import { createSandbox, type Sandbox } from '../../src/sandbox/index.js';
 import { serve, type RunningServer } from '../../src/server/serve.js';
 import type { PaymentView } from '../../src/shared/payment-view.js';
+import { createAt } from '../support/proxy-calls.js';
 import { eventually, pricedByMethod, seeded } from '../proxy/sandbox-harness.js';
 import { SseReader } from '../proxy/sse-reader.js';
 import { startRedisServer, type RedisServer } from './redis-server-harness.js';
@@ -73,14 +74,7 @@ async function startTwoProxies() {
     });
     instances.push({ url: server.url, store, upstream });
   }
-  const create = async (instance: Instance, orderId: string, method = 'upi') => {
-    const response = await fetch(`${instance.url}/payin/payments`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ orderId, method }),
-    });
-    return { status: response.status, body: (await response.json()) as { payment: PaymentView; token: string } };
-  };
+  const create = (instance: Instance, orderId: string, method = 'upi') => createAt(instance.url, orderId, method);
   return { sandbox, a: instances[0]!, b: instances[1]!, announced, create };
 }
 

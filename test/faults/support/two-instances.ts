@@ -16,6 +16,7 @@ import { afterAll, afterEach, beforeAll } from 'vitest';
 import { usePostgresServer } from '../../postgres/postgres-server-harness.js';
 import { pricedByMethod, seeded } from '../../proxy/sandbox-harness.js';
 import { type RedisServer, startRedisServer } from '../../redis/redis-server-harness.js';
+import { createAt, statusAt } from '../../support/proxy-calls.js';
 
 export type SharedStore = ProxyStore & { close(): Promise<void>; countPayments(now: number): Promise<Record<string, number>> };
 
@@ -152,22 +153,8 @@ export async function twoInstances(
     );
     instances.push(instance);
   }
-  const create = async (instance: Instance, orderId: string, method = 'upi') => {
-    const response = await fetch(`${instance.url}/payin/payments`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ orderId, method }),
-    });
-    return { status: response.status, body: (await response.json()) as { payment: PaymentView; token: string } };
-  };
-  const status = async (instance: Instance, paymentId: string, token: string) => {
-    const response = await fetch(`${instance.url}/payin/status`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ paymentId, token }),
-    });
-    return { status: response.status, body: (await response.json()) as { payment: PaymentView } };
-  };
+  const create = (instance: Instance, orderId: string, method = 'upi') => createAt(instance.url, orderId, method);
+  const status = (instance: Instance, paymentId: string, token: string) => statusAt(instance.url, paymentId, token);
   const paidHeard = (id: string) => heard.filter((h) => h.payment.id === id && h.payment.outcome === 'paid');
   return { sandbox, a: instances[0]!, b: instances[1]!, heard, tried, paidHeard, relayAnswers, create, status };
 }
