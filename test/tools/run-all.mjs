@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { delimiter, join } from 'node:path';
 import { existsSync } from 'node:fs';
 import { aptInstall, canAptInstall } from './apt.mjs';
+import { failedTests, withJsonReport } from './failed-tests.mjs';
 import { ensureChrome, findChrome } from './find-chrome.mjs';
 import { ensureFirefox, findFirefox } from './find-firefox.mjs';
 import { ensureWebKit, missingWebKitPackages } from './find-webkit.mjs';
@@ -81,19 +82,24 @@ const results = [];
 for (const [name, command, args, needs] of suites) {
   if (needs && !existsSync(needs)) {
     console.error(`\n=== ${name}: MISSING (${needs} not found)`);
-    results.push([name, false]);
+    results.push([name, false, []]);
     continue;
   }
   console.log(`\n=== ${name}`);
   const started = Date.now();
-  const run = spawnSync(command, args, { stdio: 'inherit', env });
+  const report = args[0] === 'vitest' ? withJsonReport(args, name) : undefined;
+  const run = spawnSync(command, report?.args ?? args, { stdio: 'inherit', env });
   const ok = run.status === 0;
   console.log(`=== ${name}: ${ok ? 'passed' : 'FAILED'} in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  results.push([name, ok]);
+  const failures = report ? failedTests(report.file) : [];
+  results.push([name, ok, ok ? [] : failures]);
 }
 
 const failed = results.filter(([, ok]) => !ok);
 console.log('\nSummary:');
-for (const [name, ok] of results) console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${name}`);
+for (const [name, ok, failures] of results) {
+  console.log(`  ${ok ? 'ok  ' : 'FAIL'} ${name}`);
+  for (const failure of failures) console.log(`         ${failure}`);
+}
 console.log(`suites: ${results.length - failed.length} passed, ${failed.length} failed`);
 process.exit(failed.length ? 1 : 0);
