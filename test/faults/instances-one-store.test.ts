@@ -46,13 +46,16 @@ describe.each(sharedStores)('two instances on one $store', ({ open }) => {
   });
 
   it("announce once through B's sweep when A's hook fails, and leave nothing listed as failing", async () => {
-    const { sandbox, a, b, paidHeard, create } = await twoInstances(open, { callbacksTo: ['A'] });
+    // B's clock runs 2 s ahead, so that the retry A schedules (due within a second of its failure) is already due
+    // for B's sweep: with clocks in step, A's own retry timer and B's sweep race at each due moment, and A's
+    // failing again pushes the next one out (1, 2, 4 s...), past this test's wait when A wins a few in a row.
+    const { sandbox, a, b, paidHeard, create } = await twoInstances(open, { callbacksTo: ['A'], bClockAheadMs: 2_000 });
     const { body } = await create(a, 'H-1');
     a.hookFails = true;
     sandbox.act(body.payment.id, 'pay');
     await eventually(() => a.logs.some((l) => l.message.startsWith('onPaymentUpdate failed')), 10_000, "A's hook to fail");
     expect(paidHeard(body.payment.id)).toEqual([]);
-    // B's sweep delivers it once it is due again (A's first retry is due within a second).
+    // B's sweep delivers it, as the retry is due for B.
     await eventually(
       async () => {
         await b.proxy.reconcile();
