@@ -177,8 +177,10 @@ export interface ProxyTimeouts {
   /**
    * Status requests for one payment arriving this soon after an answer share it. The default is the element's
    * poll interval, so that any number of pollers cost at most one status call to the service per interval; a
-   * callback still reaches every poller at once, since the store answers them. The copies of one callback (the same
-   * signed bytes) that need a status call share it, or its failure, for as long (use-cases/callback-confirmations.ts).
+   * callback still reaches every poller at once, since the store answers them. A failed call is shared as long, so
+   * that pollers of a payment cost a service that is down one call per window too (ledger.ts, `refresh`). The copies
+   * of one callback (the same signed bytes) that need a status call share it, or its failure, for as long
+   * (use-cases/callback-confirmations.ts).
    */
   coalesceMs: number;
   /** Comment lines on open event streams, and a status refresh while the payment is open. */

@@ -22,16 +22,23 @@ export function seeded(seed: number): () => number {
   };
 }
 
+/** What the proxy answered a browser's POST: the status, the parsed body, and the Retry-After header (null without one). */
+export interface ProxyAnswer {
+  status: number;
+  body: any;
+  retryAfter: string | null;
+}
+
 export interface Live {
   sandbox: Sandbox;
   proxy: PayinProxy;
   proxyUrl: string;
   sandboxUrl: string;
-  /** API requests that reached the sandbox, by path. */
-  apiCalls: { path: string; at: number }[];
+  /** API requests that reached the sandbox, by path; `answered` once the sandbox has answered one. */
+  apiCalls: { path: string; at: number; answered: boolean }[];
   updates: { payment: PaymentView; source: string }[];
-  create(orderId: string, method?: string, extra?: Record<string, unknown>): Promise<{ status: number; body: any }>;
-  status(paymentId: string, token: string): Promise<{ status: number; body: any }>;
+  create(orderId: string, method?: string, extra?: Record<string, unknown>): Promise<ProxyAnswer>;
+  status(paymentId: string, token: string): Promise<ProxyAnswer>;
   /**
    * The shop's server restarted: the proxy is closed and one made with these options (over the first's, a fresh
    * memory store unless one is given) answers on the same socket, so the sandbox's callbacks still reach it.
@@ -45,8 +52,14 @@ export async function startLive(proxyOptions: Partial<PayinProxyOptions> = {}, s
   const sandbox = createSandbox({ requisitesDelayMs: 0, callbackRetryDelayMs: 20, random: seeded(7), ...sandboxOptions });
   const sandboxServer: RunningServer = await serve(async (request) => {
     const path = new URL(request.url).pathname;
-    if (path.startsWith('/api/')) apiCalls.push({ path, at: Date.now() });
-    return sandbox(request);
+    if (!path.startsWith('/api/')) return sandbox(request);
+    const call = { path, at: Date.now(), answered: false };
+    apiCalls.push(call);
+    try {
+      return await sandbox(request);
+    } finally {
+      call.answered = true;
+    }
   });
   // Listening before the proxy exists, since its callback address names the port; mounted as a shop mounts it.
   const proxyServer = await serve(() => new Response('starting', { status: 503 }));
@@ -71,13 +84,13 @@ export async function startLive(proxyOptions: Partial<PayinProxyOptions> = {}, s
     return made;
   };
   let proxy = mount(make(proxyOptions));
-  const postJson = async (path: string, body: unknown) => {
+  const postJson = async (path: string, body: unknown): Promise<ProxyAnswer> => {
     const response = await fetch(`${proxyServer.url}/payin${path}`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     });
-    return { status: response.status, body: (await response.json()) as any };
+    return { status: response.status, body: (await response.json()) as any, retryAfter: response.headers.get('retry-after') };
   };
   return {
     sandbox,

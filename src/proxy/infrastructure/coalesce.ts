@@ -2,9 +2,10 @@
  * Shares one piece of work among everyone who asks for the same key at about the same time: callers that arrive
  * while it runs get its promise, and so do callers within `windowMs` after it succeeded. A hundred browsers
  * polling one payment make one status call to the service. A failure is shared by those already waiting but is
- * not kept, so the next caller tries again. The caller asks for shared work first and, when there is none,
- * starts the work itself and hands its promise over: the work never runs from here, so reading a caller never
- * means following a callback through this file and back.
+ * not kept, so the next caller tries again; a caller that must keep a failure for the window too (the service's,
+ * while it is down) hands over work that resolves to it as a value (service-outcome.ts). The caller asks for
+ * shared work first and, when there is none, starts the work itself and hands its promise over: the work never
+ * runs from here, so reading a caller never means following a callback through this file and back.
  */
 import type { Clock } from '../../shared/clock.js';
 

@@ -12,6 +12,7 @@ import { randomToken } from '../../shared/bytes.js';
 import type { CreateAnswer } from '../../shared/provider-messages.js';
 import { parseTimestamp } from '../../shared/timestamps.js';
 import { Coalescer } from '../infrastructure/coalesce.js';
+import { answerOf, outcomeOf, type ServiceOutcome } from '../infrastructure/service-outcome.js';
 import type { PaymentUpdateSource } from '../options.js';
 import type { ResolvedOptions } from '../resolved-options.js';
 import { isIncomplete } from '../http/payment-answer.js';
@@ -47,7 +48,8 @@ const SETTLE_TRIES = 10;
 const UNKNOWN_EXPIRY_FOLLOW_MS = 60 * 60_000;
 
 export class Ledger {
-  readonly #coalescer: Coalescer;
+  /** Each payment's last status call: done (recorded), or the service's refusal or failure (service-outcome.ts). */
+  readonly #coalescer: Coalescer<ServiceOutcome<void>>;
 
   constructor(
     private readonly options: ResolvedOptions,
@@ -248,16 +250,25 @@ export class Ledger {
   /**
    * Asks the service about the payment, sharing the call with every request for it in flight or answered within
    * the coalescing window (in flight only, when `fresh`: a create must not make a second payment on an answer
-   * from seconds ago), and records what it said.
+   * from seconds ago), and records what it said. A refusal or failure of the call is shared for the window as an
+   * answer is, and thrown to each sharer: while the service is down, a poll or a stream's ping right after a failed
+   * call used to make a call of its own, so N pollers of a payment (or a script replaying its status request) cost
+   * the struggling service N calls. A payment recorded final meanwhile (a callback the service confirmed) is
+   * answered from the store by the status route without asking, so the kept failure does not hide it from the polls
+   * that come after.
    */
   refresh(paymentId: string, source: PaymentUpdateSource, { fresh = false } = {}): Promise<void> {
-    const shared = this.#coalescer.shared(paymentId, fresh ? 0 : undefined);
-    if (shared) return shared;
-    return this.#coalescer.track(paymentId, this.#ask(paymentId, source));
+    const outcome =
+      this.#coalescer.shared(paymentId, fresh ? 0 : undefined) ?? this.#coalescer.track(paymentId, this.#ask(paymentId, source));
+    return outcome.then(answerOf);
   }
 
-  async #ask(paymentId: string, source: PaymentUpdateSource): Promise<void> {
-    await this.observe(await this.fetchFresh(paymentId), undefined, source);
+  /** The call and its recording; a fault of the recording (the store) is a rejection, not kept (service-outcome.ts). */
+  async #ask(paymentId: string, source: PaymentUpdateSource): Promise<ServiceOutcome<void>> {
+    const said = await outcomeOf(this.fetchFresh(paymentId));
+    if ('error' in said) return said;
+    await this.observe(said.answer, undefined, source);
+    return { answer: undefined };
   }
 
   /**

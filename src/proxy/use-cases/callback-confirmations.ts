@@ -24,7 +24,7 @@
  * (10,000 callbacks, each for `coalesceMs`), whatever they were.
  */
 import { Coalescer } from '../infrastructure/coalesce.js';
-import { UpstreamError } from '../infrastructure/upstream-client.js';
+import { answerOf, outcomeOf, type ServiceOutcome } from '../infrastructure/service-outcome.js';
 import type { Ledger } from '../ledger/ledger.js';
 import type { ObservedPayment } from '../ledger/payment-view-mapper.js';
 import type { ResolvedOptions } from '../resolved-options.js';
@@ -40,11 +40,9 @@ export function callbackName(signature: string, encoding: SignatureEncoding): st
   return bytesToHex(decodedSignature(signature, encoding) ?? new Uint8Array());
 }
 
-/** What came of asking the service: the payment, or its refusal to describe it, or its failure to answer. */
-type Said = { payment: ObservedPayment } | { error: UpstreamError };
-
 export class CallbackConfirmations {
-  readonly #answers: Coalescer<Said>;
+  /** The payment, or the service's refusal to describe it, or its failure to answer (service-outcome.ts). */
+  readonly #answers: Coalescer<ServiceOutcome<ObservedPayment>>;
 
   constructor(
     options: ResolvedOptions,
@@ -60,18 +58,6 @@ export class CallbackConfirmations {
    */
   async answer(paymentId: string, heard: string): Promise<ObservedPayment> {
     const key = JSON.stringify([paymentId, heard]);
-    const said = await (this.#answers.shared(key) ?? this.#answers.track(key, this.#ask(paymentId)));
-    if ('error' in said) throw said.error;
-    return said.payment;
-  }
-
-  async #ask(paymentId: string): Promise<Said> {
-    try {
-      return { payment: await this.ledger.fetchFresh(paymentId) };
-    } catch (error) {
-      // Anything else is no word of the service's but a fault here, and is not kept.
-      if (error instanceof UpstreamError) return { error };
-      throw error;
-    }
+    return answerOf(await (this.#answers.shared(key) ?? this.#answers.track(key, outcomeOf(this.ledger.fetchFresh(paymentId)))));
   }
 }

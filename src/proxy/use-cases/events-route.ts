@@ -5,8 +5,9 @@
  * shopper switched methods, then paid the first one's QR), the stream says so instead (`order-paid`, the body a
  * status call would answer with 409) and closes as after a final state: at once when the ledger records that
  * payment paid, or on opening when it already has. It is fed by the store's pub/sub, so callbacks and
- * status answers seen by any instance reach it; its ping also asks the service (coalesced) so that a shop whose
- * callbacks cannot reach it still sees the payment end. Slots per client are bounded and given back on close.
+ * status answers seen by any instance reach it; its ping also asks the service (coalesced with the status polls,
+ * a failed call too, in Ledger.refresh: a thousand open streams cost a service that is down one call per window)
+ * so that a shop whose callbacks cannot reach it still sees the payment end. Slots per client are bounded and given back on close.
  */
 import type { Answer, ProxyRequest } from '../http/exchange.js';
 import type { ProxyContext } from '../context.js';

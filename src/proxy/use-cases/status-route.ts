@@ -1,7 +1,8 @@
 /**
  * POST {basePath}/status: `{paymentId, token}` in, `{payment}` out. The token is checked before anything else
  * and a wrong one reads like an unknown payment. A final payment is answered from the store; an open one is
- * refreshed from the service through the coalescer, so that many pollers of one payment cost one upstream call.
+ * refreshed from the service through the coalescer, so that many pollers of one payment cost one upstream call,
+ * and while the service is down one failed call per window (Ledger.refresh), each poll answered its 502 or 504.
  * An open payment of an order that another payment has paid is answered 409 order_paid (see paidByAnother), which
  * the widget shows as the order paid.
  */
