@@ -26,9 +26,10 @@ export function guardedSockets(): (options: SocketOptions) => Socket {
   let turn = 0;
   return (options) => {
     const at = turn++ % Math.max(1, options.host.length);
-    const socket = options.path
-      ? connect(options.path)
-      : connect(options.port[at] ?? options.port[0] ?? 5432, options.host[at] ?? options.host[0]);
+    const host = options.host[at] ?? options.host[0];
+    const port = options.port[at] ?? options.port[0] ?? 5432;
+    // Named on the socket as postgres.js names its own: its TLS hello takes the server name (SNI) from `host`.
+    const socket = Object.assign(options.path ? connect(options.path) : connect(port, host), { host, port });
     socket.once('end', () => {
       if (socket.bytesRead > 0) return;
       const error = Object.assign(new Error('the connection to PostgreSQL was closed before it answered'), { code: 'CLOSED_UNANSWERED' });
