@@ -6,7 +6,9 @@
  * at once, with no connect timeout (each new socket starts it anew) and without failing the statement, so a
  * shopper's create waited for as long as the cut lasted (over 60 s measured) while thousands of connections a
  * second were opened. Ended unanswered, the socket is destroyed with an error instead: the statement fails, the
- * request gets the retryable 503, and the next connect waits out the pool's backoff.
+ * request gets the retryable 503, and the next connect waits out the pool's backoff. Over TLS this guard is gone once
+ * the handshake starts (postgres.js takes every listener off the socket before it wraps it), and answerTimeoutSeconds
+ * is what bounds such a request (docs/stores.md).
  */
 import { connect, type Socket } from 'node:net';
 
