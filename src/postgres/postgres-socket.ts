@@ -30,8 +30,8 @@ export function guardedSockets(): (options: SocketOptions) => Socket {
     const at = turn++ % Math.max(1, options.host.length);
     const host = options.host[at] ?? options.host[0];
     const port = options.port[at] ?? options.port[0] ?? 5432;
-    // Named on the socket as postgres.js names its own: its TLS hello takes the server name (SNI) from `host`.
-    const socket = Object.assign(options.path ? connect(options.path) : connect(port, host), { host, port });
+    // Named as postgres.js names its own TCP socket: its TLS hello takes the server name (SNI) from `host`.
+    const socket = options.path ? connect(options.path) : Object.assign(connect(port, host), { host, port });
     socket.once('end', () => {
       if (socket.bytesRead > 0) return;
       const error = Object.assign(new Error('the connection to PostgreSQL was closed before it answered'), { code: 'CLOSED_UNANSWERED' });
