@@ -166,9 +166,11 @@ export function createConsoleHandler(ctx: ProxyContext, options: ConsoleOptions)
     const value = known && cookieOf(request.headers.get('cookie'), known.cookieName);
     return value && (await known.check(value)) ? value : undefined;
   };
-  /** The mark for a browser that has just opened the console signed in, unless it has a good one already. */
+  /** The mark for a browser that has just opened the console signed in, unless it has a good one not due for renewal. */
   const knownBrowserCookie = async (request: ProxyRequest): Promise<Record<string, string>> => {
-    if (!known || (await knownMark(request))) return {};
+    if (!known) return {};
+    const mark = await knownMark(request);
+    if (mark && !known.dueForRenewal?.(mark)) return {};
     return { 'set-cookie': cookie(request, known.cookieName, await known.issue(), cookiePath, known.maxAgeSeconds) };
   };
 

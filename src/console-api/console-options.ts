@@ -47,4 +47,9 @@ export interface KnownBrowser {
   issue(): Promise<string>;
   /** True when `value` is a mark this console issued and it has not expired (compared in constant time). */
   check(value: string): Promise<boolean>;
+  /**
+   * True when a good mark is old enough to be replaced by a new one as the browser opens the console, so that it
+   * stays known for `maxAgeSeconds` after it last did, not after its first mark. Without it a mark is never renewed.
+   */
+  dueForRenewal?(value: string): boolean;
 }

@@ -6,7 +6,8 @@
  * leaves the form, never enters a URL or a cookie, and a new token ends every session made with the old one. Tokens
  * are compared in constant time; wrong ones are rate-limited by the console's router (console-handler.ts). A browser
  * that has opened the console signed in keeps a mark of it for 90 days (made the same way under its own label),
- * which lets it sign in again while strangers have used up the whole console's tries.
+ * renewed once a day as it opens the console, which lets it sign in again while strangers have used up the whole
+ * console's tries.
  */
 import { signBody } from '../shared/hmac.js';
 import { randomToken, timingSafeEqual } from '../shared/bytes.js';
@@ -17,6 +18,12 @@ const SESSION_SECONDS = 12 * 60 * 60;
 /** The mark of a browser that has signed in (ConsoleLogin.knownBrowser): a quarter of a year, within every browser's cap. */
 const KNOWN_COOKIE = 'payin_console_known';
 const KNOWN_SECONDS = 90 * 24 * 60 * 60;
+/**
+ * A mark older than this is replaced as its browser opens the console: issued once, it lapsed 90 days after the first
+ * sign-in, and an operator who signed in every day was a stranger on day 91. A day, so that the cookie is set at most
+ * once a day rather than on every page load.
+ */
+const KNOWN_RENEWED_AFTER_SECONDS = 24 * 60 * 60;
 /** Shorter tokens are refused at start: a console token must not be guessable within the login rate limit. */
 export const MIN_TOKEN_LENGTH = 16;
 
@@ -65,6 +72,8 @@ export function consoleTokenAuth(token: string | undefined, options: TokenAuthOp
         maxAgeSeconds: KNOWN_SECONDS,
         issue: () => issued(KNOWN_SECONDS, knownMac),
         check: (value) => signedUntil(value, knownMac),
+        // Its expiry tells its age; the handler asks only about a mark that `check` found good.
+        dueForRenewal: (value) => Number(value.split('.')[0]) - KNOWN_SECONDS + KNOWN_RENEWED_AFTER_SECONDS <= now() / 1000,
       },
     },
   };

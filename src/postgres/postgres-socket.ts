@@ -6,7 +6,9 @@
  * at once, with no connect timeout (each new socket starts it anew) and without failing the statement, so a
  * shopper's create waited for as long as the cut lasted (over 60 s measured) while thousands of connections a
  * second were opened. Ended unanswered, the socket is destroyed with an error instead: the statement fails, the
- * request gets the retryable 503, and the next connect waits out the pool's backoff.
+ * request gets the retryable 503, and the next connect waits out the pool's backoff. Over TLS this guard is gone once
+ * the handshake starts (postgres.js takes every listener off the socket before it wraps it), and answerTimeoutSeconds
+ * is what bounds such a request (docs/stores.md).
  */
 import { connect, type Socket } from 'node:net';
 
@@ -26,9 +28,10 @@ export function guardedSockets(): (options: SocketOptions) => Socket {
   let turn = 0;
   return (options) => {
     const at = turn++ % Math.max(1, options.host.length);
-    const socket = options.path
-      ? connect(options.path)
-      : connect(options.port[at] ?? options.port[0] ?? 5432, options.host[at] ?? options.host[0]);
+    const host = options.host[at] ?? options.host[0];
+    const port = options.port[at] ?? options.port[0] ?? 5432;
+    // Named as postgres.js names its own TCP socket: its TLS hello takes the server name (SNI) from `host`.
+    const socket = options.path ? connect(options.path) : Object.assign(connect(port, host), { host, port });
     socket.once('end', () => {
       if (socket.bytesRead > 0) return;
       const error = Object.assign(new Error('the connection to PostgreSQL was closed before it answered'), { code: 'CLOSED_UNANSWERED' });

@@ -88,6 +88,21 @@ describe('an operator whose browser has signed in before', () => {
     expect((await w.login('office', TOKEN, mark)).status).toBe(429);
   });
 
+  it('stays known for 90 days after it last opened the console, not after its first mark', async () => {
+    const w = world();
+    const day = 24 * 60 * 60_000;
+    const session = cookieOf((await w.login('office', TOKEN)).headers.get('set-cookie'));
+    let mark = cookieOf(await w.openConsole('office', session));
+    // The operator signs in again on day 89 and opens the console: the browser keeps what it is given.
+    await w.clock.advance(89 * day);
+    const again = cookieOf((await w.login('office', TOKEN, mark)).headers.get('set-cookie'));
+    mark = cookieOf(await w.openConsole('office', `${again}; ${mark}`)) || mark;
+    // Two days later, while strangers have used up the whole console's tries, that browser still signs in.
+    await w.clock.advance(2 * day);
+    await w.strangersTryEverything();
+    expect((await w.login('office', TOKEN, mark)).status).toBe(303);
+  });
+
   it('is marked once: a page load with a good mark sets no cookie, and a sign-in made through the shop’s own sign-in none at all', async () => {
     const w = world();
     const session = cookieOf((await w.login('office', TOKEN)).headers.get('set-cookie'));
