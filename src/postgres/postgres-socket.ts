@@ -55,16 +55,25 @@ export function guardedSockets(answerTimeoutSeconds?: number): (options: SocketO
 /**
  * Node's idle timeout on the socket, which counts from its last read or write: when it runs out with something
  * written since the last read, that was sent and never answered. Every statement the store sends is answered
- * within lock_timeout, shorter than answerTimeoutSeconds, or failed by the store anyway.
+ * within lock_timeout, shorter than answerTimeoutSeconds, or failed by the store anyway. The listener is added with
+ * on(), not as setTimeout()'s callback: that one is called once, and a connection once idle for that long (on Node,
+ * Bun and Deno alike) was no longer watched.
  */
 function destroyWhenUnanswered(socket: Socket, seconds: number): void {
   let writtenWhenLastRead = 0;
+  // A 'data' listener sets the socket flowing: postgres.js adds its own in the same turn, before anything can come.
   socket.on('data', () => {
     writtenWhenLastRead = socket.bytesWritten;
   });
-  socket.setTimeout(seconds * 1000, () => {
+  socket.setTimeout(seconds * 1000);
+  socket.on('timeout', () => {
     if (socket.bytesWritten <= writtenWhenLastRead) return;
-    const error = Object.assign(new Error(`PostgreSQL did not answer within ${seconds} s`), { code: 'ANSWER_TIMEOUT' });
-    socket.destroy(error);
+    socket.destroy();
+    // postgres.js is told at once, not when the socket's 'close' comes a turn of the event loop later: a statement
+    // the pool handed to the connection meanwhile was never sent, and on Bun its bytes stayed in postgres.js's write
+    // buffer (3.4.9), where they held up the next connection's startup for good. Without an error, postgres.js fails
+    // every statement it holds on the connection (CONNECTION_CLOSED); the one that waited was failed by the store
+    // already, with ANSWER_TIMEOUT.
+    socket.emit('close', false);
   });
 }
