@@ -42,8 +42,9 @@ export interface PostgresStoreOptions {
   /**
    * Seconds an operation may wait for the database's answer before it fails and the request gets the retryable 503:
    * a database whose packets are dropped on the way (a firewall, a host gone in a failover) neither answers nor
-   * closes the connection, and a request waited until TCP gave up, a quarter of an hour. Longer than
-   * lockTimeoutSeconds. Default lockTimeoutSeconds + 5 (10).
+   * closes the connection, and a request waited until TCP gave up, a quarter of an hour. A connection left
+   * unanswered this long is closed, not used again (postgres-socket.ts). Longer than lockTimeoutSeconds. Default
+   * lockTimeoutSeconds + 5 (10).
    */
   answerTimeoutSeconds?: number;
 }
@@ -84,15 +85,18 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
       `createPostgresStore: answerTimeoutSeconds must be a number of seconds longer than lockTimeoutSeconds (${lockTimeoutSeconds}), such as ${lockTimeoutSeconds + 5}.`,
     );
   }
-  const client = (max: number) =>
+  // A schema migration waits as long as it takes (for another instance's migration, for its locks), so its connection
+  // is not destroyed for a long silence; the pool's statements are all failed after answerTimeoutSeconds anyway.
+  const client = (max: number, answered: number | undefined = answerTimeoutSeconds) =>
     postgres(url, {
       max,
       connect_timeout: options.connectTimeoutSeconds ?? 10,
-      // Opened here, so that a connection closed before the database answered fails its statement (postgres-socket.ts).
-      // A documented option (its README's `socket: fn`) that its types leave out. Not on Cloudflare Workers, where
-      // postgres.js opens workerd's own sockets: Node's there (nodejs_compat) hid workerd's refusal of a connection
-      // opened by another request, and such a request waited out answerTimeoutSeconds instead of failing at once.
-      ...(onCloudflareWorkers() ? {} : ({ socket: guardedSockets() } as object)),
+      // Opened here, so that a connection closed before the database answered fails its statement, and one left
+      // unanswered for answerTimeoutSeconds is not used again (postgres-socket.ts). A documented option (its
+      // README's `socket: fn`) that its types leave out. Not on Cloudflare Workers, where postgres.js opens workerd's
+      // own sockets: Node's there (nodejs_compat) hid workerd's refusal of a connection opened by another request,
+      // and such a request waited out answerTimeoutSeconds instead of failing at once.
+      ...(onCloudflareWorkers() ? {} : ({ socket: guardedSockets(answered) } as object)),
       // No query of its own on each new connection to learn the array types: when that connection broke, postgres.js
       // rejected the query with nobody waiting for it, an unhandled rejection that ends a Node process. The store
       // hands no array to a statement (publish passes JSON).
@@ -125,7 +129,7 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
     lockTimeoutSeconds,
     answerTimeoutSeconds,
     // A URL that opened the pool opens this one too.
-    migrationClient: () => client(1),
+    migrationClient: () => client(1, undefined),
   });
 }
 

@@ -6,9 +6,20 @@
  * at once, with no connect timeout (each new socket starts it anew) and without failing the statement, so a
  * shopper's create waited for as long as the cut lasted (over 60 s measured) while thousands of connections a
  * second were opened. Ended unanswered, the socket is destroyed with an error instead: the statement fails, the
- * request gets the retryable 503, and the next connect waits out the pool's backoff. Over TLS this guard is gone once
- * the handshake starts (postgres.js takes every listener off the socket before it wraps it), and answerTimeoutSeconds
- * is what bounds such a request (docs/stores.md).
+ * request gets the retryable 503, and the next connect waits out the pool's backoff.
+ *
+ * A socket whose packets are dropped (a firewall, a NAT entry gone with a failover) neither answers nor ends, and
+ * stays so once the network is mended, until the kernel's TCP gives up on it (a quarter of an hour). The store fails
+ * the statement after answerTimeoutSeconds, but postgres.js knows nothing of that: it kept the connection, and once
+ * every connection of the pool had been stalled by the cut it queued each new statement behind a stalled one, so the
+ * proxy answered every create with a 503 long after the database was back (none of 18 served in the minute after
+ * the mend, through the fault tests' relay). Nothing of postgres.js's own ends such a connection: `keep_alive` probes
+ * only a connection with nothing unanswered, `idle_timeout` and `max_lifetime` wait for the statement in flight, and
+ * a query's cancel() goes out on a new connection while its answer would come back on the stalled one. So a socket
+ * that has sent something and heard nothing for answerTimeoutSeconds is destroyed here: postgres.js fails what was
+ * queued on it and opens a fresh connection for the next statement. Over TLS neither guard holds: postgres.js takes
+ * every listener off the socket before it hands it to Node's TLS, and answerTimeoutSeconds is what bounds a request
+ * then (docs/stores.md).
  */
 import { connect, type Socket } from 'node:net';
 
@@ -22,9 +33,10 @@ interface SocketOptions {
 /**
  * postgres.js's `socket` option: a socket that is still connecting, as postgres.js's own would be (it writes the
  * startup message at once, which waits in the socket, and runs its connect timeout), so that a refused or failed
- * connect goes through its usual close and backoff. The hosts are tried in turn.
+ * connect goes through its usual close and backoff. The hosts are tried in turn. With `answerTimeoutSeconds`, a
+ * socket silent that long after it last sent something is destroyed; one merely idle is kept.
  */
-export function guardedSockets(): (options: SocketOptions) => Socket {
+export function guardedSockets(answerTimeoutSeconds?: number): (options: SocketOptions) => Socket {
   let turn = 0;
   return (options) => {
     const at = turn++ % Math.max(1, options.host.length);
@@ -37,6 +49,33 @@ export function guardedSockets(): (options: SocketOptions) => Socket {
       const error = Object.assign(new Error('the connection to PostgreSQL was closed before it answered'), { code: 'CLOSED_UNANSWERED' });
       socket.destroy(error);
     });
+    if (answerTimeoutSeconds !== undefined) destroyWhenUnanswered(socket, answerTimeoutSeconds);
     return socket;
   };
+}
+
+/**
+ * Node's idle timeout on the socket, which counts from its last read or write: when it runs out with something
+ * written since the last read, that was sent and never answered. Every statement the store sends is answered
+ * within lock_timeout, shorter than answerTimeoutSeconds, or failed by the store anyway. The listener is added with
+ * on(), not as setTimeout()'s callback: that one is called once, and a connection once idle for that long (on Node,
+ * Bun and Deno alike) was no longer watched.
+ */
+function destroyWhenUnanswered(socket: Socket, seconds: number): void {
+  let writtenWhenLastRead = 0;
+  // A 'data' listener sets the socket flowing: postgres.js adds its own in the same turn, before anything can come.
+  socket.on('data', () => {
+    writtenWhenLastRead = socket.bytesWritten;
+  });
+  socket.setTimeout(seconds * 1000);
+  socket.on('timeout', () => {
+    if (socket.bytesWritten <= writtenWhenLastRead) return;
+    socket.destroy();
+    // postgres.js is told at once, not when the socket's 'close' comes a turn of the event loop later: a statement
+    // the pool handed to the connection meanwhile was never sent, and on Bun its bytes stayed in postgres.js's write
+    // buffer (3.4.9), where they held up the next connection's startup for good. Without an error, postgres.js fails
+    // every statement it holds on the connection (CONNECTION_CLOSED); the one that waited was failed by the store
+    // already, with ANSWER_TIMEOUT.
+    socket.emit('close', false);
+  });
 }

@@ -30,25 +30,27 @@ async function within<T>(ms: number, what: string, request: Promise<T>): Promise
   }
 }
 
+type CutOffA = () => Promise<{ open: OpenStore; relay: CuttableRelay }>;
+
+/** A's PostgreSQL goes through a relay the test cuts (answerTimeoutSeconds 3); B reaches it directly. */
+const cutOffAFromPostgres: CutOffA = async () => {
+  const relay = await cuttableRelay(postgresServer.port);
+  atEnd(() => relay.close());
+  const viaRelay = postgresServer.url.replace(`:${postgresServer.port}/`, `:${relay.port}/`);
+  const open: OpenStore = (name, id) =>
+    createPostgresStore({
+      url: id === 'A' ? viaRelay : postgresServer.url,
+      schema: name,
+      connectTimeoutSeconds: 2,
+      lockTimeoutSeconds: 1,
+      answerTimeoutSeconds: 3,
+    });
+  return { open, relay };
+};
+
 /** The store for A goes through a relay the test cuts; B reaches the store directly. */
-const sharedStores: { store: string; cutOffA: () => Promise<{ open: OpenStore; relay: CuttableRelay }> }[] = [
-  {
-    store: 'PostgreSQL',
-    cutOffA: async () => {
-      const relay = await cuttableRelay(postgresServer.port);
-      atEnd(() => relay.close());
-      const viaRelay = postgresServer.url.replace(`:${postgresServer.port}/`, `:${relay.port}/`);
-      const open: OpenStore = (name, id) =>
-        createPostgresStore({
-          url: id === 'A' ? viaRelay : postgresServer.url,
-          schema: name,
-          connectTimeoutSeconds: 2,
-          lockTimeoutSeconds: 1,
-          answerTimeoutSeconds: 3,
-        });
-      return { open, relay };
-    },
-  },
+const sharedStores: { store: string; cutOffA: CutOffA }[] = [
+  { store: 'PostgreSQL', cutOffA: cutOffAFromPostgres },
   {
     store: 'Redis',
     cutOffA: async () => {
@@ -173,4 +175,48 @@ describe.each(sharedStores)('two instances on one $store, A cut off from it', ({
     await Promise.all([a.proxy.reconcile(), b.proxy.reconcile()]);
     expect(paidHeard(body.payment.id).map((h) => h.by)).toEqual(['B']);
   });
+});
+
+describe('two instances on one PostgreSQL, A cut off silently and then mended', () => {
+  it('serves creates on A again within seconds of the mend, on fresh connections in place of those the cut stalled', async () => {
+    const { open, relay } = await cutOffAFromPostgres();
+    const { a, create, status } = await twoInstances(open);
+    const made = await create(a, 'MEND-1');
+    expect(made.status).toBe(201);
+    // A busy shop's pool: all its connections open (the default max, 10).
+    await Promise.all(Array.from({ length: 12 }, () => a.store.getOrder('MEND-1')));
+    expect(relay.open).toBe(10);
+    // Idle for longer than answerTimeoutSeconds, the connections are kept (and still watched afterwards).
+    const closedBefore = relay.closed; // the schema migration's connection, ended
+    await sleep(4_000);
+    expect(relay.closed).toBe(closedBefore);
+    // Dropped packets (a firewall, a NAT entry gone): the requests meanwhile take every connection, and each gets
+    // its 503 after answerTimeoutSeconds. The connections they were written on stay stalled after the mend.
+    relay.cut({ silent: true });
+    const cut = await within(
+      8_000,
+      "A's creates during the cut",
+      Promise.all(Array.from({ length: 12 }, (_, i) => create(a, `MEND-CUT-${i}`))),
+    );
+    expect(cut.map((answer) => answer.status)).toEqual(Array(12).fill(503));
+    relay.mend();
+    const mendedAt = Date.now();
+    const refused: number[] = [];
+    let answer = await create(a, 'MEND-2');
+    while (answer.status !== 201 && Date.now() - mendedAt < 15_000) {
+      refused.push(answer.status);
+      await sleep(250);
+      answer = await create(a, 'MEND-2');
+    }
+    const servedAfterMs = Date.now() - mendedAt;
+    // Before, none was served: every operation went to a stalled connection and waited out answerTimeoutSeconds.
+    const figure = `${refused.length} refused (${refused.join(', ')}) in ${servedAfterMs} ms after the mend`;
+    expect(answer.status, figure).toBe(201);
+    expect(refused.length, figure).toBeLessThanOrEqual(2);
+    expect(servedAfterMs, figure).toBeLessThan(6_000);
+    expect((await status(a, made.body.payment.id, made.body.token)).status).toBe(200);
+    // The stalled connections were closed, not left beside the new ones.
+    await eventually(() => relay.closed >= closedBefore + 10, 5_000, 'the stalled connections to close');
+    expect(relay.open).toBeLessThanOrEqual(10);
+  }, 45_000);
 });

@@ -3,7 +3,9 @@
  * the network between one host and the database failing while the database itself, and every other host, goes on.
  * Cut, every connection through it is closed and each new one is closed as soon as it opens, unanswered (what a
  * balancer or a published port in front of a database does when it cannot reach it); cut silently, nothing more
- * passes either way and nothing is closed (packets dropped by a firewall, a host gone in a failover).
+ * passes either way and nothing is closed (packets dropped by a firewall, a host gone in a failover). Mended, new
+ * connections pass again, but those cut silently stay as they are (a NAT entry that died with the cut): only the
+ * client giving up on one, and closing it, ends it.
  */
 import { createConnection, createServer, type Socket } from 'node:net';
 
@@ -14,6 +16,10 @@ export interface CuttableRelay {
   cut(how?: { silent?: boolean }): void;
   /** Connections opened to it while cut (each reset at once): how hard the client knocks meanwhile. */
   readonly refused: number;
+  /** Connections passed through that the client has not closed yet, stalled ones included. */
+  readonly open: number;
+  /** Connections passed through and closed since. */
+  readonly closed: number;
   mend(): void;
   close(): Promise<void>;
 }
@@ -25,6 +31,7 @@ export async function cuttableRelay(target: number): Promise<CuttableRelay> {
   let silent = false;
   const held = new Set<Socket>();
   let refused = 0;
+  let closed = 0;
   const server = createServer((client) => {
     client.on('error', () => {});
     if (cutOff) {
@@ -42,7 +49,10 @@ export async function cuttableRelay(target: number): Promise<CuttableRelay> {
     client.pipe(upstream).pipe(client);
     const pair: [Socket, Socket] = [client, upstream];
     pairs.add(pair);
-    client.on('close', () => pairs.delete(pair));
+    client.on('close', () => {
+      pairs.delete(pair);
+      closed++;
+    });
     client.on('close', () => upstream.destroy());
     upstream.on('close', () => client.destroy());
   });
@@ -53,17 +63,25 @@ export async function cuttableRelay(target: number): Promise<CuttableRelay> {
     get refused() {
       return refused;
     },
+    get open() {
+      return pairs.size;
+    },
+    get closed() {
+      return closed;
+    },
     cut: (how = {}) => {
       cutOff = true;
       silent = how.silent === true;
       if (!silent) for (const socket of sockets) socket.destroy();
-      // Silent: nothing more goes either way, and nobody is told.
+      // Silent: nothing more goes either way, and nobody is told. What the client sends is read and dropped rather
+      // than left unread, so that the client closing the connection is seen (and counted in `open`).
       else
         for (const [client, upstream] of pairs) {
           client.unpipe(upstream);
           upstream.unpipe(client);
-          client.pause();
           upstream.pause();
+          client.on('data', () => {});
+          client.resume();
         }
     },
     mend: () => {
