@@ -2,7 +2,8 @@
  * Copying a requisite. The async Clipboard API needs a secure context and, in some browsers and embedded web
  * views, a permission that is refused; the fallback selects the text in an off-screen textarea and uses the old
  * copy command, which still works from a click. The textarea is positioned by a class of the element's own
- * stylesheet, never by an inline style (strict CSP).
+ * stylesheet, never by an inline style (strict CSP). When both are refused (some in-app browsers), the element
+ * selects the value for the shopper to copy by hand.
  */
 
 export async function copyText(text: string, scratch: ParentNode & Node): Promise<boolean> {

@@ -398,7 +398,13 @@ export class PayinCheckout extends LitElement {
 
   async #copy(key: string, text: string): Promise<void> {
     const ok = await copyText(text, this.renderRoot as ShadowRoot);
-    if (!ok) return;
+    if (!ok) {
+      // Both ways refused (some in-app browsers and web views): the value beside the button is selected instead, for
+      // the shopper to copy by hand, rather than the button doing nothing.
+      const value = this.renderRoot.querySelector(`#copy-${key}`)?.previousElementSibling;
+      if (value) getSelection()?.selectAllChildren(value);
+      return;
+    }
     this.#copied = key;
     this.clock.clearTimeout(this.#copiedTimer);
     this.#copiedTimer = this.clock.setTimeout(() => {

@@ -137,6 +137,31 @@ describe('the payment flow', () => {
     }
   });
 
+  it('selects the value for the shopper to copy by hand when the browser refuses both ways of copying', async () => {
+    // Some in-app browsers and web views refuse the Clipboard API and the copy command alike: the button could do nothing.
+    const fake = await fakeScenario();
+    const el = await mount(fake.endpoint, { method: 'sbp' });
+    await el.start();
+    await untilScreen(el, 'pay');
+    const original = navigator.clipboard.writeText;
+    const originalExec = document.execCommand;
+    Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: () => Promise.reject(new Error('denied')) });
+    document.execCommand = () => false;
+    try {
+      getSelection()!.removeAllRanges();
+      const button = parts<HTMLButtonElement>(el, 'copy-button')[1]!;
+      button.click();
+      // Chromium keeps a selection inside a shadow tree on the shadow root's own getSelection.
+      const selected = () => (el.shadowRoot as ShadowRoot & { getSelection(): Selection }).getSelection().toString();
+      await waitUntil(() => selected() !== '', 'the phone number to be selected', { timeout: 2000 });
+      expect(selected()).to.equal('+79001234567');
+      expect(button.textContent!.trim()).to.equal('Copy'); // nothing was copied, and it does not say so
+    } finally {
+      Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: original });
+      document.execCommand = originalExec;
+    }
+  });
+
   it('reports every state change and ends on a paid screen that shows what was actually paid', async () => {
     const fake = await fakeScenario();
     const el = await mount(fake.endpoint, { method: 'upi' });
