@@ -56,8 +56,11 @@ export function guardedSockets(answerTimeoutSeconds?: number): (options: SocketO
 
 /**
  * A timer that starts with the first write after the last read and stops at the next read: when it runs out, that
- * was sent and never answered. Every statement the store sends is answered within lock_timeout, shorter than
- * answerTimeoutSeconds, or failed by the store anyway. Not Node's idle timeout on the socket, which a write starts
+ * was sent and never answered. The store fails each of its statements after answerTimeoutSeconds anyway
+ * (answeredWithin), so a healthy connection closed then costs it nothing more (lock_timeout bounds a wait for a lock,
+ * not a statement's run). The background prune, which nobody waits for, is not bounded so: one that runs longer
+ * loses its connection, and PostgreSQL still finishes and commits it (it had the whole statement and its Sync).
+ * Not Node's idle timeout on the socket, which a write starts
  * again: postgres.js writes each new statement to a busy connection behind the unanswered one (pipelined), so on an
  * instance that kept serving (a statement every few seconds per connection) a stalled connection was never closed.
  */
