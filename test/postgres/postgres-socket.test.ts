@@ -34,13 +34,16 @@ describe('the guarded sockets, packets dropped', () => {
       connect_timeout: 1,
       fetch_types: false,
       onnotice: () => {},
-      // Sends a statement as soon as the guard has closed the socket, before postgres.js hears of it (its 'close'
-      // listener comes after this one), as a request can.
+      // Sends a statement as soon as the guard has destroyed the socket, before postgres.js can hear of it, as a
+      // request can.
       socket: ((options: Options) => {
         const socket = guarded(options);
-        socket.once('close', () => {
-          if (socket.destroyed) sentAsItCloses ??= sql`SELECT 1 AS n`.execute();
-        });
+        const destroy = socket.destroy.bind(socket);
+        socket.destroy = (error?: Error) => {
+          destroy(error);
+          sentAsItCloses ??= sql`SELECT 1 AS n`.execute();
+          return socket;
+        };
         return socket;
       }) as never,
     } as object);
