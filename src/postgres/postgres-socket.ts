@@ -85,7 +85,9 @@ function destroyWhenUnanswered(socket: Socket, seconds: number): void {
   };
   const write = socket.write;
   socket.write = function (this: Socket, ...args: Parameters<Socket['write']>) {
+    // Unref'd as Node's socket timeout is: the open socket is what keeps a process running, not its guard.
     unanswered ??= setTimeout(stalled, seconds * 1000);
+    unanswered.unref?.();
     return write.apply(this, args);
   } as Socket['write'];
   // A 'data' listener sets the socket flowing: postgres.js adds its own in the same turn, before anything can come.

@@ -84,8 +84,9 @@ describe('the guarded sockets, packets dropped', () => {
         await new Promise((resolve) => setTimeout(resolve, 200));
       }
       expect(await first).toBe('failed');
+      // Served again once mended (the connection opened during the cut is held unanswered, then given up on).
       relay.mend();
-      expect(await within(2_000, numbered(3))).toBe(3);
+      expect(await within(5_000, numbered(3))).toBe(3);
       await Promise.all(more);
     } finally {
       await sql.end({ timeout: 0 });
