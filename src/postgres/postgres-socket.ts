@@ -60,9 +60,9 @@ export function guardedSockets(answerTimeoutSeconds?: number): (options: SocketO
  * (answeredWithin), so a healthy connection closed then costs it nothing more (lock_timeout bounds a wait for a lock,
  * not a statement's run). The background prune, which nobody waits for, is not bounded so: one that runs longer
  * loses its connection, and PostgreSQL still finishes and commits it (it had the whole statement and its Sync).
- * Not Node's idle timeout on the socket, which a write starts
- * again: postgres.js writes each new statement to a busy connection behind the unanswered one (pipelined), so on an
- * instance that kept serving (a statement every few seconds per connection) a stalled connection was never closed.
+ * Not Node's idle timeout on the socket, which a write starts again: postgres.js writes each new statement to a busy
+ * connection behind the unanswered one (pipelined), so on an instance that kept serving (a statement every few
+ * seconds per connection) a stalled connection was never closed.
  */
 function destroyWhenUnanswered(socket: Socket, seconds: number): void {
   let unanswered: ReturnType<typeof setTimeout> | undefined;
