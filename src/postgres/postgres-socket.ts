@@ -55,27 +55,42 @@ export function guardedSockets(answerTimeoutSeconds?: number): (options: SocketO
 }
 
 /**
- * Node's idle timeout on the socket, which counts from its last read or write: when it runs out with something
- * written since the last read, that was sent and never answered. Every statement the store sends is answered
- * within lock_timeout, shorter than answerTimeoutSeconds, or failed by the store anyway. The listener is added with
- * on(), not as setTimeout()'s callback: that one is called once, and a connection once idle for that long (on Node,
- * Bun and Deno alike) was no longer watched.
+ * A timer that starts with the first write after the last read and stops at the next read: when it runs out, that
+ * was sent and never answered. The store fails each of its statements after answerTimeoutSeconds anyway
+ * (answeredWithin), so a healthy connection closed then costs it nothing more (lock_timeout bounds a wait for a lock,
+ * not a statement's run). The background prune, which nobody waits for, is not bounded so: one that runs longer
+ * loses its connection, and PostgreSQL still finishes and commits it (it had the whole statement and its Sync).
+ * Not Node's idle timeout on the socket, which a write starts again: postgres.js writes each new statement to a busy
+ * connection behind the unanswered one (pipelined), so on an instance that kept serving (a statement every few
+ * seconds per connection) a stalled connection was never closed.
  */
 function destroyWhenUnanswered(socket: Socket, seconds: number): void {
-  let writtenWhenLastRead = 0;
-  // A 'data' listener sets the socket flowing: postgres.js adds its own in the same turn, before anything can come.
-  socket.on('data', () => {
-    writtenWhenLastRead = socket.bytesWritten;
-  });
-  socket.setTimeout(seconds * 1000);
-  socket.on('timeout', () => {
-    if (socket.bytesWritten <= writtenWhenLastRead) return;
+  let unanswered: ReturnType<typeof setTimeout> | undefined;
+  const heard = () => {
+    clearTimeout(unanswered);
+    unanswered = undefined;
+  };
+  const stalled = () => {
+    unanswered = undefined;
+    // postgres.js took every listener off the socket (it closed it, or started TLS on it and writes elsewhere now).
+    if (socket.destroyed || !socket.listeners('data').includes(heard)) return;
     socket.destroy();
     // postgres.js is told at once, not when the socket's 'close' comes a turn of the event loop later: a statement
     // the pool handed to the connection meanwhile was never sent, and on Bun its bytes stayed in postgres.js's write
     // buffer (3.4.9), where they held up the next connection's startup for good. Without an error, postgres.js fails
     // every statement it holds on the connection (CONNECTION_CLOSED); the one that waited was failed by the store
-    // already, with ANSWER_TIMEOUT.
+    // already, with ANSWER_TIMEOUT. postgres.js takes its listeners off as it hears this close, so the socket's own
+    // 'close' that follows reaches nobody of its.
     socket.emit('close', false);
-  });
+  };
+  const write = socket.write;
+  socket.write = function (this: Socket, ...args: Parameters<Socket['write']>) {
+    // Unref'd as Node's socket timeout is: the open socket is what keeps a process running, not its guard.
+    unanswered ??= setTimeout(stalled, seconds * 1000);
+    unanswered.unref?.();
+    return write.apply(this, args);
+  } as Socket['write'];
+  // A 'data' listener sets the socket flowing: postgres.js adds its own in the same turn, before anything can come.
+  socket.on('data', heard);
+  socket.once('close', heard);
 }

@@ -88,7 +88,7 @@ describe('the script-tag checkout under a page that wraps EventSource', () => {
   it('opens its status stream again after one was refused, when EventSource is a function without its constants', async () => {
     // An error-tracking or analytics library's wrapper: a plain function, so EventSource.CLOSED is undefined.
     const wrapper =
-      '<script>{ const Native = EventSource; window.streams = []; window.EventSource = function (url, init) { const stream = new Native(url, init); streams.push(stream); return stream; }; }</script>';
+      '<script>{ const Native = EventSource; window.eventSources = []; window.EventSource = function (url, init) { const stream = new Native(url, init); eventSources.push(stream); return stream; }; }</script>';
     page = `<!doctype html><html lang="en">${wrapper}${CORE}
       <payin-checkout endpoint="/payin" order-id="WRAPPED-${Date.now()}" method="upi" lang="en" autostart></payin-checkout></html>`;
     const context = await newContext(browser, {});
@@ -104,7 +104,7 @@ describe('the script-tag checkout under a page that wraps EventSource', () => {
     await expect.poll(() => streams, { timeout: 5_000 }).toBe(1);
     // The refusal reaches the page a moment after the route answered; the browser marks the stream CLOSED (2) in the
     // task that tells the checkout, so from then on the checkout has put it aside.
-    const firstState = () => tab.evaluate(() => (window as unknown as { streams: EventSource[] }).streams[0].readyState);
+    const firstState = () => tab.evaluate(() => (window as unknown as { eventSources: EventSource[] }).eventSources[0].readyState);
     await expect.poll(firstState, { timeout: 5_000 }).toBe(2);
     // Back online: a refused stream was put aside, so the checkout tries a new one.
     await tab.evaluate(() => window.dispatchEvent(new Event('online')));

@@ -34,12 +34,16 @@ describe('the guarded sockets, packets dropped', () => {
       connect_timeout: 1,
       fetch_types: false,
       onnotice: () => {},
-      // Sends a statement as soon as the guard has closed the socket (its listener runs first), as a request can.
+      // Sends a statement as soon as the guard has destroyed the socket, before postgres.js can hear of it, as a
+      // request can.
       socket: ((options: Options) => {
         const socket = guarded(options);
-        socket.on('timeout', () => {
-          if (socket.destroyed) sentAsItCloses ??= sql`SELECT 1 AS n`.execute();
-        });
+        const destroy = socket.destroy.bind(socket);
+        socket.destroy = (error?: Error) => {
+          destroy(error);
+          sentAsItCloses ??= sql`SELECT 1 AS n`.execute();
+          return socket;
+        };
         return socket;
       }) as never,
     } as object);
@@ -52,6 +56,38 @@ describe('the guarded sockets, packets dropped', () => {
       expect(await within(2_000, sentAsItCloses!)).toBe('failed');
       relay.mend();
       for (const n of [3, 4, 5]) expect(await within(2_000, numbered(n))).toBe(n);
+    } finally {
+      await sql.end({ timeout: 0 });
+      await relay.close();
+    }
+  });
+
+  it('close a connection left unanswered while more statements keep being sent on it', async () => {
+    const relay = await cuttableRelay(server.port);
+    const sql = postgres(server.url.replace(`:${server.port}/`, `:${relay.port}/`), {
+      max: 1,
+      connect_timeout: 1,
+      fetch_types: false,
+      onnotice: () => {},
+      socket: guardedSockets(1),
+    } as object);
+    const numbered = async (n: number) => (await sql`SELECT ${n}::int AS n`)[0]?.n;
+    try {
+      expect(await numbered(1)).toBe(1);
+      relay.cut({ silent: true });
+      const first = within(2_500, numbered(2));
+      // A busy instance: postgres.js queues each new statement on the one connection it has (pipelined), so it
+      // writes to the stalled socket every 200 ms, more often than the guard's second.
+      const more: Promise<unknown>[] = [];
+      for (let n = 0; n < 12; n++) {
+        more.push(numbered(10 + n).catch(() => 'failed'));
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(await first).toBe('failed');
+      // Served again once mended (the connection opened during the cut is held unanswered, then given up on).
+      relay.mend();
+      expect(await within(5_000, numbered(3))).toBe(3);
+      await Promise.all(more);
     } finally {
       await sql.end({ timeout: 0 });
       await relay.close();

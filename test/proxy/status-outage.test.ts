@@ -45,6 +45,15 @@ class FlakyStore extends MemoryStore {
   }
 }
 
+/** A store that has lost a payment's record (a memory store restarted, an open record dropped as scratch). */
+class ForgetfulStore extends MemoryStore {
+  readonly lost = new Set<string>();
+
+  override getPaymentNow(id: string): PaymentRecord | undefined {
+    return this.lost.has(id) ? undefined : super.getPaymentNow(id);
+  }
+}
+
 /** The proxy and the sandbox, and an open payment whose create's own call has left the window. */
 async function openPayment({ store = new MemoryStore(), sandbox = {} }: { store?: MemoryStore; sandbox?: SandboxOptions } = {}) {
   const clock = new ManualClock(Date.now());
@@ -154,6 +163,23 @@ describe('browsers polling an open payment while the service is down', () => {
       await t.clock.advance(POLL_GAP_MS);
       expect(seen(await within(t.live.status(t.id, t.token), 2_000, `poll ${i + 1}`))).toEqual(seen(first));
     }
+    expect(t.statusCalls() - before).toBe(1);
+  });
+});
+
+describe('polls of a payment the store has lost, while the service is down', () => {
+  it('cost the failing service one status call per window too: the token is good, so each poll looks the payment up', async () => {
+    const store = new ForgetfulStore();
+    const t = await openPayment({ store });
+    store.lost.add(t.id);
+    t.live.sandbox.setFaults(GATEWAY_DOWN);
+    const before = t.statusCalls();
+    const answers: ProxyAnswer[] = [];
+    for (let i = 0; i < POLLS; i++) {
+      answers.push(await t.live.status(t.id, t.token));
+      await t.clock.advance(POLL_GAP_MS);
+    }
+    expect(answers.map(seen)).toEqual(Array(POLLS).fill({ status: 502, code: 'upstream_error', retryAfter: null }));
     expect(t.statusCalls() - before).toBe(1);
   });
 });

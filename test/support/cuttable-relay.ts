@@ -14,7 +14,10 @@ export interface CuttableRelay {
   port: number;
   /** Resets every connection and each new one; `silent`, holds them all unanswered instead (packets dropped). */
   cut(how?: { silent?: boolean }): void;
-  /** Connections opened to it while cut (each reset at once): how hard the client knocks meanwhile. */
+  /**
+   * Connections opened to it while cut (each reset at once, or, cut silently, held unanswered for good): how hard the
+   * client knocks meanwhile.
+   */
   readonly refused: number;
   /** Connections passed through that the client has not closed yet, stalled ones included. */
   readonly open: number;

@@ -50,6 +50,8 @@ const UNKNOWN_EXPIRY_FOLLOW_MS = 60 * 60_000;
 export class Ledger {
   /** Each payment's last status call: done (recorded), or the service's refusal or failure (service-outcome.ts). */
   readonly #coalescer: Coalescer<ServiceOutcome<void>>;
+  /** Each payment's last look-up for the store's lack of a record (`lookUp`): the payment, or the service's failure. */
+  readonly #lookUps: Coalescer<ServiceOutcome<ObservedPayment>>;
 
   constructor(
     private readonly options: ResolvedOptions,
@@ -58,6 +60,7 @@ export class Ledger {
     private readonly orders: OrderBook,
   ) {
     this.#coalescer = new Coalescer(options.clock, options.timeouts.coalesceMs);
+    this.#lookUps = new Coalescer(options.clock, options.timeouts.coalesceMs);
   }
 
   /**
@@ -269,6 +272,16 @@ export class Ledger {
     if ('error' in said) return said;
     await this.observe(said.answer, undefined, source);
     return { answer: undefined };
+  }
+
+  /**
+   * What the service says of a payment the store has no record of, for a request whose token was issued for it
+   * (readable-payment.ts adopts it). Shared, answer or failure, for the coalescing window as `refresh` is: polls and
+   * event streams of a payment the store lost (a memory store restarted, an open record dropped as scratch) cost the
+   * service one call per window, not one each, and so does a script replaying its status request with the token.
+   */
+  async lookUp(paymentId: string): Promise<ObservedPayment> {
+    return answerOf(await (this.#lookUps.shared(paymentId) ?? this.#lookUps.track(paymentId, outcomeOf(this.fetchFresh(paymentId)))));
   }
 
   /**

@@ -14,7 +14,8 @@ import { rememberSubject } from '../http/request-subject.js';
  * The record of `paymentId` if `token` is the one issued for it. A wrong token and an unknown payment get the
  * same 404, so that guessing ids (they are time-based at the service) tells nothing. Tokens verify without the
  * store: when the token is right but the store does not know the payment (a restart emptied it), the payment is
- * looked up at the service and recorded again, so the open checkout goes on.
+ * looked up at the service (one call per coalescing window for all its polls, Ledger.lookUp) and recorded again,
+ * so the open checkout goes on.
  */
 export function readableRecord(ctx: ProxyContext, request: ProxyRequest, paymentId: string, token: string): MaybePromise<PaymentRecord> {
   const { tokens, options } = ctx;
@@ -35,7 +36,7 @@ async function adopted(ctx: ProxyContext, request: ProxyRequest, paymentId: stri
   rememberSubject(request, { paymentId });
   let record: PaymentRecord | undefined;
   try {
-    record = await ctx.ledger.adopt(await ctx.ledger.fetchFresh(paymentId), 'status');
+    record = await ctx.ledger.adopt(await ctx.ledger.lookUp(paymentId), 'status');
   } catch (error) {
     if (error instanceof UpstreamError && !error.retryable) throw notFound();
     throw error;
