@@ -48,6 +48,26 @@ describe('the PostgreSQL store over TLS', () => {
     }
   }, 20_000);
 
+  it('goes on unencrypted with sslmode=prefer where the database declines TLS, and says what is wrong with require', async () => {
+    // The test's PostgreSQL has no certificate: it answers the SSLRequest with N.
+    const open = (mode: string) =>
+      createPostgresStore({
+        url: `${server.url}?sslmode=${mode}`,
+        schema: 'tls_declined',
+        connectTimeoutSeconds: 2,
+        lockTimeoutSeconds: 1,
+      });
+    const preferring = open('prefer');
+    const requiring = open('require');
+    try {
+      expect(await preferring.getOrder('T-4')).toBeUndefined();
+      // Before, postgres.js tried TLS anyway, and the log read as a reset connection (ECONNRESET).
+      await expect(requiring.getOrder('T-4')).rejects.toThrow(/does not accept TLS here: is sslmode=require meant for this server\?/);
+    } finally {
+      await Promise.all([preferring.close(), requiring.close()]);
+    }
+  });
+
   it('fails its operations within a second, and connects again at the backoff, when the front closes each connection after its handshake', async () => {
     // Named by its address, the database's host sends no name in its hello, and the front closes the connection
     // once TLS is up and before PostgreSQL says a word: a front that cannot reach the database.
