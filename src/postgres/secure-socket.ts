@@ -36,7 +36,10 @@ export function secureSocket(raw: Socket, tls: TlsSetting, host: string, ms: num
       raw.destroy();
       reject(error);
     };
-    const timer = setTimeout(() => fail(coded('CONNECT_TIMEOUT', `PostgreSQL did not set up TLS within ${ms / 1000} s`)), ms);
+    const timer = setTimeout(
+      () => fail(coded('CONNECT_TIMEOUT', `PostgreSQL did not answer the connection and its TLS within ${ms / 1000} s`)),
+      ms,
+    );
     const onError = (error: Error) => fail(error);
     const onEnd = () => fail(coded('CLOSED_UNANSWERED', 'the connection to PostgreSQL was closed before it answered'));
     raw.on('error', onError);
