@@ -11,6 +11,7 @@ import { optionNames, refuseUnknownNames } from '../shared/option-names.js';
 import { guardedSockets } from './postgres-socket.js';
 import { PostgresStore } from './postgres-store.js';
 import { SCHEMA_NAME } from './postgres-schema.js';
+import type { TlsSetting } from './secure-socket.js';
 
 export interface PostgresStoreOptions {
   /**
@@ -85,18 +86,26 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
       `createPostgresStore: answerTimeoutSeconds must be a number of seconds longer than lockTimeoutSeconds (${lockTimeoutSeconds}), such as ${lockTimeoutSeconds + 5}.`,
     );
   }
+  const connectTimeoutSeconds = options.connectTimeoutSeconds ?? 10;
+  const ownSockets = !onCloudflareWorkers();
+  // The TLS the URL asks for, started by the store on its own sockets (read below, where a bad URL is caught).
+  let tls: TlsSetting | undefined;
   // A schema migration waits as long as it takes (for another instance's migration, for its locks), so its connection
   // is not destroyed for a long silence; the pool's statements are all failed after answerTimeoutSeconds anyway.
   const client = (max: number, answered: number | undefined = answerTimeoutSeconds) =>
     postgres(url, {
       max,
-      connect_timeout: options.connectTimeoutSeconds ?? 10,
+      connect_timeout: connectTimeoutSeconds,
       // Opened here, so that a connection closed before the database answered fails its statement, and one left
       // unanswered for answerTimeoutSeconds is not used again (postgres-socket.ts). A documented option (its
-      // README's `socket: fn`) that its types leave out. Not on Cloudflare Workers, where postgres.js opens workerd's
-      // own sockets: Node's there (nodejs_compat) hid workerd's refusal of a connection opened by another request,
-      // and such a request waited out answerTimeoutSeconds instead of failing at once.
-      ...(onCloudflareWorkers() ? {} : ({ socket: guardedSockets(answered) } as object)),
+      // README's `socket: fn`) that its types leave out. TLS is started here too, as postgres.js read it from the
+      // URL, and postgres.js told none: starting it, postgres.js takes the guards off the socket (secure-socket.ts).
+      // Not on Cloudflare Workers, where postgres.js opens workerd's own sockets: Node's there (nodejs_compat) hid
+      // workerd's refusal of a connection opened by another request, and such a request waited out
+      // answerTimeoutSeconds instead of failing at once.
+      ...(ownSockets
+        ? ({ socket: guardedSockets({ answerTimeoutSeconds: answered, tls, connectTimeoutSeconds }), ssl: false } as object)
+        : {}),
       // No query of its own on each new connection to learn the array types: when that connection broke, postgres.js
       // rejected the query with nobody waiting for it, an unhandled rejection that ends a Node process. The store
       // hands no array to a statement (publish passes JSON).
@@ -115,6 +124,8 @@ export function createPostgresStore(options: PostgresStoreOptions = {}): Postgre
     });
   let sql: postgres.Sql;
   try {
+    // postgres.js's own reading of the URL and the environment; this client opens nothing.
+    if (ownSockets) tls = tlsSetting(postgres(url).options);
     sql = client(options.max ?? 10);
   } catch {
     // postgres.js names the whole URL in its message ('Invalid URL "postgres://user:password@..."').
@@ -145,4 +156,10 @@ export function reconnectDelaySeconds(failures: number): number {
 
 export function isPostgresUrl(url: string): boolean {
   return /^postgres(?:ql)?:\/\//i.test(url.trim());
+}
+
+/** The TLS postgres.js would start, from its parsed `ssl` and `sslnegotiation` (its README's options); none: plain. */
+function tlsSetting(parsed: { ssl?: unknown }): TlsSetting | undefined {
+  const ssl = parsed.ssl as TlsSetting['ssl'] | undefined;
+  return ssl ? { ssl, sslnegotiation: (parsed as { sslnegotiation?: unknown }).sslnegotiation } : undefined;
 }

@@ -17,11 +17,17 @@
  * only a connection with nothing unanswered, `idle_timeout` and `max_lifetime` wait for the statement in flight, and
  * a query's cancel() goes out on a new connection while its answer would come back on the stalled one. So a socket
  * that has sent something and heard nothing for answerTimeoutSeconds is destroyed here: postgres.js fails what was
- * queued on it and opens a fresh connection for the next statement. Over TLS neither guard holds: postgres.js takes
- * every listener off the socket before it hands it to Node's TLS, and answerTimeoutSeconds is what bounds a request
- * then (docs/stores.md).
+ * queued on it and opens a fresh connection for the next statement.
+ *
+ * Both hold over TLS (`sslmode=require`, a hosted database's usual mode) on Node, Bun and Deno: the store starts TLS
+ * itself (secure-socket.ts) and the guards watch the TLS socket, where the end of the stream before PostgreSQL's
+ * first word is seen whatever the TLS front sent before it. postgres.js, left to start TLS, took every listener off
+ * the socket, and neither guard held: through a front that closed each connection after its handshake, reads went
+ * unanswered for 8 s while about 3,000 connections were opened, and a pool stalled by a silent cut stayed so after
+ * the mend.
  */
-import { connect, type Socket } from 'node:net';
+import { connect, Socket } from 'node:net';
+import { secureSocket, type TlsSetting } from './secure-socket.js';
 
 /** The parts of postgres.js's parsed options the socket needs. */
 interface SocketOptions {
@@ -30,28 +36,62 @@ interface SocketOptions {
   path?: string | false;
 }
 
+export interface GuardOptions {
+  /** Seconds a socket may stay silent after it last sent something before it is destroyed; none: not watched. */
+  answerTimeoutSeconds?: number;
+  /** TLS as postgres.js would have started it (postgres.js itself is told none); none: plain TCP. */
+  tls?: TlsSetting;
+  /** Seconds the TCP connect, the SSLRequest and the TLS handshake may take together (postgres.js's connect_timeout). */
+  connectTimeoutSeconds: number;
+}
+
 /**
- * postgres.js's `socket` option: a socket that is still connecting, as postgres.js's own would be (it writes the
- * startup message at once, which waits in the socket, and runs its connect timeout), so that a refused or failed
- * connect goes through its usual close and backoff. The hosts are tried in turn. With `answerTimeoutSeconds`, a
- * socket silent that long after it last sent something is destroyed; one merely idle is kept.
+ * postgres.js's `socket` option. Plain, a socket that is still connecting, as postgres.js's own would be (it writes
+ * the startup message at once, which waits in the socket, and runs its connect timeout), so that a refused or failed
+ * connect goes through its usual close and backoff. Over TLS, a promise of the TLS socket once its handshake is done
+ * (secure-socket.ts), which postgres.js awaits as its README allows; a connect that fails before then is handed over
+ * as a socket that fails at once, since postgres.js listens only to the socket it is given. The hosts are tried in
+ * turn. With `answerTimeoutSeconds`, a socket silent that long after it last sent something is destroyed; one merely
+ * idle is kept.
  */
-export function guardedSockets(answerTimeoutSeconds?: number): (options: SocketOptions) => Socket {
+export function guardedSockets(guards: GuardOptions): (options: SocketOptions) => Socket | Promise<Socket> {
   let turn = 0;
   return (options) => {
     const at = turn++ % Math.max(1, options.host.length);
-    const host = options.host[at] ?? options.host[0];
+    const host = options.host[at] ?? options.host[0] ?? 'localhost';
     const port = options.port[at] ?? options.port[0] ?? 5432;
-    // Named as postgres.js names its own TCP socket: its TLS hello takes the server name (SNI) from `host`.
-    const socket = options.path ? connect(options.path) : Object.assign(connect(port, host), { host, port });
-    socket.once('end', () => {
-      if (socket.bytesRead > 0) return;
-      const error = Object.assign(new Error('the connection to PostgreSQL was closed before it answered'), { code: 'CLOSED_UNANSWERED' });
-      socket.destroy(error);
-    });
-    if (answerTimeoutSeconds !== undefined) destroyWhenUnanswered(socket, answerTimeoutSeconds);
-    return socket;
+    // Named as postgres.js names its own TCP socket (a Unix-domain one carries no host): its errors name the server so.
+    const named = (socket: Socket) => (options.path ? socket : Object.assign(socket, { host, port }));
+    const raw = options.path ? connect(options.path) : connect(port, host);
+    if (!guards.tls) return guarded(named(raw), guards);
+    return secureSocket(raw, guards.tls, host, guards.connectTimeoutSeconds * 1000).then(
+      (socket) => guarded(named(socket), guards),
+      (error: Error) => named(failing(error)),
+    );
   };
+}
+
+/** `socket` with the guards on: against a close before PostgreSQL answered, and against a silence after a write. */
+function guarded<T extends Socket>(socket: T, guards: GuardOptions): T {
+  // A connection that PostgreSQL declined to secure (`prefer`) has read its answer to the SSLRequest already.
+  const readBefore = socket.bytesRead;
+  socket.once('end', () => {
+    if (socket.bytesRead > readBefore) return;
+    const error = Object.assign(new Error('the connection to PostgreSQL was closed before it answered'), { code: 'CLOSED_UNANSWERED' });
+    socket.destroy(error);
+  });
+  if (guards.answerTimeoutSeconds !== undefined) destroyWhenUnanswered(socket, guards.answerTimeoutSeconds);
+  return socket;
+}
+
+/**
+ * A socket that fails with `error` as soon as postgres.js listens to it: its error fails the statement waiting for
+ * the connection, and its close (with an error) takes the connection through the pool's backoff.
+ */
+function failing(error: Error): Socket {
+  const socket = new Socket();
+  setImmediate(() => socket.destroy(error));
+  return socket;
 }
 
 /**

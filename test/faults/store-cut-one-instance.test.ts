@@ -10,6 +10,7 @@ import { createPostgresStore } from '../../src/postgres/index.js';
 import { createRedisStore } from '../../src/redis/index.js';
 import { eventually } from '../proxy/sandbox-harness.js';
 import { type CuttableRelay, cuttableRelay } from '../support/cuttable-relay.js';
+import { tlsFront } from '../support/tls-front.js';
 import { atEnd, type OpenStore, twoInstances, useSharedStoreServers } from './support/two-instances.js';
 
 const servers = useSharedStoreServers();
@@ -32,25 +33,35 @@ async function within<T>(ms: number, what: string, request: Promise<T>): Promise
 
 type CutOffA = () => Promise<{ open: OpenStore; relay: CuttableRelay }>;
 
-/** A's PostgreSQL goes through a relay the test cuts (answerTimeoutSeconds 3); B reaches it directly. */
-const cutOffAFromPostgres: CutOffA = async () => {
-  const relay = await cuttableRelay(postgresServer.port);
-  atEnd(() => relay.close());
-  const viaRelay = postgresServer.url.replace(`:${postgresServer.port}/`, `:${relay.port}/`);
-  const open: OpenStore = (name, id) =>
-    createPostgresStore({
-      url: id === 'A' ? viaRelay : postgresServer.url,
-      schema: name,
-      connectTimeoutSeconds: 2,
-      lockTimeoutSeconds: 1,
-      answerTimeoutSeconds: 3,
-    });
-  return { open, relay };
-};
+/**
+ * A's PostgreSQL goes through a relay the test cuts (answerTimeoutSeconds 3); B reaches it directly. Over TLS
+ * (`sslmode=require`, as a hosted database is reached), the relay carries A's TLS to a front before the database
+ * (../support/tls-front.ts), so that a cut drops the TLS connection's packets.
+ */
+const cutOffAFromPostgres =
+  (over: { tls?: boolean } = {}): CutOffA =>
+  async () => {
+    const front = over.tls ? await tlsFront(() => postgresServer.port) : undefined;
+    if (front) atEnd(() => front.close());
+    const relay = await cuttableRelay(front?.port ?? postgresServer.port);
+    atEnd(() => relay.close());
+    const viaRelay = front
+      ? `postgres://postgres@localhost:${relay.port}/postgres?sslmode=require`
+      : postgresServer.url.replace(`:${postgresServer.port}/`, `:${relay.port}/`);
+    const open: OpenStore = (name, id) =>
+      createPostgresStore({
+        url: id === 'A' ? viaRelay : postgresServer.url,
+        schema: name,
+        connectTimeoutSeconds: 2,
+        lockTimeoutSeconds: 1,
+        answerTimeoutSeconds: 3,
+      });
+    return { open, relay };
+  };
 
 /** The store for A goes through a relay the test cuts; B reaches the store directly. */
 const sharedStores: { store: string; cutOffA: CutOffA }[] = [
-  { store: 'PostgreSQL', cutOffA: cutOffAFromPostgres },
+  { store: 'PostgreSQL', cutOffA: cutOffAFromPostgres() },
   {
     store: 'Redis',
     cutOffA: async () => {
@@ -177,9 +188,12 @@ describe.each(sharedStores)('two instances on one $store, A cut off from it', ({
   });
 });
 
-describe('two instances on one PostgreSQL, A cut off silently and then mended', () => {
+describe.each([
+  { over: 'plain TCP', tls: false },
+  { over: 'TLS', tls: true },
+])('two instances on one PostgreSQL, A cut off silently over $over and then mended', ({ tls }) => {
   it('serves creates on A again within seconds of the mend, on fresh connections in place of those the cut stalled', async () => {
-    const { open, relay } = await cutOffAFromPostgres();
+    const { open, relay } = await cutOffAFromPostgres({ tls })();
     const { a, create, status } = await twoInstances(open);
     const made = await create(a, 'MEND-1');
     expect(made.status).toBe(201);

@@ -6,6 +6,7 @@
  * statements went unanswered (Node); without an error it stayed in postgres.js's write buffer and held up the
  * startup of the next connection, and every statement after it (Bun).
  */
+import type { Socket } from 'node:net';
 import postgres from 'postgres';
 import { describe, expect, it } from 'vitest';
 import { guardedSockets } from '../../src/postgres/postgres-socket.js';
@@ -26,7 +27,7 @@ function within<T>(ms: number, operation: Promise<T>): Promise<T | 'failed' | 'l
 describe('the guarded sockets, packets dropped', () => {
   it('fail a statement sent just as its connection is closed for want of an answer, and answer the next ones right', async () => {
     const relay = await cuttableRelay(server.port);
-    const guarded = guardedSockets(1);
+    const guarded = guardedSockets({ answerTimeoutSeconds: 1, connectTimeoutSeconds: 1 });
     let sentAsItCloses: Promise<unknown> | undefined;
     type Options = Parameters<typeof guarded>[0];
     const sql = postgres(server.url.replace(`:${server.port}/`, `:${relay.port}/`), {
@@ -37,7 +38,7 @@ describe('the guarded sockets, packets dropped', () => {
       // Sends a statement as soon as the guard has destroyed the socket, before postgres.js can hear of it, as a
       // request can.
       socket: ((options: Options) => {
-        const socket = guarded(options);
+        const socket = guarded(options) as Socket; // plain TCP: the socket itself
         const destroy = socket.destroy.bind(socket);
         socket.destroy = (error?: Error) => {
           destroy(error);
@@ -69,7 +70,7 @@ describe('the guarded sockets, packets dropped', () => {
       connect_timeout: 1,
       fetch_types: false,
       onnotice: () => {},
-      socket: guardedSockets(1),
+      socket: guardedSockets({ answerTimeoutSeconds: 1, connectTimeoutSeconds: 1 }),
     } as object);
     const numbered = async (n: number) => (await sql`SELECT ${n}::int AS n`)[0]?.n;
     try {

@@ -4,95 +4,21 @@
  * the connections' sockets itself (postgres-socket.ts); postgres.js takes that name from the socket, so a socket
  * that did not carry the database's host sent no name, and every connection through such a front was refused.
  */
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { createSecureContext, TLSSocket } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/postgres/index.js';
+import { cuttableRelay } from '../support/cuttable-relay.js';
+import { type TlsFront, tlsFront } from '../support/tls-front.js';
 import { usePostgresServer } from './postgres-server-harness.js';
 
 const server = usePostgresServer();
 
-/** A self-signed certificate for `localhost`, made for this run: no key is kept in the repository. */
-function localhostCertificate(): { key: Buffer; cert: Buffer } {
-  const dir = mkdtempSync(join(tmpdir(), 'payin-tls-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'rsa:2048',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=localhost',
-        '-addext',
-        'subjectAltName=DNS:localhost',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    return { key: readFileSync(join(dir, 'key.pem')), cert: readFileSync(join(dir, 'cert.pem')) };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
-}
-
-/**
- * The front on loopback: it answers PostgreSQL's SSLRequest, ends TLS, and passes the connection on to the database
- * only when the TLS hello named `localhost`; a connection that named nothing is closed. The names asked for are kept.
- */
-async function sniFront(target: () => number): Promise<{ port: number; names: (string | false | null)[]; close(): Promise<void> }> {
-  const context = createSecureContext(localhostCertificate());
-  const names: (string | false | null)[] = [];
-  const sockets = new Set<Socket>();
-  const front: Server = createServer((raw) => {
-    sockets.add(raw);
-    raw.on('close', () => sockets.delete(raw));
-    raw.on('error', () => {});
-    raw.once('readable', () => {
-      // The 8 bytes of an SSLRequest; anything else is no client of this test.
-      const request = raw.read(8) as Buffer | null;
-      if (request?.readUInt32BE(4) !== 80877103) return raw.destroy();
-      raw.write('S');
-      const secure = new TLSSocket(raw, { isServer: true, secureContext: context });
-      secure.on('error', () => raw.destroy());
-      secure.once('secure', () => {
-        names.push(secure.servername);
-        if (secure.servername !== 'localhost') return secure.destroy();
-        const database = createConnection({ host: '127.0.0.1', port: target() });
-        database.on('error', () => secure.destroy());
-        database.on('close', () => secure.destroy());
-        secure.on('close', () => database.destroy());
-        secure.pipe(database).pipe(secure);
-      });
-    });
-  });
-  await new Promise<void>((resolve) => front.listen(0, '127.0.0.1', resolve));
-  return {
-    port: (front.address() as { port: number }).port,
-    names,
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        front.close(() => resolve());
-      }),
-  };
-}
+/** 'late', after `ms` (the timer does not hold the process open). */
+const late = (ms: number) => new Promise<'late'>((resolve) => setTimeout(resolve, ms, 'late').unref());
 
 describe('the PostgreSQL store over TLS', () => {
-  let front: Awaited<ReturnType<typeof sniFront>>;
+  let front: TlsFront;
   beforeAll(async () => {
-    front = await sniFront(() => server.port);
+    front = await tlsFront(() => server.port);
   });
   afterAll(() => front?.close());
 
@@ -121,4 +47,126 @@ describe('the PostgreSQL store over TLS', () => {
       await store.close();
     }
   }, 20_000);
+
+  it('goes on unencrypted with sslmode=prefer where the database declines TLS, and says what is wrong with require', async () => {
+    // The test's PostgreSQL has no certificate: it answers the SSLRequest with N.
+    const open = (mode: string) =>
+      createPostgresStore({
+        url: `${server.url}?sslmode=${mode}`,
+        schema: 'tls_declined',
+        connectTimeoutSeconds: 2,
+        lockTimeoutSeconds: 1,
+      });
+    const preferring = open('prefer');
+    const requiring = open('require');
+    try {
+      expect(await preferring.getOrder('T-4')).toBeUndefined();
+      // Before, postgres.js tried TLS anyway, and the log read as a reset connection (ECONNRESET).
+      await expect(requiring.getOrder('T-4')).rejects.toThrow(/does not accept TLS here: is sslmode=require meant for this server\?/);
+    } finally {
+      await Promise.all([preferring.close(), requiring.close()]);
+    }
+  });
+
+  it('fails its operations within a second, and connects again at the backoff, when the front closes each connection after its handshake', async () => {
+    // Named by its address, the database's host sends no name in its hello, and the front closes the connection
+    // once TLS is up and before PostgreSQL says a word: a front that cannot reach the database.
+    const store = createPostgresStore({
+      url: `postgres://postgres@127.0.0.1:${front.port}/postgres?sslmode=require`,
+      schema: 'tls_closed',
+      connectTimeoutSeconds: 2,
+      lockTimeoutSeconds: 1,
+      answerTimeoutSeconds: 6,
+    });
+    const knocksBefore = front.names.length;
+    const started = Date.now();
+    try {
+      // Ten reads at once, then one every 100 ms for 3 s: each fails, and the pool knocks at its backoff meanwhile.
+      const failedAfter = async () => {
+        const askedAt = Date.now();
+        const read = store.getOrder('T-CLOSED').then(
+          () => 'read',
+          () => Date.now() - askedAt,
+        );
+        return Promise.race([read, late(8_000)]);
+      };
+      const reads = await Promise.all(Array.from({ length: 10 }, failedAfter));
+      while (Date.now() - started < 3_000) {
+        reads.push(await failedAfter());
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      const knocks = front.names.length - knocksBefore;
+      const slowest = Math.max(...reads.map((read) => (typeof read === 'number' ? read : Number.POSITIVE_INFINITY)));
+      const figure = `${reads.length} reads, the slowest failed after ${slowest} ms (${reads.filter((read) => read === 'late').length} unanswered at 8 s); ${knocks} connections in ${Date.now() - started} ms`;
+      // Before, each read waited out answerTimeoutSeconds while postgres.js connected again at once, thousands of
+      // times a second.
+      expect(slowest, figure).toBeLessThan(2_000);
+      expect(knocks, figure).toBeLessThan(100);
+    } finally {
+      await Promise.race([store.close(), late(3_000)]);
+    }
+  }, 20_000);
+
+  it('closes the connections a silent cut stalled, so that an operation is served again right after the mend', async () => {
+    // The relay before the front drops the TLS connection's packets when cut: a firewall, a NAT entry lost.
+    const relay = await cuttableRelay(front.port);
+    const store = createPostgresStore({
+      url: `postgres://postgres@localhost:${relay.port}/postgres?sslmode=require`,
+      schema: 'tls_mended',
+      connectTimeoutSeconds: 2,
+      lockTimeoutSeconds: 1,
+      answerTimeoutSeconds: 2,
+    });
+    try {
+      await store.putOrder({ orderId: 'T-3', payments: [] });
+      await Promise.all(Array.from({ length: 12 }, () => store.getOrder('T-3'))); // the pool's connections all open
+      relay.cut({ silent: true });
+      const cut = await Promise.all(
+        Array.from({ length: 12 }, () =>
+          store.getOrder('T-3').then(
+            () => 'read',
+            () => 'failed',
+          ),
+        ),
+      );
+      expect(cut).toEqual(Array(12).fill('failed'));
+      relay.mend();
+      const mendedAt = Date.now();
+      let refused = 0;
+      let read = await store.getOrder('T-3').catch(() => undefined);
+      while (!read && Date.now() - mendedAt < 10_000) {
+        refused++;
+        read = await store.getOrder('T-3').catch(() => undefined);
+      }
+      const figure = `${refused} refused in ${Date.now() - mendedAt} ms after the mend`;
+      // Before, every operation went to a stalled connection and waited out answerTimeoutSeconds, for good.
+      expect(read, figure).toEqual({ orderId: 'T-3', payments: [] });
+      expect(Date.now() - mendedAt, figure).toBeLessThan(4_000);
+    } finally {
+      await Promise.race([store.close(), late(3_000)]);
+      await relay.close();
+    }
+  }, 30_000);
+
+  it('fails an operation after connectTimeoutSeconds when nothing answers the connection, TLS not begun', async () => {
+    // The store's own connect timeout covers the SSLRequest and the handshake, before postgres.js's takes over.
+    const relay = await cuttableRelay(front.port);
+    relay.cut({ silent: true });
+    const store = createPostgresStore({
+      url: `postgres://postgres@localhost:${relay.port}/postgres?sslmode=require`,
+      schema: 'tls_unanswered',
+      connectTimeoutSeconds: 1,
+      lockTimeoutSeconds: 1,
+      answerTimeoutSeconds: 5,
+    });
+    const started = Date.now();
+    try {
+      const outcome = await Promise.race([store.getOrder('T-5').catch((error: Error) => error.message), late(4_000)]);
+      expect(outcome).toMatch(/did not answer the connection in time: .* \(CONNECT_TIMEOUT\)$/);
+      expect(Date.now() - started).toBeLessThan(2_500);
+    } finally {
+      await Promise.race([store.close(), late(3_000)]);
+      await relay.close();
+    }
+  });
 });

@@ -1,7 +1,8 @@
 /**
  * docs/stores.md says the Postgres store runs unchanged on Node, Bun and Deno (postgres.js is plain JavaScript):
  * its tests, the store contract suite among them, run again on Bun and on Deno, each against a throwaway
- * PostgreSQL of its own.
+ * PostgreSQL of its own; so do its tests over TLS, where the store starts TLS on its own sockets (each runtime has
+ * its own TLS under node:tls).
  */
 import { describe, expect, it } from 'vitest';
 import { OTHER_RUNTIMES, runTestFileOn } from '../support/other-runtimes.js';
@@ -12,4 +13,10 @@ describe.each(OTHER_RUNTIMES)('the Postgres store on $name', (runtime) => {
     expect(status, output).toBe(0);
     expect(output).toMatch(/Tests\s+\d+ passed/);
   }, 150_000);
+
+  it('passes its tests over TLS', () => {
+    const { status, output } = runTestFileOn(runtime, 'test/postgres/postgres-tls.test.ts', 60_000);
+    expect(status, output).toBe(0);
+    expect(output).toMatch(/Tests\s+5 passed/);
+  }, 90_000);
 });
