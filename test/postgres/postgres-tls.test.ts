@@ -30,20 +30,15 @@ describe('the PostgreSQL store over TLS', () => {
       lockTimeoutSeconds: 1,
       answerTimeoutSeconds: 3,
     });
-    let timer: ReturnType<typeof setTimeout> | undefined;
     try {
       // Bounded: refused by the front, the store's first use (its schema) went on reconnecting for as long as it was.
       const written = store.putOrder({ orderId: 'T-1', payments: [] }).then(() => 'written');
-      const late = new Promise<string>((resolve) => {
-        timer = setTimeout(resolve, 8_000, 'no answer within 8 s');
-      });
-      const outcome = await Promise.race([written, late]);
+      const outcome = await Promise.race([written, late(8_000)]);
       expect(front.names.length).toBeGreaterThan(0);
       expect(new Set(front.names)).toEqual(new Set(['localhost']));
       expect(outcome).toBe('written');
       expect(await store.getOrder('T-1')).toEqual({ orderId: 'T-1', payments: [] });
     } finally {
-      clearTimeout(timer);
       await store.close();
     }
   }, 20_000);
