@@ -9,7 +9,8 @@
  * What is done is what postgres.js does (its secure()), from its own reading of the URL (`sslmode`, `sslrootcert`,
  * `sslnegotiation`, PGSSL): the SSLRequest unless the negotiation is direct, a server that declines going on
  * unencrypted only with `prefer`, the host named in the hello unless it is an address, and the certificate checked
- * except with `require`, `allow` and `prefer`.
+ * except with `require`, `allow` and `prefer`; where it is checked, it must name the host, an address too (safer than
+ * postgres.js there, which checks an address's certificate against the name localhost).
  */
 import { isIP, type Socket } from 'node:net';
 import { type ConnectionOptions, connect as connectTls } from 'node:tls';
@@ -51,6 +52,10 @@ export function secureSocket(raw: Socket, tls: TlsSetting, host: string, ms: num
       const secure = connectTls({
         socket: raw,
         servername: isIP(host) ? undefined : host,
+        // The name the certificate must carry where it is checked. Without it, a host given by its address (no name
+        // sent) was checked against the name localhost, Node's default, as postgres.js's own TLS checks it: a
+        // certificate for localhost from any trusted CA was taken for the database at 10.0.0.5.
+        host,
         ...(direct ? { ALPNProtocols: ['postgresql'] } : {}),
         ...(tls.ssl === 'require' || tls.ssl === 'allow' || tls.ssl === 'prefer' ? { rejectUnauthorized: false } : {}),
         ...(typeof tls.ssl === 'object' ? tls.ssl : {}),

@@ -4,8 +4,10 @@
  * the connections' sockets itself (postgres-socket.ts); postgres.js takes that name from the socket, so a socket
  * that did not carry the database's host sent no name, and every connection through such a front was refused.
  */
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createPostgresStore } from '../../src/postgres/index.js';
+import { secureSocket } from '../../src/postgres/secure-socket.js';
 import { cuttableRelay } from '../support/cuttable-relay.js';
 import { type TlsFront, tlsFront } from '../support/tls-front.js';
 import { usePostgresServer } from './postgres-server-harness.js';
@@ -42,6 +44,23 @@ describe('the PostgreSQL store over TLS', () => {
       await store.close();
     }
   }, 20_000);
+
+  it('checks that the certificate names the database host, its address too, where the certificate is checked', async () => {
+    // The front's certificate names localhost, not 127.0.0.1. Trusted here as a shop's CA would be (NODE_EXTRA_CA_CERTS
+    // with sslmode=verify-full): the names are checked as with any verifying mode, which differ only in what is trusted.
+    const secured = (host: string) =>
+      secureSocket(connect(front.port, host), { ssl: { ca: front.cert } }, host, 2_000).then(
+        (socket) => {
+          socket.destroy();
+          return 'secured';
+        },
+        (error: Error & { code?: string }) => error.code,
+      );
+    expect(await secured('localhost')).toBe('secured');
+    // Before, a host given by its address was checked against the name localhost (Node's default when neither a
+    // name is sent nor a host given), so any certificate for localhost was taken for the database at that address.
+    expect(await secured('127.0.0.1')).toBe('ERR_TLS_CERT_ALTNAME_INVALID');
+  });
 
   it('goes on unencrypted with sslmode=prefer where the database declines TLS, and says what is wrong with require', async () => {
     // The test's PostgreSQL has no certificate: it answers the SSLRequest with N.

@@ -17,6 +17,8 @@ export interface TlsFront {
   port: number;
   /** The name each handshake asked for (false or null: none). */
   readonly names: (string | false | null)[];
+  /** Its certificate (PEM, public): a client that trusts it checks the names in it. */
+  cert: Buffer;
   close(): Promise<void>;
 }
 
@@ -52,7 +54,8 @@ function localhostCertificate(): { key: Buffer; cert: Buffer } {
 
 /** A front before the database on `target()`, the port read at each connection. */
 export async function tlsFront(target: () => number): Promise<TlsFront> {
-  const context = createSecureContext(localhostCertificate());
+  const certificate = localhostCertificate();
+  const context = createSecureContext(certificate);
   const names: (string | false | null)[] = [];
   const sockets = new Set<Socket>();
   const front: Server = createServer((raw) => {
@@ -81,6 +84,7 @@ export async function tlsFront(target: () => number): Promise<TlsFront> {
   return {
     port: (front.address() as { port: number }).port,
     names,
+    cert: certificate.cert,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
