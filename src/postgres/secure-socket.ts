@@ -75,13 +75,18 @@ export function secureSocket(raw: Socket, tls: TlsSetting, host: string, ms: num
     raw.once('data', (answer: Buffer) => {
       if (answer[0] === 83) return handshake(); // S
       if (tls.ssl !== 'prefer')
-        return fail(coded('TLS_REFUSED', 'PostgreSQL does not accept TLS here: is sslmode=require meant for this server?'));
+        return fail(coded('TLS_REFUSED', `PostgreSQL does not accept TLS here: is ${asked(tls)} meant for this server?`));
       clearTimeout(timer);
       raw.off('error', onError);
       raw.off('end', onEnd);
       resolve(raw);
     });
   });
+}
+
+/** What the URL asked for, as the shop wrote it: `sslmode=verify-full`, or TLS (`ssl=true`, PGSSL). */
+function asked(tls: TlsSetting): string {
+  return typeof tls.ssl === 'string' ? `sslmode=${tls.ssl}` : 'TLS';
 }
 
 function coded(code: string, message: string): Error {

@@ -73,12 +73,15 @@ describe('the PostgreSQL store over TLS', () => {
       });
     const preferring = open('prefer');
     const requiring = open('require');
+    const verifying = open('verify-full');
     try {
       expect(await preferring.getOrder('T-4')).toBeUndefined();
       // Before, postgres.js tried TLS anyway, and the log read as a reset connection (ECONNRESET).
       await expect(requiring.getOrder('T-4')).rejects.toThrow(/does not accept TLS here: is sslmode=require meant for this server\?/);
+      // The mode the URL gave, not always require.
+      await expect(verifying.getOrder('T-4')).rejects.toThrow(/does not accept TLS here: is sslmode=verify-full meant for this server\?/);
     } finally {
-      await Promise.all([preferring.close(), requiring.close()]);
+      await Promise.all([preferring.close(), requiring.close(), verifying.close()]);
     }
   });
 
