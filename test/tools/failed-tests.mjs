@@ -6,7 +6,7 @@ import { join, relative } from 'node:path';
 
 /** Vitest's arguments that also write its JSON report to a file of its own, beside the usual output. */
 export function withJsonReport(args, name) {
-  const file = join(tmpdir(), `payin-checkout-${process.pid}-${name.replace(/\W+/g, '-')}.json`);
+  const file = join(tmpdir(), `payin-checkout-${process.pid}-${name.replace(/\W+/g, '-').replace(/-$/, '')}.json`);
   return { args: [...args, '--reporter=default', '--reporter=json', `--outputFile.json=${file}`], file };
 }
 
