@@ -2,43 +2,15 @@
  * A Redis failover as a managed Redis does it: the replica is promoted, the old primary becomes a replica of it,
  * and the address the proxy was given (a DNS name, an endpoint) now leads to the new primary. Connections opened
  * before stay with the old server, which answers every write READONLY; only a new connection reaches the primary.
- * Here that address is a forwarder on loopback whose target is switched, and the two servers are real.
+ * Here that address is a relay on loopback whose target is switched (test/support/cuttable-relay.ts), and the two
+ * servers are real.
  */
-import { createConnection, createServer, type Server, type Socket } from 'node:net';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createRedisStore, type RedisStore } from '../../src/redis/index.js';
 import { record } from '../proxy/infrastructure/store-contract.js';
 import { startRedisServer, type RedisServer } from './redis-server-harness.js';
-
-/** A TCP address whose new connections go to `target`; those already open stay where they went. */
-async function switchableAddress(target: number): Promise<{ url: string; switchTo(port: number): void; close(): Promise<void> }> {
-  const sockets = new Set<Socket>();
-  const server: Server = createServer((client) => {
-    const upstream = createConnection({ host: '127.0.0.1', port: target });
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on('close', () => sockets.delete(socket));
-      socket.on('error', () => {});
-    }
-    client.pipe(upstream).pipe(client);
-    client.on('close', () => upstream.destroy());
-    upstream.on('close', () => client.destroy());
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    switchTo: (next) => {
-      target = next;
-    },
-    close: () =>
-      new Promise<void>((resolve) => {
-        for (const socket of sockets) socket.destroy();
-        server.close(() => resolve());
-      }),
-  };
-}
+import { cuttableRelay } from '../support/cuttable-relay.js';
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
@@ -55,8 +27,13 @@ afterAll(async () => {
 
 describe('the Redis store through a failover', () => {
   it('writes to the new primary once its address leads there, instead of failing READONLY on the old one for good', async () => {
-    const address = await switchableAddress(primary.port);
-    const store: RedisStore = createRedisStore({ url: address.url, keyPrefix: 'failover:', onError: () => {}, closeTimeoutMs: 100 });
+    const address = await cuttableRelay(primary.port);
+    const store: RedisStore = createRedisStore({
+      url: `redis://127.0.0.1:${address.port}`,
+      keyPrefix: 'failover:',
+      onError: () => {},
+      closeTimeoutMs: 100,
+    });
     const [oldPrimary, newPrimary] = [new Redis(primary.url), new Redis(replica.url)];
     try {
       expect(await store.putPayment(record('p-1', 1), 0)).toBe(true);

@@ -5,7 +5,8 @@
  * balancer or a published port in front of a database does when it cannot reach it); cut silently, nothing more
  * passes either way and nothing is closed (packets dropped by a firewall, a host gone in a failover). Mended, new
  * connections pass again, but those cut silently stay as they are (a NAT entry that died with the cut): only the
- * client giving up on one, and closing it, ends it.
+ * client giving up on one, and closing it, ends it. Pointed at another server (a failover behind one address), new
+ * connections go there while those open stay where they went.
  */
 import { createConnection, createServer, type Socket } from 'node:net';
 
@@ -24,6 +25,8 @@ export interface CuttableRelay {
   /** Connections passed through and closed since. */
   readonly closed: number;
   mend(): void;
+  /** Sends new connections to the server at `port` from now on; those open stay where they went. */
+  switchTo(port: number): void;
   close(): Promise<void>;
 }
 
@@ -89,6 +92,9 @@ export async function cuttableRelay(target: number): Promise<CuttableRelay> {
     },
     mend: () => {
       cutOff = false;
+    },
+    switchTo: (next) => {
+      target = next;
     },
     close: () =>
       new Promise<void>((resolve) => {
