@@ -17,6 +17,22 @@ const server = usePostgresServer();
 /** 'late', after `ms` (the timer does not hold the process open). */
 const late = (ms: number) => new Promise<'late'>((resolve) => setTimeout(resolve, ms, 'late').unref());
 
+/** A store under `schema` whose URL asks for TLS (`sslmode=require`) at `host`:`port`; a lock waits at most 1 s. */
+function storeOverTls(
+  host: string,
+  port: number,
+  schema: string,
+  timeouts: { answerTimeoutSeconds: number; connectTimeoutSeconds?: number },
+) {
+  return createPostgresStore({
+    url: `postgres://postgres@${host}:${port}/postgres?sslmode=require`,
+    schema,
+    connectTimeoutSeconds: timeouts.connectTimeoutSeconds ?? 2,
+    lockTimeoutSeconds: 1,
+    answerTimeoutSeconds: timeouts.answerTimeoutSeconds,
+  });
+}
+
 describe('the PostgreSQL store over TLS', () => {
   let front: TlsFront;
   beforeAll(async () => {
@@ -25,13 +41,7 @@ describe('the PostgreSQL store over TLS', () => {
   afterAll(() => front?.close());
 
   it('names the database host in its TLS hello, so a front that routes by it lets it through', async () => {
-    const store = createPostgresStore({
-      url: `postgres://postgres@localhost:${front.port}/postgres?sslmode=require`,
-      schema: 'tls_front',
-      connectTimeoutSeconds: 2,
-      lockTimeoutSeconds: 1,
-      answerTimeoutSeconds: 3,
-    });
+    const store = storeOverTls('localhost', front.port, 'tls_front', { answerTimeoutSeconds: 3 });
     try {
       // Bounded: refused by the front, the store's first use (its schema) went on reconnecting for as long as it was.
       const written = store.putOrder({ orderId: 'T-1', payments: [] }).then(() => 'written');
@@ -88,13 +98,7 @@ describe('the PostgreSQL store over TLS', () => {
   it('fails its operations within a second, and connects again at the backoff, when the front closes each connection after its handshake', async () => {
     // Named by its address, the database's host sends no name in its hello, and the front closes the connection
     // once TLS is up and before PostgreSQL says a word: a front that cannot reach the database.
-    const store = createPostgresStore({
-      url: `postgres://postgres@127.0.0.1:${front.port}/postgres?sslmode=require`,
-      schema: 'tls_closed',
-      connectTimeoutSeconds: 2,
-      lockTimeoutSeconds: 1,
-      answerTimeoutSeconds: 6,
-    });
+    const store = storeOverTls('127.0.0.1', front.port, 'tls_closed', { answerTimeoutSeconds: 6 });
     const knocksBefore = front.names.length;
     const started = Date.now();
     try {
@@ -127,13 +131,7 @@ describe('the PostgreSQL store over TLS', () => {
   it('closes the connections a silent cut stalled, so that an operation is served again right after the mend', async () => {
     // The relay before the front drops the TLS connection's packets when cut: a firewall, a NAT entry lost.
     const relay = await cuttableRelay(front.port);
-    const store = createPostgresStore({
-      url: `postgres://postgres@localhost:${relay.port}/postgres?sslmode=require`,
-      schema: 'tls_mended',
-      connectTimeoutSeconds: 2,
-      lockTimeoutSeconds: 1,
-      answerTimeoutSeconds: 2,
-    });
+    const store = storeOverTls('localhost', relay.port, 'tls_mended', { answerTimeoutSeconds: 2 });
     try {
       await store.putOrder({ orderId: 'T-3', payments: [] });
       await Promise.all(Array.from({ length: 12 }, () => store.getOrder('T-3'))); // the pool's connections all open
@@ -169,13 +167,7 @@ describe('the PostgreSQL store over TLS', () => {
     // The store's own connect timeout covers the SSLRequest and the handshake, before postgres.js's takes over.
     const relay = await cuttableRelay(front.port);
     relay.cut({ silent: true });
-    const store = createPostgresStore({
-      url: `postgres://postgres@localhost:${relay.port}/postgres?sslmode=require`,
-      schema: 'tls_unanswered',
-      connectTimeoutSeconds: 1,
-      lockTimeoutSeconds: 1,
-      answerTimeoutSeconds: 5,
-    });
+    const store = storeOverTls('localhost', relay.port, 'tls_unanswered', { answerTimeoutSeconds: 5, connectTimeoutSeconds: 1 });
     const started = Date.now();
     try {
       const outcome = await Promise.race([store.getOrder('T-5').catch((error: Error) => error.message), late(4_000)]);
