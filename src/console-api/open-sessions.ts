@@ -7,8 +7,9 @@
  *
  * Written down as open, not as signed out: a store that forgets (the memory and SQLite stores keep their counters
  * in the process, 10,000 and 100,000 at most, expired ones going first, then the oldest live ones, and lose them on
- * a restart) then shuts a session, and its operator signs in again. A list of signed-out sessions lost its entries the same way, to a busy shop's rate
- * counters or a stranger's from many addresses, and a copy of a session signed out opened the console again.
+ * a restart) then shuts a session, and its operator signs in again. A list of signed-out sessions lost its entries
+ * the same way, to a busy shop's rate counters or a stranger's from many addresses, and a copy of a session signed
+ * out opened the console again.
  */
 import type { ProxyRequest } from '../proxy/http/exchange.js';
 import type { ProxyStore } from '../proxy/infrastructure/store.js';

@@ -4,8 +4,8 @@
  * member; a payment's members are moved between the sets by the script that writes its record (lua-scripts.ts,
  * whose `index` writes only for the version it was given, so an older writer cannot undo a newer one).
  * The keys (the listing sets, timelines, the audit log) are laid out in redis-keys.ts. `failing` is read from the
- * outbox itself and the records of the entries tried. An open payment whose record Redis expired (scratch) may stay in the sets until a listing meets
- * it; the listing then drops it, and counts may include it until then.
+ * outbox itself and the records of the entries tried. An open payment whose record Redis expired (scratch) may stay
+ * in the sets until a listing meets it; the listing then drops it, and counts may include it until then.
  */
 import type { Redis } from 'ioredis';
 import {
