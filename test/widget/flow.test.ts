@@ -2,6 +2,18 @@ import { expect, waitUntil } from '@open-wc/testing';
 import { fakeScenario, mount, nextEvent, part, parts, recordEvents, text, uid, untilScreen } from './support/helpers.js';
 import { ManualClock } from './support/manual-clock.js';
 
+/** The Clipboard API refused, as a browser without the permission does, and the copy command answered by `execCommand`; returns the undo. */
+function refuseClipboardApi(execCommand: (command: string) => boolean): () => void {
+  const original = navigator.clipboard.writeText;
+  const originalExec = document.execCommand;
+  Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: () => Promise.reject(new Error('denied')) });
+  document.execCommand = execCommand;
+  return () => {
+    Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: original });
+    document.execCommand = originalExec;
+  };
+}
+
 describe('the payment flow', () => {
   it('shows "preparing payment details" until the service assigns requisites', async () => {
     const clock = new ManualClock();
@@ -117,14 +129,11 @@ describe('the payment flow', () => {
     const el = await mount(fake.endpoint, { method: 'upi' });
     await el.start();
     await untilScreen(el, 'pay');
-    const original = navigator.clipboard.writeText;
-    const originalExec = document.execCommand;
     let commanded = '';
-    Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: () => Promise.reject(new Error('denied')) });
-    document.execCommand = (command: string) => {
+    const restore = refuseClipboardApi((command) => {
       commanded = `${command}:${(el.shadowRoot!.activeElement as HTMLTextAreaElement | null)?.value ?? ''}`;
       return true;
-    };
+    });
     try {
       const button = parts<HTMLButtonElement>(el, 'copy-button')[0]!;
       button.click();
@@ -132,8 +141,7 @@ describe('the payment flow', () => {
       expect(commanded).to.equal('copy:499.00');
       expect(el.shadowRoot!.querySelector('textarea')).to.equal(null);
     } finally {
-      Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: original });
-      document.execCommand = originalExec;
+      restore();
     }
   });
 
@@ -143,10 +151,7 @@ describe('the payment flow', () => {
     const el = await mount(fake.endpoint, { method: 'sbp' });
     await el.start();
     await untilScreen(el, 'pay');
-    const original = navigator.clipboard.writeText;
-    const originalExec = document.execCommand;
-    Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: () => Promise.reject(new Error('denied')) });
-    document.execCommand = () => false;
+    const restore = refuseClipboardApi(() => false);
     try {
       getSelection()!.removeAllRanges();
       const button = parts<HTMLButtonElement>(el, 'copy-button')[1]!;
@@ -157,8 +162,7 @@ describe('the payment flow', () => {
       expect(selected()).to.equal('+79001234567');
       expect(button.textContent!.trim()).to.equal('Copy'); // nothing was copied, and it does not say so
     } finally {
-      Object.defineProperty(navigator.clipboard, 'writeText', { configurable: true, value: original });
-      document.execCommand = originalExec;
+      restore();
     }
   });
 
